@@ -1,0 +1,17 @@
+# Every dependency is a Debian package found on the system; nothing is vendored or downloaded.
+# asio (standalone) and dtl ship no CMake config, so they get small imported targets here.
+find_package(Threads REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+find_package(CLI11 REQUIRED)
+find_package(valijson REQUIRED)
+
+find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
+add_library(mcp_edit::asio INTERFACE IMPORTED)
+target_include_directories(mcp_edit::asio SYSTEM INTERFACE "${ASIO_INCLUDE_DIR}")
+target_compile_definitions(mcp_edit::asio INTERFACE ASIO_STANDALONE)
+
+find_path(DTL_INCLUDE_DIR dtl/dtl.hpp REQUIRED)
+add_library(mcp_edit::dtl INTERFACE IMPORTED)
+target_include_directories(mcp_edit::dtl SYSTEM INTERFACE "${DTL_INCLUDE_DIR}")

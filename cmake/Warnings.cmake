@@ -1,0 +1,12 @@
+# Warnings and sanitizers as INTERFACE targets, linked where wanted, never global flags.
+add_library(mcp_edit_warnings INTERFACE)
+target_compile_options(mcp_edit_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align -Wunused
+  -Woverloaded-virtual -Wimplicit-fallthrough)
+
+add_library(mcp_edit_sanitizers INTERFACE)
+if(MCP_EDIT_SANITIZE)
+  target_compile_options(mcp_edit_sanitizers INTERFACE
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(mcp_edit_sanitizers INTERFACE -fsanitize=address,undefined)
+endif()

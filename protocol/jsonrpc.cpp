@@ -1,0 +1,140 @@
+// JSON-RPC 2.0 classification and serialisation: total functions, every failure a value.
+#include "protocol/jsonrpc.hpp"
+
+namespace protocol {
+
+std::optional<RequestId> RequestId::from_json(const Json& j) {
+    if (j.is_number_integer()) return RequestId(j.get<std::int64_t>());
+    if (j.is_number_unsigned()) {
+        const auto u = j.get<std::uint64_t>();
+        if (u <= static_cast<std::uint64_t>(INT64_MAX)) return RequestId(static_cast<std::int64_t>(u));
+        return std::nullopt;
+    }
+    if (j.is_string()) return RequestId(j.get<std::string>());
+    return std::nullopt;
+}
+
+Json RequestId::to_json() const {
+    if (const auto* n = std::get_if<std::int64_t>(&value_)) return *n;
+    return std::get<std::string>(value_);
+}
+
+std::string RequestId::key() const {
+    if (const auto* n = std::get_if<std::int64_t>(&value_)) return "i:" + std::to_string(*n);
+    return "s:" + std::get<std::string>(value_);
+}
+
+namespace {
+
+// Deepest nesting of arrays/objects in `line`, stopping early once it passes `limit`.
+// Strings are skipped so brackets inside them do not count.
+std::size_t nesting_depth(std::string_view line, std::size_t limit) {
+    std::size_t depth = 0, deepest = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        else if (c == '[' || c == '{') {
+            if (++depth > deepest) deepest = depth;
+            if (deepest > limit) return deepest;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+}  // namespace
+
+ParsedLine parse_line(std::string_view line, const ParseLimits& limits) {
+    ParsedLine out;
+    if (nesting_depth(line, limits.max_depth) > limits.max_depth) {
+        out.code = invalid_request;
+        out.message = "Invalid Request: JSON nested deeper than " + std::to_string(limits.max_depth) +
+                      " levels";
+        return out;
+    }
+    try {
+        out.value = Json::parse(line.begin(), line.end());
+    } catch (const Json::parse_error& e) {
+        out.code = parse_error;
+        out.message = std::string("Parse error: ") + e.what();
+        return out;
+    }
+    out.kind = out.value.is_array() ? ParsedLine::Kind::batch : ParsedLine::Kind::single;
+    return out;
+}
+
+Message classify(Json v) {
+    if (!v.is_object()) return Invalid{std::nullopt, invalid_request, "Invalid Request: a message must be a JSON object"};
+    std::optional<RequestId> id;
+    const auto id_it = v.find("id");
+    const bool has_id = id_it != v.end();
+    if (has_id) id = RequestId::from_json(*id_it);
+
+    const auto version = v.find("jsonrpc");
+    if (version == v.end() || *version != "2.0")
+        return Invalid{id, invalid_request, "Invalid Request: \"jsonrpc\" must be \"2.0\""};
+    if (has_id && !id)
+        return Invalid{std::nullopt, invalid_request,
+                       "Invalid Request: \"id\" must be an integer or a string"};
+
+    const auto method = v.find("method");
+    if (method != v.end()) {
+        if (!method->is_string())
+            return Invalid{id, invalid_request, "Invalid Request: \"method\" must be a string"};
+        Json params = Json::object();
+        if (const auto p = v.find("params"); p != v.end()) {
+            if (!p->is_object())
+                return Invalid{id, invalid_params, "Invalid params: \"params\" must be an object"};
+            params = std::move(*p);
+        }
+        if (id) return Request{*id, method->get<std::string>(), std::move(params)};
+        return Notification{method->get<std::string>(), std::move(params)};
+    }
+
+    const auto result = v.find("result");
+    const auto error = v.find("error");
+    if (id && (result != v.end()) != (error != v.end())) {
+        Response r{*id, std::nullopt, std::nullopt};
+        if (result != v.end()) r.result = std::move(*result);
+        else r.error = std::move(*error);
+        return r;
+    }
+    return Invalid{id, invalid_request,
+                   "Invalid Request: expected a request (\"method\"), or a response (\"id\" with "
+                   "\"result\" or \"error\")"};
+}
+
+Json make_result(const RequestId& id, Json result) {
+    return Json{{"jsonrpc", "2.0"}, {"id", id.to_json()}, {"result", std::move(result)}};
+}
+
+Json make_error(const std::optional<RequestId>& id, int code, std::string_view message,
+                const Json& data) {
+    Json error{{"code", code}, {"message", message}};
+    if (!data.is_null()) error["data"] = data;
+    Json m{{"jsonrpc", "2.0"}};
+    if (id) m["id"] = id->to_json();
+    m["error"] = std::move(error);
+    return m;
+}
+
+Json make_request(const RequestId& id, std::string_view method, Json params) {
+    return Json{{"jsonrpc", "2.0"}, {"id", id.to_json()}, {"method", method}, {"params", std::move(params)}};
+}
+
+Json make_notification(std::string_view method, Json params) {
+    return Json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};
+}
+
+std::string serialize(const Json& message) {
+    return message.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace protocol

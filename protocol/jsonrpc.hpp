@@ -1,0 +1,95 @@
+// JSON-RPC 2.0 on the wire: ids (int or string, echoed with their type), the kinds of message,
+// total classification of a parsed line, and serialisation that never throws. No I/O here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace protocol {
+
+using Json = nlohmann::json;
+
+enum ErrorCode : int {
+    parse_error = -32700,
+    invalid_request = -32600,
+    method_not_found = -32601,
+    invalid_params = -32602,
+    internal_error = -32603,
+    unsupported_protocol_version = -32022,
+};
+
+// A request id: a JSON integer or string. Id 0 is an id.
+class RequestId {
+public:
+    explicit RequestId(std::int64_t n) : value_(n) {}
+    explicit RequestId(std::string s) : value_(std::move(s)) {}
+    static std::optional<RequestId> from_json(const Json& j);
+    Json to_json() const;
+    // A key unique across both types ("i:5" vs "s:5") for tables.
+    std::string key() const;
+    bool operator==(const RequestId&) const = default;
+
+private:
+    std::variant<std::int64_t, std::string> value_;
+};
+
+struct Request {
+    RequestId id;
+    std::string method;
+    Json params;  // an object (empty when absent)
+};
+
+struct Notification {
+    std::string method;
+    Json params;
+};
+
+struct Response {
+    RequestId id;
+    std::optional<Json> result;  // set for a result
+    std::optional<Json> error;   // set for an error
+};
+
+// A message that cannot be served; answered with an error carrying `id` when it could be read.
+struct Invalid {
+    std::optional<RequestId> id;
+    int code = invalid_request;
+    std::string message;
+};
+
+using Message = std::variant<Request, Notification, Response, Invalid>;
+
+// Classifies one parsed JSON value (one element of a batch, or a whole line).
+Message classify(Json value);
+
+// The result of reading one line: a single value, a batch (JSON array), or a failure.
+struct ParsedLine {
+    enum class Kind { single, batch, failure } kind = Kind::failure;
+    Json value;               // single or batch
+    int code = parse_error;   // failure
+    std::string message;      // failure
+};
+
+struct ParseLimits {
+    std::size_t max_depth = 64;
+};
+
+ParsedLine parse_line(std::string_view line, const ParseLimits& limits = {});
+
+Json make_result(const RequestId& id, Json result);
+Json make_error(const std::optional<RequestId>& id, int code, std::string_view message,
+                const Json& data = Json());
+Json make_request(const RequestId& id, std::string_view method, Json params);
+Json make_notification(std::string_view method, Json params);
+
+// Serialises one message to a single line without the newline. Invalid UTF-8 inside strings is
+// replaced, so a reply is always serialisable.
+std::string serialize(const Json& message);
+
+}  // namespace protocol

@@ -1,0 +1,21 @@
+// Logging: spdlog to stderr (or --log-file), never stdout, plus a sink that forwards records to
+// the client as notifications/message once it asked for them with logging/setLevel.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <asio/io_context.hpp>
+#include <spdlog/common.h>
+
+namespace server {
+
+class Session;
+
+// Installs the default logger. Returns false (with a reason) when the log file cannot be opened.
+bool setup_logging(spdlog::level::level_enum level, const std::string& log_file, std::string& error);
+
+// From now on, log records also go to `session` (posted to `io`, so any thread may log).
+void forward_logs_to(asio::io_context& io, const std::shared_ptr<Session>& session);
+
+}  // namespace server

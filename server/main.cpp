@@ -1,0 +1,128 @@
+// mcp-edit's entry point: the command line (CLI11) into a Config, then the server on stdio until
+// stdin ends or SIGTERM/SIGINT arrives, finishing in-flight work before exit 0.
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/io_context.hpp>
+#include <asio/signal_set.hpp>
+#include <asio/thread_pool.hpp>
+#include <asio/use_awaitable.hpp>
+#include <spdlog/spdlog.h>
+
+#include "server/config.hpp"
+#include "server/logging.hpp"
+#include "server/platform.hpp"
+#include "server/session.hpp"
+#include "server/stdio_transport.hpp"
+#include "server/workspace.hpp"
+#include "tools/registry.hpp"
+
+namespace {
+
+int parse_command_line(int argc, char** argv, server::Config& config) {
+    CLI::App app{"mcp-edit: an MCP server over stdio through which AI agents read and change files safely.",
+                 "mcp-edit"};
+    app.set_version_flag("--version", std::string("mcp-edit ") + MCP_EDIT_VERSION);
+    app.add_option("--root", config.roots,
+                   "Directory that may be touched (repeatable; default: the working directory)");
+    const std::map<std::string, server::ApprovalPolicy> policies = {
+        {"ask", server::ApprovalPolicy::ask},
+        {"auto", server::ApprovalPolicy::automatic},
+        {"require", server::ApprovalPolicy::require}};
+    app.add_option("--approval", config.approval, "ask | auto | require (default ask)")
+        ->transform(CLI::CheckedTransformer(policies, CLI::ignore_case));
+    std::int64_t timeout = config.approval_timeout.count();
+    app.add_option("--approval-timeout", timeout, "Seconds before an unanswered approval counts as rejected (default 600)")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400}));
+    app.add_option("--max-file-size", config.max_file_size, "Largest file read or changed, in bytes (default 256 MiB)")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--max-message-size", config.max_message_size,
+                   "Longest input line, in bytes; longer ones get an error reply (default 16 MiB)")
+        ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 32));
+    app.add_flag("--no-fsync", [&](std::int64_t) { config.fsync = false; }, "Skip fsync when writing (faster, less durable)");
+    const std::map<std::string, spdlog::level::level_enum> levels = {
+        {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug}, {"info", spdlog::level::info},
+        {"warn", spdlog::level::warn},   {"warning", spdlog::level::warn}, {"error", spdlog::level::err},
+        {"critical", spdlog::level::critical}, {"off", spdlog::level::off}};
+    app.add_option("--log-level", config.log_level, "trace | debug | info | warn | error | critical | off (default info)")
+        ->transform(CLI::CheckedTransformer(levels, CLI::ignore_case));
+    app.add_option("--log-file", config.log_file, "Write logs to this file instead of stderr");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "mcp-edit: " << e.what() << " (see mcp-edit --help)\n";
+        return e.get_exit_code() ? e.get_exit_code() : 2;
+    }
+    config.approval_timeout = std::chrono::seconds(timeout);
+    return -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    server::Config config;
+    if (const int code = parse_command_line(argc, argv, config); code >= 0) return code;
+
+    std::string log_error;
+    if (!server::setup_logging(config.log_level, config.log_file, log_error)) {
+        std::cerr << "mcp-edit: cannot open the log file: " << log_error << "\n";
+        return 2;
+    }
+    std::signal(SIGPIPE, SIG_IGN);
+
+    if (config.roots.empty()) config.roots.push_back(platform::current_directory());
+    const server::Workspace workspace(config.roots);
+    for (const auto& problem : workspace.problems()) spdlog::warn("{}", problem);
+    if (workspace.roots().empty()) {
+        std::cerr << "mcp-edit: no usable root (" << (workspace.problems().empty() ? "none given" : workspace.problems().front())
+                  << ")\n";
+        return 2;
+    }
+
+    std::unique_ptr<tools::Registry> registry;
+    try {
+        registry = std::make_unique<tools::Registry>();
+    } catch (const std::exception& e) {
+        std::cerr << "mcp-edit: broken tool schemas: " << e.what() << "\n";
+        return 3;
+    }
+
+    asio::io_context io(1);
+    asio::thread_pool blocking(2);
+    server::StdioTransport transport(io, 0, 1, config.max_message_size);
+    auto session = std::make_shared<server::Session>(io, blocking.get_executor(), config, transport, workspace, *registry);
+    server::forward_logs_to(io, session);
+
+    asio::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](const asio::error_code& ec, int signo) {
+        if (ec) return;
+        spdlog::info("signal {}: finishing in-flight work", signo);
+        session->shut_down();
+    });
+    transport.start({[&](std::string line) { session->on_line(std::move(line)); },
+                     [&](std::size_t bytes) { session->on_oversized(bytes); },
+                     [&] { session->on_eof(); }});
+    asio::co_spawn(
+        io,
+        [&]() -> asio::awaitable<void> {
+            co_await session->finished();
+            transport.stop_reading();
+            co_await transport.drained();
+            signals.cancel();
+            io.stop();
+        },
+        asio::detached);
+    spdlog::debug("serving on stdio; roots: {}", fmt::join(workspace.roots(), ", "));
+    io.run();
+    blocking.join();
+    spdlog::default_logger()->flush();
+    return 0;
+}

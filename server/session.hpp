@@ -1,0 +1,87 @@
+// One MCP connection: decides the era from what the client sends first, runs the lifecycle,
+// dispatches each request in its own coroutine, answers each exactly once (or never, when
+// cancelled), and finishes in-flight work before it lets the process exit.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include <asio/any_io_executor.hpp>
+#include <asio/awaitable.hpp>
+#include <asio/io_context.hpp>
+#include <asio/steady_timer.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/common.h>
+
+#include "protocol/jsonrpc.hpp"
+#include "protocol/versions.hpp"
+#include "server/config.hpp"
+#include "server/stdio_transport.hpp"
+#include "server/workspace.hpp"
+#include "tools/file_states.hpp"
+#include "tools/registry.hpp"
+
+namespace server {
+
+using protocol::Json;
+
+class Session : public std::enable_shared_from_this<Session> {
+public:
+    Session(asio::io_context& io, asio::any_io_executor blocking, const Config& config,
+            StdioTransport& transport, const Workspace& workspace, const tools::Registry& registry);
+
+    void on_line(std::string line);
+    void on_oversized(std::size_t bytes);
+    void on_eof();
+    // SIGTERM/SIGINT: stop reading, finish in-flight work, flush, exit.
+    void shut_down();
+
+    // Completes when input has ended and every in-flight request has finished.
+    asio::awaitable<void> finished();
+
+    // For the MCP log sink: forwards a log record as notifications/message when the client asked
+    // for that level (legacy era, after initialization). Call on the io_context's thread.
+    void forward_log(spdlog::level::level_enum level, const std::string& logger, const std::string& text);
+
+private:
+    struct InFlight;
+    struct Batch;
+    class Reply;
+
+    void dispatch(Json value, const std::shared_ptr<Batch>& batch);
+    void handle_request(protocol::Request request, Reply reply);
+    void handle_notification(const protocol::Notification& note);
+    asio::awaitable<void> call_tool(protocol::Request request, Reply reply, std::shared_ptr<InFlight> state);
+
+    Json initialize(const Json& params);
+    Json discover_result() const;
+    Json server_capabilities() const;
+    Json tools_list_result() const;
+    void send(const Json& message);
+    void request_finished();
+
+    asio::io_context& io_;
+    asio::any_io_executor blocking_;
+    const Config& config_;
+    StdioTransport& transport_;
+    const Workspace& workspace_;
+    const tools::Registry& registry_;
+    tools::FileStates file_states_;
+
+    protocol::Era era_ = protocol::Era::undecided;
+    std::string version_;            // negotiated (legacy) or per-request (modern)
+    bool initialized_ = false;       // legacy: notifications/initialized received
+    Json client_capabilities_ = Json::object();
+    Json client_info_ = Json::object();
+    std::optional<spdlog::level::level_enum> client_log_level_;
+
+    std::unordered_map<std::string, std::shared_ptr<InFlight>> in_flight_;
+    std::size_t active_ = 0;  // requests being served, including batch members
+    bool input_ended_ = false;
+    asio::steady_timer idle_signal_;
+};
+
+}  // namespace server

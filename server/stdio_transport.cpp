@@ -1,0 +1,242 @@
+// StdioTransport: asio stream descriptors on dups of fd 0/1 when they can be polled (pipes,
+// terminals, sockets); a plain reader thread and blocking writes when they are regular files
+// (`mcp-edit < requests.jsonl > replies.jsonl`), which epoll refuses.
+#include "server/stdio_transport.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/post.hpp>
+#include <asio/read.hpp>
+#include <asio/redirect_error.hpp>
+#include <asio/use_awaitable.hpp>
+#include <asio/write.hpp>
+#include <spdlog/spdlog.h>
+
+namespace server {
+
+namespace {
+
+// While this much output waits for a slow reader, input is not read (backpressure).
+constexpr std::size_t max_queued_output = 64u << 20;
+
+}  // namespace
+
+StdioTransport::StdioTransport(asio::io_context& io, int in_fd, int out_fd, std::size_t max_line)
+    : io_(io),
+      max_line_(max_line),
+      write_wakeup_(io, asio::steady_timer::time_point::max()),
+      drained_signal_(io, asio::steady_timer::time_point::max()),
+      backpressure_(io, asio::steady_timer::time_point::max()) {
+    in_fd_ = ::fcntl(in_fd, F_DUPFD_CLOEXEC, 3);
+    out_fd_ = ::fcntl(out_fd, F_DUPFD_CLOEXEC, 3);
+    if (in_fd_ >= 0) {
+        try {
+            in_.emplace(io_, in_fd_);
+            in_->non_blocking(true);
+        } catch (const std::exception&) {
+            in_.reset();  // not pollable: the reader thread will serve it
+        }
+    }
+    if (out_fd_ >= 0) {
+        try {
+            out_.emplace(io_, out_fd_);
+        } catch (const std::exception&) {
+            out_.reset();
+        }
+    }
+}
+
+StdioTransport::~StdioTransport() {
+    if (in_thread_.joinable()) in_thread_.join();
+    if (in_) in_->release();
+    if (out_) out_->release();
+    if (in_fd_ >= 0) ::close(in_fd_);
+    if (out_fd_ >= 0) ::close(out_fd_);
+}
+
+void StdioTransport::start(Callbacks callbacks) {
+    callbacks_ = std::move(callbacks);
+    asio::co_spawn(io_, write_loop(), asio::detached);
+    if (in_) {
+        asio::co_spawn(io_, read_loop(), asio::detached);
+    } else if (in_fd_ >= 0) {
+        // Regular files never block for long, so this thread always finishes on its own.
+        in_thread_ = std::thread([this] { read_thread_loop(); });
+    } else {
+        asio::post(io_, [this] { callbacks_.on_eof(); });
+    }
+}
+
+void StdioTransport::feed(const char* data, std::size_t n) {
+    std::size_t start = 0;
+    while (start < n && reading_) {
+        const void* nl = std::memchr(data + start, '\n', n - start);
+        const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - data) : n;
+        const std::size_t piece = end - start;
+        if (!discarding_ && partial_.size() + piece > max_line_) {
+            discarding_ = true;
+            discarded_ = partial_.size();
+            partial_.clear();
+            partial_.shrink_to_fit();
+        }
+        if (discarding_) {
+            discarded_ += piece;
+        } else {
+            partial_.append(data + start, piece);
+        }
+        if (!nl) break;
+        if (discarding_) {
+            discarding_ = false;
+            callbacks_.on_oversized(discarded_);
+            discarded_ = 0;
+        } else {
+            std::string line;
+            line.swap(partial_);
+            if (line.find_first_not_of(" \t\r") != std::string::npos) callbacks_.on_line(std::move(line));
+        }
+        start = end + 1;
+    }
+}
+
+asio::awaitable<void> StdioTransport::read_loop() {
+    std::array<char, 65536> buffer;
+    while (reading_) {
+        if (queued_bytes_ > max_queued_output && !output_broken_) {
+            asio::error_code ignored;
+            co_await backpressure_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+            continue;
+        }
+        asio::error_code ec;
+        const std::size_t n =
+            co_await in_->async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, ec));
+        if (!reading_) break;
+        if (n > 0) feed(buffer.data(), n);
+        if (ec) {
+            if (ec != asio::error::eof && ec != asio::error::operation_aborted)
+                spdlog::warn("stdin: {}", ec.message());
+            break;
+        }
+    }
+    if (!partial_.empty() && reading_ && partial_.find_first_not_of(" \t\r") != std::string::npos) {
+        std::string line;
+        line.swap(partial_);
+        callbacks_.on_line(std::move(line));  // a last line without its newline
+    }
+    if (!eof_sent_) {
+        eof_sent_ = true;
+        callbacks_.on_eof();
+    }
+}
+
+void StdioTransport::read_thread_loop() {
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read(in_fd_, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        std::string chunk(buffer, static_cast<std::size_t>(n));
+        asio::post(io_, [this, chunk = std::move(chunk)] { feed(chunk.data(), chunk.size()); });
+    }
+    asio::post(io_, [this] {
+        if (!partial_.empty() && reading_ && partial_.find_first_not_of(" \t\r") != std::string::npos) {
+            std::string line;
+            line.swap(partial_);
+            callbacks_.on_line(std::move(line));
+        }
+        if (!eof_sent_) {
+            eof_sent_ = true;
+            callbacks_.on_eof();
+        }
+    });
+}
+
+void StdioTransport::stop_reading() {
+    if (!reading_) return;
+    reading_ = false;
+    if (in_) {
+        asio::error_code ignored;
+        in_->cancel(ignored);
+    }
+}
+
+void StdioTransport::send(std::string message) {
+    if (output_broken_) return;
+    message += '\n';
+    queued_bytes_ += message.size();
+    queue_.push_back(std::move(message));
+    write_wakeup_.cancel();
+}
+
+bool StdioTransport::write_blocking(const std::string& data) {
+    std::size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(out_fd_, data.data() + done, data.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+asio::awaitable<void> StdioTransport::write_loop() {
+    for (;;) {
+        if (queue_.empty()) {
+            drained_signal_.cancel();
+            asio::error_code ignored;
+            write_wakeup_.expires_at(asio::steady_timer::time_point::max());
+            co_await write_wakeup_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+            continue;
+        }
+        // Gather what is queued into one write.
+        std::string batch;
+        while (!queue_.empty() && batch.size() < (1u << 20)) {
+            batch += queue_.front();
+            queue_.pop_front();
+        }
+        bool ok = true;
+        if (out_) {
+            asio::error_code ec;
+            co_await asio::async_write(*out_, asio::buffer(batch), asio::redirect_error(asio::use_awaitable, ec));
+            ok = !ec;
+        } else if (out_fd_ >= 0) {
+            ok = write_blocking(batch);
+        } else {
+            ok = false;
+        }
+        queued_bytes_ -= std::min(queued_bytes_, batch.size());
+        if (queued_bytes_ <= max_queued_output) backpressure_.cancel();
+        if (!ok) {
+            spdlog::warn("stdout closed; dropping further output");
+            output_broken_ = true;
+            queue_.clear();
+            queued_bytes_ = 0;
+            backpressure_.cancel();
+            drained_signal_.cancel();
+            co_return;
+        }
+    }
+}
+
+asio::awaitable<void> StdioTransport::drained() {
+    while (!queue_.empty() && !output_broken_) {
+        asio::error_code ignored;
+        drained_signal_.expires_at(asio::steady_timer::time_point::max());
+        co_await drained_signal_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+    }
+    // The last batch may still be in flight inside async_write: wait for it too.
+    while (queued_bytes_ > 0 && !output_broken_) {
+        asio::error_code ignored;
+        drained_signal_.expires_at(asio::steady_timer::time_point::max());
+        co_await drained_signal_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+    }
+}
+
+}  // namespace server

@@ -1,0 +1,72 @@
+// Newline-delimited messages over stdin/stdout: a reader that splits lines under a size cap and
+// one writer that owns stdout, so messages never interleave. Nothing else touches fd 1.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include <asio/awaitable.hpp>
+#include <asio/io_context.hpp>
+#include <asio/posix/stream_descriptor.hpp>
+#include <asio/steady_timer.hpp>
+
+namespace server {
+
+class StdioTransport {
+public:
+    struct Callbacks {
+        std::function<void(std::string line)> on_line;
+        std::function<void(std::size_t bytes)> on_oversized;  // a line over the cap was skipped
+        std::function<void()> on_eof;
+    };
+
+    // Takes duplicates of `in_fd` and `out_fd`. Lines longer than `max_line` are skipped.
+    StdioTransport(asio::io_context& io, int in_fd, int out_fd, std::size_t max_line);
+    ~StdioTransport();
+    StdioTransport(const StdioTransport&) = delete;
+    StdioTransport& operator=(const StdioTransport&) = delete;
+
+    void start(Callbacks callbacks);
+    // Queues one message (without its newline). Call on the io_context's thread.
+    void send(std::string message);
+    // Stops reading input; queued output is still written.
+    void stop_reading();
+    // Completes once every queued message has been written (or output failed).
+    asio::awaitable<void> drained();
+
+private:
+    asio::awaitable<void> read_loop();
+    void read_thread_loop();
+    void feed(const char* data, std::size_t n);
+    asio::awaitable<void> write_loop();
+    bool write_blocking(const std::string& data);
+
+    asio::io_context& io_;
+    std::size_t max_line_;
+    Callbacks callbacks_;
+    int in_fd_ = -1;
+    int out_fd_ = -1;
+    std::optional<asio::posix::stream_descriptor> in_;   // when fd 0 can be polled (pipe, tty)
+    std::optional<asio::posix::stream_descriptor> out_;  // when fd 1 can be polled
+    std::thread in_thread_;                              // fallback: regular files
+    std::string partial_;
+    bool discarding_ = false;
+    std::size_t discarded_ = 0;
+    bool reading_ = true;
+    bool eof_sent_ = false;
+
+    std::deque<std::string> queue_;
+    std::size_t queued_bytes_ = 0;
+    bool writing_ = false;
+    bool output_broken_ = false;
+    asio::steady_timer write_wakeup_;
+    asio::steady_timer drained_signal_;
+    asio::steady_timer backpressure_;
+};
+
+}  // namespace server

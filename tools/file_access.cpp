@@ -1,0 +1,65 @@
+// load_text_file: boundary, non-blocking read, facts and refusals in one place.
+#include "tools/file_access.hpp"
+
+#include "tools/hash.hpp"
+
+namespace tools {
+
+namespace {
+
+std::string human_size(std::uint64_t n) {
+    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double v = static_cast<double>(n);
+    int u = 0;
+    while (v >= 1024 && u < 4) { v /= 1024; ++u; }
+    char buf[64];
+    if (u == 0) std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(n));
+    else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+    return buf;
+}
+
+}  // namespace
+
+std::optional<std::string> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out) {
+    server::PathError path_error;
+    if (!ctx.workspace.resolve(path, out.path, path_error)) return path_error.message;
+    if (!out.path.exists)
+        return "File not found: " + path + " (resolved to " + out.path.real +
+               "). Check the path; to create the file, use write (or edit with an empty old_string).";
+
+    platform::ReadFile file;
+    platform::ReadFailure failure;
+    if (!platform::read_regular_file(out.path.real, ctx.limits.max_file_size, file, failure)) {
+        using Why = platform::ReadFailure::Why;
+        switch (failure.why) {
+            case Why::not_found:
+                return "File not found: " + path + ". It may have been removed just now; check the path.";
+            case Why::not_regular:
+                if (failure.kind == platform::FileKind::directory)
+                    return "Refused: " + path + " is a directory. Pass the path of a file inside it.";
+                return std::string("Refused: ") + path + " is " + platform::describe(failure.kind) +
+                       ", not a regular file; only regular files can be read or changed.";
+            case Why::too_large:
+                return "Refused: " + path + " is " + human_size(failure.size) + ", over the limit of " +
+                       human_size(ctx.limits.max_file_size) + " (--max-file-size).";
+            case Why::io:
+                break;
+        }
+        return "Cannot read " + path + ": " + failure.detail + ".";
+    }
+    out.bytes = std::move(file.bytes);
+    out.stat = file.stat;
+    out.facts = text::analyze(out.bytes);
+    if (out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8)
+        return std::string("Refused: ") + path + " is " + text::to_string(out.facts.bom) +
+               " text (by its byte-order mark); only UTF-8 and 8-bit text files are supported for now.";
+    if (out.facts.binary) {
+        const auto nul = out.bytes.find('\0');
+        return "Refused: " + path + " looks binary (a NUL byte at offset " + std::to_string(nul) +
+               "); only text files can be read or changed.";
+    }
+    out.sha256 = sha256_hex(out.bytes);
+    return std::nullopt;
+}
+
+}  // namespace tools

@@ -1,0 +1,27 @@
+// Loading a file a tool was asked about: the path through the workspace boundary, the bytes
+// read without blocking, the text facts, and the refusals (directories, FIFOs, devices, binary,
+// UTF-16/32, too large) worded for a model. Shared by every tool that reads a file.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "server/platform.hpp"
+#include "server/workspace.hpp"
+#include "tools/text/file_facts.hpp"
+#include "tools/tool.hpp"
+
+namespace tools {
+
+struct LoadedFile {
+    server::ResolvedPath path;
+    std::string bytes;
+    platform::FileStat stat;
+    text::FileFacts facts;
+    std::string sha256;
+};
+
+// nullopt on success; otherwise the error message for the model.
+std::optional<std::string> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
+
+}  // namespace tools

@@ -1,0 +1,113 @@
+// The `read` tool: numbered lines of a text file plus the facts an editor needs (encoding, BOM,
+// line endings, final newline, hash), recorded as this session's view of the file.
+#include <algorithm>
+
+#include "server/platform.hpp"
+#include "tools/file_access.hpp"
+#include "tools/hash.hpp"
+#include "tools/registry.hpp"
+#include "tools/text/file_facts.hpp"
+
+namespace tools {
+
+namespace {
+
+constexpr std::size_t max_line_bytes = 16 * 1024;
+
+// The longest prefix of `s` no longer than `n` bytes that does not split a UTF-8 sequence.
+std::size_t utf8_cut(std::string_view s, std::size_t n) {
+    if (n >= s.size()) return s.size();
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+    return n;
+}
+
+void append_line_number(std::string& out, std::size_t n) {
+    const std::string digits = std::to_string(n);
+    if (digits.size() < 6) out.append(6 - digits.size(), ' ');
+    out += digits;
+    out += '\t';
+}
+
+ToolResult read_file(CallContext& ctx, const Json& args) {
+    const std::string path = args.at("file_path").get<std::string>();
+    const std::int64_t offset = args.value("offset", std::int64_t{1});
+    const std::int64_t limit = args.value("limit", std::int64_t{2000});
+
+    LoadedFile file;
+    if (auto error = load_text_file(ctx, path, file)) return ToolResult::error(std::move(*error));
+
+    const std::string_view body = std::string_view(file.bytes).substr(file.facts.bom_size);
+    std::size_t total_lines = 0;
+    text::for_each_line(body, [&](const text::LineSpan&) {
+        ++total_lines;
+        return true;
+    });
+    const auto first = static_cast<std::size_t>(offset);
+    if (first > total_lines && !(first == 1 && total_lines == 0)) {
+        return ToolResult::error("offset " + std::to_string(first) + " is past the end of " + path + ", which has " +
+                                 std::to_string(total_lines) + " line" + (total_lines == 1 ? "" : "s") +
+                                 ". Call read with offset between 1 and " + std::to_string(std::max<std::size_t>(total_lines, 1)) + ".");
+    }
+
+    const std::size_t budget = ctx.limits.max_result_text;
+    const std::size_t wanted_last = first + static_cast<std::size_t>(limit) - 1;
+    std::string out;
+    std::size_t line_no = 0, last_shown = 0;
+    bool cut = false, over_budget = false;
+    text::for_each_line(body, [&](const text::LineSpan& span) {
+        ++line_no;
+        if (line_no < first) return true;
+        if (line_no > wanted_last) return false;
+        std::string_view line = body.substr(span.begin, span.end - span.begin);
+        std::string shown;
+        std::size_t dropped = 0;
+        if (line.size() > max_line_bytes) {
+            const std::size_t keep = utf8_cut(line, max_line_bytes);
+            dropped = line.size() - keep;
+            line = line.substr(0, keep);
+        }
+        shown = file.facts.valid_utf8 ? std::string(line) : text::to_valid_utf8(line);
+        if (dropped) {
+            shown += " \xE2\x80\xA6 [line cut: " + std::to_string(dropped) + " more bytes]";
+            cut = true;
+        }
+        if (!out.empty() && out.size() + shown.size() + 8 > budget) {
+            over_budget = true;
+            return false;
+        }
+        if (!out.empty()) out += '\n';
+        append_line_number(out, line_no);
+        out += shown;
+        last_shown = line_no;
+        return true;
+    });
+
+    ToolResult result;
+    result.text = std::move(out);
+    result.structured = {
+        {"file_path", file.path.real},
+        {"total_lines", total_lines},
+        {"start_line", last_shown ? first : 0},
+        {"end_line", last_shown},
+        {"truncated", cut || over_budget || last_shown < total_lines},
+        {"encoding", file.facts.valid_utf8 ? "utf-8" : "unknown-8bit"},
+        {"bom", file.facts.bom != text::Bom::none},
+        {"line_ending", text::to_string(file.facts.line_ending)},
+        {"final_newline", file.facts.final_newline},
+        {"sha256", file.sha256},
+        {"size_bytes", file.bytes.size()},
+    };
+    result.extra_text = result.structured.dump(-1, ' ', false, Json::error_handler_t::replace);
+    ctx.file_states.record(file.path.real, file.sha256);
+    return result;
+}
+
+}  // namespace
+
+Handler read_handler() {
+    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
+        co_return co_await offload(ctx.blocking, [&ctx, &args] { return read_file(ctx, args); });
+    };
+}
+
+}  // namespace tools

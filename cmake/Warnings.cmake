@@ -2,7 +2,9 @@
 add_library(mcp_edit_warnings INTERFACE)
 target_compile_options(mcp_edit_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align -Wunused
-  -Woverloaded-virtual -Wimplicit-fallthrough)
+  -Woverloaded-virtual -Wimplicit-fallthrough
+  # g++ 12 reports false -Wrestrict positives inside std::string concatenation (GCC PR 105329).
+  $<$<CXX_COMPILER_ID:GNU>:-Wno-restrict>)
 
 add_library(mcp_edit_sanitizers INTERFACE)
 if(MCP_EDIT_SANITIZE)

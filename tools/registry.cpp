@@ -1,6 +1,7 @@
 // Registry: schemas -> tool definitions, alias mapping, valijson validation, handler lookup.
 #include "tools/registry.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -139,20 +140,76 @@ void Registry::apply_aliases(Json& args) {
         for (auto& e : *edits) rename(e);
 }
 
+namespace {
+
+std::string json_type_name(const Json& v) {
+    if (v.is_number_integer() || v.is_number_unsigned()) return "integer";
+    if (v.is_number_float()) return "number";
+    return v.type_name();
+}
+
+bool type_matches(const std::string& type, const Json& v) {
+    if (type == "integer") return v.is_number_integer() || v.is_number_unsigned();
+    if (type == "number") return v.is_number();
+    if (type == "string") return v.is_string();
+    if (type == "boolean") return v.is_boolean();
+    if (type == "array") return v.is_array();
+    if (type == "object") return v.is_object();
+    return true;
+}
+
+std::string excerpt(const Json& v) {
+    std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (text.size() > 60) text = text.substr(0, 57) + "...";
+    return text;
+}
+
+// Plain-words findings for the top-level arguments: missing, unknown, wrong type, below minimum,
+// not one of an enum. Deeper problems are left to the validator's own words.
+std::vector<std::string> explain(const Json& schema, const Json& args) {
+    std::vector<std::string> out;
+    const Json props = schema.value("properties", Json::object());
+    for (const auto& r : schema.value("required", Json::array()))
+        if (r.is_string() && !args.contains(r.get<std::string>()))
+            out.push_back("at /" + r.get<std::string>() + ": missing (required)");
+    for (const auto& [key, value] : args.items()) {
+        const auto p = props.find(key);
+        if (p == props.end()) {
+            if (schema.value("additionalProperties", true) == false) out.push_back("at /" + key + ": unknown argument");
+            continue;
+        }
+        const std::string type = p->value("type", "");
+        if (!type.empty() && !type_matches(type, value)) {
+            out.push_back("at /" + key + ": expected " + type + ", got " + json_type_name(value) + " " + excerpt(value));
+            continue;
+        }
+        if (const auto min = p->find("minimum"); min != p->end() && value.is_number() && value.get<double>() < min->get<double>())
+            out.push_back("at /" + key + ": must be at least " + min->dump() + ", got " + value.dump());
+        if (const auto e = p->find("enum"); e != p->end() && std::find(e->begin(), e->end(), value) == e->end())
+            out.push_back("at /" + key + ": must be one of " + e->dump() + ", got " + excerpt(value));
+    }
+    return out;
+}
+
+}  // namespace
+
 std::optional<std::string> Registry::validate(const ToolDefinition& tool, const Json& args) const {
     valijson::Validator validator;
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter target(args);
     if (validator.validate(tool.input_schema, target, &results)) return std::nullopt;
     std::string message = "Invalid arguments for " + tool.name + ":";
-    valijson::ValidationResults::Error error;
-    std::size_t shown = 0;
-    while (results.popError(error) && shown < 8) {
-        // Skip the umbrella errors valijson adds for each parent ("Failed to validate ...").
-        if (error.description.rfind("Failed to validate", 0) == 0 && results.numErrors() > 0) continue;
-        message += "\n- at " + json_pointer(error.context) + ": " + error.description;
-        ++shown;
+    std::vector<std::string> findings = explain(tool.definition.at("inputSchema"), args);
+    if (findings.empty()) {
+        valijson::ValidationResults::Error error;
+        while (results.popError(error) && findings.size() < 8) {
+            // valijson adds an umbrella error for each parent ("Failed to validate ..."): skip those.
+            if (error.description.rfind("Failed to validate", 0) == 0) continue;
+            findings.push_back("at " + json_pointer(error.context) + ": " + error.description);
+        }
+        if (findings.empty()) findings.push_back("at /: the arguments do not match the tool's inputSchema");
     }
+    for (const auto& f : findings) message += "\n- " + f;
     message += "\n" + tool.name + " takes: " + tool.arguments_summary + ".";
     return message;
 }

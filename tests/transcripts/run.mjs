@@ -1,0 +1,190 @@
+// Transcript tests: each tests/transcripts/*.jsonl runs through the real binary. Lines:
+//   # comment                      ignored
+//   ! args --flag value ...         extra server arguments (whitespace-split)
+//   ! file NAME JSON-STRING         a fixture file in the temporary root (JSON string: escapes allowed)
+//   ! dir NAME                      a fixture directory
+//   ! fifo NAME                     a fixture FIFO
+//   > RAW LINE                      sent to the server ($ROOT replaced; need not be valid JSON)
+//   >b64 BASE64                     sent as the decoded bytes (for invalid UTF-8 and the like)
+//   >repeat N TEXT                  sent as TEXT repeated N times on one line (for size limits)
+//   < JSON                          an expected server line
+//   <~ JSON                         an expected server line, matched anywhere in the output
+//   ! exit CODE                     the expected exit status (default 0)
+// All input is written, stdin is closed, and the output is compared once the server exits:
+// every `<` line must match the next unmatched output line in order, each `<~` line any line;
+// no output line may be left over. Expected values match when equal; objects match when every
+// expected key matches (extra keys allowed), arrays when they have the same length and match
+// element-wise. The string "$ANY" matches anything, "$ROOT" is replaced by the temporary root, and
+// a string starting with "$RE:" is a regular expression the actual string must match.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const [binaryArg, dir] = process.argv.slice(2);
+const binary = binaryArg && path.resolve(binaryArg);
+if (!binary || !dir) {
+  console.error("usage: run.mjs MCP_EDIT_BINARY TRANSCRIPT_DIR");
+  process.exit(2);
+}
+
+function substitute(value, root) {
+  if (typeof value === "string") return value.replaceAll("$ROOT", root);
+  if (Array.isArray(value)) return value.map((v) => substitute(v, root));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, root)]));
+  }
+  return value;
+}
+
+// Returns null when `actual` matches `expected`, else a description of the first difference.
+function mismatch(expected, actual, where = "") {
+  if (expected === "$ANY") return null;
+  if (typeof expected === "string" && expected.startsWith("$RE:")) {
+    if (typeof actual === "string" && new RegExp(expected.slice(4), "s").test(actual)) return null;
+    return `${where || "/"}: expected a string matching /${expected.slice(4)}/, got ${JSON.stringify(actual)}`;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return `${where || "/"}: expected an array, got ${JSON.stringify(actual)}`;
+    if (actual.length !== expected.length)
+      return `${where || "/"}: expected ${expected.length} elements, got ${actual.length}: ${JSON.stringify(actual)}`;
+    for (let i = 0; i < expected.length; i++) {
+      const m = mismatch(expected[i], actual[i], `${where}/${i}`);
+      if (m) return m;
+    }
+    return null;
+  }
+  if (expected && typeof expected === "object") {
+    if (!actual || typeof actual !== "object" || Array.isArray(actual))
+      return `${where || "/"}: expected an object, got ${JSON.stringify(actual)}`;
+    for (const [k, v] of Object.entries(expected)) {
+      if (v === "$ABSENT") {
+        if (k in actual) return `${where}/${k}: expected no such key, got ${JSON.stringify(actual[k])}`;
+        continue;
+      }
+      if (!(k in actual)) return `${where}/${k}: missing (expected ${JSON.stringify(v)})`;
+      const m = mismatch(v, actual[k], `${where}/${k}`);
+      if (m) return m;
+    }
+    return null;
+  }
+  if (expected !== actual) return `${where || "/"}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+  return null;
+}
+
+function parseTranscript(file) {
+  const t = { args: [], files: [], inputs: [], expected: [], exit: 0 };
+  const lines = fs.readFileSync(file, "utf8").split("\n");
+  lines.forEach((line, i) => {
+    const at = `${path.basename(file)}:${i + 1}`;
+    if (line === "" || line.startsWith("#")) return;
+    if (line.startsWith("> ")) t.inputs.push(Buffer.from(line.slice(2), "utf8"));
+    else if (line.startsWith(">b64 ")) t.inputs.push(Buffer.from(line.slice(5), "base64"));
+    else if (line.startsWith(">repeat ")) {
+      const m = /^>repeat (\d+) (.*)$/.exec(line);
+      t.inputs.push(Buffer.from(m[2].repeat(Number(m[1])), "utf8"));
+    }
+    else if (line.startsWith("<~ ")) t.expected.push({ anywhere: true, value: JSON.parse(line.slice(3)), at });
+    else if (line.startsWith("< ")) t.expected.push({ anywhere: false, value: JSON.parse(line.slice(2)), at });
+    else if (line.startsWith("! args ")) t.args.push(...line.slice(7).trim().split(/\s+/));
+    else if (line.startsWith("! exit ")) t.exit = Number(line.slice(7));
+    else if (line.startsWith("! file ")) {
+      const rest = line.slice(7);
+      const space = rest.indexOf(" ");
+      t.files.push({ kind: "file", name: rest.slice(0, space), content: JSON.parse(rest.slice(space + 1)) });
+    } else if (line.startsWith("! dir ")) t.files.push({ kind: "dir", name: line.slice(6).trim() });
+    else if (line.startsWith("! fifo ")) t.files.push({ kind: "fifo", name: line.slice(7).trim() });
+    else throw new Error(`${at}: cannot read this line: ${line}`);
+  });
+  return t;
+}
+
+function runOne(file) {
+  const t = parseTranscript(file);
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcp-edit-transcript-")));
+  for (const f of t.files) {
+    const p = path.join(root, f.name);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    if (f.kind === "file") fs.writeFileSync(p, Buffer.from(f.content, "latin1"));
+    else if (f.kind === "dir") fs.mkdirSync(p, { recursive: true });
+    else spawnSyncMkfifo(p);
+  }
+  const args = ["--root", root, "--no-fsync", "--log-level", "off", ...t.args.map((a) => a.replaceAll("$ROOT", root))];
+  return new Promise((resolve) => {
+    const child = spawn(binary, args, { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20000);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const failures = [];
+      if (signal) failures.push(`server killed by ${signal} (hang?)`);
+      else if (code !== t.exit) failures.push(`exit status ${code}, expected ${t.exit}`);
+      const outLines = stdout.split("\n").filter((l) => l !== "");
+      const actual = [];
+      for (const l of outLines) {
+        try {
+          actual.push({ raw: l, value: JSON.parse(l), used: false });
+        } catch {
+          failures.push(`stdout line is not JSON: ${l}`);
+        }
+      }
+      let cursor = 0;
+      for (const e of t.expected) {
+        const want = substitute(e.value, root);
+        if (e.anywhere) {
+          const hit = actual.find((a) => !a.used && mismatch(want, a.value) === null);
+          if (hit) hit.used = true;
+          else failures.push(`${e.at}: no output line matches ${JSON.stringify(want)}`);
+          continue;
+        }
+        while (cursor < actual.length && actual[cursor].used) cursor++;
+        if (cursor >= actual.length) {
+          failures.push(`${e.at}: expected ${JSON.stringify(want)}, but the output ended`);
+          continue;
+        }
+        const m = mismatch(want, actual[cursor].value);
+        if (m) failures.push(`${e.at}: ${m}\n    actual line: ${actual[cursor].raw}`);
+        actual[cursor].used = true;
+        cursor++;
+      }
+      for (const a of actual) if (!a.used) failures.push(`unexpected output line: ${a.raw}`);
+      fs.rmSync(root, { recursive: true, force: true });
+      resolve({ failures, stderr });
+    });
+    child.stdin.on("error", () => {});
+    for (const line of t.inputs) {
+      const bytes = Buffer.from(line.toString("latin1").replaceAll("$ROOT", root), "latin1");
+      child.stdin.write(Buffer.concat([bytes, Buffer.from("\n")]));
+    }
+    child.stdin.end();
+  });
+}
+
+function spawnSyncMkfifo(p) {
+  const r = spawnSync("mkfifo", [p]);
+  if (r.status !== 0) throw new Error(`mkfifo ${p} failed`);
+}
+
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith(".jsonl"))
+  .sort();
+let passed = 0;
+let failed = 0;
+for (const f of files) {
+  const { failures, stderr } = await runOne(path.join(dir, f));
+  if (failures.length === 0) {
+    passed++;
+    console.log(`ok   ${f}`);
+  } else {
+    failed++;
+    console.log(`FAIL ${f}`);
+    for (const x of failures) console.log(`  - ${x}`);
+    if (stderr) console.log(`  stderr:\n${stderr.replace(/^/gm, "    ")}`);
+  }
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && files.length > 0 ? 0 : 1);

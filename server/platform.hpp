@@ -23,6 +23,17 @@ struct FileStat {
     FileIdentity identity;
     std::uint64_t size = 0;
     std::uint32_t mode = 0;
+    std::uint32_t uid = 0;
+    std::uint32_t gid = 0;
+    std::uint64_t links = 1;
+    std::int64_t mtime_ns = 0;
+    std::int64_t ctime_ns = 0;
+
+    // Same file, same size, untouched since: what a re-check before a write relies on first.
+    bool same_version(const FileStat& o) const {
+        return kind == o.kind && identity == o.identity && size == o.size && mtime_ns == o.mtime_ns &&
+               ctime_ns == o.ctime_ns;
+    }
 };
 
 // errno-style failure text for messages ("Permission denied").
@@ -58,5 +69,32 @@ bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile
                        ReadFailure& failure);
 
 std::string current_directory();
+
+// --- Writing -------------------------------------------------------------------------------
+// A replacement is staged in a temp file beside the target (O_EXCL, written, fsynced, mode and
+// owner copied), then renamed over the target and the directory fsynced: a crash leaves the old
+// or the new file, never a mix. Several staged files can be committed together (apply_diff).
+
+struct StagedWrite {
+    std::string temp_path;
+    std::string target;
+};
+
+// `like`: the existing file whose mode and owner the new one takes; nullptr for a new file
+// (mode 0666 less the umask).
+bool stage_write(const std::string& target, std::string_view bytes, const FileStat* like, bool sync,
+                 StagedWrite& out, std::string& error);
+bool commit_staged(const StagedWrite& staged, bool sync, std::string& error);
+void discard_staged(const StagedWrite& staged);
+
+// For a file with several hard links, which a rename would split: the bytes are written over the
+// file itself (a durable copy of the old bytes is kept beside it until the write is synced).
+bool overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes,
+                        bool sync, std::string& error);
+
+// Creates the missing directories of `dir` (like mkdir -p) and syncs their parents.
+bool make_directories(const std::string& dir, bool sync, std::string& error);
+
+bool remove_file(const std::string& path, bool sync, std::string& error);
 
 }  // namespace platform

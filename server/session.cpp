@@ -135,6 +135,7 @@ Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Con
       transport_(transport),
       workspace_(workspace),
       registry_(registry),
+      lanes_(io.get_executor()),
       idle_signal_(io, asio::steady_timer::time_point::max()) {}
 
 void Session::send(const Json& message) { transport_.send(protocol::serialize(message)); }
@@ -412,8 +413,9 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     if (auto problem = registry_.validate(*tool, args)) {
         outcome = tools::ToolResult::error(std::move(*problem));
     } else {
-        tools::CallContext ctx{workspace_, file_states_, {}, blocking_};
+        tools::CallContext ctx{workspace_, file_states_, lanes_, {}, blocking_};
         ctx.limits.max_file_size = config_.max_file_size;
+        ctx.fsync = config_.fsync;
         ctx.cancelled = state->cancelled;
         if (const Json* meta = find_meta(params)) {
             if (const auto token = meta->find("progressToken");

@@ -21,6 +21,7 @@
 #include "server/config.hpp"
 #include "server/stdio_transport.hpp"
 #include "server/workspace.hpp"
+#include "tools/file_lanes.hpp"
 #include "tools/file_states.hpp"
 #include "tools/registry.hpp"
 
@@ -70,6 +71,7 @@ private:
     const Workspace& workspace_;
     const tools::Registry& registry_;
     tools::FileStates file_states_;
+    tools::FileLanes lanes_;
 
     protocol::Era era_ = protocol::Era::undecided;
     std::string version_;            // negotiated (legacy) or per-request (modern)

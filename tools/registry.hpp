@@ -47,5 +47,9 @@ private:
 
 // Each tool's handler, defined in tools/<tool>.cpp.
 Handler read_handler();
+Handler edit_handler();
+Handler multiedit_handler();
+Handler write_handler();
+Handler insert_handler();
 
 }  // namespace tools

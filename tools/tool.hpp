@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/workspace.hpp"
+#include "tools/file_lanes.hpp"
 #include "tools/file_states.hpp"
 
 namespace tools {
@@ -31,8 +32,10 @@ struct Limits {
 struct CallContext {
     const server::Workspace& workspace;
     FileStates& file_states;
+    FileLanes& lanes;
     Limits limits;
     asio::any_io_executor blocking;  // where file I/O and heavy computation run
+    bool fsync = true;
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
     // Reports progress (progress, total, message) when the client gave a progressToken.
     std::function<void(double, double, std::string)> progress = [](double, double, std::string) {};

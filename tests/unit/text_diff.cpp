@@ -1,0 +1,282 @@
+// Unit tests of text::unified_diff and text::diff_lines: golden hunks for the edge cases of the
+// format (empty sides, final newlines, CRLF, mixed), the cap, and the edit script's minimality.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tools/text/line_diff.hpp"
+#include "tools/text/unified_diff.hpp"
+
+namespace {
+
+text::UnifiedDiff diff(std::string_view a, std::string_view b, text::DiffOptions o = {}) {
+    if (o.old_path.empty()) o.old_path = "f.txt";
+    return text::unified_diff(a, b, o);
+}
+
+std::string numbered(int from, int to) {
+    std::string s;
+    for (int i = from; i <= to; ++i) s += std::to_string(i) + "\n";
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("unified diff: one line changed, three lines of context") {
+    const auto d = diff(numbered(1, 9), "1\n2\n3\n4\nfive\n6\n7\n8\n9\n");
+    CHECK(d.text ==
+          "--- a/f.txt\n+++ b/f.txt\n"
+          "@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n");
+    CHECK(d.additions == 1);
+    CHECK(d.removals == 1);
+    CHECK(d.first_changed_line == 5);
+    CHECK(d.hunks == 1);
+    CHECK_FALSE(d.truncated);
+}
+
+TEST_CASE("unified diff: nothing changed") {
+    const auto d = diff("a\n", "a\n");
+    CHECK(d.text.empty());
+    CHECK(d.first_changed_line == 0);
+    CHECK(d.additions + d.removals == 0);
+}
+
+TEST_CASE("unified diff: creation, from /dev/null, -0,0") {
+    text::DiffOptions o;
+    o.old_path = "new.txt";
+    o.old_missing = true;
+    const auto d = text::unified_diff("", "a\nb\n", o);
+    CHECK(d.text == "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n");
+    CHECK(d.additions == 2);
+    CHECK(d.first_changed_line == 1);
+
+    const auto empty = text::unified_diff("", "", o);
+    CHECK(empty.text == "--- /dev/null\n+++ b/new.txt\n");
+
+    const auto no_newline = text::unified_diff("", "x", o);
+    CHECK(no_newline.text == "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,1 @@\n+x\n\\ No newline at end of file\n");
+}
+
+TEST_CASE("unified diff: an empty file gets content (not a creation)") {
+    CHECK(diff("", "a\n").text == "--- a/f.txt\n+++ b/f.txt\n@@ -0,0 +1,1 @@\n+a\n");
+}
+
+TEST_CASE("unified diff: append at the end of the file") {
+    CHECK(diff("a\nb\n", "a\nb\nc\n").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,3 @@\n a\n b\n+c\n");
+    CHECK(diff("a\nb\n", "a\nb\nb\n").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,3 @@\n a\n b\n+b\n");
+    CHECK(diff(numbered(1, 10), numbered(1, 11)).text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -8,3 +8,4 @@\n 8\n 9\n 10\n+11\n");
+}
+
+TEST_CASE("unified diff: insertion in the middle, window empty on the old side") {
+    const auto d = diff("a\nb\nc\n", "a\nb\nX\nc\n");
+    CHECK(d.text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,4 @@\n a\n b\n+X\n c\n");
+    CHECK(d.first_changed_line == 3);
+    CHECK(diff("b\nc\n", "a\nb\nc\n").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,3 @@\n+a\n b\n c\n");
+}
+
+TEST_CASE("unified diff: delete everything, and deletion of the file") {
+    CHECK(diff("a\nb\n", "").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +0,0 @@\n-a\n-b\n");
+    text::DiffOptions o;
+    o.old_path = "f.txt";
+    o.new_missing = true;
+    const auto d = text::unified_diff("a\nb\n", "", o);
+    CHECK(d.text == "--- a/f.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n");
+    CHECK(d.removals == 2);
+    CHECK(d.first_changed_line == 1);
+    // A deleted line in the middle.
+    CHECK(diff("a\nb\nc\n", "a\nc\n").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,2 @@\n a\n-b\n c\n");
+}
+
+TEST_CASE("unified diff: no newline at end of file, on either side") {
+    CHECK(diff("a\nb", "a\nb\nc").text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,3 @@\n a\n-b\n\\ No newline at end of file\n+b\n+c\n"
+          "\\ No newline at end of file\n");
+    CHECK(diff("a\nb", "a\nb\n").text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n");
+    CHECK(diff("a\nb\n", "a\nb").text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+b\n\\ No newline at end of file\n");
+    CHECK(diff("a\nb", "a\nc").text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n"
+          "\\ No newline at end of file\n");
+    // The last line as unchanged context keeps its marker.
+    CHECK(diff("a\nb\nc", "A\nb\nc").text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n-a\n+A\n b\n c\n\\ No newline at end of file\n");
+}
+
+TEST_CASE("unified diff: CRLF lines are shown without their CR") {
+    const auto d = diff("a\r\nb\r\nc\r\n", "a\r\nB\r\nc\r\n");
+    CHECK(d.text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+    // A change of terminator only is still a change.
+    CHECK(diff("a\r\nb\r\n", "a\nb\r\n").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-a\n+a\n b\n");
+    CHECK(diff("x\r\n", "x\n").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,1 +1,1 @@\n-x\n+x\n");
+}
+
+TEST_CASE("unified diff: mixed line endings and lone CR") {
+    CHECK(diff("a\nb\r\nc\rd", "a\nb\nc\rd").text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -1,4 +1,4 @@\n a\n-b\n+b\n c\n d\n\\ No newline at end of file\n");
+    CHECK(diff("a\rb\rc\r", "a\rB\rc\r").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+    // A lone CR that becomes CRLF.
+    CHECK(diff("a\rb\n", "a\r\nb\n").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-a\n+a\n b\n");
+}
+
+TEST_CASE("unified diff: hunks split beyond twice the context, merged within") {
+    std::string changed = numbered(1, 20);
+    changed.replace(changed.find("\n2\n") + 1, 1, "two");
+    changed.replace(changed.find("\n18\n") + 1, 2, "eighteen");
+    const auto d = diff(numbered(1, 20), changed);
+    CHECK(d.text ==
+          "--- a/f.txt\n+++ b/f.txt\n"
+          "@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n 4\n 5\n"
+          "@@ -15,6 +15,6 @@\n 15\n 16\n 17\n-18\n+eighteen\n 19\n 20\n");
+    CHECK(d.hunks == 2);
+    CHECK(d.additions == 2);
+    CHECK(d.removals == 2);
+    CHECK(d.first_changed_line == 2);
+
+    std::string close = numbered(1, 20);
+    close.replace(close.find("\n2\n") + 1, 1, "two");
+    close.replace(close.find("\n8\n") + 1, 1, "eight");
+    const auto m = diff(numbered(1, 20), close);
+    CHECK(m.hunks == 1);
+    CHECK(m.text.find("@@ -1,11 +1,11 @@\n") != std::string::npos);
+}
+
+TEST_CASE("unified diff: paths, moves, context size") {
+    text::DiffOptions o;
+    o.old_path = "/abs/old.txt";
+    o.new_path = "/abs/new.txt";
+    CHECK(text::unified_diff("a\n", "b\n", o).text == "--- a/abs/old.txt\n+++ b/abs/new.txt\n@@ -1,1 +1,1 @@\n-a\n+b\n");
+    o.new_path = "";
+    o.context = 0;
+    CHECK(text::unified_diff("a\nb\nc\n", "a\nB\nc\n", o).text ==
+          "--- a/abs/old.txt\n+++ b/abs/old.txt\n@@ -2,1 +2,1 @@\n-b\n+B\n");
+    CHECK(text::unified_diff("a\nb\n", "a\nX\nb\n", o).text ==
+          "--- a/abs/old.txt\n+++ b/abs/old.txt\n@@ -1,0 +2,1 @@\n+X\n");
+}
+
+TEST_CASE("unified diff: bytes that are not UTF-8 are shown as U+FFFD") {
+    CHECK(diff("caf\xE9\n", "cafe\n").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,1 +1,1 @@\n-caf\xEF\xBF\xBD\n+cafe\n");
+}
+
+TEST_CASE("unified diff: the text is capped and says how much was cut") {
+    text::DiffOptions o;
+    o.old_path = "f.txt";
+    o.old_missing = true;
+    o.max_bytes = 100;
+    std::string lots;
+    for (int i = 0; i < 100; ++i) lots += "x\n";
+    const auto d = text::unified_diff("", lots, o);
+    std::string expected = "--- /dev/null\n+++ b/f.txt\n@@ -0,0 +1,100 @@\n";
+    for (int i = 0; i < 18; ++i) expected += "+x\n";
+    expected += "... diff cut here: 82 more lines (246 bytes) not shown\n";
+    CHECK(d.text == expected);
+    CHECK(d.truncated);
+    CHECK(d.additions == 100);
+}
+
+TEST_CASE("unified diff: a large file with a one-line change diffs on the window only") {
+    std::string big;
+    for (int i = 1; i <= 1000000; ++i) big += "line " + std::to_string(i) + "\n";
+    std::string changed = big;
+    const auto at = changed.find("line 500000\n");
+    changed.replace(at, 11, "LINE 500000");
+    const auto d = diff(big, changed);
+    CHECK(d.text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -499997,7 +499997,7 @@\n line 499997\n line 499998\n line 499999\n"
+          "-line 500000\n+LINE 500000\n line 500001\n line 500002\n line 500003\n");
+    CHECK(d.first_changed_line == 500000);
+}
+
+TEST_CASE("unified diff: far-apart changes in a large window stay exact") {
+    // More lines than dtl is given at once: split on unique lines, still a minimal script here.
+    std::string a, b;
+    for (int i = 0; i < 5000; ++i) {
+        a += "row " + std::to_string(i) + "\n";
+        b += (i == 3 ? std::string("ROW 3") : i == 4990 ? std::string("ROW 4990") : "row " + std::to_string(i)) + "\n";
+    }
+    const auto d = diff(a, b);
+    CHECK(d.additions == 2);
+    CHECK(d.removals == 2);
+    CHECK(d.hunks == 2);
+    CHECK(d.text.find("@@ -1,7 +1,7 @@\n") != std::string::npos);
+    CHECK(d.text.find("@@ -4988,6 +4988,6 @@\n") != std::string::npos);
+}
+
+namespace {
+
+// Checks that `edits` turns a into b, and returns how many lines it adds or removes.
+std::size_t replay(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b,
+                   const std::vector<text::LineEdit>& edits) {
+    std::size_t i = 0, j = 0, changes = 0;
+    for (const auto& e : edits) {
+        switch (e.op) {
+            case text::LineOp::common:
+                REQUIRE(e.old_index == i);
+                REQUIRE(e.new_index == j);
+                REQUIRE(a[i] == b[j]);
+                ++i;
+                ++j;
+                break;
+            case text::LineOp::remove:
+                REQUIRE(e.old_index == i);
+                ++i;
+                ++changes;
+                break;
+            case text::LineOp::add:
+                REQUIRE(e.new_index == j);
+                ++j;
+                ++changes;
+                break;
+        }
+    }
+    REQUIRE(i == a.size());
+    REQUIRE(j == b.size());
+    return changes;
+}
+
+std::size_t lcs(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
+    std::vector<std::vector<std::size_t>> t(a.size() + 1, std::vector<std::size_t>(b.size() + 1, 0));
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            t[i][j] = a[i - 1] == b[j - 1] ? t[i - 1][j - 1] + 1 : std::max(t[i - 1][j], t[i][j - 1]);
+        }
+    }
+    return t[a.size()][b.size()];
+}
+
+}  // namespace
+
+TEST_CASE("diff_lines: a shortest edit script, removals before additions") {
+    static const std::string_view alphabet[] = {"a", "b", "c", "d"};
+    std::mt19937 rng(12345);
+    for (int round = 0; round < 300; ++round) {
+        std::vector<std::string_view> a(rng() % 12), b(rng() % 12);
+        for (auto& x : a) x = alphabet[rng() % 4];
+        for (auto& x : b) x = alphabet[rng() % 4];
+        const auto edits = text::diff_lines(a, b);
+        CHECK(replay(a, b, edits) == a.size() + b.size() - 2 * lcs(a, b));
+        for (std::size_t k = 1; k < edits.size(); ++k) {
+            CHECK_FALSE((edits[k - 1].op == text::LineOp::add && edits[k].op == text::LineOp::remove));
+        }
+    }
+}
+
+TEST_CASE("diff_lines: large pieces are split or replaced whole, always a valid script") {
+    std::vector<std::string> storage;
+    for (int i = 0; i < 3000; ++i) storage.push_back("u" + std::to_string(i));
+    std::vector<std::string_view> a(storage.begin(), storage.end());
+    std::vector<std::string_view> b = a;
+    b[10] = "changed";
+    b.erase(b.begin() + 2000);
+    std::reverse(b.begin() + 2500, b.end());
+    const auto edits = text::diff_lines(a, b);
+    CHECK(replay(a, b, edits) > 0);
+
+    // No unique line in common: written as replaced whole, still valid.
+    std::vector<std::string_view> same_a(2500, "x"), same_b(2500, "y");
+    same_b[0] = "x";
+    CHECK(replay(same_a, same_b, text::diff_lines(same_a, same_b)) > 0);
+}

@@ -1,0 +1,342 @@
+// Unit tests of text::match_edit: every matching tier, ambiguity and absence messages, and the
+// byte ranges mapped back through BOM, CRLF/CR, folded characters and stripped whitespace.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tools/text/matcher.hpp"
+#include "tools/text/near_miss.hpp"
+#include "tools/text/splice.hpp"
+
+using text::EditSpec;
+using text::LineRange;
+using text::MatchErrorKind;
+using text::MatchTier;
+
+namespace {
+
+// Applies one edit; returns the new bytes or "ERROR: <message>".
+struct Applied {
+    std::string bytes;
+    std::string tier;
+    std::string error;
+    MatchErrorKind kind = MatchErrorKind::not_found;
+};
+
+Applied apply(std::string_view file, std::string_view old_s, std::string_view new_s, bool all = false,
+              const text::MatchOptions& options = {}) {
+    Applied out;
+    auto m = text::match_edit(file, EditSpec{old_s, new_s, all}, options);
+    if (!m) {
+        out.error = m.error().message;
+        out.kind = m.error().kind;
+        return out;
+    }
+    out.tier = text::to_string(m->tier);
+    auto spliced = text::splice(file, m->replacements);
+    REQUIRE(spliced.ok());
+    out.bytes = std::move(spliced.value());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("matching tier 1: exact, with the byte range of the original file") {
+    const std::string file = "alpha\nbeta\ngamma\n";
+    auto m = text::match_edit(file, EditSpec{"beta", "BETA", false});
+    REQUIRE(m.ok());
+    CHECK(m->tier == MatchTier::exact);
+    REQUIRE(m->replacements.size() == 1);
+    CHECK(m->replacements[0].begin == 6);
+    CHECK(m->replacements[0].end == 10);
+    CHECK(m->replacements[0].text == "BETA");
+    CHECK(m->lines[0] == LineRange{2, 2});
+    CHECK(apply(file, "beta", "BETA").bytes == "alpha\nBETA\ngamma\n");
+}
+
+TEST_CASE("matching tier 1: CRLF file, needle with LF; the range covers the CRLF bytes") {
+    const std::string file = "a\r\nfoo\r\nbar\r\nz\r\n";
+    auto m = text::match_edit(file, EditSpec{"foo\nbar\n", "X\nY\n", false});
+    REQUIRE(m.ok());
+    CHECK(m->tier == MatchTier::exact);
+    CHECK(m->replacements[0].begin == 3);
+    CHECK(m->replacements[0].end == 13);
+    CHECK(m->lines[0] == LineRange{2, 3});
+    CHECK(apply(file, "foo\nbar\n", "X\nY\n").bytes == "a\r\nX\r\nY\r\nz\r\n");
+    // A needle ending before the newline leaves the CRLF alone.
+    CHECK(apply(file, "foo", "F").bytes == "a\r\nF\r\nbar\r\nz\r\n");
+    // A needle written with CRLF itself is read the same way.
+    CHECK(apply(file, "foo\r\nbar", "X\r\nY").bytes == "a\r\nX\r\nY\r\nz\r\n");
+    // A needle starting with the newline starts at the CR.
+    CHECK(apply(file, "\nbar", "").bytes == "a\r\nfoo\r\nz\r\n");
+}
+
+TEST_CASE("matching tier 1: mixed and CR-only line endings") {
+    const std::string mixed = "a\nb\r\nc\rd\n";
+    auto m = text::match_edit(mixed, EditSpec{"b\nc\nd", "B\nC", false});
+    REQUIRE(m.ok());
+    CHECK(m->replacements[0].begin == 2);
+    CHECK(m->replacements[0].end == 8);
+    CHECK(apply(mixed, "b\nc\nd", "B\nC").bytes == "a\nB\nC\n");  // dominant LF
+    CHECK(apply("one\rtwo\rthree\r", "two\n", "2\n2b\n").bytes == "one\r2\r2b\rthree\r");
+}
+
+TEST_CASE("matching tier 1: BOM, no final newline, Latin-1 bytes, tabs") {
+    const std::string bom = "\xEF\xBB\xBFhello world\n";
+    auto m = text::match_edit(bom, EditSpec{"hello", "bye", false});
+    REQUIRE(m.ok());
+    CHECK(m->replacements[0].begin == 3);
+    CHECK(m->replacements[0].end == 8);
+    CHECK(apply(bom, "hello", "bye").bytes == "\xEF\xBB\xBF" "bye world\n");
+    CHECK(apply("\xEF\xBB\xBFx\r\ny\r\n", "x\ny", "1\n2").bytes == "\xEF\xBB\xBF" "1\r\n2\r\n");
+
+    CHECK(apply("a\nb", "b", "c").bytes == "a\nc");
+    CHECK(apply("a\nb", "a\nb", "x\ny\n").bytes == "x\ny\n");  // the new text decides, as written
+
+    const std::string latin1 = "caf\xE9 = 1;\n\xFF\xFE tail\n";
+    CHECK(apply(latin1, "caf\xE9 = 1;", "caf\xE9 = 2;").bytes == "caf\xE9 = 2;\n\xFF\xFE tail\n");
+    CHECK(apply(latin1, "tail", "end").bytes == "caf\xE9 = 1;\n\xFF\xFE end\n");
+
+    CHECK(apply("\tif (x)\n\t\ty();\n", "\t\ty();", "\t\tz();").bytes == "\tif (x)\n\t\tz();\n");
+}
+
+TEST_CASE("replacement text is literal: no regex, no $ expansion") {
+    CHECK(apply("price: 5\n", "5", "$1 $& \\1 $$").bytes == "price: $1 $& \\1 $$\n");
+    CHECK(apply("a.b\naxb\n", "a.b", "c").bytes == "c\naxb\n");
+}
+
+TEST_CASE("matching tier 2: trailing whitespace ignored") {
+    const std::string file = "int x = 1;   \nint y = 2;\t\nint z;\n";
+    const Applied a = apply(file, "int x = 1;\nint y = 2;\n", "int x = 3;\nint y = 4;\n");
+    CHECK(a.tier == "trailing_whitespace");
+    CHECK(a.bytes == "int x = 3;\nint y = 4;\nint z;\n");
+
+    // Trailing whitespace in the needle that the file does not have.
+    const Applied b = apply("f(a)\ng(b)\n", "f(a)  \ng(b)", "F\nG");
+    CHECK(b.tier == "trailing_whitespace");
+    CHECK(b.bytes == "F\nG\n");
+
+    // The needle's own last line ended in blanks: it must then end at a line end in the file.
+    const Applied c = apply("foobar\n", "foo  ", "x");
+    CHECK(c.kind == MatchErrorKind::not_found);
+    CHECK(apply("foo\nbar\n", "foo \t", "x").bytes == "x\nbar\n");
+
+    // CRLF and trailing blanks together: the range still maps to the original bytes.
+    CHECK(apply("a  \r\nb\r\n", "a\nb", "c\nd").bytes == "c\r\nd\r\n");
+}
+
+TEST_CASE("matching tier 3: typographic quotes, dashes, spaces and ellipsis") {
+    const Applied quotes = apply("s = \u201chello\u201d;\nt = \u2018x\u2019;\n", "s = \"hello\";", "s = \"bye\";");
+    CHECK(quotes.tier == "unicode_normalized");
+    CHECK(quotes.bytes == "s = \"bye\";\nt = \u2018x\u2019;\n");
+
+    // The needle has the typography, the file is ASCII.
+    const Applied reverse = apply("a - b\n", "a \u2014 b", "a + b");
+    CHECK(reverse.tier == "unicode_normalized");
+    CHECK(reverse.bytes == "a + b\n");
+
+    const Applied spaces = apply("x\u00A0=\u20091\n", "x = 1", "x = 2");
+    CHECK(spaces.tier == "unicode_normalized");
+    CHECK(spaces.bytes == "x = 2\n");
+
+    const Applied dots = apply("wait\u2026 done\n", "wait... done", "ok");
+    CHECK(dots.tier == "unicode_normalized");
+    CHECK(dots.bytes == "ok\n");
+
+    // A match may not end inside a folded character: "wait.." is not a place in "wait…".
+    CHECK(apply("wait\u2026\n", "wait..", "x").kind == MatchErrorKind::not_found);
+
+    // Primes and minus sign, with CRLF around.
+    const Applied primes = apply("h = 5\u2032 3\u2033\r\nv = \u22121\r\n", "h = 5' 3\"\nv = -1", "h = 0\nv = 0");
+    CHECK(primes.tier == "unicode_normalized");
+    CHECK(primes.bytes == "h = 0\r\nv = 0\r\n");
+}
+
+TEST_CASE("matching tier 4: uniform indentation shift, new_string re-indented") {
+    // The needle lacks the file's indentation: the file's prefix is added to new_string.
+    const std::string file = "class A {\n    void f() {\n        g();\n    }\n}\n";
+    const Applied added = apply(file, "void f() {\n    g();\n}", "void f() {\n    h();\n\n    i();\n}");
+    CHECK(added.tier == "indentation");
+    CHECK(added.bytes == "class A {\n    void f() {\n        h();\n\n        i();\n    }\n}\n");
+
+    // The needle has more indentation than the file: it is removed from new_string.
+    const Applied removed = apply("if (a) {\n  b();\n}\n", "    if (a) {\n      b();\n    }\n",
+                                  "    if (a) {\n      c();\n    }\n");
+    CHECK(removed.tier == "indentation");
+    CHECK(removed.bytes == "if (a) {\n  c();\n}\n");
+
+    // Tabs in the file: the added prefix is the file's tabs.
+    const Applied tabs = apply("\tif (a) {\n\t\tb();\n\t}\n", "if (a) {\n\tb();\n}", "if (a) {\n\tc();\n}");
+    CHECK(tabs.tier == "indentation");
+    CHECK(tabs.bytes == "\tif (a) {\n\t\tc();\n\t}\n");
+
+    // The file indents with tabs, the needle with spaces: widths compared, the file's tabs written.
+    const std::string go = "func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n";
+    const Applied width = apply(go, "    if x {\n        return 1\n    }", "    if x {\n        return 2\n    }");
+    CHECK(width.tier == "indentation");
+    CHECK(width.bytes == "func f() {\n\tif x {\n\t\treturn 2\n\t}\n}\n");
+
+    // And the other way round: spaces in the file, tabs in the needle.
+    const std::string py = "def g():\n    if x:\n        return 2\n";
+    const Applied back = apply(py, "if x:\n\treturn 2\n", "if x:\n\treturn 3\n\t# done\n");
+    CHECK(back.tier == "indentation");
+    CHECK(back.bytes == "def g():\n    if x:\n        return 3\n        # done\n");
+
+    // Lines that do not shift alike are not a match.
+    CHECK(apply("  a\n    b\n", "a\nb", "x").kind == MatchErrorKind::not_found);
+}
+
+TEST_CASE("matching tier 5: line-number prefixes copied from read output") {
+    const std::string file = "x\nfoo\ny\nfoo\n";
+    // Duplicated text: the copied line number says which one.
+    const Applied hinted = apply(file, "     4\tfoo", "     4\tbar");
+    CHECK(hinted.tier == "line_numbers");
+    CHECK(hinted.bytes == "x\nfoo\ny\nbar\n");
+
+    const Applied two = apply("a\nb\nc\n", "     2\tb\n     3\tc\n", "B\nC\n");
+    CHECK(two.tier == "line_numbers");
+    CHECK(two.bytes == "a\nB\nC\n");
+
+    // new_string keeps its text when not every line of it has a prefix.
+    CHECK(apply("a\nb\n", "1\ta\n2\tb", "1\tA\nB").bytes == "1\tA\nB\n");
+    // Empty lines of read output ("     5\t") are empty lines.
+    CHECK(apply("a\n\nb\n", "     1\ta\n     2\t\n     3\tb", "ab").bytes == "ab\n");
+
+    std::size_t number = 0, index = 0;
+    CHECK(text::strip_line_number_prefixes("  10\tx\n  11\ty", &number, &index) == std::string("x\ny"));
+    CHECK(number == 10);
+    CHECK(index == 0);
+    CHECK_FALSE(text::strip_line_number_prefixes("  10\tx\ny").has_value());
+    CHECK_FALSE(text::strip_line_number_prefixes("10 x").has_value());
+}
+
+TEST_CASE("replace_all: every non-overlapping place at the deciding tier") {
+    CHECK(apply("a b a b a\n", "a", "c", true).bytes == "c b c b c\n");
+    CHECK(apply("aaaa\n", "aa", "b", true).bytes == "bb\n");
+    CHECK(apply("x\r\ny\r\nx\r\n", "x\n", "z\nz\n", true).bytes == "z\r\nz\r\ny\r\nz\r\nz\r\n");
+    // Exact places decide: the tolerant ones are not added.
+    CHECK(apply("f \nf\n", "f\n", "g\n", true).bytes == "f \ng\n");
+    // A tolerant tier with several places and replace_all.
+    const Applied ws = apply("k = 1 \nk = 1\t\n", "k = 1  ", "k = 2", true);
+    CHECK(ws.tier == "trailing_whitespace");
+    CHECK(ws.bytes == "k = 2 \nk = 2\t\n");
+
+    auto m = text::match_edit("a\na\na\n", EditSpec{"a", "b", true});
+    REQUIRE(m.ok());
+    CHECK(m->replacements.size() == 3);
+    CHECK(m->lines == std::vector<LineRange>{{1, 1}, {2, 2}, {3, 3}});
+}
+
+TEST_CASE("ambiguity: every place listed, and the next call named") {
+    auto m = text::match_edit("x = 1\ny = 2\nx = 1\ny = 2\nx = 1\n", EditSpec{"x = 1\ny = 2", "z", false});
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.error().kind == MatchErrorKind::ambiguous);
+    CHECK(m.error().place_count == 2);
+    CHECK(m.error().places == std::vector<LineRange>{{1, 2}, {3, 4}});
+    CHECK(m.error().message ==
+          "old_string matches 2 places in the file (at lines 1-2, 3-4), but it must match exactly one. Include "
+          "more of the surrounding lines in old_string so that it matches only the place meant, or set "
+          "replace_all to true to change all 2.");
+
+    auto t = text::match_edit("a \nb\na\t\n", EditSpec{"a  \n", "c\n", false});
+    REQUIRE_FALSE(t.ok());
+    CHECK(t.error().tier == MatchTier::trailing_whitespace);
+    CHECK(t.error().message.starts_with(
+        "old_string matches 2 places when trailing whitespace is ignored (at lines 1, 3),"));
+}
+
+TEST_CASE("start_line_hint picks the nearest place when it is unique") {
+    text::MatchOptions options;
+    options.start_line_hint = 6;
+    CHECK(apply("a\nx\nb\nx\nc\nd\nx\n", "x", "y", false, options).bytes == "a\nx\nb\nx\nc\nd\ny\n");
+    options.start_line_hint = 3;  // lines 2 and 4 are equally near
+    CHECK(apply("a\nx\nb\nx\nc\n", "x", "y", false, options).kind == MatchErrorKind::ambiguous);
+}
+
+TEST_CASE("absence: the closest region, what differs, whitespace made visible") {
+    const std::string file = "def f():\n    return 1\n\ndef g():\n    return 2\n";
+    auto m = text::match_edit(file, EditSpec{"def g():\n    retrun 2\n", "x", false});
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.error().kind == MatchErrorKind::not_found);
+    CHECK(m.error().region == LineRange{4, 5});
+    CHECK(m.error().message ==
+          "old_string was not found in the file, not even with trailing whitespace, typographic quotes, dashes and "
+          "spaces, indentation or read line-number prefixes tolerated. The closest region is lines 4-5 (1 of 2 "
+          "lines identical). Whitespace is shown as \u2192 for a tab and \u00B7 for a leading or trailing space:\n"
+          "  line 5: text differs from column 8\n"
+          "    file:       \u00B7\u00B7\u00B7\u00B7return 2\n"
+          "    old_string: \u00B7\u00B7\u00B7\u00B7retrun 2\n"
+          "Next: read lines 4-5 (read with offset 4 and limit 2) and retry with old_string copied exactly from "
+          "there, without the line-number prefixes that read adds.");
+
+    // Tabs, trailing spaces and curly quotes are shown and named.
+    const std::string tabs = "start\n\tcall(\u2018a\u2019);  \nend\n";
+    auto q = text::match_edit(tabs, EditSpec{"start\n\tcall(\"a\");\nend", "x", false});
+    REQUIRE_FALSE(q.ok());
+    CHECK(q.error().message.find("  line 2: text differs from column 7; the file has \u2018 (U+2018 LEFT SINGLE "
+                                 "QUOTATION MARK)\n"
+                                 "    file:       \u2192call(\u2018a\u2019);\u00B7\u00B7\n"
+                                 "    old_string: \u2192call(\"a\");\n") != std::string::npos);
+
+    // A needle with a newline the file's last line lacks.
+    auto nl = text::match_edit("alpha\nbeta", EditSpec{"beta\n", "x", false});
+    REQUIRE_FALSE(nl.ok());
+    CHECK(nl.error().message.find("old_string ends with a newline, but the file's last line has none") !=
+          std::string::npos);
+
+    // Nothing alike at all.
+    auto none = text::match_edit("alpha\nbeta\n", EditSpec{"zzz qqq", "x", false});
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().message.find("No part of the file resembles it") != std::string::npos);
+    CHECK_FALSE(none.error().region.has_value());
+
+    // A single changed word is still located through the line most like it.
+    auto word = text::match_edit("one\ncolor = red\nthree\n", EditSpec{"colour = red", "x", false});
+    REQUIRE_FALSE(word.ok());
+    CHECK(word.error().region == LineRange{2, 2});
+
+    auto empty = text::match_edit("", EditSpec{"a", "b", false});
+    REQUIRE_FALSE(empty.ok());
+    CHECK(empty.error().message.find("The file is empty") != std::string::npos);
+}
+
+TEST_CASE("absence: the new text is already present") {
+    const std::string file = "def g():\n    return 2\n    # x\n";
+    auto m = text::match_edit(file, EditSpec{"def g():\n    return 3\n", "def g():\n    return 2\n    # x\n", false});
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.error().kind == MatchErrorKind::already_applied);
+    CHECK(m.error().region == LineRange{1, 3});
+    CHECK(m.error().message ==
+          "old_string was not found in the file, but the new text (new_string) is already present at line 1 (lines "
+          "1-3): this edit looks already applied, so nothing was changed. If it was not, read the file and retry "
+          "with old_string copied from its current text.");
+}
+
+TEST_CASE("empty and identical strings are refused") {
+    auto e = text::match_edit("abc", EditSpec{"", "x", false});
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.error().kind == MatchErrorKind::empty_old_string);
+    auto same = text::match_edit("abc", EditSpec{"b", "b", false});
+    REQUIRE_FALSE(same.ok());
+    CHECK(same.error().kind == MatchErrorKind::identical);
+    CHECK(same.error().message ==
+          "old_string and new_string are identical, so the edit would change nothing. Put the text that should "
+          "replace old_string in new_string.");
+}
+
+TEST_CASE("visible_whitespace") {
+    CHECK(text::visible_whitespace("\t  a b  \r") == "\u2192\u00B7\u00B7a b\u00B7\u00B7\u240D");
+    CHECK(text::visible_whitespace("x\xFFy") == "x\xEF\xBF\xBDy");
+    CHECK(text::visible_whitespace("abcdef", 3) == "abc\u2026");
+}
+
+TEST_CASE("a large file: exact match, and the range in a CRLF file") {
+    std::string big;
+    for (int i = 0; i < 200000; ++i) big += "line " + std::to_string(i) + " of the file\r\n";
+    auto m = text::match_edit(big, EditSpec{"line 123456 of the file\n", "changed\n", false});
+    REQUIRE(m.ok());
+    CHECK(m->lines[0] == LineRange{123457, 123457});
+    const std::string_view replaced(big.data() + m->replacements[0].begin,
+                                    m->replacements[0].end - m->replacements[0].begin);
+    CHECK(replaced == "line 123456 of the file\r\n");
+}

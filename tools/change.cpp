@@ -1,0 +1,199 @@
+// run_change: lane -> load -> plan -> diff -> (dry run | gate -> re-check -> atomic write).
+#include "tools/change.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "server/platform.hpp"
+#include "tools/hash.hpp"
+#include "tools/text/unified_diff.hpp"
+
+namespace tools {
+
+std::string lane_key(const std::string& real_path) {
+    const platform::FileStat st = platform::stat_path(real_path);
+    if (st.kind == platform::FileKind::regular && st.links > 1)
+        return "inode:" + std::to_string(st.identity.device) + ":" + std::to_string(st.identity.inode);
+    return "path:" + real_path;
+}
+
+namespace {
+
+struct Planned {
+    std::string error;  // non-empty: the change cannot be made
+    FileSnapshot before;
+    Plan plan;
+    text::UnifiedDiff diff;
+    bool unchanged = false;
+};
+
+std::string plural(std::size_t n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const server::ResolvedPath& path) {
+    Planned out;
+    const platform::FileStat st = platform::stat_path(path.real);
+    out.before.exists = st.kind != platform::FileKind::missing;
+    if (out.before.exists) {
+        if (auto error = load_text_file(ctx, path.real, out.before.file)) {
+            out.error = std::move(*error);
+            return out;
+        }
+        out.before.file.path = path;
+    } else if (!request.may_create) {
+        out.error = "File not found: " + request.file_path + " (resolved to " + path.real +
+                    "). Check the path with read; to create a new file use write, or edit with an empty old_string.";
+        return out;
+    } else {
+        out.before.file.path = path;
+    }
+    PlanOutcome outcome = request.planner(out.before, path.display);
+    if (!outcome.plan) {
+        out.error = std::move(outcome.error);
+        return out;
+    }
+    out.plan = std::move(*outcome.plan);
+    if (out.plan.new_bytes.size() > ctx.limits.max_file_size) {
+        out.error = "Refused: the result would be " + std::to_string(out.plan.new_bytes.size()) +
+                    " bytes, over the limit of " + std::to_string(ctx.limits.max_file_size) + " (--max-file-size).";
+        return out;
+    }
+    out.unchanged = out.before.exists && out.plan.new_bytes == out.before.file.bytes;
+    text::DiffOptions options;
+    options.old_path = path.display;
+    options.old_missing = !out.before.exists;
+    out.diff = text::unified_diff(out.before.exists ? std::string_view(out.before.file.bytes) : std::string_view(),
+                                  out.plan.new_bytes, options);
+    return out;
+}
+
+// Stages the new bytes, checks the file is still what the plan was made from, and commits.
+// Returns "" on success, else the error for the model.
+std::string write_checked(const CallContext& ctx, const Planned& planned) {
+    const auto& path = planned.before.file.path;
+    const auto& before = planned.before;
+    std::string error;
+    if (!before.exists) {
+        const auto slash = path.real.find_last_of('/');
+        const std::string dir = slash == 0 ? "/" : path.real.substr(0, slash);
+        if (!platform::make_directories(dir, ctx.fsync, error))
+            return "Cannot create the folders for " + path.display + ": " + error + ". Nothing was written.";
+    }
+    const bool in_place = before.exists && before.file.stat.links > 1;
+    platform::StagedWrite staged;
+    if (!in_place &&
+        !platform::stage_write(path.real, planned.plan.new_bytes, before.exists ? &before.file.stat : nullptr,
+                               ctx.fsync, staged, error))
+        return "Cannot write " + path.display + ": " + error + ". Nothing was written.";
+
+    // The re-check: same file, untouched since it was read (or still absent). When the stat
+    // differs, the content decides, so a touch that kept the bytes is not a conflict.
+    const platform::FileStat now = platform::stat_path(path.real);
+    std::string conflict;
+    if (!before.exists) {
+        if (now.kind != platform::FileKind::missing)
+            conflict = path.display + " was created by another program while this change was being prepared.";
+    } else if (!now.same_version(before.file.stat)) {
+        platform::ReadFile current;
+        platform::ReadFailure failure;
+        if (now.kind == platform::FileKind::missing) {
+            conflict = path.display + " was deleted by another program while this change was being prepared.";
+        } else if (!platform::read_regular_file(path.real, ctx.limits.max_file_size, current, failure) ||
+                   sha256_hex(current.bytes) != before.file.sha256) {
+            text::DiffOptions options;
+            options.old_path = path.display;
+            const auto fresh = text::unified_diff(before.file.bytes, current.bytes, options);
+            conflict = path.display + " changed on disk while this change was being prepared (another program wrote it). "
+                       "What changed there:\n" + fresh.text;
+        }
+    }
+    if (!conflict.empty()) {
+        if (!in_place) platform::discard_staged(staged);
+        return "Nothing was written: " + conflict + "\nRead the file again and redo the change on its current content.";
+    }
+    if (in_place) {
+        if (!platform::overwrite_in_place(path.real, before.file.bytes, planned.plan.new_bytes, ctx.fsync, error))
+            return "Cannot write " + path.display + ": " + error + ".";
+    } else if (!platform::commit_staged(staged, ctx.fsync, error)) {
+        return "Cannot write " + path.display + ": " + error + ". Nothing was written.";
+    }
+    return "";
+}
+
+ToolResult build_result(const ChangeRequest& request, const Planned& planned, const std::string& approval) {
+    const auto& path = planned.before.file.path;
+    const bool created = !planned.before.exists;
+    std::string summary;
+    const std::string counts = "+" + std::to_string(planned.diff.additions) + " -" + std::to_string(planned.diff.removals);
+    if (planned.unchanged) {
+        summary = "No change: " + path.display + " already has this content; nothing was written.";
+    } else {
+        const char* verb = created ? "Created " : "Changed ";
+        if (request.dry_run) summary = std::string("Dry run (nothing written): would ") + (created ? "create " : "change ") + path.display;
+        else summary = verb + path.display;
+        summary += " (" + counts;
+        if (planned.plan.replacements && !created) summary += ", " + plural(planned.plan.replacements, "replacement");
+        if (planned.plan.match != "none") summary += ", match: " + planned.plan.match;
+        if (planned.diff.first_changed_line) summary += ", first change at line " + std::to_string(planned.diff.first_changed_line);
+        summary += ").";
+    }
+    for (const auto& note : planned.plan.notes) summary += " " + note;
+
+    ToolResult result;
+    result.text = summary;
+    if (!planned.diff.text.empty()) result.text += "\n\n" + planned.diff.text;
+    result.structured = {
+        {"file_path", path.real},
+        {"diff", planned.diff.text},
+        {"additions", planned.diff.additions},
+        {"removals", planned.diff.removals},
+        {"first_changed_line", planned.diff.first_changed_line},
+        {"replacements", planned.plan.replacements},
+        {"match", planned.plan.match},
+        {"created", created && !planned.unchanged},
+        {"dry_run", request.dry_run},
+        {"approval", approval},
+        {"diff_truncated", planned.diff.truncated},
+        {"notes", planned.plan.notes},
+    };
+    for (auto& [key, value] : planned.plan.extra.items()) result.structured[key] = value;
+    return result;
+}
+
+}  // namespace
+
+asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) {
+    server::ResolvedPath path;
+    server::PathError path_error;
+    if (!ctx.workspace.resolve(request.file_path, path, path_error)) co_return ToolResult::error(path_error.message);
+
+    FileLanes::Guard lane = co_await ctx.lanes.acquire(lane_key(path.real));
+    // A file can gain or lose hard links while we waited: follow its key, a bounded number of times.
+    for (int hop = 0; hop < 8; ++hop) {
+        std::string key = lane_key(path.real);
+        if (key == lane.key()) break;
+        lane.release();
+        lane = co_await ctx.lanes.acquire(std::move(key));
+    }
+    if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
+
+    Planned planned = co_await offload(ctx.blocking, [&ctx, &request, &path] { return plan_change(ctx, request, path); });
+    if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error));
+    if (request.dry_run || planned.unchanged) co_return build_result(request, planned, "none");
+
+    // The approval gate (elicitation / MRTR) comes with its own issue; until then changes are
+    // applied by policy.
+    const std::string approval = "policy";
+    if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
+
+    auto [write_error, new_hash] = co_await offload(ctx.blocking, [&ctx, &planned] {
+        std::string error = write_checked(ctx, planned);
+        return std::pair(error, error.empty() ? sha256_hex(planned.plan.new_bytes) : std::string());
+    });
+    if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));
+    ctx.file_states.record(path.real, new_hash);
+    spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
+    co_return build_result(request, planned, approval);
+}
+
+}  // namespace tools

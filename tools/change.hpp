@@ -1,0 +1,54 @@
+// The path every single-file change travels: resolve, take the file's lane, load, plan (pure),
+// diff, dry run or gate, re-check and write atomically, record, and the result the contract
+// describes. Each mutating tool only supplies its planner.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tools/file_access.hpp"
+#include "tools/tool.hpp"
+
+namespace tools {
+
+// The file as a planner sees it: present (bytes and facts) or absent (a new file).
+struct FileSnapshot {
+    bool exists = false;
+    LoadedFile file;  // valid when exists
+};
+
+// What a planner decided.
+struct Plan {
+    std::string new_bytes;
+    std::size_t replacements = 0;
+    std::string match = "none";        // the matching tier, for tools that match
+    std::vector<std::string> notes;    // what was kept or adapted, for the model
+    Json extra = Json::object();       // tool-specific structured fields
+};
+
+// Planners run on the blocking executor; they return the plan or an error message.
+struct PlanOutcome {
+    std::optional<Plan> plan;
+    std::string error;
+    static PlanOutcome fail(std::string message) { return {std::nullopt, std::move(message)}; }
+};
+using Planner = std::function<PlanOutcome(const FileSnapshot& before, const std::string& display_path)>;
+
+struct ChangeRequest {
+    std::string tool;        // "edit", "write", ...
+    std::string file_path;   // as the model gave it
+    bool dry_run = false;
+    // Whether a missing file is acceptable to the planner (creation); otherwise "not found".
+    bool may_create = false;
+    Planner planner;
+};
+
+asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request);
+
+// The lane key of a resolved path: device + inode for a file with several hard links (written in
+// place, so its inode is stable), else the real path (stable across our renames).
+std::string lane_key(const std::string& real_path);
+
+}  // namespace tools

@@ -1,0 +1,65 @@
+// The per-file mutation queue: one lane per file, an async lock that can be held across a
+// co_await (reading, the approval wait, the write). Calls on one file run in arrival order;
+// different files run in parallel. Lanes exist only while held or waited for.
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include <asio/any_io_executor.hpp>
+#include <asio/awaitable.hpp>
+#include <asio/steady_timer.hpp>
+
+namespace tools {
+
+class FileLanes {
+public:
+    // Releases its lane when destroyed; movable, not copyable.
+    class Guard {
+    public:
+        Guard() = default;
+        Guard(FileLanes* lanes, std::string key) : lanes_(lanes), key_(std::move(key)) {}
+        Guard(Guard&& other) noexcept : lanes_(other.lanes_), key_(std::move(other.key_)) { other.lanes_ = nullptr; }
+        Guard& operator=(Guard&& other) noexcept {
+            if (this != &other) {
+                release();
+                lanes_ = other.lanes_;
+                key_ = std::move(other.key_);
+                other.lanes_ = nullptr;
+            }
+            return *this;
+        }
+        Guard(const Guard&) = delete;
+        Guard& operator=(const Guard&) = delete;
+        ~Guard() { release(); }
+        void release();
+        const std::string& key() const { return key_; }
+        bool held() const { return lanes_ != nullptr; }
+
+    private:
+        FileLanes* lanes_ = nullptr;
+        std::string key_;
+    };
+
+    // All use must be on the thread of `executor` (the session's io_context).
+    explicit FileLanes(asio::any_io_executor executor) : executor_(std::move(executor)) {}
+
+    asio::awaitable<Guard> acquire(std::string key);
+
+    std::size_t lanes() const { return lanes_.size(); }
+
+private:
+    struct Lane {
+        bool held = false;
+        std::deque<std::shared_ptr<asio::steady_timer>> waiters;
+    };
+    void release(const std::string& key);
+
+    asio::any_io_executor executor_;
+    std::unordered_map<std::string, Lane> lanes_;
+};
+
+}  // namespace tools

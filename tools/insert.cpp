@@ -1,0 +1,31 @@
+// The `insert` tool: whole lines at a line boundary (0 = before line 1, N = after line N,
+// -1 = at the end), in the file's line-ending style.
+#include "tools/change.hpp"
+#include "tools/registry.hpp"
+#include "tools/text/splice.hpp"
+
+namespace tools {
+
+Handler insert_handler() {
+    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
+        ChangeRequest request;
+        request.tool = "insert";
+        request.file_path = args.at("file_path").get<std::string>();
+        request.dry_run = args.value("dry_run", false);
+        const long long line = args.at("line").get<long long>();
+        std::string text_to_insert = args.at("text").get<std::string>();
+        request.planner = [line, text_to_insert](const FileSnapshot& before, const std::string& display) -> PlanOutcome {
+            auto inserted = text::insert_lines(before.file.bytes, line, text_to_insert);
+            if (!inserted) return PlanOutcome::fail(display + ": " + inserted.error().message);
+            Plan plan;
+            plan.new_bytes = std::move(inserted->bytes);
+            plan.replacements = 1;
+            plan.extra["inserted_at_line"] = inserted->first_line;
+            plan.extra["inserted_lines"] = inserted->line_count;
+            return {std::move(plan), ""};
+        };
+        co_return co_await run_change(ctx, std::move(request));
+    };
+}
+
+}  // namespace tools

@@ -1,0 +1,44 @@
+// The `write` tool: create a file, or overwrite one this session has read (or written) and that
+// has not changed since. Over an existing file, its CRLF line endings and BOM are kept.
+#include "tools/change.hpp"
+#include "tools/registry.hpp"
+#include "tools/text/splice.hpp"
+
+namespace tools {
+
+Handler write_handler() {
+    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
+        ChangeRequest request;
+        request.tool = "write";
+        request.file_path = args.at("file_path").get<std::string>();
+        request.dry_run = args.value("dry_run", false);
+        request.may_create = true;
+        std::string content = args.at("content").get<std::string>();
+        FileStates& states = ctx.file_states;
+        request.planner = [content, &states](const FileSnapshot& before, const std::string& display) -> PlanOutcome {
+            Plan plan;
+            plan.replacements = 1;
+            if (!before.exists) {
+                plan.new_bytes = content;
+                return {std::move(plan), ""};
+            }
+            const auto known = states.known_hash(before.file.path.real);
+            if (!known)
+                return PlanOutcome::fail("Refused: " + display +
+                                         " already exists and this session has not read it. Call read on it first (so "
+                                         "nothing in it is overwritten unseen), then write again; for a targeted "
+                                         "change, edit is safer than rewriting the whole file.");
+            if (*known != before.file.sha256)
+                return PlanOutcome::fail("Refused: " + display +
+                                         " changed on disk since this session last read or wrote it (another program "
+                                         "or a formatter changed its content). Call read on it again, then write.");
+            text::AdaptedContent adapted = text::adapt_whole_content(before.file.bytes, content);
+            plan.new_bytes = std::move(adapted.bytes);
+            if (!adapted.note.empty()) plan.notes.push_back(adapted.note);
+            return {std::move(plan), ""};
+        };
+        co_return co_await run_change(ctx, std::move(request));
+    };
+}
+
+}  // namespace tools

@@ -1,6 +1,8 @@
 // run_change: lane -> load -> plan -> diff -> (dry run | gate -> re-check -> atomic write).
 #include "tools/change.hpp"
 
+#include <cctype>
+
 #include <spdlog/spdlog.h>
 
 #include "server/platform.hpp"
@@ -67,11 +69,10 @@ Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const 
     return out;
 }
 
-// Stages the new bytes, checks the file is still what the plan was made from, and commits.
-// Returns "" on success, else the error for the model.
-std::string write_checked(const CallContext& ctx, const Planned& planned) {
-    const auto& path = planned.before.file.path;
-    const auto& before = planned.before;
+}  // namespace
+
+std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes) {
+    const auto& path = before.file.path;
     std::string error;
     if (!before.exists) {
         const auto slash = path.real.find_last_of('/');
@@ -82,7 +83,7 @@ std::string write_checked(const CallContext& ctx, const Planned& planned) {
     const bool in_place = before.exists && before.file.stat.links > 1;
     platform::StagedWrite staged;
     if (!in_place &&
-        !platform::stage_write(path.real, planned.plan.new_bytes, before.exists ? &before.file.stat : nullptr,
+        !platform::stage_write(path.real, new_bytes, before.exists ? &before.file.stat : nullptr,
                                ctx.fsync, staged, error))
         return "Cannot write " + path.display + ": " + error + ". Nothing was written.";
 
@@ -112,13 +113,15 @@ std::string write_checked(const CallContext& ctx, const Planned& planned) {
         return "Nothing was written: " + conflict + "\nRead the file again and redo the change on its current content.";
     }
     if (in_place) {
-        if (!platform::overwrite_in_place(path.real, before.file.bytes, planned.plan.new_bytes, ctx.fsync, error))
+        if (!platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.fsync, error))
             return "Cannot write " + path.display + ": " + error + ".";
     } else if (!platform::commit_staged(staged, ctx.fsync, error)) {
         return "Cannot write " + path.display + ": " + error + ". Nothing was written.";
     }
     return "";
 }
+
+namespace {
 
 ToolResult build_result(const ChangeRequest& request, const Planned& planned, const std::string& approval) {
     const auto& path = planned.before.file.path;
@@ -137,7 +140,13 @@ ToolResult build_result(const ChangeRequest& request, const Planned& planned, co
         if (planned.diff.first_changed_line) summary += ", first change at line " + std::to_string(planned.diff.first_changed_line);
         summary += ").";
     }
-    for (const auto& note : planned.plan.notes) summary += " " + note;
+    for (const auto& note : planned.plan.notes) {
+        if (note.empty()) continue;
+        std::string sentence = note;
+        sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
+        if (sentence.back() != '.') sentence += '.';
+        summary += " " + sentence;
+    }
 
     ToolResult result;
     result.text = summary;
@@ -187,7 +196,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
 
     auto [write_error, new_hash] = co_await offload(ctx.blocking, [&ctx, &planned] {
-        std::string error = write_checked(ctx, planned);
+        std::string error = write_checked(ctx, planned.before, planned.plan.new_bytes);
         return std::pair(error, error.empty() ? sha256_hex(planned.plan.new_bytes) : std::string());
     });
     if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));

@@ -47,6 +47,12 @@ struct ChangeRequest {
 
 asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request);
 
+// Writes `new_bytes` over the file `before` describes (or creates it when it did not exist):
+// staged beside it, re-checked (still the same file, same content; or still absent), then
+// renamed over it; a file with several hard links is written in place. "" on success, else the
+// error for the model (nothing written on a conflict; the error carries what changed).
+std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes);
+
 // The lane key of a resolved path: device + inode for a file with several hard links (written in
 // place, so its inode is stable), else the real path (stable across our renames).
 std::string lane_key(const std::string& real_path);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "server/platform.hpp"
+#include "tools/change.hpp"
 #include "tools/file_access.hpp"
 #include "tools/hash.hpp"
 #include "tools/registry.hpp"
@@ -106,6 +107,12 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
 
 Handler read_handler() {
     return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
+        // Reads take the file's lane too, so a read sees every change that arrived before it.
+        FileLanes::Guard lane;
+        server::ResolvedPath path;
+        server::PathError ignored;
+        if (ctx.workspace.resolve(args.at("file_path").get<std::string>(), path, ignored))
+            lane = co_await ctx.lanes.acquire(lane_key(path.real));
         co_return co_await offload(ctx.blocking, [&ctx, &args] { return read_file(ctx, args); });
     };
 }

@@ -2,6 +2,7 @@
 // format (empty sides, final newlines, CRLF, mixed), the cap, and the edit script's minimality.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -202,7 +203,7 @@ TEST_CASE("unified diff: far-apart changes in a large window stay exact") {
     CHECK(d.removals == 2);
     CHECK(d.hunks == 2);
     CHECK(d.text.find("@@ -1,7 +1,7 @@\n") != std::string::npos);
-    CHECK(d.text.find("@@ -4988,6 +4988,6 @@\n") != std::string::npos);
+    CHECK(d.text.find("@@ -4988,7 +4988,7 @@\n") != std::string::npos);
 }
 
 namespace {

@@ -1,6 +1,8 @@
 // Session: era detection, lifecycle, dispatch, cancellation, batches, logging to the client.
 #include "server/session.hpp"
 
+#include "server/approval_form.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -19,6 +21,7 @@ namespace {
 
 constexpr std::size_t max_in_flight = 4096;
 constexpr std::size_t max_batch = 1024;
+constexpr std::size_t max_outgoing = 256;
 
 const Json* find_meta(const Json& params) {
     const auto meta = params.find("_meta");
@@ -66,6 +69,13 @@ std::string_view mcp_level(spdlog::level::level_enum level) {
 // A request being served: the flag a notifications/cancelled sets.
 struct Session::InFlight {
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
+    std::function<void()> on_cancel;  // wakes a wait on the client (approval, roots)
+};
+
+// A request this server sent to the client, waiting for its response.
+struct Session::Outgoing {
+    std::shared_ptr<asio::steady_timer> wake;
+    std::optional<Json> response;
 };
 
 // Replies of one JSON-RPC batch, sent together as one array once the last member is answered.
@@ -211,8 +221,7 @@ void Session::dispatch(Json value, const std::shared_ptr<Batch>& batch) {
         return;
     }
     if (auto* response = std::get_if<protocol::Response>(&message)) {
-        // No server-to-client request is outstanding yet: a stray response is ignored.
-        spdlog::debug("ignoring a response to unknown request {}", response->id.key());
+        handle_response(*response);
         return;
     }
     auto& request = std::get<protocol::Request>(message);
@@ -243,8 +252,11 @@ void Session::handle_notification(const protocol::Notification& note) {
         if (!id) return;
         if (const auto it = in_flight_.find(id->key()); it != in_flight_.end()) {
             it->second->cancelled->store(true);
+            if (it->second->on_cancel) it->second->on_cancel();
             spdlog::debug("request {} cancelled by the client", id->key());
         }
+    } else if (note.method == "notifications/roots/list_changed") {
+        roots_stale_ = true;
     } else {
         spdlog::debug("ignoring notification {}", note.method);
     }
@@ -287,8 +299,23 @@ Json Session::discover_result() const {
             {"_meta", {{std::string(protocol::meta_server_info), {{"name", "mcp-edit"}, {"version", MCP_EDIT_VERSION}}}}}};
 }
 
-Json Session::tools_list_result() const {
-    Json result = {{"tools", registry_.list()}};
+Json Session::tools_list_result(const Json& capabilities) const {
+    // Each mutating tool's description says whether this client will be asked before a write.
+    std::string approval_note;
+    if (config_.approval == ApprovalPolicy::automatic) {
+        approval_note = " Changes are written without asking the user (server policy --approval auto).";
+    } else if (client_can_elicit(capabilities)) {
+        approval_note = " Every change is shown to the user as a diff and written only if they approve it.";
+    } else if (config_.approval == ApprovalPolicy::require) {
+        approval_note = " This server requires the user's approval, which this client cannot show: changes will be refused; use dry_run to propose them.";
+    } else {
+        approval_note = " This client cannot show approval forms, so changes are written at once (server policy --approval ask); the result carries the diff.";
+    }
+    Json tools = registry_.list();
+    for (auto& t : tools)
+        if (t.value("annotations", Json::object()).value("readOnlyHint", false) == false)
+            t["description"] = t["description"].get<std::string>() + approval_note;
+    Json result = {{"tools", std::move(tools)}};
     if (era_ == protocol::Era::modern) {
         result["resultType"] = "complete";
         result["ttlMs"] = 3600000;
@@ -336,7 +363,7 @@ void Session::handle_request(protocol::Request request, Reply reply) {
         era_ = protocol::Era::modern;
         version_ = *modern_version;
         if (method == "tools/list") {
-            reply.result(tools_list_result());
+            reply.result(tools_list_result(find_meta(request.params)->value(std::string(protocol::meta_client_capabilities), Json::object())));
         } else if (method == "tools/call") {
             auto state = in_flight_.at(request.id.key());
             asio::co_spawn(io_, call_tool(std::move(request), std::move(reply), std::move(state)), asio::detached);
@@ -364,7 +391,7 @@ void Session::handle_request(protocol::Request request, Reply reply) {
     if (method == "ping") {
         reply.result(Json::object());
     } else if (method == "tools/list") {
-        reply.result(tools_list_result());
+        reply.result(tools_list_result(client_capabilities_));
     } else if (method == "tools/call") {
         auto state = in_flight_.at(request.id.key());
         asio::co_spawn(io_, call_tool(std::move(request), std::move(reply), std::move(state)), asio::detached);
@@ -413,10 +440,12 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     if (auto problem = registry_.validate(*tool, args)) {
         outcome = tools::ToolResult::error(std::move(*problem));
     } else {
-        tools::CallContext ctx{workspace_, file_states_, lanes_, {}, blocking_};
+        const std::shared_ptr<const Workspace> workspace = co_await call_workspace(state);
+        tools::CallContext ctx{*workspace, file_states_, lanes_, {}, blocking_};
         ctx.limits.max_file_size = config_.max_file_size;
         ctx.fsync = config_.fsync;
         ctx.cancelled = state->cancelled;
+        ctx.history = &history_;
         if (const Json* meta = find_meta(params)) {
             if (const auto token = meta->find("progressToken");
                 token != meta->end() && (token->is_string() || token->is_number_integer())) {
@@ -435,6 +464,7 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
                 };
             }
         }
+        ctx.approve = make_gate(name, args, params, state, ctx.progress);
         try {
             outcome = co_await registry_.handler(*tool)(ctx, args);
         } catch (const std::exception& e) {
@@ -444,6 +474,10 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
         }
     }
 
+    if (!outcome.input_required.is_null()) {
+        reply.result(std::move(outcome.input_required));
+        co_return;
+    }
     Json content = Json::array({{{"type", "text"}, {"text", outcome.text}}});
     if (!outcome.extra_text.empty()) content.push_back({{"type", "text"}, {"text", outcome.extra_text}});
     Json result = {{"content", std::move(content)}};
@@ -451,6 +485,207 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     else if (!outcome.structured.is_null()) result["structuredContent"] = std::move(outcome.structured);
     if (era_ == protocol::Era::modern) result["resultType"] = "complete";
     reply.result(std::move(result));
+}
+
+void Session::handle_response(const protocol::Response& response) {
+    const auto it = outgoing_.find(response.id.key());
+    if (it == outgoing_.end()) {
+        spdlog::debug("ignoring a response to unknown or finished request {}", response.id.key());
+        return;
+    }
+    Json message = Json::object();
+    if (response.result) message["result"] = *response.result;
+    else message["error"] = *response.error;
+    it->second->response = std::move(message);
+    it->second->wake->cancel();
+}
+
+asio::awaitable<Session::ClientAnswer> Session::ask_client(std::string method, Json params,
+                                                           std::chrono::steady_clock::time_point deadline,
+                                                           std::shared_ptr<InFlight> call, std::function<void()> tick) {
+    ClientAnswer answer;
+    if (outgoing_.size() >= max_outgoing) {
+        answer.refused = true;
+        co_return answer;
+    }
+    const RequestId id(next_outgoing_id_++);
+    auto pending = std::make_shared<Outgoing>();
+    pending->wake = std::make_shared<asio::steady_timer>(io_);
+    outgoing_.emplace(id.key(), pending);
+    send(protocol::make_request(id, method, std::move(params)));
+    if (call) call->on_cancel = [pending] { pending->wake->cancel(); };
+    const auto tick_every = std::chrono::seconds(5);
+    while (!pending->response && !(call && call->cancelled->load())) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= deadline) break;
+        pending->wake->expires_at(std::min(deadline, now + tick_every));
+        asio::error_code ec;
+        co_await pending->wake->async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        if (!ec && !pending->response && tick && std::chrono::steady_clock::now() < deadline) tick();
+    }
+    outgoing_.erase(id.key());
+    if (call) call->on_cancel = nullptr;
+    answer.response = std::move(pending->response);
+    if (!answer.response) {
+        answer.cancelled = call && call->cancelled->load();
+        answer.timed_out = !answer.cancelled;
+        // The client may still show the form: tell it the request is void. A late answer is ignored.
+        send(protocol::make_notification("notifications/cancelled",
+                                         {{"requestId", id.to_json()},
+                                          {"reason", answer.cancelled ? "the tool call was cancelled" : "no answer in time"}}));
+    }
+    co_return answer;
+}
+
+bool Session::client_can_elicit(const Json& capabilities) const {
+    const auto e = capabilities.find("elicitation");
+    if (e == capabilities.end() || !e->is_object()) return false;
+    // `elicitation: {}` means form mode; otherwise it must list `form`.
+    return e->empty() || e->contains("form");
+}
+
+asio::awaitable<std::shared_ptr<const Workspace>> Session::call_workspace(std::shared_ptr<InFlight> call) {
+    std::shared_ptr<const Workspace> base(std::shared_ptr<const Workspace>(), &workspace_);
+    if (era_ != protocol::Era::legacy || !client_capabilities_.contains("roots")) co_return base;
+    if (!roots_stale_ && client_workspace_) co_return client_workspace_;
+    ClientAnswer answer = co_await ask_client("roots/list", Json::object(),
+                                              std::chrono::steady_clock::now() + std::chrono::seconds(10), call, nullptr);
+    if (!answer.response || !answer.response->contains("result")) {
+        spdlog::warn("roots/list got no usable answer; using --root as it is");
+        co_return base;
+    }
+    std::vector<std::string> uris;
+    for (const auto& root : (*answer.response)["result"].value("roots", Json::array()))
+        if (root.is_object() && root.contains("uri") && root["uri"].is_string()) uris.push_back(root["uri"].get<std::string>());
+    client_workspace_ = std::make_shared<const Workspace>(workspace_.narrowed(uris));
+    roots_stale_ = false;
+    std::string shown;
+    for (const auto& r : client_workspace_->roots()) shown += (shown.empty() ? "" : ", ") + r;
+    spdlog::info("client roots narrow the workspace to: {}", shown.empty() ? "(nothing)" : shown);
+    co_return client_workspace_;
+}
+
+tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args, const Json& params,
+                                       std::shared_ptr<InFlight> call,
+                                       std::function<void(double, double, std::string)> progress) {
+    using Decision = tools::ApprovalDecision;
+    const bool modern = era_ == protocol::Era::modern;
+    Json capabilities = client_capabilities_;
+    if (modern) {
+        const Json* meta = find_meta(params);
+        capabilities = meta ? meta->value(std::string(protocol::meta_client_capabilities), Json::object()) : Json::object();
+    }
+    const bool can_ask = client_can_elicit(capabilities);
+    std::weak_ptr<Session> weak = weak_from_this();
+    return [weak, modern, can_ask, tool, args, params, call, progress](const tools::ApprovalRequest& ask)
+               -> asio::awaitable<Decision> {
+        Decision d;
+        auto self = weak.lock();
+        if (!self) co_return d;
+        const Config& config = self->config_;
+        const std::string what = "this " + ask.tool + " of " + (ask.paths.empty() ? std::string("the file") : ask.paths.front());
+        if (config.approval == ApprovalPolicy::automatic) {
+            d.kind = Decision::Kind::approved;
+            d.approval = "policy";
+            co_return d;
+        }
+        if (self->approved_for_session_) {
+            d.kind = Decision::Kind::approved;
+            d.approval = "session";
+            co_return d;
+        }
+        if (!can_ask) {
+            if (config.approval == ApprovalPolicy::require) {
+                d.message = "Refused: this server requires the user's approval for every change (--approval require), "
+                            "and this client cannot show an approval form (it did not declare elicitation). Nothing was "
+                            "written. Show the user the change (call again with dry_run: true for the diff) and let them apply it.";
+                co_return d;
+            }
+            d.kind = Decision::Kind::approved;
+            d.approval = "policy";
+            d.message = "(Written without asking: this client cannot show approval forms; the server policy is --approval ask.)";
+            co_return d;
+        }
+        const Json form = approval_form(ask, modern ? std::string(protocol::modern_version) : self->version_);
+
+        if (!modern) {
+            double ticks = 0;
+            auto tick = [progress, &ticks] { progress(++ticks, 0, "waiting for the user's approval"); };
+            ClientAnswer answer = co_await self->ask_client(
+                "elicitation/create", form, std::chrono::steady_clock::now() + config.approval_timeout, call, tick);
+            if (answer.refused) {
+                d.message = "Too many approval requests are waiting for the user; nothing was written. Try again once they are answered.";
+            } else if (answer.cancelled) {
+                d.message = "Cancelled by the client while waiting for approval; nothing was written.";
+            } else if (answer.timed_out) {
+                d.message = "No answer to the approval request within " + std::to_string(config.approval_timeout.count()) +
+                            " s, so it counts as rejected: nothing was written. Ask the user, then call again.";
+            } else if (!answer.response->contains("result")) {
+                d.message = "The client could not show the approval form (" +
+                            (*answer.response)["error"].value("message", std::string("error")) + "); nothing was written.";
+            } else {
+                const ApprovalAnswer a = read_approval_answer((*answer.response)["result"]);
+                d.feedback = a.feedback;
+                if (a.kind == ApprovalAnswer::Kind::apply || a.kind == ApprovalAnswer::Kind::apply_session) {
+                    d.kind = Decision::Kind::approved;
+                    d.approval = a.kind == ApprovalAnswer::Kind::apply ? "user" : "session";
+                    if (a.kind == ApprovalAnswer::Kind::apply_session) self->approved_for_session_ = true;
+                } else {
+                    d.message = refusal_message(a, what);
+                }
+            }
+            co_return d;
+        }
+
+        // 2026-07-28: Multi Round-Trip Requests. The first call answers input_required with a signed
+        // requestState; the retry carries the user's answer and the state back.
+        ApprovalBinding binding{tool, canonical_digest(args), ask.pre_images, ask.post_images};
+        const auto now = std::chrono::system_clock::now();
+        auto ask_again = [&](const std::string& why) {
+            Decision again;
+            again.kind = Decision::Kind::input_required;
+            Json request_form = form;
+            if (!why.empty()) request_form["message"] = why + "\n\n" + request_form["message"].get<std::string>();
+            again.input_required = {
+                {"resultType", "input_required"},
+                {"inputRequests", {{"approval", {{"method", "elicitation/create"}, {"params", request_form}}}}},
+                {"requestState", self->signer_.sign(binding, now + config.approval_timeout)}};
+            return again;
+        };
+        const auto state_it = params.find("requestState");
+        if (state_it == params.end() || !state_it->is_string()) co_return ask_again("");
+        const auto checked = self->signer_.verify(state_it->get<std::string>(), now);
+        using Verdict = RequestStateSigner::Verdict;
+        if (checked.verdict == Verdict::expired) {
+            d.message = "The approval request expired (after " + std::to_string(config.approval_timeout.count()) +
+                        " s); nothing was written. Call the tool again without requestState to ask anew.";
+            co_return d;
+        }
+        if (checked.verdict != Verdict::valid) {
+            d.message = "Refused: requestState was not issued by this server or was altered; nothing was written. "
+                        "Call the tool again without requestState and inputResponses.";
+            co_return d;
+        }
+        if (checked.binding.tool != binding.tool || checked.binding.arguments_digest != binding.arguments_digest) {
+            d.message = "Refused: requestState belongs to a different tool call (other tool or arguments); nothing was "
+                        "written. Retry with exactly the arguments of the call that asked, or call again without requestState.";
+            co_return d;
+        }
+        if (checked.binding.pre_images != binding.pre_images || checked.binding.post_images != binding.post_images)
+            co_return ask_again("The file changed since approval was asked, so this is a new diff to approve:");
+        const Json responses = params.value("inputResponses", Json::object());
+        if (!responses.is_object() || !responses.contains("approval")) co_return ask_again("");
+        const ApprovalAnswer a = read_approval_answer(responses["approval"]);
+        d.feedback = a.feedback;
+        if (a.kind == ApprovalAnswer::Kind::apply || a.kind == ApprovalAnswer::Kind::apply_session) {
+            d.kind = Decision::Kind::approved;
+            d.approval = a.kind == ApprovalAnswer::Kind::apply ? "user" : "session";
+            if (a.kind == ApprovalAnswer::Kind::apply_session) self->approved_for_session_ = true;
+        } else {
+            d.message = refusal_message(a, what);
+        }
+        co_return d;
+    };
 }
 
 void Session::forward_log(spdlog::level::level_enum level, const std::string& logger, const std::string& text) {

@@ -3,6 +3,7 @@
 // cancelled), and finishes in-flight work before it lets the process exit.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -19,10 +20,12 @@
 #include "protocol/jsonrpc.hpp"
 #include "protocol/versions.hpp"
 #include "server/config.hpp"
+#include "server/request_state.hpp"
 #include "server/stdio_transport.hpp"
 #include "server/workspace.hpp"
 #include "tools/file_lanes.hpp"
 #include "tools/file_states.hpp"
+#include "tools/history.hpp"
 #include "tools/registry.hpp"
 
 namespace server {
@@ -51,16 +54,37 @@ private:
     struct InFlight;
     struct Batch;
     class Reply;
+    struct Outgoing;
+    struct ClientAnswer {
+        std::optional<Json> response;  // the whole response message (result or error)
+        bool cancelled = false;        // the call it served was cancelled
+        bool timed_out = false;
+        bool refused = false;          // too many requests outstanding
+    };
 
     void dispatch(Json value, const std::shared_ptr<Batch>& batch);
     void handle_request(protocol::Request request, Reply reply);
     void handle_notification(const protocol::Notification& note);
     asio::awaitable<void> call_tool(protocol::Request request, Reply reply, std::shared_ptr<InFlight> state);
 
+    // A server-to-client request (legacy era only), answered, timed out, or abandoned when the
+    // call it serves is cancelled. `tick` runs every few seconds while waiting.
+    asio::awaitable<ClientAnswer> ask_client(std::string method, Json params,
+                                             std::chrono::steady_clock::time_point deadline,
+                                             std::shared_ptr<InFlight> call, std::function<void()> tick);
+    void handle_response(const protocol::Response& response);
+
+    // The approval gate of one tools/call, for this session's era and policy.
+    tools::ApprovalGate make_gate(const std::string& tool, const Json& args, const Json& params,
+                                  std::shared_ptr<InFlight> call, std::function<void(double, double, std::string)> progress);
+    bool client_can_elicit(const Json& capabilities) const;
+    // The workspace of a call: --root, narrowed by the client's roots when it declared them.
+    asio::awaitable<std::shared_ptr<const Workspace>> call_workspace(std::shared_ptr<InFlight> call);
+
     Json initialize(const Json& params);
     Json discover_result() const;
     Json server_capabilities() const;
-    Json tools_list_result() const;
+    Json tools_list_result(const Json& capabilities) const;
     void send(const Json& message);
     void request_finished();
 
@@ -72,6 +96,15 @@ private:
     const tools::Registry& registry_;
     tools::FileStates file_states_;
     tools::FileLanes lanes_;
+    tools::History history_;
+    RequestStateSigner signer_;
+    bool approved_for_session_ = false;  // "Apply and stop asking this session"
+
+    std::unordered_map<std::string, std::shared_ptr<Outgoing>> outgoing_;
+    std::int64_t next_outgoing_id_ = 1;
+
+    std::shared_ptr<const Workspace> client_workspace_;  // narrowed by the client's roots
+    bool roots_stale_ = true;
 
     protocol::Era era_ = protocol::Era::undecided;
     std::string version_;            // negotiated (legacy) or per-request (modern)

@@ -1,6 +1,7 @@
 // Roots and path resolution (contract section 7).
 #include "server/workspace.hpp"
 
+#include <cctype>
 #include <cerrno>
 
 #include "server/platform.hpp"
@@ -53,6 +54,50 @@ Workspace::Workspace(const std::vector<std::string>& roots) {
     }
 }
 
+namespace {
+
+// "file:///a%20b" -> "/a b"; anything else that is not an absolute path -> "".
+std::string path_from_root_uri(const std::string& uri) {
+    std::string rest;
+    if (uri.rfind("file://", 0) == 0) {
+        rest = uri.substr(7);
+        if (rest.rfind("localhost/", 0) == 0) rest = rest.substr(9);
+    } else {
+        rest = uri;
+    }
+    if (rest.empty() || rest[0] != '/') return "";
+    std::string out;
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+        if (rest[i] == '%' && i + 2 < rest.size() && std::isxdigit(static_cast<unsigned char>(rest[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(rest[i + 2]))) {
+            out += static_cast<char>(std::stoi(rest.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            out += rest[i];
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+Workspace Workspace::narrowed(const std::vector<std::string>& client_roots) const {
+    std::vector<std::string> allowed;
+    for (const auto& uri : client_roots) {
+        const std::string p = path_from_root_uri(uri);
+        if (p.empty()) continue;
+        const auto real = platform::real_path(p);
+        if (!real) continue;
+        for (const auto& root : roots_) {
+            if (is_within(*real, root)) allowed.push_back(*real);       // the client narrows this root
+            else if (is_within(root, *real)) allowed.push_back(root);   // the client root is wider: keep ours
+        }
+    }
+    Workspace out(allowed);
+    if (allowed.empty()) out.problems_.push_back("the client's roots do not overlap the server's --root directories");
+    return out;
+}
+
 bool Workspace::inside_roots(const std::string& real) const {
     for (const auto& root : roots_)
         if (is_within(real, root)) return true;
@@ -82,7 +127,8 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
         return false;
     }
     if (roots_.empty()) {
-        error.message = "no usable root is configured; start the server with --root DIR.";
+        error.message = problems_.empty() ? "no usable root is configured; start the server with --root DIR."
+                                          : "no usable root: " + problems_.front() + ". Nothing inside them can be touched.";
         return false;
     }
     const std::string absolute = path[0] == '/' ? path : join(roots_.front(), path);

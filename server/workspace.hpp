@@ -36,6 +36,10 @@ public:
 
     bool inside_roots(const std::string& real) const;
 
+    // The roots narrowed by a client's roots (paths or file:// URIs): the parts both allow. Client
+    // roots never widen what --root allows.
+    Workspace narrowed(const std::vector<std::string>& client_roots) const;
+
 private:
     std::vector<std::string> roots_;
     std::vector<std::string> problems_;

@@ -25,6 +25,7 @@ struct Planned {
     FileSnapshot before;
     Plan plan;
     text::UnifiedDiff diff;
+    std::string new_hash;
     bool unchanged = false;
 };
 
@@ -60,18 +61,21 @@ Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const 
                     " bytes, over the limit of " + std::to_string(ctx.limits.max_file_size) + " (--max-file-size).";
         return out;
     }
-    out.unchanged = out.before.exists && out.plan.new_bytes == out.before.file.bytes;
+    out.unchanged = out.before.exists && !out.plan.delete_file && out.plan.new_bytes == out.before.file.bytes;
     text::DiffOptions options;
     options.old_path = path.display;
     options.old_missing = !out.before.exists;
+    options.new_missing = out.plan.delete_file;
     out.diff = text::unified_diff(out.before.exists ? std::string_view(out.before.file.bytes) : std::string_view(),
                                   out.plan.new_bytes, options);
+    out.new_hash = out.plan.delete_file ? std::string("deleted") : sha256_hex(out.plan.new_bytes);
     return out;
 }
 
 }  // namespace
 
-std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes) {
+std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
+                          bool delete_file) {
     const auto& path = before.file.path;
     std::string error;
     if (!before.exists) {
@@ -80,9 +84,9 @@ std::string write_checked(const CallContext& ctx, const FileSnapshot& before, st
         if (!platform::make_directories(dir, ctx.fsync, error))
             return "Cannot create the folders for " + path.display + ": " + error + ". Nothing was written.";
     }
-    const bool in_place = before.exists && before.file.stat.links > 1;
+    const bool in_place = !delete_file && before.exists && before.file.stat.links > 1;
     platform::StagedWrite staged;
-    if (!in_place &&
+    if (!in_place && !delete_file &&
         !platform::stage_write(path.real, new_bytes, before.exists ? &before.file.stat : nullptr,
                                ctx.fsync, staged, error))
         return "Cannot write " + path.display + ": " + error + ". Nothing was written.";
@@ -109,10 +113,12 @@ std::string write_checked(const CallContext& ctx, const FileSnapshot& before, st
         }
     }
     if (!conflict.empty()) {
-        if (!in_place) platform::discard_staged(staged);
+        if (!in_place && !delete_file) platform::discard_staged(staged);
         return "Nothing was written: " + conflict + "\nRead the file again and redo the change on its current content.";
     }
-    if (in_place) {
+    if (delete_file) {
+        if (!platform::remove_file(path.real, ctx.fsync, error)) return "Cannot remove " + path.display + ": " + error + ".";
+    } else if (in_place) {
         if (!platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.fsync, error))
             return "Cannot write " + path.display + ": " + error + ".";
     } else if (!platform::commit_staged(staged, ctx.fsync, error)) {
@@ -123,7 +129,8 @@ std::string write_checked(const CallContext& ctx, const FileSnapshot& before, st
 
 namespace {
 
-ToolResult build_result(const ChangeRequest& request, const Planned& planned, const std::string& approval) {
+ToolResult build_result(const ChangeRequest& request, const Planned& planned, const std::string& approval,
+                        const ApprovalDecision* decision = nullptr) {
     const auto& path = planned.before.file.path;
     const bool created = !planned.before.exists;
     std::string summary;
@@ -131,8 +138,10 @@ ToolResult build_result(const ChangeRequest& request, const Planned& planned, co
     if (planned.unchanged) {
         summary = "No change: " + path.display + " already has this content; nothing was written.";
     } else {
-        const char* verb = created ? "Created " : "Changed ";
-        if (request.dry_run) summary = std::string("Dry run (nothing written): would ") + (created ? "create " : "change ") + path.display;
+        const char* verb = planned.plan.delete_file ? "Removed " : created ? "Created " : "Changed ";
+        if (request.dry_run)
+            summary = std::string("Dry run (nothing written): would ") +
+                      (planned.plan.delete_file ? "remove " : created ? "create " : "change ") + path.display;
         else summary = verb + path.display;
         summary += " (" + counts;
         if (planned.plan.replacements && !created) summary += ", " + plural(planned.plan.replacements, "replacement");
@@ -147,6 +156,9 @@ ToolResult build_result(const ChangeRequest& request, const Planned& planned, co
         if (sentence.back() != '.') sentence += '.';
         summary += " " + sentence;
     }
+
+    if (decision && !decision->message.empty()) summary += " " + decision->message;
+    if (decision && !decision->feedback.empty()) summary += "\nFeedback from the user: " + decision->feedback;
 
     ToolResult result;
     result.text = summary;
@@ -166,6 +178,7 @@ ToolResult build_result(const ChangeRequest& request, const Planned& planned, co
         {"notes", planned.plan.notes},
     };
     for (auto& [key, value] : planned.plan.extra.items()) result.structured[key] = value;
+    if (decision && !decision->feedback.empty()) result.structured["feedback"] = decision->feedback;
     return result;
 }
 
@@ -190,19 +203,35 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error));
     if (request.dry_run || planned.unchanged) co_return build_result(request, planned, "none");
 
-    // The approval gate (elicitation / MRTR) comes with its own issue; until then changes are
-    // applied by policy.
-    const std::string approval = "policy";
+    ApprovalRequest ask;
+    ask.tool = request.tool;
+    ask.paths = {path.display};
+    ask.additions = planned.diff.additions;
+    ask.removals = planned.diff.removals;
+    ask.diff = planned.diff.text;
+    ask.pre_images[path.real] = planned.before.exists ? planned.before.file.sha256 : std::string("absent");
+    ask.post_images[path.real] = planned.new_hash;
+    const ApprovalDecision decision = co_await ctx.approve(ask);
+    if (decision.kind == ApprovalDecision::Kind::input_required) {
+        ToolResult pending;
+        pending.input_required = decision.input_required;
+        co_return pending;
+    }
+    if (decision.kind != ApprovalDecision::Kind::approved) co_return ToolResult::error(decision.message);
     if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
 
-    auto [write_error, new_hash] = co_await offload(ctx.blocking, [&ctx, &planned] {
-        std::string error = write_checked(ctx, planned.before, planned.plan.new_bytes);
-        return std::pair(error, error.empty() ? sha256_hex(planned.plan.new_bytes) : std::string());
+    std::string write_error = co_await offload(ctx.blocking, [&ctx, &planned] {
+        return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file);
     });
     if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));
-    ctx.file_states.record(path.real, new_hash);
+    if (planned.plan.delete_file) ctx.file_states.forget(path.real);
+    else ctx.file_states.record(path.real, planned.new_hash);
+    if (ctx.history && request.record_history)
+        ctx.history->record(request.tool, path.real, planned.before.exists, std::move(planned.before.file.bytes),
+                            std::move(planned.plan.new_bytes), planned.new_hash);
+    if (request.after_write) request.after_write();
     spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
-    co_return build_result(request, planned, approval);
+    co_return build_result(request, planned, decision.approval, &decision);
 }
 
 }  // namespace tools

@@ -22,6 +22,7 @@ struct FileSnapshot {
 // What a planner decided.
 struct Plan {
     std::string new_bytes;
+    bool delete_file = false;          // the change removes the file (undo of a creation)
     std::size_t replacements = 0;
     std::string match = "none";        // the matching tier, for tools that match
     std::vector<std::string> notes;    // what was kept or adapted, for the model
@@ -43,6 +44,10 @@ struct ChangeRequest {
     // Whether a missing file is acceptable to the planner (creation); otherwise "not found".
     bool may_create = false;
     Planner planner;
+    // Recorded in the history (so undo can revert it); undo itself is not.
+    bool record_history = true;
+    // Runs on the io thread after a successful write.
+    std::function<void()> after_write;
 };
 
 asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request);
@@ -51,7 +56,8 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request);
 // staged beside it, re-checked (still the same file, same content; or still absent), then
 // renamed over it; a file with several hard links is written in place. "" on success, else the
 // error for the model (nothing written on a conflict; the error carries what changed).
-std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes);
+std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
+                          bool delete_file = false);
 
 // The lane key of a resolved path: device + inode for a file with several hard links (written in
 // place, so its inode is stable), else the real path (stable across our renames).

@@ -51,5 +51,6 @@ Handler edit_handler();
 Handler multiedit_handler();
 Handler write_handler();
 Handler insert_handler();
+Handler undo_handler();
 
 }  // namespace tools

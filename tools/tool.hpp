@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <asio/any_io_executor.hpp>
 #include <asio/awaitable.hpp>
@@ -19,6 +20,7 @@
 #include "server/workspace.hpp"
 #include "tools/file_lanes.hpp"
 #include "tools/file_states.hpp"
+#include "tools/history.hpp"
 
 namespace tools {
 
@@ -29,6 +31,27 @@ struct Limits {
     std::size_t max_result_text = 1u << 20;  // bytes of text a result may carry
 };
 
+// What the human (or the policy) is asked to allow: one change of one or more files.
+struct ApprovalRequest {
+    std::string tool;
+    std::vector<std::string> paths;  // as shown (relative to the root)
+    std::size_t additions = 0;
+    std::size_t removals = 0;
+    std::string diff;                // the whole diff text; the form cuts it to a readable length
+    Json pre_images = Json::object();   // real path -> sha256 of the bytes the change starts from, or "absent"
+    Json post_images = Json::object();  // real path -> sha256 of the result, or "deleted"
+};
+
+struct ApprovalDecision {
+    enum class Kind { approved, rejected, input_required } kind = Kind::rejected;
+    std::string approval;  // approved: "user", "session" or "policy"
+    std::string message;   // rejected: the error for the model; approved: a note ("" when none)
+    std::string feedback;  // what the human wrote for the agent, if anything
+    Json input_required;   // input_required: the InputRequiredResult to answer with
+};
+
+using ApprovalGate = std::function<asio::awaitable<ApprovalDecision>(const ApprovalRequest&)>;
+
 struct CallContext {
     const server::Workspace& workspace;
     FileStates& file_states;
@@ -36,9 +59,17 @@ struct CallContext {
     Limits limits;
     asio::any_io_executor blocking;  // where file I/O and heavy computation run
     bool fsync = true;
+    History* history = nullptr;  // the session's record of what it wrote (for undo)
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
     // Reports progress (progress, total, message) when the client gave a progressToken.
     std::function<void(double, double, std::string)> progress = [](double, double, std::string) {};
+    // The approval gate every write passes; the default applies by policy.
+    ApprovalGate approve = [](const ApprovalRequest&) -> asio::awaitable<ApprovalDecision> {
+        ApprovalDecision d;
+        d.kind = ApprovalDecision::Kind::approved;
+        d.approval = "policy";
+        co_return d;
+    };
 };
 
 struct ToolResult {
@@ -46,6 +77,7 @@ struct ToolResult {
     std::string text;       // content[0]
     Json structured;        // structuredContent (null when none; never on errors)
     std::string extra_text; // content[1] when non-empty
+    Json input_required;    // when set: answer with this InputRequiredResult instead (2026-07-28)
 
     static ToolResult error(std::string message) {
         ToolResult r;

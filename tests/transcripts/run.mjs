@@ -37,6 +37,11 @@ function substitute(value, root) {
   return value;
 }
 
+const brief = (v) => {
+  const text = JSON.stringify(v);
+  return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text;
+};
+
 // Returns null when `actual` matches `expected`, else a description of the first difference.
 function mismatch(expected, actual, where = "") {
   if (expected === "$ANY") return null;
@@ -45,9 +50,9 @@ function mismatch(expected, actual, where = "") {
     return `${where || "/"}: expected a string matching /${expected.slice(4)}/, got ${JSON.stringify(actual)}`;
   }
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return `${where || "/"}: expected an array, got ${JSON.stringify(actual)}`;
+    if (!Array.isArray(actual)) return `${where || "/"}: expected an array, got ${brief(actual)}`;
     if (actual.length !== expected.length)
-      return `${where || "/"}: expected ${expected.length} elements, got ${actual.length}: ${JSON.stringify(actual)}`;
+      return `${where || "/"}: expected ${expected.length} elements, got ${actual.length}: ${brief(actual)}`;
     for (let i = 0; i < expected.length; i++) {
       const m = mismatch(expected[i], actual[i], `${where}/${i}`);
       if (m) return m;
@@ -56,7 +61,7 @@ function mismatch(expected, actual, where = "") {
   }
   if (expected && typeof expected === "object") {
     if (!actual || typeof actual !== "object" || Array.isArray(actual))
-      return `${where || "/"}: expected an object, got ${JSON.stringify(actual)}`;
+      return `${where || "/"}: expected an object, got ${brief(actual)}`;
     for (const [k, v] of Object.entries(expected)) {
       if (v === "$ABSENT") {
         if (k in actual) return `${where}/${k}: expected no such key, got ${JSON.stringify(actual[k])}`;
@@ -68,7 +73,7 @@ function mismatch(expected, actual, where = "") {
     }
     return null;
   }
-  if (expected !== actual) return `${where || "/"}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+  if (expected !== actual) return `${where || "/"}: expected ${brief(expected)}, got ${brief(actual)}`;
   return null;
 }
 
@@ -146,11 +151,11 @@ function runOne(file) {
           continue;
         }
         const m = mismatch(want, actual[cursor].value);
-        if (m) failures.push(`${e.at}: ${m}\n    actual line: ${actual[cursor].raw}`);
+        if (m) failures.push(`${e.at}: ${m}\n    actual line: ${brief(actual[cursor].value)}`);
         actual[cursor].used = true;
         cursor++;
       }
-      for (const a of actual) if (!a.used) failures.push(`unexpected output line: ${a.raw}`);
+      for (const a of actual) if (!a.used) failures.push(`unexpected output line: ${brief(a.value)}`);
       fs.rmSync(root, { recursive: true, force: true });
       resolve({ failures, stderr });
     });

@@ -583,8 +583,16 @@ private:
 
     Result<Match, MatchError> not_found(const Attempt& a) {
         const std::string_view lf = lf_.text();
-        if (has_visible_text(a.replacement)) {
-            const std::size_t hit = find_bytes(lf, a.replacement);
+        // "Already applied" only for a distinctive new text (a few visible bytes, found once):
+        // a short or repeated one says nothing about this edit.
+        const auto visible = static_cast<std::size_t>(std::count_if(
+            a.replacement.begin(), a.replacement.end(),
+            [](char c) { return !is_blank_byte(c) && c != '\n' && c != '\r'; }));
+        if (visible >= 6) {
+            std::size_t hit = find_bytes(lf, a.replacement);
+            if (hit != std::string_view::npos && find_bytes(lf, a.replacement, hit + 1) != std::string_view::npos) {
+                hit = std::string_view::npos;
+            }
             if (hit != std::string_view::npos) {
                 Place p;
                 p.lf_begin = hit;

@@ -16,37 +16,46 @@
 
 namespace text {
 
-std::string visible_whitespace(std::string_view line, std::size_t max_bytes) {
-    bool cut = false;
-    if (line.size() > max_bytes) {
-        std::size_t n = max_bytes;
-        while (n > 0 && (static_cast<unsigned char>(line[n]) & 0xC0) == 0x80) --n;  // not inside a character
-        line = line.substr(0, n);
-        cut = true;
-    }
+namespace {
+
+// The bytes [from, from + max_bytes) of `line` (from at a character start) made visible; leading
+// and trailing spaces are judged on the whole line.
+std::string render_visible(std::string_view line, std::size_t from, std::size_t max_bytes) {
     std::size_t lead = 0;
     while (lead < line.size() && (line[lead] == ' ' || line[lead] == '\t')) ++lead;
-    std::size_t trail = line.size();  // a cut line has no visible end, so no trailing spaces
-    while (!cut && trail > lead && (line[trail - 1] == ' ' || line[trail - 1] == '\t' || line[trail - 1] == '\r')) {
-        --trail;
+    std::size_t trail = line.size();
+    while (trail > lead && (line[trail - 1] == ' ' || line[trail - 1] == '\t' || line[trail - 1] == '\r')) --trail;
+    std::size_t to = line.size();
+    bool cut = false;
+    if (to - from > max_bytes) {
+        to = from + max_bytes;
+        while (to > from && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80) --to;  // not inside a character
+        cut = true;
     }
-    std::string out;
-    out.reserve(line.size() + 16);
-    for (std::size_t i = 0; i < line.size(); ++i) {
+    std::string out = from > 0 ? "\u2026" : "";
+    std::string body;
+    body.reserve(to - from + 16);
+    for (std::size_t i = from; i < to; ++i) {
         const char c = line[i];
         if (c == '\t') {
-            out += "\u2192";
+            body += "\u2192";
         } else if (c == ' ' && (i < lead || i >= trail)) {
-            out += "\u00B7";
+            body += "\u00B7";
         } else if (c == '\r') {
-            out += "\u240D";
+            body += "\u240D";
         } else {
-            out += c;
+            body += c;
         }
     }
-    out = to_valid_utf8(out);
+    out += to_valid_utf8(body);
     if (cut) out += "\u2026";
     return out;
+}
+
+}  // namespace
+
+std::string visible_whitespace(std::string_view line, std::size_t max_bytes) {
+    return render_visible(line, 0, max_bytes);
 }
 
 namespace {
@@ -55,6 +64,7 @@ constexpr std::size_t kMaxProbes = 6;
 constexpr std::size_t kHitsPerProbe = 64;
 constexpr std::size_t kScoredLines = 200;
 constexpr std::size_t kDescribedLines = 6;
+constexpr std::size_t kShownBytes = 200;
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && is_blank_byte(s.front())) s.remove_prefix(1);
@@ -329,12 +339,17 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
     };
     std::vector<Window> windows;
     {
-        std::size_t at = 0, line = 1;
+        // Hits are sorted: line numbers and line starts advance with one forward pass in all.
+        std::size_t at = 0, line = 1, line_start = 0;
         for (const Hit& h : hits) {
-            line += static_cast<std::size_t>(std::count(lf.begin() + static_cast<std::ptrdiff_t>(at),
-                                                        lf.begin() + static_cast<std::ptrdiff_t>(h.pos), '\n'));
+            for (std::size_t i = at; i < h.pos; ++i) {
+                if (lf[i] == '\n') {
+                    ++line;
+                    line_start = i + 1;
+                }
+            }
             at = h.pos;
-            std::size_t start = h.pos == 0 ? 0 : lf.rfind('\n', h.pos - 1) + 1;  // npos + 1 == 0
+            std::size_t start = line_start;
             std::size_t steps = 0;
             while (steps < h.needle_line && start > 0) {
                 start = start >= 2 ? lf.rfind('\n', start - 2) + 1 : 0;
@@ -369,6 +384,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         std::string how;
         std::optional<std::string_view> file_line;
         std::string_view needle_line;
+        std::size_t show_from = 0;  // both lines are shown from here (far differences in long lines)
     };
     std::vector<Difference> differences;
     std::size_t identical = 0, different = 0, present = 0;
@@ -396,6 +412,14 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
             if (has) {
                 d.file_line = line;
                 d.how = describe_difference(line, lines[t], name);
+                std::size_t first = 0;
+                while (first < line.size() && first < lines[t].size() && line[first] == lines[t][first]) ++first;
+                if (first > kShownBytes - 40) {
+                    d.show_from = first - 60;
+                    while (d.show_from > 0 && (static_cast<unsigned char>(line[d.show_from]) & 0xC0) == 0x80) {
+                        --d.show_from;
+                    }
+                }
             } else {
                 d.how = "the file ends before this line of " + name;
             }
@@ -427,8 +451,8 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         };
         for (const Difference& d : differences) {
             m += "\n  line " + std::to_string(d.line) + ": " + d.how;
-            if (d.file_line) m += "\n" + label("file") + visible_whitespace(*d.file_line);
-            m += "\n" + label(name) + visible_whitespace(d.needle_line);
+            if (d.file_line) m += "\n" + label("file") + render_visible(*d.file_line, d.show_from, kShownBytes);
+            m += "\n" + label(name) + render_visible(d.needle_line, d.show_from, kShownBytes);
         }
         if (different > differences.size()) {
             m += "\n  ... and " + std::to_string(different - differences.size()) + " more " +

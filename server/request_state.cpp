@@ -1,0 +1,110 @@
+// RequestStateSigner: base64url(payload JSON) "." base64url(HMAC-SHA256(key, payload)).
+#include "server/request_state.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
+#include <stdexcept>
+
+#include "tools/hash.hpp"
+
+namespace server {
+
+namespace {
+
+constexpr char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+std::string encode(const std::string& in) {
+    std::string out;
+    std::uint32_t buffer = 0;
+    int bits = 0;
+    for (unsigned char c : in) {
+        buffer = (buffer << 8) | c;
+        bits += 8;
+        while (bits >= 6) {
+            bits -= 6;
+            out += b64url[(buffer >> bits) & 63];
+        }
+    }
+    if (bits > 0) out += b64url[(buffer << (6 - bits)) & 63];
+    return out;
+}
+
+std::optional<std::string> decode(const std::string& in) {
+    std::string out;
+    std::uint32_t buffer = 0;
+    int bits = 0;
+    for (char c : in) {
+        const char* p = std::char_traits<char>::find(b64url, 64, c);
+        if (!p) return std::nullopt;
+        buffer = (buffer << 6) | static_cast<std::uint32_t>(p - b64url);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out += static_cast<char>((buffer >> bits) & 0xFF);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string canonical_digest(const nlohmann::json& value) {
+    return tools::sha256_hex(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+RequestStateSigner::RequestStateSigner() {
+    if (RAND_bytes(key_, sizeof key_) != 1) throw std::runtime_error("no randomness for the requestState key");
+}
+
+std::string RequestStateSigner::mac(const std::string& payload) const {
+    unsigned char out[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    HMAC(EVP_sha256(), key_, sizeof key_, reinterpret_cast<const unsigned char*>(payload.data()), payload.size(), out, &len);
+    return std::string(reinterpret_cast<char*>(out), len);
+}
+
+std::string RequestStateSigner::sign(const ApprovalBinding& b, std::chrono::system_clock::time_point expires) const {
+    unsigned char nonce[12];
+    RAND_bytes(nonce, sizeof nonce);
+    const nlohmann::json payload = {
+        {"v", 1},
+        {"tool", b.tool},
+        {"args", b.arguments_digest},
+        {"pre", b.pre_images},
+        {"post", b.post_images},
+        {"exp", std::chrono::duration_cast<std::chrono::milliseconds>(expires.time_since_epoch()).count()},
+        {"nonce", encode(std::string(reinterpret_cast<char*>(nonce), sizeof nonce))},
+    };
+    const std::string text = payload.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return encode(text) + "." + encode(mac(text));
+}
+
+RequestStateSigner::Checked RequestStateSigner::verify(const std::string& token,
+                                                        std::chrono::system_clock::time_point now) const {
+    Checked out;
+    if (token.size() > 64 * 1024) return out;
+    const auto dot = token.find('.');
+    if (dot == std::string::npos) return out;
+    const auto payload = decode(token.substr(0, dot));
+    const auto tag = decode(token.substr(dot + 1));
+    if (!payload || !tag) return out;
+    const std::string expected = mac(*payload);
+    if (tag->size() != expected.size() || CRYPTO_memcmp(tag->data(), expected.data(), expected.size()) != 0) {
+        out.verdict = Verdict::bad_signature;
+        return out;
+    }
+    nlohmann::json p = nlohmann::json::parse(*payload, nullptr, false);
+    if (!p.is_object() || p.value("v", 0) != 1 || !p.contains("exp") || !p["exp"].is_number_integer()) return out;
+    out.binding.tool = p.value("tool", "");
+    out.binding.arguments_digest = p.value("args", "");
+    out.binding.pre_images = p.value("pre", nlohmann::json::object());
+    out.binding.post_images = p.value("post", nlohmann::json::object());
+    const auto expires = std::chrono::system_clock::time_point(std::chrono::milliseconds(p["exp"].get<std::int64_t>()));
+    out.verdict = now > expires ? Verdict::expired : Verdict::valid;
+    return out;
+}
+
+}  // namespace server

@@ -1,0 +1,37 @@
+// A patch's text as numbered lines (LF, CRLF and lone CR all end a line), shared by the format
+// detector and the three parsers. Own file: they must agree on every line number they quote.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace text {
+
+class PatchText {
+public:
+    explicit PatchText(std::string_view patch);
+    PatchText(const PatchText&) = delete;  // lines_ points into text_
+    PatchText& operator=(const PatchText&) = delete;
+
+    std::size_t size() const { return lines_.size(); }
+    // Line i (0-based), without its newline. A final newline does not start an extra empty line.
+    std::string_view line(std::size_t i) const { return lines_[i]; }
+    // The 1-based number of line i, as messages quote it.
+    static std::size_t number(std::size_t i) { return i + 1; }
+
+private:
+    std::string text_;  // the patch with "\n" newlines
+    std::vector<std::string_view> lines_;
+};
+
+// A line shown in a message: cut at `max_bytes` (with …), made valid UTF-8, quoted.
+std::string quote_patch_line(std::string_view line, std::size_t max_bytes = 120);
+
+// `line` without trailing spaces and tabs.
+std::string_view trim_right(std::string_view line);
+// `line` without leading and trailing spaces and tabs.
+std::string_view trim_both(std::string_view line);
+
+}  // namespace text

@@ -1,0 +1,68 @@
+// The `undo` tool: revert the latest change this server made to a file, if the file is still
+// exactly what the server wrote; repeated calls walk further back; a created file is removed.
+#include "tools/change.hpp"
+#include "tools/registry.hpp"
+#include "tools/text/unified_diff.hpp"
+
+namespace tools {
+
+Handler undo_handler() {
+    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
+        ChangeRequest request;
+        request.tool = "undo";
+        request.file_path = args.at("file_path").get<std::string>();
+        request.dry_run = args.value("dry_run", false);
+        request.may_create = true;  // undoing a deletion would recreate; a missing file is judged below
+        request.record_history = false;
+        History* history = ctx.history;
+        struct Undone {
+            std::uint64_t seq = 0;
+            std::string real_path;
+        };
+        auto undone = std::make_shared<Undone>();
+        request.planner = [history, undone](const FileSnapshot& current, const std::string& display) -> PlanOutcome {
+            const std::string& real = current.file.path.real;
+            const auto entry = history ? history->latest(real) : nullptr;
+            if (!entry) {
+                const std::size_t evicted = history ? history->evicted(real) : 0;
+                if (evicted)
+                    return PlanOutcome::fail("Nothing more to undo for " + display + ": " + std::to_string(evicted) +
+                                             " earlier change(s) by this server were dropped from the undo history to stay "
+                                             "within its memory cap. Use edit or write to restore the content instead.");
+                return PlanOutcome::fail("Nothing to undo for " + display +
+                                         ": this server has not changed it in this session (or every change was undone).");
+            }
+            if (!current.exists)
+                return PlanOutcome::fail("Cannot undo: " + display + " no longer exists, so it is not what this server wrote (by " +
+                                         entry->tool + "). Nothing was changed.");
+            if (current.file.sha256 != entry->after_hash) {
+                text::DiffOptions options;
+                options.old_path = display;
+                const auto drift = text::unified_diff(entry->after, current.file.bytes, options);
+                return PlanOutcome::fail("Cannot undo: " + display + " changed since this server wrote it (by " + entry->tool +
+                                         "), so reverting would lose those changes. Nothing was changed. How the file differs "
+                                         "from what the server wrote:\n" + drift.text);
+            }
+            Plan plan;
+            plan.replacements = 1;
+            plan.extra["undone_tool"] = entry->tool;
+            if (!entry->existed) {
+                plan.delete_file = true;
+                plan.extra["deleted"] = true;
+                plan.notes.push_back("the file was created by " + entry->tool + ", so undo removes it");
+            } else {
+                plan.new_bytes = entry->before;
+                plan.extra["deleted"] = false;
+            }
+            undone->seq = entry->seq;
+            undone->real_path = real;
+            return {std::move(plan), ""};
+        };
+        request.after_write = [history, undone] {
+            if (history && undone->seq) history->pop(undone->real_path, undone->seq);
+        };
+        co_return co_await run_change(ctx, std::move(request));
+    };
+}
+
+}  // namespace tools

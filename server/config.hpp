@@ -19,6 +19,7 @@ struct Config {
     std::uint64_t max_file_size = 256ull << 20;
     std::size_t max_message_size = 16u << 20;
     bool fsync = true;
+    double fuzzy_threshold = 1.0;  // apply_diff: similarity matching below 1 (off by default)
     spdlog::level::level_enum log_level = spdlog::level::info;
     std::string log_file;  // empty: stderr
 };

@@ -43,6 +43,9 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     app.add_option("--max-message-size", config.max_message_size,
                    "Longest input line, in bytes; longer ones get an error reply (default 16 MiB)")
         ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 32));
+    app.add_option("--fuzzy-threshold", config.fuzzy_threshold,
+                   "apply_diff: accept a block whose lines are at least this similar (0.5-1; default 1 = exact tiers only)")
+        ->check(CLI::Range(0.5, 1.0));
     app.add_flag("--no-fsync", [&](std::int64_t) { config.fsync = false; }, "Skip fsync when writing (faster, less durable)");
     const std::map<std::string, spdlog::level::level_enum> levels = {
         {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug}, {"info", spdlog::level::info},

@@ -446,6 +446,7 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
         ctx.fsync = config_.fsync;
         ctx.cancelled = state->cancelled;
         ctx.history = &history_;
+        ctx.fuzzy_threshold = config_.fuzzy_threshold;
         if (const Json* meta = find_meta(params)) {
             if (const auto token = meta->find("progressToken");
                 token != meta->end() && (token->is_string() || token->is_number_integer())) {

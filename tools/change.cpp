@@ -74,9 +74,13 @@ Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const 
 
 }  // namespace
 
-std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
-                          bool delete_file) {
+std::string stage_change(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
+                         bool delete_file, StagedChange& out) {
     const auto& path = before.file.path;
+    out.before = &before;
+    out.new_bytes = new_bytes;
+    out.delete_file = delete_file;
+    out.in_place = !delete_file && before.exists && before.file.stat.links > 1;
     std::string error;
     if (!before.exists) {
         const auto slash = path.real.find_last_of('/');
@@ -84,15 +88,18 @@ std::string write_checked(const CallContext& ctx, const FileSnapshot& before, st
         if (!platform::make_directories(dir, ctx.fsync, error))
             return "Cannot create the folders for " + path.display + ": " + error + ". Nothing was written.";
     }
-    const bool in_place = !delete_file && before.exists && before.file.stat.links > 1;
-    platform::StagedWrite staged;
-    if (!in_place && !delete_file &&
-        !platform::stage_write(path.real, new_bytes, before.exists ? &before.file.stat : nullptr,
-                               ctx.fsync, staged, error))
+    if (!out.in_place && !delete_file &&
+        !platform::stage_write(path.real, new_bytes, before.exists ? &before.file.stat : nullptr, ctx.fsync,
+                               out.staged, error))
         return "Cannot write " + path.display + ": " + error + ". Nothing was written.";
+    out.has_temp = !out.in_place && !delete_file;
+    return "";
+}
 
-    // The re-check: same file, untouched since it was read (or still absent). When the stat
-    // differs, the content decides, so a touch that kept the bytes is not a conflict.
+std::string verify_unchanged(const CallContext& ctx, const FileSnapshot& before) {
+    // Same file, untouched since it was read (or still absent). When the stat differs, the content
+    // decides, so a touch that kept the bytes is not a conflict.
+    const auto& path = before.file.path;
     const platform::FileStat now = platform::stat_path(path.real);
     std::string conflict;
     if (!before.exists) {
@@ -112,19 +119,61 @@ std::string write_checked(const CallContext& ctx, const FileSnapshot& before, st
                        "What changed there:\n" + fresh.text;
         }
     }
-    if (!conflict.empty()) {
-        if (!in_place && !delete_file) platform::discard_staged(staged);
-        return "Nothing was written: " + conflict + "\nRead the file again and redo the change on its current content.";
-    }
-    if (delete_file) {
+    if (conflict.empty()) return "";
+    return "Nothing was written: " + conflict + "\nRead the file again and redo the change on its current content.";
+}
+
+std::string commit_change(const CallContext& ctx, StagedChange& change) {
+    const auto& path = change.before->file.path;
+    std::string error;
+    if (change.delete_file) {
         if (!platform::remove_file(path.real, ctx.fsync, error)) return "Cannot remove " + path.display + ": " + error + ".";
-    } else if (in_place) {
-        if (!platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.fsync, error))
+    } else if (change.in_place) {
+        if (!platform::overwrite_in_place(path.real, change.before->file.bytes, change.new_bytes, ctx.fsync, error))
             return "Cannot write " + path.display + ": " + error + ".";
-    } else if (!platform::commit_staged(staged, ctx.fsync, error)) {
-        return "Cannot write " + path.display + ": " + error + ". Nothing was written.";
+    } else {
+        change.has_temp = false;  // renamed, or removed by a failed rename
+        if (!platform::commit_staged(change.staged, ctx.fsync, error))
+            return "Cannot write " + path.display + ": " + error + ". Nothing was written.";
     }
+    change.committed = true;
     return "";
+}
+
+void discard_change(StagedChange& change) {
+    if (change.has_temp) platform::discard_staged(change.staged);
+    change.has_temp = false;
+}
+
+std::string revert_committed(const CallContext& ctx, const StagedChange& change) {
+    const FileSnapshot& before = *change.before;
+    const auto& path = before.file.path;
+    std::string error;
+    if (!before.exists) {
+        if (!platform::remove_file(path.real, ctx.fsync, error)) return path.display + ": " + error;
+        return "";
+    }
+    if (change.in_place) {
+        if (!platform::overwrite_in_place(path.real, change.new_bytes, before.file.bytes, ctx.fsync, error))
+            return path.display + ": " + error;
+        return "";
+    }
+    platform::StagedWrite staged;
+    if (!platform::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.fsync, staged, error) ||
+        !platform::commit_staged(staged, ctx.fsync, error))
+        return path.display + ": " + error;
+    return "";
+}
+
+std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
+                          bool delete_file) {
+    StagedChange change;
+    if (auto error = stage_change(ctx, before, new_bytes, delete_file, change); !error.empty()) return error;
+    if (auto conflict = verify_unchanged(ctx, before); !conflict.empty()) {
+        discard_change(change);
+        return conflict;
+    }
+    return commit_change(ctx, change);
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "server/platform.hpp"
 #include "tools/file_access.hpp"
 #include "tools/tool.hpp"
 
@@ -58,6 +59,26 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request);
 // error for the model (nothing written on a conflict; the error carries what changed).
 std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
                           bool delete_file = false);
+
+// The steps of write_checked, for changes of several files that must land together (apply_diff):
+// stage every file, verify every file, then commit; on a failure, discard what is staged and
+// revert what was committed. Each returns "" on success, else the error for the model.
+struct StagedChange {
+    const FileSnapshot* before = nullptr;
+    std::string_view new_bytes;
+    bool delete_file = false;
+    bool in_place = false;   // several hard links: written over the file itself at commit
+    bool has_temp = false;
+    bool committed = false;
+    platform::StagedWrite staged;
+};
+std::string stage_change(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
+                         bool delete_file, StagedChange& out);
+std::string verify_unchanged(const CallContext& ctx, const FileSnapshot& before);
+std::string commit_change(const CallContext& ctx, StagedChange& change);
+void discard_change(StagedChange& change);
+// Puts back what `change` replaced (the old bytes; removes a file it created).
+std::string revert_committed(const CallContext& ctx, const StagedChange& change);
 
 // The lane key of a resolved path: device + inode for a file with several hard links (written in
 // place, so its inode is stable), else the real path (stable across our renames).

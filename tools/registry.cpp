@@ -30,12 +30,13 @@ struct KnownTool {
 };
 
 // The contract's order. A tool appears in tools/list only once it has a handler here.
-constexpr std::array<KnownTool, 6> known_tools = {{
+constexpr std::array<KnownTool, 7> known_tools = {{
     {"read", &read_handler},
     {"edit", &edit_handler},
     {"multiedit", &multiedit_handler},
     {"write", &write_handler},
     {"insert", &insert_handler},
+    {"apply_diff", &apply_diff_handler},
     {"undo", &undo_handler},
 }};
 

@@ -51,6 +51,7 @@ Handler edit_handler();
 Handler multiedit_handler();
 Handler write_handler();
 Handler insert_handler();
+Handler apply_diff_handler();
 Handler undo_handler();
 
 }  // namespace tools

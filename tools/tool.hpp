@@ -60,6 +60,7 @@ struct CallContext {
     asio::any_io_executor blocking;  // where file I/O and heavy computation run
     bool fsync = true;
     History* history = nullptr;  // the session's record of what it wrote (for undo)
+    double fuzzy_threshold = 1.0;  // apply_diff similarity matching; 1 = off (--fuzzy-threshold)
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
     // Reports progress (progress, total, message) when the client gave a progressToken.
     std::function<void(double, double, std::string)> progress = [](double, double, std::string) {};

@@ -32,6 +32,21 @@ Handler undo_handler() {
                 return PlanOutcome::fail("Nothing to undo for " + display +
                                          ": this server has not changed it in this session (or every change was undone).");
             }
+            const bool was_deleted = entry->after_hash == "deleted";
+            if (was_deleted && current.exists)
+                return PlanOutcome::fail("Cannot undo: " + display + " was deleted by " + entry->tool +
+                                         ", but a file exists there again; nothing was changed. Move it away first.");
+            if (was_deleted) {
+                Plan plan;
+                plan.replacements = 1;
+                plan.new_bytes = entry->before;
+                plan.extra["undone_tool"] = entry->tool;
+                plan.extra["deleted"] = false;
+                plan.notes.push_back("the file was deleted by " + entry->tool + ", so undo recreates it");
+                undone->seq = entry->seq;
+                undone->real_path = real;
+                return {std::move(plan), ""};
+            }
             if (!current.exists)
                 return PlanOutcome::fail("Cannot undo: " + display + " no longer exists, so it is not what this server wrote (by " +
                                          entry->tool + "). Nothing was changed.");

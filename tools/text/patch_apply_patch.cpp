@@ -3,6 +3,7 @@
 #include "tools/text/patch_apply_patch.hpp"
 
 #include <string>
+#include <unordered_map>
 
 #include "tools/text/patch_text.hpp"
 
@@ -209,8 +210,9 @@ private:
     }
 
     Result<bool, PatchError> add(FilePatch file) {
-        for (FilePatch& f : patch_.files) {
-            if (f.path != file.path) continue;
+        const auto [seen, fresh] = by_path_.try_emplace(file.path, patch_.files.size());
+        if (!fresh) {
+            FilePatch& f = patch_.files[seen->second];
             if (f.action == FileAction::update && file.action == FileAction::update && !f.move_to && !file.move_to) {
                 for (PatchBlock& b : file.blocks) f.blocks.push_back(std::move(b));
                 return true;
@@ -237,6 +239,7 @@ private:
 
     PatchText text_;
     Patch patch_;
+    std::unordered_map<std::string, std::size_t> by_path_;  // path -> index in patch_.files
     std::size_t block_count_ = 0;
 };
 

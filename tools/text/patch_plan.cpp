@@ -241,12 +241,16 @@ private:
 
     std::optional<Located> locate(const PatchBlock& b, std::size_t position) {
         if (b.old_text.empty()) return insertion(b, position);
-        if (b.old_text == b.new_text) {
+        // Same lines on both sides: only a hunk that changes the final newline does something. It is
+        // located with a stand-in new text (the matcher refuses identical ones) and changes no byte itself.
+        const bool same_lines = b.old_text == b.new_text;
+        if (same_lines && !b.final_newline) {
             add_failure(b, "identical", "it changes nothing: its old and new lines are the same. Put the changed "
                                         "lines in it, or leave it out.");
             return std::nullopt;
         }
-        const EditSpec spec{b.old_text, b.new_text, false};
+        const std::string stand_in = same_lines ? b.new_text + '\x01' : std::string();
+        const EditSpec spec{b.old_text, same_lines ? std::string_view(stand_in) : std::string_view(b.new_text), false};
         MatchOptions mo;
         mo.old_name = words_.old_name;
         mo.new_name = words_.new_name;
@@ -268,7 +272,9 @@ private:
             MatchOptions first = mo;
             first.start_line_hint = 1;
             auto m = match_edit(text_.haystack().substr(slice), spec, first);
-            if (m.ok()) return from_match(m.value(), position, slice, region - 1);
+            if (m.ok() && aligned(m.value(), b, slice)) {
+                return from_match(m.value(), position, slice, region - 1, same_lines);
+            }
         }
 
         std::optional<std::size_t> hint = b.start_line;
@@ -279,18 +285,23 @@ private:
         if (!hint && region > 1) hint = region;
         mo.start_line_hint = hint;
         auto m = match_edit(text_.haystack(), spec, mo);
-        if (m.ok()) return from_match(m.value(), position, 0, 0);
+        if (m.ok()) {
+            if (!aligned(m.value(), b, 0)) return misaligned(b, m.value());
+            return from_match(m.value(), position, 0, 0, same_lines);
+        }
         MatchError& err = m.error();
 
         if (err.kind == MatchErrorKind::ambiguous && err.tier == MatchTier::exact) {
             if (const auto line = whole_line_choice(err, b, hint)) {
                 mo.start_line_hint = *line;
                 auto again = match_edit(text_.haystack(), spec, mo);
-                if (again.ok()) return from_match(again.value(), position, 0, 0);
+                if (again.ok() && aligned(again.value(), b, 0)) {
+                    return from_match(again.value(), position, 0, 0, same_lines);
+                }
             }
         }
         std::string fuzzy_note;
-        if (err.kind == MatchErrorKind::not_found && options_.fuzzy_threshold < 1.0) {
+        if (err.kind == MatchErrorKind::not_found && options_.fuzzy_threshold < 1.0 && !same_lines) {
             auto f = fuzzy(b, position, hint, &fuzzy_note);
             if (f) return f;
             if (failed_) {
@@ -316,7 +327,30 @@ private:
         return std::nullopt;
     }
 
-    Located from_match(const Match& m, std::size_t position, std::size_t byte_offset, std::size_t line_offset) {
+    // Blocks are whole lines. When old_text starts with an empty line, the matcher (which searches
+    // text, not lines) could take the newline that ends some line for it; such a place is not one.
+    bool aligned(const Match& m, const PatchBlock& b, std::size_t byte_offset) const {
+        if (b.old_text.empty() || b.old_text.front() != '\n') return true;
+        const std::size_t begin = m.replacements.front().begin + byte_offset;
+        const std::string_view bytes = text_.bytes();
+        if (begin <= text_.bom() || begin > bytes.size()) return true;
+        const char before = bytes[begin - 1];
+        return before == '\n' || (before == '\r' && (begin >= bytes.size() || bytes[begin] != '\n'));
+    }
+
+    std::nullopt_t misaligned(const PatchBlock& b, const Match& m) {
+        const std::size_t line = m.lines.front().first;
+        add_failure(b, "not_found", std::string(words_.old_text) + " starts with an empty line, but in " + name_ +
+                                        " the lines that follow it (from line " + std::to_string(line + 1) +
+                                        ") come right after line " + std::to_string(line) +
+                                        ", which is not empty. Remove the empty first line (from the new lines "
+                                        "too, if they start with one), or copy the lines exactly from the file.");
+        return std::nullopt;
+    }
+
+    // `keeps_bytes`: the block only locates a place (a final-newline-only hunk) and changes no byte.
+    Located from_match(const Match& m, std::size_t position, std::size_t byte_offset, std::size_t line_offset,
+                       bool keeps_bytes) {
         const Replacement& r = m.replacements.front();
         const std::size_t size = text_.bytes().size();
         Located l;
@@ -325,6 +359,10 @@ private:
         l.end = std::min(r.end + byte_offset, size);
         l.at_eof = r.end + byte_offset >= size;
         l.text = r.text;
+        if (keeps_bytes) {
+            l.begin = l.end;
+            l.text.clear();
+        }
         l.first_line = m.lines.front().first + line_offset;
         l.last_line = m.lines.front().last + line_offset;
         l.match = to_string(m.tier);
@@ -428,9 +466,15 @@ private:
         const std::string_view needle = std::string_view(old_text).substr(0, old_text.size() - 1);
         if (k == 0 || needle.size() > kMaxFuzzyNeedle) return std::nullopt;
         const std::size_t count = text_.line_count();
-        std::vector<std::string_view> lines;
-        lines.reserve(count);
-        for (std::size_t n = 1; n <= count; ++n) lines.push_back(text_.line(n));
+        if (fuzzy_lines_.size() != count) {
+            fuzzy_lines_.reserve(count);
+            for (std::size_t n = 1; n <= count; ++n) fuzzy_lines_.push_back(text_.line(n));
+        }
+        if (fuzzy_spent_ >= options_.fuzzy_budget) {
+            *note = " Similarity matching was not tried: the other blocks used up its budget; give the line where "
+                    "the text starts.";
+            return std::nullopt;
+        }
         const std::size_t window = options_.fuzzy_window;
         std::size_t first = 1, last = count, center = 1;
         if (hint) {
@@ -438,8 +482,9 @@ private:
             last = *hint + window;
             center = *hint;
         }
-        const SimilaritySearch found =
-            find_similar_windows(lines, needle, k, first, last, center, threshold, options_.fuzzy_budget);
+        const SimilaritySearch found = find_similar_windows(fuzzy_lines_, needle, k, first, last, center, threshold,
+                                                            options_.fuzzy_budget - fuzzy_spent_);
+        fuzzy_spent_ += found.cells;
         char percent[16];
         std::snprintf(percent, sizeof percent, "%.0f%%", threshold * 100.0);
         if (found.best.empty()) {
@@ -725,6 +770,8 @@ private:
     std::vector<BlockFailure> failures_;
     std::size_t previous_end_ = 0;  // last line of the previous located block (apply_patch order)
     bool failed_ = false;           // fuzzy() recorded a failure itself
+    std::vector<std::string_view> fuzzy_lines_;  // the file's lines, for similarity matching
+    std::size_t fuzzy_spent_ = 0;                // Levenshtein cells spent on this file
 };
 
 }  // namespace

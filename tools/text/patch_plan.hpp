@@ -20,7 +20,7 @@ struct PlanOptions {
     // similar (Levenshtein) to the file's. Read as at least 0.5. 1 (the default): never.
     double fuzzy_threshold = 1.0;
     std::size_t fuzzy_window = 40;            // lines searched on each side of the stated line
-    std::size_t fuzzy_budget = 40'000'000;    // Levenshtein cells per block, at most
+    std::size_t fuzzy_budget = 40'000'000;    // Levenshtein cells per file, at most
 };
 
 struct BlockReport {

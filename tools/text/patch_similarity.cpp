@@ -67,6 +67,12 @@ SimilaritySearch find_similar_windows(const std::vector<std::string_view>& lines
         const std::size_t longest = std::max(window.size(), needle.size());
         const double allowed = std::floor((1.0 - threshold) * static_cast<double>(longest) + 1e-9);
         const std::size_t limit = allowed > 0 ? static_cast<std::size_t>(allowed) : 0;
+        // The band's cells, at most: a window that could not be finished within the budget is not begun.
+        const std::size_t cost = window.size() * std::min(2 * limit + 1, needle.size() + 1);
+        if (cost > budget || cells > budget - cost) {
+            out.stopped = true;
+            return;
+        }
         const std::size_t d = bounded_levenshtein(window, needle, limit, &cells);
         ++out.windows;
         if (d > limit) return;
@@ -80,16 +86,13 @@ SimilaritySearch find_similar_windows(const std::vector<std::string_view>& lines
     };
     // Middle-out from center: center, center+1, center-1, center+2, ...
     const std::size_t span = std::max(center - first, last - center);
-    for (std::size_t d = 0; d <= span; ++d) {
-        if (cells > budget) {
-            out.stopped = true;
-            break;
-        }
+    for (std::size_t d = 0; d <= span && !out.stopped; ++d) {
         if (center + d <= last) compare(center + d);
-        if (d > 0 && center >= first + d) compare(center - d);
+        if (d > 0 && center >= first + d && !out.stopped) compare(center - d);
     }
     std::sort(out.best.begin(), out.best.end(),
               [](const SimilarWindow& a, const SimilarWindow& b) { return a.first_line < b.first_line; });
+    out.cells = cells;
     return out;
 }
 

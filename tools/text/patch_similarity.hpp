@@ -24,6 +24,7 @@ struct SimilarWindow {
 struct SimilaritySearch {
     std::vector<SimilarWindow> best;  // the windows tied at the highest similarity >= threshold
     std::size_t windows = 0;          // windows compared
+    std::size_t cells = 0;            // Levenshtein cells computed
     bool stopped = false;             // the budget ran out before every window was compared
 };
 

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "tools/text/patch_text.hpp"
@@ -357,6 +358,7 @@ private:
     Result<Patch, PatchError> build() {
         Patch patch;
         patch.format = PatchFormat::unified;
+        std::unordered_map<std::string, std::size_t> by_path;  // path -> index in patch.files
         for (Section& s : sections_) {
             std::string old_name = s.have_names ? s.old_name : s.git_old;
             std::string new_name = s.have_names ? s.new_name : s.git_new;
@@ -411,11 +413,9 @@ private:
             }
             file.blocks = std::move(s.blocks);
             // Sections naming the same file (updates, no move) are one FilePatch.
-            FilePatch* same = nullptr;
-            for (FilePatch& f : patch.files) {
-                if (f.path == file.path) same = &f;
-            }
-            if (same) {
+            const auto [seen, fresh] = by_path.try_emplace(file.path, patch.files.size());
+            if (!fresh) {
+                FilePatch* same = &patch.files[seen->second];
                 if (same->action != FileAction::update || file.action != FileAction::update || same->move_to ||
                     file.move_to) {
                     return error(s.line, (file.path.empty() ? std::string("the file") : file.path) +

@@ -1,0 +1,300 @@
+// The `apply_diff` tool: a patch in one of the formats agents write (SEARCH/REPLACE blocks, a
+// unified diff, an `*** Begin Patch` envelope), over one or several files, as one transaction:
+// every file planned, every lane taken (sorted), one approval, every file staged and verified,
+// then renamed; a failure rolls back what was renamed. Nothing is ever half-applied.
+#include <algorithm>
+#include <set>
+
+#include <spdlog/spdlog.h>
+
+#include "tools/change.hpp"
+#include "tools/hash.hpp"
+#include "tools/registry.hpp"
+#include "tools/text/patch_detect.hpp"
+#include "tools/text/patch_plan.hpp"
+#include "tools/text/unified_diff.hpp"
+
+namespace tools {
+
+namespace {
+
+// One file of the patch, from its paths to its planned bytes.
+struct FileWork {
+    const text::FilePatch* patch = nullptr;
+    server::ResolvedPath source;
+    std::optional<server::ResolvedPath> destination;  // a move
+    FileSnapshot before;                               // the source as it is
+    FileSnapshot destination_before;                   // the move's target (must be absent)
+    text::FilePlan plan;
+    text::UnifiedDiff diff;
+    std::string new_hash;
+    bool created() const { return patch->action == text::FileAction::create; }
+    bool deleted() const { return patch->action == text::FileAction::remove; }
+    const server::ResolvedPath& result_path() const { return destination ? *destination : source; }
+};
+
+struct Planned {
+    std::string error;
+    std::vector<FileWork> files;
+    std::size_t blocks = 0;
+};
+
+bool load_snapshot(const CallContext& ctx, const server::ResolvedPath& path, FileSnapshot& out, std::string& error) {
+    out.file.path = path;
+    out.exists = platform::stat_path(path.real).kind != platform::FileKind::missing;
+    if (!out.exists) return true;
+    if (auto problem = load_text_file(ctx, path.real, out.file)) {
+        error = std::move(*problem);
+        return false;
+    }
+    out.file.path = path;
+    return true;
+}
+
+Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double fuzzy_threshold, text::PatchFormat format) {
+    Planned out;
+    std::string failures;
+    for (auto& work : files) {
+        std::string error;
+        if (!load_snapshot(ctx, work.source, work.before, error)) {
+            failures += "\n- " + work.source.display + ": " + error;
+            continue;
+        }
+        if (work.destination && !load_snapshot(ctx, *work.destination, work.destination_before, error)) {
+            failures += "\n- " + work.destination->display + ": " + error;
+            continue;
+        }
+        if (work.destination && work.destination_before.exists) {
+            failures += "\n- " + work.source.display + " cannot move to " + work.destination->display +
+                        ": that file exists already. Delete it first or pick another name.";
+            continue;
+        }
+        const auto action = work.patch->action;
+        if (action != text::FileAction::create && !work.before.exists) {
+            failures += "\n- " + work.source.display + ": file not found (the patch " +
+                        (action == text::FileAction::remove ? "deletes" : "changes") +
+                        " it). Check the path; a new file is written as a creation (--- /dev/null, or *** Add File:).";
+            continue;
+        }
+        text::PlanOptions options;
+        options.format = format;
+        options.display_path = work.source.display;
+        options.fuzzy_threshold = fuzzy_threshold;
+        std::optional<std::string_view> original;
+        if (work.before.exists) original = std::string_view(work.before.file.bytes);
+        auto plan = text::plan_file_patch(original, *work.patch, options);
+        if (!plan) {
+            failures += "\n- " + work.source.display + ": " + plan.error().message;
+            continue;
+        }
+        work.plan = std::move(plan.value());
+        text::DiffOptions diff_options;
+        diff_options.old_path = work.source.display;
+        diff_options.new_path = work.result_path().display;
+        diff_options.old_missing = !work.before.exists;
+        diff_options.new_missing = work.deleted();
+        diff_options.max_bytes = 64 * 1024 / std::max<std::size_t>(1, files.size()) + 1024;
+        work.diff = text::unified_diff(work.before.exists ? std::string_view(work.before.file.bytes) : std::string_view(),
+                                       work.deleted() ? std::string_view() : std::string_view(work.plan.bytes), diff_options);
+        work.new_hash = work.deleted() ? std::string("deleted") : sha256_hex(work.plan.bytes);
+        out.blocks += work.patch->blocks.size();
+    }
+    if (!failures.empty()) {
+        out.error = "The patch was not applied (all or nothing: no file was changed):" + failures;
+        return out;
+    }
+    out.files = std::move(files);
+    return out;
+}
+
+// Stages, verifies and commits every file; on any failure nothing stays changed.
+std::string write_all(const CallContext& ctx, std::vector<FileWork>& files) {
+    std::vector<StagedChange> changes;
+    changes.reserve(files.size() * 2);
+    auto abandon = [&](const std::string& why) {
+        std::string revert_errors;
+        for (auto it = changes.rbegin(); it != changes.rend(); ++it) {
+            if (it->committed) {
+                if (auto e = revert_committed(ctx, *it); !e.empty()) revert_errors += "\n- " + e;
+            } else {
+                discard_change(*it);
+            }
+        }
+        if (revert_errors.empty()) return why + "\nNo file was changed (the files already written were restored).";
+        return why + "\nRestoring the files already written failed for:" + revert_errors +
+               "\nCheck them: they hold the patched content.";
+    };
+    // Writes before deletions, so a failure can still restore everything.
+    for (auto& work : files) {
+        if (work.deleted()) continue;
+        const FileSnapshot& target = work.destination ? work.destination_before : work.before;
+        changes.emplace_back();
+        if (auto e = stage_change(ctx, target, work.plan.bytes, false, changes.back()); !e.empty()) {
+            changes.pop_back();
+            return abandon(e);
+        }
+    }
+    for (auto& work : files) {
+        if (!work.deleted() && !work.destination) continue;
+        changes.emplace_back();
+        if (auto e = stage_change(ctx, work.before, "", true, changes.back()); !e.empty()) {
+            changes.pop_back();
+            return abandon(e);
+        }
+    }
+    for (const auto& change : changes)
+        if (auto conflict = verify_unchanged(ctx, *change.before); !conflict.empty()) return abandon(conflict);
+    for (auto& change : changes)
+        if (auto e = commit_change(ctx, change); !e.empty()) return abandon(e);
+    return "";
+}
+
+ToolResult build_result(const text::Patch& patch, const Planned& planned, bool dry_run, const ApprovalDecision* decision) {
+    std::size_t additions = 0, removals = 0;
+    Json files = Json::array();
+    Json blocks = Json::array();
+    std::string diffs;
+    for (const auto& work : planned.files) {
+        additions += work.diff.additions;
+        removals += work.diff.removals;
+        Json entry = {{"file_path", work.result_path().real},
+                      {"diff", work.diff.text},
+                      {"additions", work.diff.additions},
+                      {"removals", work.diff.removals},
+                      {"created", work.created()},
+                      {"deleted", work.deleted()}};
+        if (work.destination) entry["moved_from"] = work.source.real;
+        files.push_back(std::move(entry));
+        for (const auto& b : work.plan.blocks) {
+            Json block = {{"index", b.index}, {"file_path", work.result_path().real}, {"line", b.line}, {"match", b.match}};
+            if (b.match == "fuzzy") block["similarity"] = b.similarity;
+            blocks.push_back(std::move(block));
+        }
+        if (!diffs.empty()) diffs += "\n";
+        diffs += work.diff.text;
+    }
+    std::string summary = std::string(dry_run ? "Dry run (nothing written): the patch would change " : "Applied the patch to ") +
+                          std::to_string(planned.files.size()) + " file" + (planned.files.size() == 1 ? "" : "s") + " (" +
+                          text::to_string(patch.format) + ", " + std::to_string(planned.blocks) + " block" +
+                          (planned.blocks == 1 ? "" : "s") + ", +" + std::to_string(additions) + " -" + std::to_string(removals) + ").";
+    std::string approval = dry_run ? "none" : "policy";
+    if (decision) {
+        approval = decision->approval;
+        if (!decision->message.empty()) summary += " " + decision->message;
+        if (!decision->feedback.empty()) summary += "\nFeedback from the user: " + decision->feedback;
+    }
+    ToolResult result;
+    result.text = summary + (diffs.empty() ? "" : "\n\n" + diffs);
+    result.structured = {{"format", text::to_string(patch.format)},
+                         {"blocks_applied", planned.blocks},
+                         {"files", std::move(files)},
+                         {"blocks", std::move(blocks)},
+                         {"additions", additions},
+                         {"removals", removals},
+                         {"dry_run", dry_run},
+                         {"approval", approval}};
+    if (decision && !decision->feedback.empty()) result.structured["feedback"] = decision->feedback;
+    return result;
+}
+
+}  // namespace
+
+Handler apply_diff_handler() {
+    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
+        const std::string diff_text = args.at("diff").get<std::string>();
+        const bool dry_run = args.value("dry_run", false);
+        const std::string file_path = args.value("file_path", "");
+        const double fuzzy = args.value("fuzzy_threshold", ctx.fuzzy_threshold);
+
+        auto parsed = text::parse_patch(diff_text);
+        if (!parsed) co_return ToolResult::error(parsed.error().message);
+        const text::Patch& patch = parsed.value();
+        if (patch.files.empty()) co_return ToolResult::error("The patch names no file and holds no block: nothing to apply.");
+
+        // Every path through the boundary, before anything is read.
+        std::vector<FileWork> files;
+        std::set<std::string> seen;
+        for (const auto& fp : patch.files) {
+            FileWork work;
+            work.patch = &fp;
+            std::string name = fp.path.empty() ? file_path : fp.path;
+            if (fp.path.empty() && file_path.empty())
+                co_return ToolResult::error("SEARCH/REPLACE blocks need file_path: call apply_diff with file_path set to the file they change.");
+            server::PathError error;
+            if (!ctx.workspace.resolve(name, work.source, error)) co_return ToolResult::error(error.message);
+            if (fp.move_to) {
+                server::ResolvedPath destination;
+                if (!ctx.workspace.resolve(*fp.move_to, destination, error)) co_return ToolResult::error(error.message);
+                work.destination = destination;
+            }
+            for (const auto* p : {&work.source, work.destination ? &*work.destination : nullptr}) {
+                if (!p) continue;
+                if (!seen.insert(p->real).second)
+                    co_return ToolResult::error("The patch touches " + p->display +
+                                                " twice; put all of a file's changes in one section and call again.");
+            }
+            files.push_back(std::move(work));
+        }
+
+        // Lanes in sorted order (no deadlock with another multi-file change).
+        std::vector<std::string> keys;
+        for (const auto& p : seen) keys.push_back(lane_key(p));
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        std::vector<FileLanes::Guard> lanes;
+        for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
+        if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
+
+        Planned planned = co_await offload(ctx.blocking, [&ctx, &files, fuzzy, &patch] {
+            return plan_patch(ctx, std::move(files), fuzzy, patch.format);
+        });
+        if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error));
+        if (dry_run) co_return build_result(patch, planned, true, nullptr);
+
+        ApprovalRequest ask;
+        ask.tool = "apply_diff";
+        for (const auto& work : planned.files) {
+            ask.paths.push_back(work.result_path().display);
+            ask.additions += work.diff.additions;
+            ask.removals += work.diff.removals;
+            ask.diff += (ask.diff.empty() ? "" : "\n") + work.diff.text;
+            ask.pre_images[work.source.real] = work.before.exists ? work.before.file.sha256 : std::string("absent");
+            if (work.destination) {
+                ask.pre_images[work.destination->real] = "absent";
+                ask.post_images[work.source.real] = "deleted";
+            }
+            ask.post_images[work.result_path().real] = work.new_hash;
+        }
+        const ApprovalDecision decision = co_await ctx.approve(ask);
+        if (decision.kind == ApprovalDecision::Kind::input_required) {
+            ToolResult pending;
+            pending.input_required = decision.input_required;
+            co_return pending;
+        }
+        if (decision.kind != ApprovalDecision::Kind::approved) co_return ToolResult::error(decision.message);
+        if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
+
+        std::string write_error = co_await offload(ctx.blocking, [&ctx, &planned] { return write_all(ctx, planned.files); });
+        if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));
+
+        ToolResult result = build_result(patch, planned, false, &decision);
+        for (auto& work : planned.files) {
+            const std::string& real = work.result_path().real;
+            if (work.deleted()) ctx.file_states.forget(work.source.real);
+            else ctx.file_states.record(real, work.new_hash);
+            if (work.destination) ctx.file_states.forget(work.source.real);
+            if (!ctx.history) continue;
+            if (work.destination) {
+                ctx.history->record("apply_diff", work.source.real, true, work.before.file.bytes, "", "deleted");
+                ctx.history->record("apply_diff", real, false, "", std::move(work.plan.bytes), work.new_hash);
+            } else {
+                ctx.history->record("apply_diff", real, work.before.exists, std::move(work.before.file.bytes),
+                                    std::move(work.plan.bytes), work.new_hash);
+            }
+        }
+        spdlog::debug("apply_diff wrote {} file(s)", planned.files.size());
+        co_return result;
+    };
+}
+
+}  // namespace tools

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -280,4 +281,100 @@ TEST_CASE("diff_lines: large pieces are split or replaced whole, always a valid 
     std::vector<std::string_view> same_a(2500, "x"), same_b(2500, "y");
     same_b[0] = "x";
     CHECK(replay(same_a, same_b, text::diff_lines(same_a, same_b)) > 0);
+}
+
+namespace {
+
+// Applies a unified diff (as unified_diff writes it, LF files) to `old_text`.
+std::string apply_unified(const std::string& old_text, const std::string& diff_text) {
+    std::vector<std::string> old_lines;
+    bool old_final_newline = true;
+    for (std::size_t b = 0; b < old_text.size();) {
+        const std::size_t e = old_text.find('\n', b);
+        if (e == std::string::npos) {
+            old_lines.push_back(old_text.substr(b));
+            old_final_newline = false;
+            break;
+        }
+        old_lines.push_back(old_text.substr(b, e - b));
+        b = e + 1;
+    }
+    std::string out;
+    std::size_t cursor = 0;  // next old line
+    auto copy_old_until = [&](std::size_t end) {
+        for (; cursor < end; ++cursor) {
+            out += old_lines[cursor];
+            if (cursor + 1 < old_lines.size() || old_final_newline) out += '\n';
+        }
+    };
+    std::vector<std::string> lines;
+    for (std::size_t b = 0; b < diff_text.size();) {
+        const std::size_t e = diff_text.find('\n', b);
+        lines.push_back(diff_text.substr(b, e - b));
+        b = e + 1;
+    }
+    for (std::size_t i = 2; i < lines.size(); ++i) {
+        const std::string& l = lines[i];
+        if (l.starts_with("@@")) {
+            std::size_t a = 0, n = 0;
+            REQUIRE(std::sscanf(l.c_str(), "@@ -%zu,%zu", &a, &n) == 2);
+            copy_old_until(n == 0 ? a : a - 1);
+        } else if (l[0] == ' ' || l[0] == '-') {
+            REQUIRE(cursor < old_lines.size());
+            REQUIRE(old_lines[cursor] == l.substr(1));
+            if (l[0] == ' ') out += l.substr(1) + "\n";
+            ++cursor;
+        } else if (l[0] == '+') {
+            out += l.substr(1) + "\n";
+        } else if (l[0] == '\\') {
+            const char previous = lines[i - 1][0];
+            if (previous != '-') out.pop_back();
+        }
+    }
+    copy_old_until(old_lines.size());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("property: applying the diff to the old text gives the new text") {
+    static const char* const words[] = {"a", "b", "c", "d", ""};
+    std::mt19937 rng(2024);
+    for (int round = 0; round < 500; ++round) {
+        auto random_text = [&](std::size_t lines) {
+            std::string s;
+            for (std::size_t i = 0; i < lines; ++i) s += std::string(words[rng() % 5]) + "\n";
+            if (!s.empty() && rng() % 3 == 0) s.pop_back();
+            return s;
+        };
+        const std::string a = random_text(rng() % 15);
+        std::string b;
+        if (rng() % 4 == 0) {
+            b = random_text(rng() % 15);
+        } else {  // a few local changes
+            b = a;
+            for (int k = rng() % 3; k >= 0; --k) {
+                const std::size_t at = b.empty() ? 0 : rng() % (b.size() + 1);
+                const std::size_t del = b.empty() ? 0 : rng() % std::min<std::size_t>(4, b.size() - at + 1);
+                b.replace(at, del, random_text(rng() % 3));
+            }
+        }
+        text::DiffOptions o;
+        o.old_path = "f";
+        o.context = rng() % 4;
+        const auto d = text::unified_diff(a, b, o);
+        if (a == b) {
+            CHECK(d.text.empty());
+            continue;
+        }
+        CHECK(apply_unified(a, d.text) == b);
+        std::size_t plus = 0, minus = 0;
+        for (std::size_t p = d.text.find('\n') + 1; p < d.text.size(); p = d.text.find('\n', p) + 1) {
+            if (d.text.compare(p, 4, "+++ ") == 0) continue;
+            if (d.text[p] == '+') ++plus;
+            if (d.text[p] == '-') ++minus;
+        }
+        CHECK(plus == d.additions);
+        CHECK(minus == d.removals);
+    }
 }

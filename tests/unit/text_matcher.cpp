@@ -2,10 +2,13 @@
 // byte ranges mapped back through BOM, CRLF/CR, folded characters and stripped whitespace.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "tools/text/matcher.hpp"
 #include "tools/text/near_miss.hpp"
+#include "tools/text/normalized_view.hpp"
 #include "tools/text/splice.hpp"
 
 using text::EditSpec;
@@ -339,4 +342,72 @@ TEST_CASE("a large file: exact match, and the range in a CRLF file") {
     const std::string_view replaced(big.data() + m->replacements[0].begin,
                                     m->replacements[0].end - m->replacements[0].begin);
     CHECK(replaced == "line 123456 of the file\r\n");
+}
+
+TEST_CASE("property: exact replace_all on random files equals the same replacement on the LF view") {
+    // Files of LF and CRLF lines (never a lone CR), optional BOM, tabs, UTF-8 and Latin-1 bytes.
+    static const char* const pieces[] = {"a", "b", "ab", " ", "\t", "\n", "\r\n", "\xC3\xA9", "\xE9", "$1"};
+    std::uint32_t seed = 7;
+    auto next = [&seed]() {
+        seed = seed * 1664525u + 1013904223u;
+        return seed >> 8;
+    };
+    for (int round = 0; round < 400; ++round) {
+        std::string file = next() % 3 == 0 ? "\xEF\xBB\xBF" : "";
+        const std::size_t body_start = file.size();
+        for (std::uint32_t n = next() % 30 + 1; n > 0; --n) file += pieces[next() % 10];
+        const std::string lf = text::normalize_newlines(std::string_view(file).substr(body_start));
+        if (lf.empty()) continue;
+        const std::size_t b = next() % lf.size();
+        const std::size_t len = next() % std::min<std::size_t>(6, lf.size() - b) + 1;
+        const std::string needle = lf.substr(b, len);
+        std::string replacement;
+        for (std::uint32_t n = next() % 4; n > 0; --n) replacement += next() % 4 == 0 ? "\n" : pieces[next() % 5];
+        if (replacement == needle) continue;
+
+        auto m = text::match_edit(file, EditSpec{needle, replacement, true});
+        REQUIRE(m.ok());
+        CHECK(m->tier == MatchTier::exact);
+        auto out = text::splice(file, m->replacements);
+        REQUIRE(out.ok());
+
+        std::string expected;  // replace_all on the LF view, left to right, non-overlapping
+        for (std::size_t at = 0;;) {
+            const std::size_t hit = lf.find(needle, at);
+            if (hit == std::string::npos) {
+                expected += lf.substr(at);
+                break;
+            }
+            expected += lf.substr(at, hit - at) + replacement;
+            at = hit + needle.size();
+        }
+        const std::string& result = out.value();
+        CHECK(result.substr(0, body_start) == file.substr(0, body_start));  // the BOM stays
+        CHECK(text::normalize_newlines(std::string_view(result).substr(body_start)) == expected);
+        // Bytes before the first range and after the last are the file's own.
+        const auto& first = m->replacements.front();
+        const auto& last = m->replacements.back();
+        CHECK(result.substr(0, first.begin) == file.substr(0, first.begin));
+        CHECK(std::string_view(result).substr(result.size() - (file.size() - last.end)) ==
+              std::string_view(file).substr(last.end));
+    }
+}
+
+TEST_CASE("absence: a short or repeated new text is not taken as already applied") {
+    auto short_new = text::match_edit("x = 1\n", EditSpec{"y = 2", "x", false});
+    REQUIRE_FALSE(short_new.ok());
+    CHECK(short_new.error().kind == MatchErrorKind::not_found);
+    auto repeated = text::match_edit("return 0;\nreturn 0;\n", EditSpec{"return 1;", "return 0;", false});
+    REQUIRE_FALSE(repeated.ok());
+    CHECK(repeated.error().kind == MatchErrorKind::not_found);
+}
+
+TEST_CASE("absence: in a long line, the lines are shown around the first difference") {
+    const std::string head(300, 'h');
+    auto m = text::match_edit("a\n" + head + " tail_one\nz\n", EditSpec{head + " tail_two", "x", false});
+    REQUIRE_FALSE(m.ok());
+    const std::string& msg = m.error().message;
+    CHECK(msg.find("  line 2: text differs from column 307\n"
+                   "    file:       \u2026" + std::string(54, 'h') + " tail_one\n"
+                   "    old_string: \u2026" + std::string(54, 'h') + " tail_two\n") != std::string::npos);
 }

@@ -131,7 +131,7 @@ for (const era of ['legacy', 'modern']) {
 
     test('edit: not found shows the closest region; already applied is said', async () => {
       await fails('edit', { file_path: 'crlf.txt', old_string: 'alpha\nbeta\ngamma-X', new_string: 'z' }, /line/);
-      await fails('edit', { file_path: 'crlf.txt', old_string: 'beta-old', new_string: 'beta2' }, /already present/);
+      await fails('edit', { file_path: 'crlf.txt', old_string: 'beta-old\ngamma', new_string: 'beta2\ngamma' }, /already present/);
     });
 
     test('edit: dry run returns the diff and writes nothing', async () => {

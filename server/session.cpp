@@ -165,6 +165,13 @@ asio::awaitable<void> Session::finished() {
 
 void Session::on_eof() {
     input_ended_ = true;
+    // Nobody is left to answer an approval form or a roots/list: calls waiting on the client are
+    // abandoned (nothing written); work that needs no answer finishes.
+    for (auto& [key, call] : in_flight_) {
+        if (!call->on_cancel) continue;
+        call->cancelled->store(true);
+        call->on_cancel();
+    }
     if (active_ == 0) idle_signal_.cancel();
 }
 

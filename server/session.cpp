@@ -326,7 +326,8 @@ Json Session::tools_list_result(const Json& capabilities) const {
     if (era_ == protocol::Era::modern) {
         result["resultType"] = "complete";
         result["ttlMs"] = 3600000;
-        result["cacheScope"] = "public";
+        // The descriptions depend on the client's capabilities (will it be asked?): not shareable.
+        result["cacheScope"] = "private";
     }
     return result;
 }

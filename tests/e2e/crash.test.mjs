@@ -25,8 +25,18 @@ test('SIGKILL during a stream of writes leaves each file old or new, never parti
   for (let f = 0; f < FILES; f++) fs.writeFileSync(path.join(root, `f${f}.txt`), body(0));
   const current = Array(FILES).fill(0);
   for (let round = 0; round < ROUNDS; round++) {
-    const child = spawn(BINARY, ['--root', root, '--log-level', 'off'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(BINARY, ['--root', root, '--log-level', 'off'], { stdio: ['pipe', 'pipe', 'ignore'] });
     child.stdin.on('error', () => {});
+    // The kill lands a random moment after the first write was answered, so writes are in flight
+    // however fast or slow the build (sanitizers) is.
+    const firstWrite = new Promise((resolve) => {
+      let seen = '';
+      child.stdout.on('data', (d) => {
+        seen += d;
+        if (/"id":[1-9]/.test(seen)) resolve();
+      });
+      child.on('close', resolve);
+    });
     child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {
       protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'crash', version: '1' } } }) + '\n');
     child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
@@ -41,14 +51,15 @@ test('SIGKILL during a stream of writes leaves each file old or new, never parti
             { old_string: `end ${from}\n`, new_string: `end ${from + 1}\n` }] } } }) + '\n');
       }
     }
-    const delay = 5 + Math.floor(Math.random() * 60);
+    await firstWrite;
+    const delay = Math.floor(Math.random() * 40);
     await new Promise((r) => setTimeout(r, delay));
     child.kill('SIGKILL');
     await new Promise((r) => child.on('close', r));
     for (let f = 0; f < FILES; f++) {
       const text = fs.readFileSync(path.join(root, `f${f}.txt`), 'latin1');
       const v = versionOf(text);
-      assert.notEqual(v, null, `round ${round} (killed after ${delay} ms): f${f}.txt is neither an old nor a new version ` +
+      assert.notEqual(v, null, `round ${round} (killed ${delay} ms after the first write): f${f}.txt is neither an old nor a new version ` +
         `(${text.length} bytes, starts ${JSON.stringify(text.slice(0, 20))}, ends ${JSON.stringify(text.slice(-12))})`);
       assert.ok(v >= current[f], `round ${round}: f${f}.txt went back from version ${current[f]} to ${v}`);
       current[f] = v;

@@ -21,7 +21,10 @@ Result<PatchFormat, PatchError> detect_patch_format(std::string_view patch) {
             line.starts_with("*** Delete File:")) {
             return PatchFormat::apply_patch;
         }
-        if (line.starts_with("diff --git ") || line.starts_with("@@ -") ||
+        const bool bare_hunk = (t == "@@" || line.starts_with("@@ ")) && i + 1 < text.size() &&
+                               !text.line(i + 1).empty() &&
+                               (text.line(i + 1)[0] == ' ' || text.line(i + 1)[0] == '-' || text.line(i + 1)[0] == '+');
+        if (line.starts_with("diff --git ") || line.starts_with("@@ -") || bare_hunk ||
             (line.starts_with("--- ") && i + 1 < text.size() && text.line(i + 1).starts_with("+++ "))) {
             return PatchFormat::unified;
         }

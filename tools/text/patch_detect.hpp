@@ -11,8 +11,8 @@ namespace text {
 
 // The format of the first line that only one format starts with: "<<<<<<< SEARCH" (search_replace);
 // "*** Begin Patch", "*** Update File:", "*** Add File:", "*** Delete File:" (apply_patch);
-// "diff --git ", a "--- " line followed by a "+++ " line, or "@@ -" (unified). None: an error
-// that shows what each format looks like.
+// "diff --git ", a "--- " line followed by a "+++ " line, "@@ -", or an "@@" line followed by a
+// ' ', '-' or '+' line (unified). None: an error that shows what each format looks like.
 Result<PatchFormat, PatchError> detect_patch_format(std::string_view patch);
 
 // detect_patch_format, then the parser of that format.

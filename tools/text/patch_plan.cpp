@@ -22,6 +22,8 @@ namespace {
 constexpr std::size_t kListedFailures = 10;
 constexpr std::size_t kListedPlaces = 20;
 constexpr std::size_t kMaxFuzzyNeedle = 64 * 1024;
+constexpr std::size_t kNearMinBytes = 1 << 20;  // files this large try the lines near the hint first
+constexpr std::size_t kNearLines = 2000;
 
 struct Words {
     const char* block;     // "block"
@@ -284,6 +286,9 @@ private:
         }
         if (!hint && region > 1) hint = region;
         mo.start_line_hint = hint;
+        if (hint) {
+            if (auto near = near_hint(b, spec, mo, *hint, position, same_lines)) return near;
+        }
         auto m = match_edit(text_.haystack(), spec, mo);
         if (m.ok()) {
             if (!aligned(m.value(), b, 0)) return misaligned(b, m.value());
@@ -325,6 +330,29 @@ private:
                 break;
         }
         return std::nullopt;
+    }
+
+    // A large file's fast path: the exact tier on the lines around the hint. An exact place at most
+    // kNearLines from the hint is what the whole-file search would choose too (the nearest exact
+    // place; a tie is reported by the matcher on the window as on the file), so only such a result is
+    // taken; anything else goes to the whole file.
+    std::optional<Located> near_hint(const PatchBlock& b, const EditSpec& spec, const MatchOptions& mo,
+                                     std::size_t hint, std::size_t position, bool same_lines) {
+        if (text_.bytes().size() < kNearMinBytes) return std::nullopt;
+        const std::size_t count = text_.line_count();
+        const std::size_t k = count_lines(b.old_text);
+        const std::size_t first = hint > kNearLines ? hint - kNearLines : 1;
+        if (first > count) return std::nullopt;
+        const std::size_t last = hint + kNearLines + k;
+        const std::size_t from = text_.line_begin(first);
+        const std::size_t to = last >= count ? text_.haystack().size() : text_.line_end(last);
+        MatchOptions window = mo;
+        window.start_line_hint = hint - (first - 1);
+        auto m = match_edit(text_.haystack().substr(from, to - from), spec, window);
+        if (!m.ok() || m->tier != MatchTier::exact || !aligned(m.value(), b, from)) return std::nullopt;
+        const std::size_t line = m->lines.front().first + (first - 1);
+        if ((line > hint ? line - hint : hint - line) > kNearLines) return std::nullopt;
+        return from_match(m.value(), position, from, first - 1, same_lines);
     }
 
     // Blocks are whole lines. When old_text starts with an empty line, the matcher (which searches
@@ -519,7 +547,11 @@ private:
             std::snprintf(similarity, sizeof similarity, "%.2f", found.best.front().similarity);
             add_failure(b, "ambiguous", std::string(words_.old_text) + " was not found as it is, and is equally "
                                         "similar (" + similarity + ") to the lines starting at " +
-                                        line_list(starts, starts.size()) + ". " + next_for_ambiguity(starts.front()));
+                                        line_list(starts, starts.size()) +
+                                        (found.stopped ? " (of the " + std::to_string(found.windows) +
+                                                             " places compared before its work limit was reached)"
+                                                       : std::string()) +
+                                        ". " + next_for_ambiguity(starts.front()));
             failed_ = true;
             return std::nullopt;
         }

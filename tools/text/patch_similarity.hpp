@@ -1,6 +1,5 @@
-// Similarity (Levenshtein) matching for apply_diff blocks that no matching tier found, used only
-// when the caller asks for it with a threshold below 1. Own file: the one quadratic-cost search,
-// kept behind a band and a work budget.
+// Similarity (Levenshtein) matching for apply_diff blocks no tier found, asked for with a threshold
+// below 1. Own file: the one quadratic-cost search, kept behind a band and a work budget.
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,131 @@
+// libFuzzer target: text::match_edit with fuzzer-chosen file bytes, old and new text, replace_all
+// and start-line hint; then the splice, and the same edit as an apply_diff block through the planner.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include "fuzz/fuzz_common.hpp"
+#include "tools/text/file_facts.hpp"
+#include "tools/text/matcher.hpp"
+#include "tools/text/patch_search_replace.hpp"
+#include "tools/text/splice.hpp"
+
+namespace {
+
+// `lines` (each ended by "\n") as SEARCH/REPLACE content, markers escaped; false when a line cannot
+// be written (a CR, or a backslash before a marker, which the format has no way to say).
+bool escape_into(const std::string& lines, std::string& out) {
+    static constexpr std::string_view kMarkers[] = {"<<<<<<<", "=======", ">>>>>>>", "-------", ":start_line:",
+                                                    ":end_line:"};
+    std::size_t b = 0;
+    while (b < lines.size()) {
+        const std::size_t e = lines.find('\n', b);
+        const std::string_view line = std::string_view(lines).substr(b, e - b);
+        if (line.find('\r') != std::string_view::npos) return false;
+        const std::string_view rest = !line.empty() && line[0] == '\\' ? line.substr(1) : line;
+        bool marker = false;
+        for (const std::string_view m : kMarkers) marker = marker || rest.starts_with(m);
+        if (marker && rest.size() != line.size()) return false;
+        if (marker) out += '\\';
+        out.append(line);
+        out += '\n';
+        b = e + 1;
+    }
+    return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    FuzzedDataProvider in(data, size);
+    const bool replace_all = in.ConsumeBool();
+    const bool hinted = in.ConsumeBool();
+    const std::size_t hint = in.ConsumeIntegralInRange<std::size_t>(0, 64);
+    const double threshold = in.ConsumeBool() ? 0.5 + in.ConsumeIntegralInRange<int>(0, 50) / 100.0 : 1.0;
+    const std::string old_string = in.ConsumeRandomLengthString(256);
+    const std::string new_string = in.ConsumeRandomLengthString(256);
+    const std::string file = in.ConsumeRemainingBytesAsString();
+
+    text::MatchOptions options;
+    if (hinted) options.start_line_hint = hint;
+    auto m = text::match_edit(file, text::EditSpec{old_string, new_string, replace_all}, options);
+    std::size_t bom = 0;
+    text::detect_bom(file, &bom);
+    if (m.ok()) {
+        const text::Match& match = m.value();
+        fuzz::require(!match.replacements.empty());
+        fuzz::require(match.lines.size() == match.replacements.size());
+        fuzz::require(replace_all || match.replacements.size() == 1);
+        std::size_t previous_end = bom;
+        for (std::size_t i = 0; i < match.replacements.size(); ++i) {
+            const text::Replacement& r = match.replacements[i];
+            fuzz::require(r.begin >= previous_end && r.begin <= r.end && r.end <= file.size());
+            fuzz::require(match.lines[i].first >= 1 && match.lines[i].first <= match.lines[i].last);
+            previous_end = r.end;
+            // Without CR and BOM the exact tier's range is old_string itself.
+            if (match.tier == text::MatchTier::exact && bom == 0 && file.find('\r') == std::string::npos &&
+                old_string.find('\r') == std::string::npos) {
+                fuzz::require(file.compare(r.begin, r.end - r.begin, old_string) == 0);
+            }
+        }
+        auto spliced = text::splice(file, match.replacements);
+        fuzz::require(spliced.ok());
+        fuzz::require(spliced.value().substr(0, bom) == file.substr(0, bom));
+    } else {
+        fuzz::require(!m.error().message.empty());
+    }
+
+    // The same edit as one whole-line block of apply_diff.
+    text::Patch patch;
+    patch.format = text::PatchFormat::search_replace;
+    patch.block_count = 1;
+    text::FilePatch f;
+    text::PatchBlock b;
+    b.index = 1;
+    b.patch_line = 1;
+    b.old_text = old_string.empty() || old_string.back() == '\n' ? old_string : old_string + "\n";
+    b.new_text = new_string.empty() || new_string.back() == '\n' ? new_string : new_string + "\n";
+    if (hinted) b.start_line = hint;
+    f.blocks.push_back(std::move(b));
+    patch.files.push_back(std::move(f));
+    fuzz::plan_all(patch, file, threshold);
+
+    // Oracle: in a plain LF file whose lines old_text occurs as exactly once (starting at a line
+    // start), the block must apply exactly there, as a plain string replacement would.
+    const text::PatchBlock& block = patch.files[0].blocks[0];
+    const std::string& old_text = block.old_text;
+    const std::string& new_text = block.new_text;
+    const bool plain = bom == 0 && file.find('\r') == std::string::npos && old_text.find('\r') == std::string::npos &&
+                       new_text.find('\r') == std::string::npos && !file.empty() && file.back() == '\n';
+    if (plain && !old_text.empty() && old_text != new_text) {
+        const std::size_t at = file.find(old_text);
+        if (at != std::string::npos && file.find(old_text, at + 1) == std::string::npos &&
+            (at == 0 || file[at - 1] == '\n')) {
+            auto plan = text::plan_file_patch(std::string_view(file), patch.files[0], text::PlanOptions{});
+            fuzz::require(plan.ok());
+            std::string expected = file;
+            expected.replace(at, old_text.size(), new_text);
+            fuzz::require(plan->bytes == expected);
+            fuzz::require(plan->blocks.size() == 1 && plan->blocks[0].match == "exact");
+        }
+    }
+
+    // Oracle: the block written as a SEARCH/REPLACE patch reads back as the same lines.
+    std::string sr = "<<<<<<< SEARCH\n";
+    bool visible = false;
+    for (const char c : old_text) visible = visible || (c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\v');
+    if (visible && escape_into(old_text, sr)) {
+        sr += "=======\n";
+        if (escape_into(new_text, sr)) {
+            sr += ">>>>>>> REPLACE\n";
+            auto parsed = text::parse_search_replace(sr);
+            fuzz::require(parsed.ok());
+            fuzz::require(parsed->files.size() == 1 && parsed->files[0].blocks.size() == 1);
+            fuzz::require(parsed->files[0].blocks[0].old_text == old_text);
+            fuzz::require(parsed->files[0].blocks[0].new_text == new_text);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,14 @@
+# A short run of every apply_diff fuzz target as one ctest test (scripts/fuzz builds them with
+# clang 14 into build-fuzz/). Include it from tests/CMakeLists.txt: include(../fuzz/fuzz_smoke.cmake)
+find_program(MCP_EDIT_FUZZ_CLANG NAMES clang++-14 clang++)
+if(MCP_EDIT_FUZZ_CLANG)
+  add_test(NAME fuzz_smoke
+    COMMAND "${PROJECT_SOURCE_DIR}/scripts/fuzz" 3
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
+  set_tests_properties(fuzz_smoke PROPERTIES
+    ENVIRONMENT "FUZZ_CXX=${MCP_EDIT_FUZZ_CLANG}"
+    TIMEOUT 900
+    LABELS fuzz)
+else()
+  message(STATUS "clang++ not found: the fuzz_smoke test is not registered")
+endif()

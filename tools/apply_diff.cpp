@@ -84,7 +84,7 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
         if (work.before.exists) original = std::string_view(work.before.file.bytes);
         auto plan = text::plan_file_patch(original, *work.patch, options);
         if (!plan) {
-            failures += "\n- " + work.source.display + ": " + plan.error().message;
+            failures += "\n- " + plan.error().message;  // it names the file and the blocks
             continue;
         }
         work.plan = std::move(plan.value());

@@ -633,15 +633,7 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
                 d.message = "The client could not show the approval form (" +
                             (*answer.response)["error"].value("message", std::string("error")) + "); nothing was written.";
             } else {
-                const ApprovalAnswer a = read_approval_answer((*answer.response)["result"]);
-                d.feedback = a.feedback;
-                if (a.kind == ApprovalAnswer::Kind::apply || a.kind == ApprovalAnswer::Kind::apply_session) {
-                    d.kind = Decision::Kind::approved;
-                    d.approval = a.kind == ApprovalAnswer::Kind::apply ? "user" : "session";
-                    if (a.kind == ApprovalAnswer::Kind::apply_session) self->approved_for_session_ = true;
-                } else {
-                    d.message = refusal_message(a, what);
-                }
+                d = self->decide(read_approval_answer((*answer.response)["result"]), what);
             }
             co_return d;
         }
@@ -684,17 +676,21 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
             co_return ask_again("The file changed since approval was asked, so this is a new diff to approve:");
         const Json responses = params.value("inputResponses", Json::object());
         if (!responses.is_object() || !responses.contains("approval")) co_return ask_again("");
-        const ApprovalAnswer a = read_approval_answer(responses["approval"]);
-        d.feedback = a.feedback;
-        if (a.kind == ApprovalAnswer::Kind::apply || a.kind == ApprovalAnswer::Kind::apply_session) {
-            d.kind = Decision::Kind::approved;
-            d.approval = a.kind == ApprovalAnswer::Kind::apply ? "user" : "session";
-            if (a.kind == ApprovalAnswer::Kind::apply_session) self->approved_for_session_ = true;
-        } else {
-            d.message = refusal_message(a, what);
-        }
-        co_return d;
+        co_return self->decide(read_approval_answer(responses["approval"]), what);
     };
+}
+
+tools::ApprovalDecision Session::decide(const ApprovalAnswer& answer, const std::string& what) {
+    tools::ApprovalDecision d;
+    d.feedback = answer.feedback;
+    if (answer.kind == ApprovalAnswer::Kind::apply || answer.kind == ApprovalAnswer::Kind::apply_session) {
+        d.kind = tools::ApprovalDecision::Kind::approved;
+        d.approval = answer.kind == ApprovalAnswer::Kind::apply ? "user" : "session";
+        if (answer.kind == ApprovalAnswer::Kind::apply_session) approved_for_session_ = true;
+    } else {
+        d.message = refusal_message(answer, what);
+    }
+    return d;
 }
 
 void Session::forward_log(spdlog::level::level_enum level, const std::string& logger, const std::string& text) {

@@ -19,6 +19,7 @@
 
 #include "protocol/jsonrpc.hpp"
 #include "protocol/versions.hpp"
+#include "server/approval_form.hpp"
 #include "server/config.hpp"
 #include "server/request_state.hpp"
 #include "server/stdio_transport.hpp"
@@ -78,6 +79,8 @@ private:
     tools::ApprovalGate make_gate(const std::string& tool, const Json& args, const Json& params,
                                   std::shared_ptr<InFlight> call, std::function<void(double, double, std::string)> progress);
     bool client_can_elicit(const Json& capabilities) const;
+    // The human's answer as a decision; "Apply and stop asking" is remembered for the session.
+    tools::ApprovalDecision decide(const ApprovalAnswer& answer, const std::string& what);
     // The workspace of a call: --root, narrowed by the client's roots when it declared them.
     asio::awaitable<std::shared_ptr<const Workspace>> call_workspace(std::shared_ptr<InFlight> call);
 

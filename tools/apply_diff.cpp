@@ -266,13 +266,7 @@ Handler apply_diff_handler() {
             ask.post_images[work.result_path().real] = work.new_hash;
         }
         const ApprovalDecision decision = co_await ctx.approve(ask);
-        if (decision.kind == ApprovalDecision::Kind::input_required) {
-            ToolResult pending;
-            pending.input_required = decision.input_required;
-            co_return pending;
-        }
-        if (decision.kind != ApprovalDecision::Kind::approved) co_return ToolResult::error(decision.message);
-        if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
+        if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
 
         std::string write_error = co_await offload(ctx.blocking, [&ctx, &planned] { return write_all(ctx, planned.files); });
         if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));

@@ -233,6 +233,17 @@ ToolResult build_result(const ChangeRequest& request, const Planned& planned, co
 
 }  // namespace
 
+std::optional<ToolResult> unless_approved(const CallContext& ctx, const ApprovalDecision& decision) {
+    if (decision.kind == ApprovalDecision::Kind::input_required) {
+        ToolResult pending;
+        pending.input_required = decision.input_required;
+        return pending;
+    }
+    if (decision.kind != ApprovalDecision::Kind::approved) return ToolResult::error(decision.message);
+    if (ctx.cancelled->load()) return ToolResult::error("Cancelled by the client; nothing was written.");
+    return std::nullopt;
+}
+
 asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) {
     server::ResolvedPath path;
     server::PathError path_error;
@@ -261,13 +272,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     ask.pre_images[path.real] = planned.before.exists ? planned.before.file.sha256 : std::string("absent");
     ask.post_images[path.real] = planned.new_hash;
     const ApprovalDecision decision = co_await ctx.approve(ask);
-    if (decision.kind == ApprovalDecision::Kind::input_required) {
-        ToolResult pending;
-        pending.input_required = decision.input_required;
-        co_return pending;
-    }
-    if (decision.kind != ApprovalDecision::Kind::approved) co_return ToolResult::error(decision.message);
-    if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
+    if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
 
     std::string write_error = co_await offload(ctx.blocking, [&ctx, &planned] {
         return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file);

@@ -53,6 +53,10 @@ struct ChangeRequest {
 
 asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request);
 
+// What the gate's decision means for the call: nullopt = go on and write; otherwise the result to
+// answer with (the input_required round trip, a refusal, or a cancellation).
+std::optional<ToolResult> unless_approved(const CallContext& ctx, const ApprovalDecision& decision);
+
 // Writes `new_bytes` over the file `before` describes (or creates it when it did not exist):
 // staged beside it, re-checked (still the same file, same content; or still absent), then
 // renamed over it; a file with several hard links is written in place. "" on success, else the

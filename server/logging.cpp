@@ -48,11 +48,16 @@ bool setup_logging(spdlog::level::level_enum level, const std::string& log_file,
     }
     sink->set_level(level);
     auto logger = std::make_shared<spdlog::logger>("mcp-edit", sink);
-    logger->set_level(std::min(level, spdlog::level::debug));
+    // Only what some sink wants is formatted; a client's logging/setLevel lowers it (follow_client_level).
+    logger->set_level(level);
     logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
     logger->flush_on(spdlog::level::warn);
     spdlog::set_default_logger(logger);
     return true;
+}
+
+void follow_client_level(spdlog::level::level_enum configured, spdlog::level::level_enum client) {
+    spdlog::default_logger()->set_level(std::min(configured, client));
 }
 
 void forward_logs_to(asio::io_context& io, const std::shared_ptr<Session>& session) {

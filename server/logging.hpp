@@ -15,6 +15,9 @@ class Session;
 // Installs the default logger. Returns false (with a reason) when the log file cannot be opened.
 bool setup_logging(spdlog::level::level_enum level, const std::string& log_file, std::string& error);
 
+// Lets records down to the client's level through (the stderr/file sink keeps its own level).
+void follow_client_level(spdlog::level::level_enum configured, spdlog::level::level_enum client);
+
 // From now on, log records also go to `session` (posted to `io`, so any thread may log).
 void forward_logs_to(asio::io_context& io, const std::shared_ptr<Session>& session);
 

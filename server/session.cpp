@@ -2,6 +2,7 @@
 #include "server/session.hpp"
 
 #include "server/approval_form.hpp"
+#include "server/logging.hpp"
 
 #include <algorithm>
 #include <array>
@@ -408,6 +409,7 @@ void Session::handle_request(protocol::Request request, Reply reply) {
         for (const auto& l : level_names) {
             if (l.mcp == level) {
                 client_log_level_ = l.spd;
+                follow_client_level(config_.log_level, l.spd);
                 reply.result(Json::object());
                 return;
             }

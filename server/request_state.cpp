@@ -91,6 +91,8 @@ RequestStateSigner::Checked RequestStateSigner::verify(const std::string& token,
     const auto payload = decode(token.substr(0, dot));
     const auto tag = decode(token.substr(dot + 1));
     if (!payload || !tag) return out;
+    // Only the one canonical spelling: another encoding of the same bytes is not what we issued.
+    if (encode(*payload) + "." + encode(*tag) != token) return out;
     const std::string expected = mac(*payload);
     if (tag->size() != expected.size() || CRYPTO_memcmp(tag->data(), expected.data(), expected.size()) != 0) {
         out.verdict = Verdict::bad_signature;

@@ -232,6 +232,20 @@ describe('approval through Multi Round-Trip Requests', () => {
       assert.ok(r1.error || r1.result?.isError === true, `a tampered requestState must be refused: ${show(r1).slice(0, 500)}`);
       assert.equal(fs.readFileSync(file, 'utf8'), original, 'tampered requestState: nothing may be written');
 
+      // 1b. a non-canonical base64url spelling of the same state (unused low bits of the last
+      //     character set) is a different string, and must be refused like any other tampering
+      const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const seg = state.slice(state.lastIndexOf('.') + 1);
+      const lastIdx = B64.indexOf(state.at(-1));
+      if (lastIdx >= 0 && (seg.length % 4 === 2 || seg.length % 4 === 3) && !/[^A-Za-z0-9_-]/.test(seg)) {
+        const malleable = state.slice(0, -1) + B64[lastIdx | 1];
+        assert.notEqual(malleable, state);
+        const r1b = await s.request(22, 'tools/call', { name: 'edit', arguments: args, inputResponses: apply, requestState: malleable, _meta: modernMeta(caps) });
+        assert.ok(r1b.error || r1b.result?.isError === true,
+          `a requestState whose last base64url character differs only in unused bits (${JSON.stringify(state.slice(-4))} -> ${JSON.stringify(malleable.slice(-4))}) must be refused; it was accepted: ${show(r1b).slice(0, 300)}`);
+        assert.equal(fs.readFileSync(file, 'utf8'), original, 'non-canonical requestState: nothing may be written');
+      }
+
       // 2. the genuine state with other arguments is not an approval of those arguments
       const evil = { ...args, new_string: 'EVIL' };
       const r2 = await s.request(3, 'tools/call', { name: 'edit', arguments: evil, inputResponses: apply, requestState: state, _meta: modernMeta(caps) });

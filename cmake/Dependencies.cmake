@@ -1,5 +1,5 @@
 # Every dependency is a Debian package found on the system; nothing is vendored or downloaded.
-# asio (standalone) and dtl ship no CMake config, so they get small imported targets here.
+# asio (standalone), dtl and xxhash ship no CMake config, so they get small imported targets here.
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(spdlog REQUIRED)
@@ -11,6 +11,12 @@ find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
 add_library(mcp_edit::asio INTERFACE IMPORTED)
 target_include_directories(mcp_edit::asio SYSTEM INTERFACE "${ASIO_INCLUDE_DIR}")
 target_compile_definitions(mcp_edit::asio INTERFACE ASIO_STANDALONE)
+
+find_path(XXHASH_INCLUDE_DIR xxhash.h REQUIRED)
+find_library(XXHASH_LIBRARY xxhash REQUIRED)
+add_library(mcp_edit::xxhash INTERFACE IMPORTED)
+target_include_directories(mcp_edit::xxhash SYSTEM INTERFACE "${XXHASH_INCLUDE_DIR}")
+target_link_libraries(mcp_edit::xxhash INTERFACE "${XXHASH_LIBRARY}")
 
 find_path(DTL_INCLUDE_DIR dtl/dtl.hpp REQUIRED)
 add_library(mcp_edit::dtl INTERFACE IMPORTED)

@@ -3,6 +3,7 @@
 
 #include "server/approval_form.hpp"
 #include "server/logging.hpp"
+#include "tools/hash.hpp"
 
 #include <algorithm>
 #include <array>
@@ -537,7 +538,10 @@ asio::awaitable<Session::ClientAnswer> Session::ask_client(std::string method, J
     outgoing_.erase(id.key());
     if (call) call->on_cancel = nullptr;
     answer.response = std::move(pending->response);
-    if (!answer.response) {
+    if (call && call->cancelled->load() && answer.response) {
+        answer.response.reset();  // answered, but the call it served is gone: nothing comes of it
+        answer.cancelled = true;
+    } else if (!answer.response) {
         answer.cancelled = call && call->cancelled->load();
         answer.timed_out = !answer.cancelled;
         // The client may still show the form: tell it the request is void. A late answer is ignored.
@@ -642,7 +646,11 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
 
         // 2026-07-28: Multi Round-Trip Requests. The first call answers input_required with a signed
         // requestState; the retry carries the user's answer and the state back.
-        ApprovalBinding binding{tool, canonical_digest(args), ask.pre_images, ask.post_images};
+        ApprovalBinding binding{tool, canonical_digest(args), Json::object(), Json::object()};
+        for (const auto& image : ask.images) {
+            binding.pre_images[image.real_path] = image.before ? tools::sha256_hex(*image.before) : std::string("absent");
+            binding.post_images[image.real_path] = image.after ? tools::sha256_hex(*image.after) : std::string("deleted");
+        }
         const auto now = std::chrono::system_clock::now();
         auto ask_again = [&](const std::string& why) {
             Decision again;

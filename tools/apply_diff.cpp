@@ -96,7 +96,7 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
         diff_options.max_bytes = 64 * 1024 / std::max<std::size_t>(1, files.size()) + 1024;
         work.diff = text::unified_diff(work.before.exists ? std::string_view(work.before.file.bytes) : std::string_view(),
                                        work.deleted() ? std::string_view() : std::string_view(work.plan.bytes), diff_options);
-        work.new_hash = work.deleted() ? std::string("deleted") : sha256_hex(work.plan.bytes);
+        work.new_hash = work.deleted() ? std::string("deleted") : content_fingerprint(work.plan.bytes);
         out.blocks += work.patch->blocks.size();
     }
     if (!failures.empty()) {
@@ -258,12 +258,13 @@ Handler apply_diff_handler() {
             ask.additions += work.diff.additions;
             ask.removals += work.diff.removals;
             ask.diff += (ask.diff.empty() ? "" : "\n") + work.diff.text;
-            ask.pre_images[work.source.real] = work.before.exists ? work.before.file.sha256 : std::string("absent");
+            const std::string* result = work.deleted() ? nullptr : &work.plan.bytes;
             if (work.destination) {
-                ask.pre_images[work.destination->real] = "absent";
-                ask.post_images[work.source.real] = "deleted";
+                ask.images.push_back({work.source.real, &work.before.file.bytes, nullptr});
+                ask.images.push_back({work.destination->real, nullptr, result});
+            } else {
+                ask.images.push_back({work.source.real, work.before.exists ? &work.before.file.bytes : nullptr, result});
             }
-            ask.post_images[work.result_path().real] = work.new_hash;
         }
         const ApprovalDecision decision = co_await ctx.approve(ask);
         if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);

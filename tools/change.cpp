@@ -68,7 +68,7 @@ Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const 
     options.new_missing = out.plan.delete_file;
     out.diff = text::unified_diff(out.before.exists ? std::string_view(out.before.file.bytes) : std::string_view(),
                                   out.plan.new_bytes, options);
-    out.new_hash = out.plan.delete_file ? std::string("deleted") : sha256_hex(out.plan.new_bytes);
+    out.new_hash = out.plan.delete_file ? std::string("deleted") : content_fingerprint(out.plan.new_bytes);
     return out;
 }
 
@@ -111,7 +111,7 @@ std::string verify_unchanged(const CallContext& ctx, const FileSnapshot& before)
         if (now.kind == platform::FileKind::missing) {
             conflict = path.display + " was deleted by another program while this change was being prepared.";
         } else if (!platform::read_regular_file(path.real, ctx.limits.max_file_size, current, failure) ||
-                   sha256_hex(current.bytes) != before.file.sha256) {
+                   content_fingerprint(current.bytes) != before.file.fingerprint) {
             text::DiffOptions options;
             options.old_path = path.display;
             const auto fresh = text::unified_diff(before.file.bytes, current.bytes, options);
@@ -259,7 +259,9 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     }
     if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
 
-    Planned planned = co_await offload(ctx.blocking, [&ctx, &request, &path] { return plan_change(ctx, request, path); });
+    const bool small = platform::stat_path(path.real).size <= inline_work_bytes;
+    Planned planned =
+        co_await offload(ctx.blocking, [&ctx, &request, &path] { return plan_change(ctx, request, path); }, small);
     if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error));
     if (request.dry_run || planned.unchanged) co_return build_result(request, planned, "none");
 
@@ -269,14 +271,15 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     ask.additions = planned.diff.additions;
     ask.removals = planned.diff.removals;
     ask.diff = planned.diff.text;
-    ask.pre_images[path.real] = planned.before.exists ? planned.before.file.sha256 : std::string("absent");
-    ask.post_images[path.real] = planned.new_hash;
+    ask.images.push_back({path.real, planned.before.exists ? &planned.before.file.bytes : nullptr,
+                          planned.plan.delete_file ? nullptr : &planned.plan.new_bytes});
     const ApprovalDecision decision = co_await ctx.approve(ask);
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
 
-    std::string write_error = co_await offload(ctx.blocking, [&ctx, &planned] {
-        return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file);
-    });
+    std::string write_error = co_await offload(
+        ctx.blocking,
+        [&ctx, &planned] { return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file); },
+        planned.plan.new_bytes.size() <= inline_work_bytes && planned.before.file.bytes.size() <= inline_work_bytes);
     if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));
     if (planned.plan.delete_file) ctx.file_states.forget(path.real);
     else ctx.file_states.record(path.real, planned.new_hash);

@@ -58,7 +58,7 @@ std::optional<std::string> load_text_file(const CallContext& ctx, const std::str
         return "Refused: " + path + " looks binary (a NUL byte at offset " + std::to_string(nul) +
                "); only text files can be read or changed.";
     }
-    out.sha256 = sha256_hex(out.bytes);
+    out.fingerprint = content_fingerprint(out.bytes);
     return std::nullopt;
 }
 

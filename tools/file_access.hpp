@@ -18,7 +18,7 @@ struct LoadedFile {
     std::string bytes;
     platform::FileStat stat;
     text::FileFacts facts;
-    std::string sha256;
+    std::string fingerprint;  // content_fingerprint of the bytes
 };
 
 // nullopt on success; otherwise the error message for the model.

@@ -1,7 +1,10 @@
 // SHA-256 via OpenSSL's EVP interface.
 #include "tools/hash.hpp"
 
+#include <cstdio>
+
 #include <openssl/evp.h>
+#include <xxhash.h>
 
 namespace tools {
 
@@ -16,6 +19,14 @@ std::string sha256_hex(std::string_view bytes) {
         out += hex[digest[i] >> 4];
         out += hex[digest[i] & 15];
     }
+    return out;
+}
+
+std::string content_fingerprint(std::string_view bytes) {
+    const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+    char out[33];
+    std::snprintf(out, sizeof out, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
+                  static_cast<unsigned long long>(h.low64));
     return out;
 }
 

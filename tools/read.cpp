@@ -38,6 +38,7 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
     if (auto error = load_text_file(ctx, path, file)) return ToolResult::error(std::move(*error));
 
     const std::string_view body = std::string_view(file.bytes).substr(file.facts.bom_size);
+    const bool valid_utf8 = text::is_valid_utf8(body);
     std::size_t total_lines = 0;
     text::for_each_line(body, [&](const text::LineSpan&) {
         ++total_lines;
@@ -67,7 +68,7 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
             dropped = line.size() - keep;
             line = line.substr(0, keep);
         }
-        shown = file.facts.valid_utf8 ? std::string(line) : text::to_valid_utf8(line);
+        shown = valid_utf8 ? std::string(line) : text::to_valid_utf8(line);
         if (dropped) {
             shown += " \xE2\x80\xA6 [line cut: " + std::to_string(dropped) + " more bytes]";
             cut = true;
@@ -91,15 +92,15 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
         {"start_line", last_shown ? first : 0},
         {"end_line", last_shown},
         {"truncated", cut || over_budget || last_shown < total_lines},
-        {"encoding", file.facts.valid_utf8 ? "utf-8" : "unknown-8bit"},
+        {"encoding", valid_utf8 ? "utf-8" : "unknown-8bit"},
         {"bom", file.facts.bom != text::Bom::none},
         {"line_ending", text::to_string(file.facts.line_ending)},
         {"final_newline", file.facts.final_newline},
-        {"sha256", file.sha256},
+        {"sha256", sha256_hex(file.bytes)},
         {"size_bytes", file.bytes.size()},
     };
     result.extra_text = result.structured.dump(-1, ' ', false, Json::error_handler_t::replace);
-    ctx.file_states.record(file.path.real, file.sha256);
+    ctx.file_states.record(file.path.real, file.fingerprint);
     return result;
 }
 
@@ -113,7 +114,8 @@ Handler read_handler() {
         server::PathError ignored;
         if (ctx.workspace.resolve(args.at("file_path").get<std::string>(), path, ignored))
             lane = co_await ctx.lanes.acquire(lane_key(path.real));
-        co_return co_await offload(ctx.blocking, [&ctx, &args] { return read_file(ctx, args); });
+        const bool small = !path.real.empty() && platform::stat_path(path.real).size <= inline_work_bytes;
+        co_return co_await offload(ctx.blocking, [&ctx, &args] { return read_file(ctx, args); }, small);
     };
 }
 

@@ -38,8 +38,14 @@ struct ApprovalRequest {
     std::size_t additions = 0;
     std::size_t removals = 0;
     std::string diff;                // the whole diff text; the form cuts it to a readable length
-    Json pre_images = Json::object();   // real path -> sha256 of the bytes the change starts from, or "absent"
-    Json post_images = Json::object();  // real path -> sha256 of the result, or "deleted"
+    // Each file's bytes before and after (nullptr: absent before / deleted after), valid while
+    // the gate runs; an approval that outlives the call (2026-07-28) binds their SHA-256.
+    struct Image {
+        std::string real_path;
+        const std::string* before = nullptr;
+        const std::string* after = nullptr;
+    };
+    std::vector<Image> images;
 };
 
 struct ApprovalDecision {
@@ -90,12 +96,17 @@ struct ToolResult {
 
 using Handler = std::function<asio::awaitable<ToolResult>(CallContext&, const Json& args)>;
 
+// Files up to this size are read, planned and written on the io thread itself: their work takes
+// microseconds, less than two thread hand-overs; larger ones go to the blocking pool.
+inline constexpr std::uint64_t inline_work_bytes = 256 * 1024;
+
 // Runs `work` (a callable returning T) on the blocking executor and resumes the caller on its
-// own executor with the value.
+// own executor with the value; or right here when `small` says the work is too short to move.
 template <class Work>
-auto offload(const asio::any_io_executor& blocking, Work work)
+auto offload(const asio::any_io_executor& blocking, Work work, bool small = false)
     -> asio::awaitable<decltype(work())> {
     using T = decltype(work());
+    if (small) co_return work();
     co_return co_await asio::co_spawn(
         blocking, [w = std::move(work)]() mutable -> asio::awaitable<T> { co_return w(); },
         asio::use_awaitable);

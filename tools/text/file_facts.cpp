@@ -113,7 +113,6 @@ FileFacts analyze(std::string_view bytes) {
     const std::string_view body = bytes.substr(f.bom_size);
     const bool wide = f.bom != Bom::none && f.bom != Bom::utf8;
     f.binary = !wide && body.find('\0') != std::string_view::npos;
-    f.valid_utf8 = !wide && is_valid_utf8(body);
     if (wide) return f;  // line facts of UTF-16/32 text are not computed on bytes
 
     const char* p = body.data();

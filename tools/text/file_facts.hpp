@@ -26,11 +26,12 @@ struct FileFacts {
     LineEnding line_ending = LineEnding::none;
     LineEndingCounts counts;
     bool final_newline = false;
-    bool valid_utf8 = true;
     bool binary = false;  // contains a NUL byte (outside a UTF-16/32 BOM'd file)
 };
 
 Bom detect_bom(std::string_view bytes, std::size_t* size = nullptr);
+// BOM, line endings, final newline, binary. UTF-8 validity is asked separately (is_valid_utf8):
+// only what shows text needs it, and it is a whole pass over the file.
 FileFacts analyze(std::string_view bytes);
 
 // "lf", "crlf", "cr", "mixed", "none"

@@ -7,9 +7,9 @@
 
 namespace tools {
 
-// Shared with multiedit: applies one edit to `bytes` in memory.
+// Shared with multiedit: applies one edit to `bytes` in memory; inserted text takes `newline`.
 PlanOutcome apply_one_edit(const std::string& bytes, bool exists, const std::string& display, const std::string& old_string,
-                           const std::string& new_string, bool replace_all, Plan& plan) {
+                           const std::string& new_string, bool replace_all, std::string_view newline, Plan& plan) {
     if (old_string.empty()) {
         if (exists && !bytes.empty())
             return PlanOutcome::fail("old_string is empty, but " + display +
@@ -25,7 +25,7 @@ PlanOutcome apply_one_edit(const std::string& bytes, bool exists, const std::str
     text::EditSpec spec{old_string, new_string, replace_all};
     auto match = text::match_edit(bytes, spec);
     if (!match) return PlanOutcome::fail(match.error().message);
-    auto spliced = text::splice(bytes, match->replacements);
+    auto spliced = text::splice(bytes, match->replacements, newline);
     if (!spliced) return PlanOutcome::fail("Internal error while applying the edit: " + spliced.error().message);
     plan.new_bytes = std::move(spliced.value());
     plan.replacements += match->replacements.size();
@@ -45,7 +45,8 @@ Handler edit_handler() {
         request.may_create = old_string.empty();
         request.planner = [old_string, new_string, replace_all](const FileSnapshot& before, const std::string& display) {
             Plan plan;
-            return apply_one_edit(before.file.bytes, before.exists, display, old_string, new_string, replace_all, plan);
+            return apply_one_edit(before.file.bytes, before.exists, display, old_string, new_string, replace_all,
+                                  text::dominant_newline(before.file.facts), plan);
         };
         co_return co_await run_change(ctx, std::move(request));
     };

@@ -7,7 +7,7 @@
 namespace tools {
 
 PlanOutcome apply_one_edit(const std::string& bytes, bool exists, const std::string& display, const std::string& old_string,
-                           const std::string& new_string, bool replace_all, Plan& plan);
+                           const std::string& new_string, bool replace_all, std::string_view newline, Plan& plan);
 
 namespace {
 
@@ -50,8 +50,12 @@ Handler multiedit_handler() {
                                              "]: old_string is empty; only the first edit may create the file. No edit was applied.");
                 Plan step;
                 step.replacements = plan.replacements;
+                // The file's style as it was; a file created by edits[0] has what edits[0] gave it.
+                const std::string_view newline =
+                    before.exists || i == 0 ? text::dominant_newline(before.file.facts)
+                                            : text::dominant_newline(text::analyze(bytes));
                 PlanOutcome one = apply_one_edit(bytes, exists, display, edits[i].old_string, edits[i].new_string,
-                                                 edits[i].replace_all, step);
+                                                 edits[i].replace_all, newline, step);
                 if (!one.plan)
                     return PlanOutcome::fail("edits[" + std::to_string(i) + "] failed, so no edit was applied (all or nothing)" +
                                              (i > 0 ? " — note that it is matched against the file as edits[0.." +

@@ -279,7 +279,9 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     std::string write_error = co_await offload(
         ctx.blocking,
         [&ctx, &planned] { return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file); },
-        planned.plan.new_bytes.size() <= inline_work_bytes && planned.before.file.bytes.size() <= inline_work_bytes);
+        // fsync blocks for as long as the disk takes: never on the io thread.
+        !ctx.fsync && planned.plan.new_bytes.size() <= inline_work_bytes &&
+            planned.before.file.bytes.size() <= inline_work_bytes);
     if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));
     if (planned.plan.delete_file) ctx.file_states.forget(path.real);
     else ctx.file_states.record(path.real, planned.new_hash);

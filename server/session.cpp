@@ -447,6 +447,11 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     }
     tools::Registry::apply_aliases(args);
 
+    ++tool_calls_;
+    struct Leave {
+        std::size_t& count;
+        ~Leave() { --count; }
+    } leave{tool_calls_};
     tools::ToolResult outcome;
     if (auto problem = registry_.validate(*tool, args)) {
         outcome = tools::ToolResult::error(std::move(*problem));
@@ -458,6 +463,7 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
         ctx.cancelled = state->cancelled;
         ctx.history = &history_;
         ctx.fuzzy_threshold = config_.fuzzy_threshold;
+        ctx.alone = [this] { return tool_calls_ == 1; };
         if (const Json* meta = find_meta(params)) {
             if (const auto token = meta->find("progressToken");
                 token != meta->end() && (token->is_string() || token->is_number_integer())) {

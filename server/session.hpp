@@ -118,6 +118,7 @@ private:
 
     std::unordered_map<std::string, std::shared_ptr<InFlight>> in_flight_;
     std::size_t active_ = 0;  // requests being served, including batch members
+    std::size_t tool_calls_ = 0;  // tools/call coroutines running
     bool input_ended_ = false;
     asio::steady_timer idle_signal_;
 };

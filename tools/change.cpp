@@ -259,7 +259,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     }
     if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
 
-    const bool small = platform::stat_path(path.real).size <= inline_work_bytes;
+    const bool small = ctx.alone() && platform::stat_path(path.real).size <= inline_work_bytes;
     Planned planned =
         co_await offload(ctx.blocking, [&ctx, &request, &path] { return plan_change(ctx, request, path); }, small);
     if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error));
@@ -280,7 +280,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
         ctx.blocking,
         [&ctx, &planned] { return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file); },
         // fsync blocks for as long as the disk takes: never on the io thread.
-        !ctx.fsync && planned.plan.new_bytes.size() <= inline_work_bytes &&
+        !ctx.fsync && ctx.alone() && planned.plan.new_bytes.size() <= inline_work_bytes &&
             planned.before.file.bytes.size() <= inline_work_bytes);
     if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));
     if (planned.plan.delete_file) ctx.file_states.forget(path.real);

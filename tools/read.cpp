@@ -114,7 +114,7 @@ Handler read_handler() {
         server::PathError ignored;
         if (ctx.workspace.resolve(args.at("file_path").get<std::string>(), path, ignored))
             lane = co_await ctx.lanes.acquire(lane_key(path.real));
-        const bool small = !path.real.empty() && platform::stat_path(path.real).size <= inline_work_bytes;
+        const bool small = ctx.alone() && !path.real.empty() && platform::stat_path(path.real).size <= inline_work_bytes;
         co_return co_await offload(ctx.blocking, [&ctx, &args] { return read_file(ctx, args); }, small);
     };
 }

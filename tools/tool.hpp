@@ -65,6 +65,9 @@ struct CallContext {
     Limits limits;
     asio::any_io_executor blocking;  // where file I/O and heavy computation run
     bool fsync = true;
+    // Reports whether this is the only tool call in flight: short work then runs on the io thread
+    // (less latency); with others in flight it goes to the pool (parallel files).
+    std::function<bool()> alone = [] { return false; };
     History* history = nullptr;  // the session's record of what it wrote (for undo)
     double fuzzy_threshold = 1.0;  // apply_diff similarity matching; 1 = off (--fuzzy-threshold)
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);

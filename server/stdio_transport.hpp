@@ -62,7 +62,6 @@ private:
 
     std::deque<std::string> queue_;
     std::size_t queued_bytes_ = 0;
-    bool writing_ = false;
     bool output_broken_ = false;
     asio::steady_timer write_wakeup_;
     asio::steady_timer drained_signal_;

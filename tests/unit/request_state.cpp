@@ -39,10 +39,10 @@ TEST_CASE("requestState: expired, tampered, foreign, non-canonical and malformed
     // The same bytes spelled differently: set an unused low bit of the last base64url character.
     static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     std::string respelled = token;
-    const auto last = alphabet.find(respelled.back());
-    REQUIRE(last != std::string::npos);
-    respelled.back() = alphabet[last ^ 1];
+    const auto last_char = alphabet.find(respelled.back());
+    REQUIRE(last_char != std::string::npos);
+    respelled.back() = alphabet[last_char ^ 1];
     CHECK(signer.verify(respelled, now).verdict != RequestStateSigner::Verdict::valid);
-    for (const char* bad : {"", ".", "abc", "abc.def", "!!!.???"})
-        CHECK(signer.verify(bad, now).verdict != RequestStateSigner::Verdict::valid);
+    for (const char* garbage : {"", ".", "abc", "abc.def", "!!!.???"})
+        CHECK(signer.verify(garbage, now).verdict != RequestStateSigner::Verdict::valid);
 }

@@ -203,23 +203,6 @@ struct Attempt {
     std::optional<std::size_t> line_hint;  // the line the needle says it starts at (read prefixes)
 };
 
-std::vector<std::string_view> split_needle_lines(std::string_view s, bool* ends_with_newline) {
-    std::vector<std::string_view> lines;
-    *ends_with_newline = !s.empty() && s.back() == '\n';
-    if (*ends_with_newline) s.remove_suffix(1);
-    std::size_t b = 0;
-    while (true) {
-        const std::size_t e = s.find('\n', b);
-        if (e == std::string_view::npos) {
-            lines.push_back(s.substr(b));
-            break;
-        }
-        lines.push_back(s.substr(b, e - b));
-        b = e + 1;
-    }
-    return lines;
-}
-
 class Matcher {
 public:
     Matcher(std::string_view file, const EditSpec& spec, const MatchOptions& options)
@@ -321,7 +304,7 @@ private:
     Found search_indentation(std::string_view needle3) {
         Found found;
         bool ends_with_newline = false;
-        const std::vector<std::string_view> lines = split_needle_lines(needle3, &ends_with_newline);
+        const std::vector<std::string_view> lines = split_lf_lines(needle3, &ends_with_newline);
         const std::size_t k = lines.size();
         std::size_t f = 0;
         while (f < k && lines[f].empty()) ++f;

@@ -119,23 +119,6 @@ double similarity(std::string_view file_line, std::string_view needle_line) {
     return 0.9 * dice(a, b);
 }
 
-std::vector<std::string_view> needle_lines(std::string_view s, bool* ends_with_newline) {
-    std::vector<std::string_view> lines;
-    *ends_with_newline = !s.empty() && s.back() == '\n';
-    if (*ends_with_newline) s.remove_suffix(1);
-    std::size_t b = 0;
-    while (true) {
-        const std::size_t e = s.find('\n', b);
-        if (e == std::string_view::npos) {
-            lines.push_back(s.substr(b));
-            break;
-        }
-        lines.push_back(s.substr(b, e - b));
-        b = e + 1;
-    }
-    return lines;
-}
-
 // Reads the lines of an LF text forward from an offset.
 struct LineCursor {
     std::string_view text;
@@ -286,7 +269,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         return out;
     }
     bool ends_with_newline = false;
-    const std::vector<std::string_view> lines = needle_lines(needle, &ends_with_newline);
+    const std::vector<std::string_view> lines = split_lf_lines(needle, &ends_with_newline);
     const std::size_t k = lines.size();
 
     // 1. Where the needle's most distinctive lines, or else its longest words, occur.

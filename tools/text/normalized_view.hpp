@@ -14,6 +14,10 @@ namespace text {
 // `s` with CRLF and lone CR written as LF.
 std::string normalize_newlines(std::string_view s);
 
+// The lines of an LF text (a needle, an old_string) without their "\n"; one final newline is not
+// an extra empty line and is reported in *ends_with_newline.
+std::vector<std::string_view> split_lf_lines(std::string_view s, bool* ends_with_newline);
+
 // The file with its BOM removed and CRLF / CR read as "\n". No copy is made when the file has no
 // CR (the view is then the file itself, shifted past the BOM).
 class LfView {

@@ -4,9 +4,11 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <openssl/rand.h>
 
+#include <cerrno>
 #include <stdexcept>
+
+#include <sys/random.h>
 
 #include "tools/hash.hpp"
 
@@ -55,9 +57,26 @@ std::string canonical_digest(const nlohmann::json& value) {
     return tools::sha256_hex(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
-RequestStateSigner::RequestStateSigner() {
-    if (RAND_bytes(key_, sizeof key_) != 1) throw std::runtime_error("no randomness for the requestState key");
+namespace {
+
+// Random bytes from the kernel (getrandom(2)): the key is made at start-up without waking up
+// OpenSSL's random generator, which costs megabytes of resident memory in a process that may
+// never sign anything.
+void random_bytes(unsigned char* out, std::size_t n) {
+    while (n > 0) {
+        const ssize_t got = ::getrandom(out, n, 0);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw std::runtime_error("no randomness for the requestState key");
+        }
+        out += got;
+        n -= static_cast<std::size_t>(got);
+    }
 }
+
+}  // namespace
+
+RequestStateSigner::RequestStateSigner() { random_bytes(key_, sizeof key_); }
 
 std::string RequestStateSigner::mac(const std::string& payload) const {
     unsigned char out[EVP_MAX_MD_SIZE];
@@ -68,7 +87,7 @@ std::string RequestStateSigner::mac(const std::string& payload) const {
 
 std::string RequestStateSigner::sign(const ApprovalBinding& b, std::chrono::system_clock::time_point expires) const {
     unsigned char nonce[12];
-    RAND_bytes(nonce, sizeof nonce);
+    random_bytes(nonce, sizeof nonce);
     const nlohmann::json payload = {
         {"v", 1},
         {"tool", b.tool},

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tools/text/byte_buffer.hpp"
+
 namespace platform {
 
 namespace {
@@ -110,6 +112,8 @@ bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile
     }
     // Regular files ignore O_NONBLOCK. Read the size fstat gave, then keep reading to EOF in
     // small steps so a file that grew meanwhile is still read whole, within the cap.
+    out.bytes.clear();
+    text::reserve_bytes(out.bytes, static_cast<std::size_t>(out.stat.size));
     out.bytes.resize(static_cast<std::size_t>(out.stat.size));
     std::size_t have = 0;
     char probe[65536];

@@ -1,6 +1,8 @@
 // File facts: BOM, line endings, UTF-8 validity, binary detection, line splitting.
 #include "tools/text/file_facts.hpp"
 
+#include "tools/text/byte_scan.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -113,16 +115,17 @@ FileFacts analyze(std::string_view bytes) {
     f.bom = detect_bom(bytes, &f.bom_size);
     const std::string_view body = bytes.substr(f.bom_size);
     const bool wide = f.bom != Bom::none && f.bom != Bom::utf8;
-    f.binary = !wide && body.find('\0') != std::string_view::npos;
-    if (wide) return f;  // line facts of UTF-16/32 text are not computed on bytes
+    if (wide) return f;  // NULs are part of UTF-16/32 text; its line facts are not computed on bytes
 
-    // Two vectorised passes instead of a search per line: every LF counted, then each CR looked
-    // at (rare outside CRLF and CR files) to tell CRLF pairs from lone CRs.
+    // One vectorised pass counts every LF and notes whether a NUL or a CR occurs; only then is
+    // each CR looked at (rare outside CRLF and CR files) to tell CRLF pairs from lone CRs.
     const char* p = body.data();
     const std::size_t n = body.size();
-    const auto all_lf = static_cast<std::size_t>(std::count(p, p + n, '\n'));
+    const ByteCensus seen = census(body);
+    f.binary = seen.nul;
+    const std::size_t all_lf = seen.lf;
     std::size_t crlf = 0, lone_cr = 0;
-    for (const char* cr = static_cast<const char*>(std::memchr(p, '\r', n)); cr;
+    for (const char* cr = seen.cr ? static_cast<const char*>(std::memchr(p, '\r', n)) : nullptr; cr;
          cr = static_cast<const char*>(std::memchr(cr + 1, '\r', n - static_cast<std::size_t>(cr + 1 - p)))) {
         if (cr + 1 < p + n && cr[1] == '\n') ++crlf;
         else ++lone_cr;

@@ -7,6 +7,7 @@
 #include <limits>
 #include <utility>
 
+#include "tools/text/byte_scan.hpp"
 #include "tools/text/byte_search.hpp"
 #include "tools/text/near_miss.hpp"
 #include "tools/text/normalized_view.hpp"
@@ -479,8 +480,7 @@ private:
                 at = 0;
                 line = 1;
             }
-            line += static_cast<std::size_t>(std::count(t.begin() + static_cast<std::ptrdiff_t>(at),
-                                                        t.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+            line += count_byte(t.substr(at, pos - at), '\n');
             at = pos;
             return line;
         };

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <utility>
 
+#include "tools/text/byte_scan.hpp"
 #include "tools/text/file_facts.hpp"
 #include "tools/text/matcher.hpp"
 #include "tools/text/near_miss.hpp"
@@ -47,7 +48,7 @@ Words words_for(PatchFormat format) {
 }
 
 std::size_t count_lines(std::string_view lf_text) {
-    return static_cast<std::size_t>(std::count(lf_text.begin(), lf_text.end(), '\n'));
+    return count_byte(lf_text, '\n');
 }
 
 std::string_view first_line(std::string_view lf_text) {

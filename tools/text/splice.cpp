@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "tools/text/byte_buffer.hpp"
+
 namespace text {
 
 std::string with_newlines(std::string_view text, std::string_view newline) {
@@ -42,7 +44,7 @@ Result<std::string, SpliceError> splice(std::string_view bytes, std::span<const 
         growth += r.text.size();
     }
     std::string out;
-    out.reserve(bytes.size() + growth + growth / 16);
+    reserve_bytes(out, bytes.size() + growth + growth / 16);
     std::size_t at = 0;
     for (const Replacement& r : replacements) {
         out.append(bytes.data() + at, r.begin - at);
@@ -112,7 +114,7 @@ Result<Inserted, SpliceError> insert_lines(std::string_view bytes, long long lin
 
     const std::size_t at = facts.bom_size + position;
     Inserted out;
-    out.bytes.reserve(bytes.size() + inserted.size());
+    reserve_bytes(out.bytes, bytes.size() + inserted.size());
     out.bytes.append(bytes.data(), at);
     out.bytes += inserted;
     out.bytes.append(bytes.data() + at, bytes.size() - at);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "tools/text/byte_scan.hpp"
 #include "tools/text/file_facts.hpp"
 #include "tools/text/line_diff.hpp"
 
@@ -46,7 +47,7 @@ bool line_starts_at(std::string_view x, std::size_t p) {
 // Number of line terminators (LF, CRLF, lone CR) in x[0, p).
 std::size_t lines_before(std::string_view x, std::size_t p) {
     const char* d = x.data();
-    std::size_t n = static_cast<std::size_t>(std::count(d, d + p, '\n'));
+    std::size_t n = count_byte(x.substr(0, p), '\n');
     for (const char* cr = static_cast<const char*>(std::memchr(d, '\r', p)); cr;
          cr = static_cast<const char*>(std::memchr(cr + 1, '\r', p - static_cast<std::size_t>(cr + 1 - d)))) {
         const std::size_t i = static_cast<std::size_t>(cr - d);

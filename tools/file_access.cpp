@@ -58,8 +58,13 @@ std::optional<std::string> load_text_file(const CallContext& ctx, const std::str
         return "Refused: " + path + " looks binary (a NUL byte at offset " + std::to_string(nul) +
                "); only text files can be read or changed.";
     }
-    out.fingerprint = content_fingerprint(out.bytes);
+    out.fingerprint_.reset();
     return std::nullopt;
+}
+
+const std::string& LoadedFile::fingerprint() const {
+    if (!fingerprint_) fingerprint_ = content_fingerprint(bytes);
+    return *fingerprint_;
 }
 
 }  // namespace tools

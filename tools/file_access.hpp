@@ -18,7 +18,14 @@ struct LoadedFile {
     std::string bytes;
     platform::FileStat stat;
     text::FileFacts facts;
-    std::string fingerprint;  // content_fingerprint of the bytes
+
+    // content_fingerprint of the bytes, hashed on first use: an edit needs it only when the file
+    // looks touched before the write, and hashing a large file is a pass over all of it.
+    const std::string& fingerprint() const;
+
+private:
+    friend std::optional<std::string> load_text_file(const CallContext&, const std::string&, LoadedFile&);
+    mutable std::optional<std::string> fingerprint_;
 };
 
 // nullopt on success; otherwise the error message for the model.

@@ -100,7 +100,7 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
         {"size_bytes", file.bytes.size()},
     };
     result.extra_text = result.structured.dump(-1, ' ', false, Json::error_handler_t::replace);
-    ctx.file_states.record(file.path.real, file.fingerprint);
+    ctx.file_states.record(file.path.real, file.fingerprint());
     return result;
 }
 

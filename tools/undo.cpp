@@ -50,7 +50,7 @@ Handler undo_handler() {
             if (!current.exists)
                 return PlanOutcome::fail("Cannot undo: " + display + " no longer exists, so it is not what this server wrote (by " +
                                          entry->tool + "). Nothing was changed.");
-            if (current.file.fingerprint != entry->after_hash) {
+            if (current.file.fingerprint() != entry->after_hash) {
                 text::DiffOptions options;
                 options.old_path = display;
                 const auto drift = text::unified_diff(entry->after, current.file.bytes, options);

@@ -28,7 +28,7 @@ Handler write_handler() {
                                          " already exists and this session has not read it. Call read on it first (so "
                                          "nothing in it is overwritten unseen), then write again; for a targeted "
                                          "change, edit is safer than rewriting the whole file.");
-            if (*known != before.file.fingerprint)
+            if (*known != before.file.fingerprint())
                 return PlanOutcome::fail("Refused: " + display +
                                          " changed on disk since this session last read or wrote it (another program "
                                          "or a formatter changed its content). Call read on it again, then write.");

@@ -27,9 +27,9 @@ const NO_PEERS = argv.has('--no-peers');
 
 // ---- sizes and limits ---------------------------------------------------------------------------
 const CFG = QUICK
-  ? { coldRuns: 5, seqEdits: 100, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, floorRuns: 3, manyFiles: 100, sameFile: 200,
+  ? { coldRuns: 5, seqEdits: 100, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, floorRuns: 3, manyFiles: 100, sameFile: 200,
       opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000 }
-  : { coldRuns: 20, seqEdits: 500, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 3, floorRuns: 3, manyFiles: 500, sameFile: 200,
+  : { coldRuns: 20, seqEdits: 500, seqRounds: 3, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 3, floorRuns: 3, manyFiles: 500, sameFile: 200,
       opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000 };
 const INIT_TIMEOUT_MS = 20_000;
 // A peer is given up on for the rest of the run when its total time passes this (keeps runs bounded).
@@ -404,7 +404,8 @@ function seqFile(n) {
   return s;
 }
 
-async function sequentialEdits(spec) {
+// One round: a fresh server and file, then seqEdits edits one after another (each waits for its reply).
+async function sequentialRound(spec, capMs) {
   const n = CFG.seqEdits;
   const root = freshRoot(spec, 'seq');
   const file = path.join(root, 'seq.txt');
@@ -414,7 +415,7 @@ async function sequentialEdits(spec) {
     const t0 = performance.now();
     let done = 0;
     for (let i = 0; i < n; i++) {
-      if (performance.now() - t0 > CFG.seqCapMs) break; // bounded: slow servers are measured on fewer calls
+      if (performance.now() - t0 > capMs) break; // bounded: slow servers are measured on fewer calls
       const r = await s.edit(file, `item_${pad(i, 4)} = compute("alpha"`, `item_${pad(i, 4)} = compute("beta"`, CFG.opTimeoutMs).catch((e) => { if (e instanceof TimeoutError) s.timedOut = true; throw e; });
       if (!r.ok) return { status: 'wrong', detail: `edit ${i} failed: ${r.why}` };
       done++;
@@ -427,6 +428,24 @@ async function sequentialEdits(spec) {
     if (onDisk !== expected) return { status: 'wrong', detail: 'file on disk differs from the expected result' };
     return { status: 'ok', edits: done, planned: n, capped: done < n, total_ms: ms, calls_per_s: (done * 1000) / ms, error_logs: s.errorLogs };
   });
+}
+
+// Up to seqRounds rounds (this VM's speed moves by tens of percent from one second to the next),
+// within seqCapMs in all; the round with the median calls/s is reported, with every round's rate.
+async function sequentialEdits(spec) {
+  const rounds = [];
+  const t0 = performance.now();
+  for (let i = 0; i < CFG.seqRounds; i++) {
+    const left = CFG.seqCapMs - (performance.now() - t0);
+    if (i > 0 && left < CFG.seqCapMs / 4) break;
+    const r = await sequentialRound(spec, left);
+    if (r.status !== 'ok') return r;
+    rounds.push(r);
+    if (r.capped) break;
+  }
+  const sorted = [...rounds].sort((a, b) => a.calls_per_s - b.calls_per_s);
+  const mid = sorted[(sorted.length - 1) >> 1];
+  return { ...mid, rounds: rounds.length, rounds_calls_per_s: rounds.map((r) => r.calls_per_s) };
 }
 
 const BIG_LINE = (i) => `${pad(i, 8)} lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod\n`;
@@ -695,7 +714,7 @@ function renderTables(out, specs) {
   const rows = [];
   rows.push(['cold start: spawn → initialize reply (median)', (id) => cell(w(id, 'cold_start'), (v) => `${ms(v.median_ms)} (n=${v.runs})`)]);
   rows.push(['idle RSS after initialize', (id) => cell(w(id, 'probe'), (v) => mib(v.idle_rss_mib))]);
-  rows.push([`${out.config.seqEdits} sequential edits, one file`, (id) => cell(w(id, 'sequential_edits'), (v) => `${v.calls_per_s >= 10 ? Math.round(v.calls_per_s) : v.calls_per_s.toFixed(1)} calls/s${v.capped ? ` (stopped at the ${out.config.seqCapMs / 1000} s cap after ${v.edits} edits)` : ''}`)]);
+  rows.push([`${out.config.seqEdits} sequential edits, one file`, (id) => cell(w(id, 'sequential_edits'), (v) => `${v.calls_per_s >= 10 ? Math.round(v.calls_per_s) : v.calls_per_s.toFixed(1)} calls/s${v.rounds > 1 ? ` (median of ${v.rounds} rounds)` : ''}${v.capped ? ` (stopped at the ${out.config.seqCapMs / 1000} s cap after ${v.edits} edits)` : ''}`)]);
   for (const mb of out.config.bigSizesMB) {
     rows.push([`one edit in a ${mb} MB file: time / peak RSS${out.config.bigRuns > 1 ? ` (median of ${out.config.bigRuns})` : ''}`, (id) => cell(w(id, `big_${mb}mb`), (v) => `${ms(v.ms)} / ${mib(v.peak_rss_mib)}`)]);
   }

@@ -11,8 +11,9 @@
 
 namespace tools {
 
-std::string lane_key(const std::string& real_path) {
-    const platform::FileStat st = platform::stat_path(real_path);
+std::string lane_key(const std::string& real_path) { return lane_key(real_path, platform::stat_path(real_path)); }
+
+std::string lane_key(const std::string& real_path, const platform::FileStat& st) {
     if (st.kind == platform::FileKind::regular && st.links > 1)
         return "inode:" + std::to_string(st.identity.device) + ":" + std::to_string(st.identity.inode);
     return "path:" + real_path;
@@ -33,12 +34,16 @@ std::string plural(std::size_t n, const char* word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const server::ResolvedPath& path) {
+// `st`: the file's stat, taken once the lane was held. `recheck`: time passed since `path` was
+// resolved (the lane was busy), so the path goes through the workspace boundary again.
+Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const server::ResolvedPath& path,
+                    const platform::FileStat& st, bool recheck) {
     Planned out;
-    const platform::FileStat st = platform::stat_path(path.real);
     out.before.exists = st.kind != platform::FileKind::missing;
     if (out.before.exists) {
-        if (auto error = load_text_file(ctx, path.real, out.before.file)) {
+        out.before.file.path = path;
+        if (auto error = recheck ? load_text_file(ctx, path.real, out.before.file)
+                                 : load_resolved_file(ctx, path.real, out.before.file)) {
             out.error = std::move(*error);
             return out;
         }
@@ -249,19 +254,27 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     server::PathError path_error;
     if (!ctx.workspace.resolve(request.file_path, path, path_error)) co_return ToolResult::error(path_error.message);
 
-    FileLanes::Guard lane = co_await ctx.lanes.acquire(lane_key(path.real));
+    // One stat serves the lane key, the choice of thread and whether the file exists; it is taken
+    // again whenever the lane was busy, since the file may have changed meanwhile.
+    platform::FileStat st = platform::stat_path(path.real);
+    FileLanes::Guard lane = co_await ctx.lanes.acquire(lane_key(path.real, st));
+    bool waited = false;
     // A file can gain or lose hard links while we waited: follow its key, a bounded number of times.
-    for (int hop = 0; hop < 8; ++hop) {
-        std::string key = lane_key(path.real);
+    for (int hop = 0; lane.waited(); ++hop) {
+        waited = true;
+        st = platform::stat_path(path.real);
+        if (hop == 8) break;
+        std::string key = lane_key(path.real, st);
         if (key == lane.key()) break;
         lane.release();
         lane = co_await ctx.lanes.acquire(std::move(key));
     }
     if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
 
-    const bool small = ctx.alone() && platform::stat_path(path.real).size <= inline_work_bytes;
-    Planned planned =
-        co_await offload(ctx.blocking, [&ctx, &request, &path] { return plan_change(ctx, request, path); }, small);
+    const bool small = ctx.alone() && st.size <= inline_work_bytes;
+    Planned planned = co_await offload(
+        ctx.blocking, [&ctx, &request, &path, &st, waited] { return plan_change(ctx, request, path, st, waited); },
+        small);
     if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error));
     if (request.dry_run || planned.unchanged) co_return build_result(request, planned, "none");
 

@@ -87,5 +87,7 @@ std::string revert_committed(const CallContext& ctx, const StagedChange& change)
 // The lane key of a resolved path: device + inode for a file with several hard links (written in
 // place, so its inode is stable), else the real path (stable across our renames).
 std::string lane_key(const std::string& real_path);
+// The same from a stat of it the caller already has.
+std::string lane_key(const std::string& real_path, const platform::FileStat& st);
 
 }  // namespace tools

@@ -26,7 +26,10 @@ std::optional<std::string> load_text_file(const CallContext& ctx, const std::str
     if (!out.path.exists)
         return "File not found: " + path + " (resolved to " + out.path.real +
                "). Check the path; to create the file, use write (or edit with an empty old_string).";
+    return load_resolved_file(ctx, path, out);
+}
 
+std::optional<std::string> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out) {
     platform::ReadFile file;
     platform::ReadFailure failure;
     if (!platform::read_regular_file(out.path.real, ctx.limits.max_file_size, file, failure)) {

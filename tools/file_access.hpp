@@ -31,4 +31,8 @@ private:
 // nullopt on success; otherwise the error message for the model.
 std::optional<std::string> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
 
+// The same for a file whose path the caller has just resolved (out.path set, existing): no second
+// resolution. `path` is how the messages name it.
+std::optional<std::string> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
+
 }  // namespace tools

@@ -23,7 +23,7 @@ asio::awaitable<FileLanes::Guard> FileLanes::acquire(std::string key) {
     asio::error_code ignored;
     // The releaser hands the lane over (it stays held) and cancels this timer.
     co_await wakeup->async_wait(asio::redirect_error(asio::use_awaitable, ignored));
-    co_return Guard(this, std::move(key));
+    co_return Guard(this, std::move(key), true);
 }
 
 void FileLanes::release(const std::string& key) {

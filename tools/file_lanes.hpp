@@ -21,13 +21,17 @@ public:
     class Guard {
     public:
         Guard() = default;
-        Guard(FileLanes* lanes, std::string key) : lanes_(lanes), key_(std::move(key)) {}
-        Guard(Guard&& other) noexcept : lanes_(other.lanes_), key_(std::move(other.key_)) { other.lanes_ = nullptr; }
+        Guard(FileLanes* lanes, std::string key, bool waited = false)
+            : lanes_(lanes), key_(std::move(key)), waited_(waited) {}
+        Guard(Guard&& other) noexcept : lanes_(other.lanes_), key_(std::move(other.key_)), waited_(other.waited_) {
+            other.lanes_ = nullptr;
+        }
         Guard& operator=(Guard&& other) noexcept {
             if (this != &other) {
                 release();
                 lanes_ = other.lanes_;
                 key_ = std::move(other.key_);
+                waited_ = other.waited_;
                 other.lanes_ = nullptr;
             }
             return *this;
@@ -38,10 +42,14 @@ public:
         void release();
         const std::string& key() const { return key_; }
         bool held() const { return lanes_ != nullptr; }
+        // Whether the lane was held by another call first (time passed: what was checked before
+        // acquiring it may have changed).
+        bool waited() const { return waited_; }
 
     private:
         FileLanes* lanes_ = nullptr;
         std::string key_;
+        bool waited_ = false;
     };
 
     // All use must be on the thread of `executor` (the session's io_context).

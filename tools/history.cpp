@@ -1,23 +1,66 @@
-// History: per-file stacks of changes with a global byte cap, oldest evicted first.
+// History: per-file stacks of changes with a global byte cap, oldest evicted first. A change keeps
+// its after-image (until the next change of the file starts from exactly those bytes) and only the
+// span of its before-image that differs from it.
 #include "tools/history.hpp"
+
+#include <algorithm>
+#include <cstring>
 
 namespace tools {
 
+namespace {
+
+// How many bytes a[0, n) and b[0, n) share from the start: memcmp over blocks, bytes at the end.
+std::size_t common_prefix(const char* a, const char* b, std::size_t n) {
+    std::size_t i = 0;
+    for (const std::size_t block : {std::size_t{256}, std::size_t{16}})
+        while (i + block <= n && std::memcmp(a + i, b + i, block) == 0) i += block;
+    while (i < n && a[i] == b[i]) ++i;
+    return i;
+}
+
+// How many bytes the n bytes before a_end and before b_end share, counted from the end.
+std::size_t common_suffix(const char* a_end, const char* b_end, std::size_t n) {
+    std::size_t i = 0;
+    for (const std::size_t block : {std::size_t{256}, std::size_t{16}})
+        while (i + block <= n && std::memcmp(a_end - i - block, b_end - i - block, block) == 0) i += block;
+    while (i < n && a_end[-1 - static_cast<std::ptrdiff_t>(i)] == b_end[-1 - static_cast<std::ptrdiff_t>(i)]) ++i;
+    return i;
+}
+
+}  // namespace
+
+std::string History::before_of(const Record& r) {
+    std::string before;
+    before.reserve(r.before_size);
+    before.append(r.after, 0, r.prefix);
+    before += r.middle;
+    before.append(r.after, r.after.size() - r.suffix, r.suffix);
+    return before;
+}
+
 void History::record(std::string tool, const std::string& real_path, bool existed, std::string before,
                      std::string after, std::string after_hash) {
-    auto entry = std::make_shared<Entry>();
-    entry->tool = std::move(tool);
-    entry->existed = existed;
-    entry->before = std::move(before);
-    entry->after = std::move(after);
-    entry->after_hash = std::move(after_hash);
+    Record entry;
+    entry.tool = std::move(tool);
+    entry.existed = existed;
+    entry.after_hash = std::move(after_hash);
+    entry.before_size = before.size();
+    entry.after_size = after.size();
+    // The bytes both images share at the start and at the end (not overlapping).
+    const std::size_t common = std::min(before.size(), after.size());
+    entry.prefix = common_prefix(before.data(), after.data(), common);
+    entry.suffix = common_suffix(before.data() + before.size(), after.data() + after.size(), common - entry.prefix);
+    entry.middle.assign(before, entry.prefix, before.size() - entry.prefix - entry.suffix);
+    entry.after = std::move(after);
+
     std::lock_guard lock(mutex_);
-    entry->seq = next_seq_++;
-    if (entry->cost() > max_bytes_) {
+    entry.seq = next_seq_++;
+    if (entry.cost() > max_bytes_) {
         // Too large to keep: earlier steps cannot be undone past this one either.
         bytes_ -= [&] {
             std::size_t freed = 0;
-            for (const auto& e : by_path_[real_path]) freed += e->cost();
+            for (const auto& e : by_path_[real_path]) freed += e.cost();
             return freed;
         }();
         entries_ -= by_path_[real_path].size();
@@ -25,10 +68,16 @@ void History::record(std::string tool, const std::string& real_path, bool existe
         by_path_.erase(real_path);
         return;
     }
-    bytes_ += entry->cost();
+    bytes_ += entry.cost();
     ++entries_;
-    order_.emplace_back(real_path, entry->seq);
-    by_path_[real_path].push_back(std::move(entry));
+    order_.emplace_back(real_path, entry.seq);
+    auto& stack = by_path_[real_path];
+    // The previous change wrote what this one started from: its after-image is this before-image.
+    if (!stack.empty() && stack.back().after == before) {
+        std::string().swap(stack.back().after);  // (assigning "" would keep the capacity)
+        stack.back().linked = true;
+    }
+    stack.push_back(std::move(entry));
     evict_locked();
 }
 
@@ -40,8 +89,9 @@ void History::evict_locked() {
         if (it == by_path_.end()) continue;
         auto& stack = it->second;
         // The oldest entry of that file, if it is the one in the order list (else it was popped).
-        if (!stack.empty() && stack.front()->seq == seq) {
-            bytes_ -= stack.front()->cost();
+        // Nothing depends on it: a linked record needs the newer one, never an older one.
+        if (!stack.empty() && stack.front().seq == seq) {
+            bytes_ -= stack.front().cost();
             --entries_;
             stack.erase(stack.begin());
             ++evicted_[path];
@@ -54,7 +104,7 @@ void History::evict_locked() {
             const auto it = by_path_.find(o.first);
             if (it == by_path_.end()) continue;
             for (const auto& e : it->second)
-                if (e->seq == o.second) {
+                if (e.seq == o.second) {
                     kept.push_back(o);
                     break;
                 }
@@ -67,17 +117,32 @@ std::shared_ptr<const History::Entry> History::latest(const std::string& real_pa
     std::lock_guard lock(mutex_);
     const auto it = by_path_.find(real_path);
     if (it == by_path_.end() || it->second.empty()) return nullptr;
-    return it->second.back();
+    const Record& r = it->second.back();  // the newest is never linked: its after-image is here
+    auto entry = std::make_shared<Entry>();
+    entry->seq = r.seq;
+    entry->tool = r.tool;
+    entry->existed = r.existed;
+    entry->before = before_of(r);
+    entry->after = r.after;
+    entry->after_hash = r.after_hash;
+    return entry;
 }
 
 void History::pop(const std::string& real_path, std::uint64_t seq) {
     std::lock_guard lock(mutex_);
     const auto it = by_path_.find(real_path);
-    if (it == by_path_.end() || it->second.empty() || it->second.back()->seq != seq) return;
-    bytes_ -= it->second.back()->cost();
+    if (it == by_path_.end() || it->second.empty() || it->second.back().seq != seq) return;
+    auto& stack = it->second;
+    bytes_ -= stack.back().cost();
     --entries_;
-    it->second.pop_back();
-    if (it->second.empty()) by_path_.erase(it);
+    // The change below becomes the newest: its after-image is the popped one's before-image.
+    if (stack.size() > 1 && stack[stack.size() - 2].linked) {
+        Record& below = stack[stack.size() - 2];
+        below.after = before_of(stack.back());
+        below.linked = false;
+    }
+    stack.pop_back();
+    if (stack.empty()) by_path_.erase(it);
 }
 
 std::size_t History::evicted(const std::string& real_path) const {

@@ -1,6 +1,8 @@
 // What this session's server wrote, per file, newest last: the bytes before and after each change,
 // so `undo` can walk back. Bounded by total bytes (oldest evicted first, and remembered as
 // evicted so undo can say so); shared between the io thread and the blocking pool.
+// Stored compactly: each change keeps only the bytes it replaced (its before-image as a delta on
+// its after-image), and an after-image that the next change started from is not kept twice.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +33,7 @@ public:
 
     void record(std::string tool, const std::string& real_path, bool existed, std::string before, std::string after,
                 std::string after_hash);
+    // The newest change of `real_path` (its images rebuilt), or nullptr.
     std::shared_ptr<const Entry> latest(const std::string& real_path) const;
     // Drops the latest entry of `real_path` when it is still `seq` (after a successful undo).
     void pop(const std::string& real_path, std::uint64_t seq);
@@ -38,6 +41,25 @@ public:
     std::size_t evicted(const std::string& real_path) const;
 
 private:
+    // One change as stored: before = after[0, prefix) + middle + after[after_size - suffix, ...).
+    struct Record {
+        std::uint64_t seq = 0;
+        std::string tool;
+        bool existed = true;
+        std::string after_hash;
+        std::size_t before_size = 0;
+        std::size_t after_size = 0;
+        std::size_t prefix = 0;
+        std::size_t suffix = 0;
+        std::string middle;
+        // The bytes written; empty when `linked`: the next record's before-image is the same bytes.
+        std::string after;
+        bool linked = false;
+        // What the change would cost stored whole: the byte cap and eviction count this, so they
+        // decide exactly as for full copies.
+        std::size_t cost() const { return before_size + after_size + 256; }
+    };
+    static std::string before_of(const Record& r);
     void evict_locked();
 
     mutable std::mutex mutex_;
@@ -46,7 +68,7 @@ private:
     std::size_t bytes_ = 0;
     std::size_t entries_ = 0;
     std::uint64_t next_seq_ = 1;
-    std::unordered_map<std::string, std::vector<std::shared_ptr<const Entry>>> by_path_;
+    std::unordered_map<std::string, std::vector<Record>> by_path_;
     std::deque<std::pair<std::string, std::uint64_t>> order_;  // oldest first
     std::unordered_map<std::string, std::size_t> evicted_;
 };

@@ -1,0 +1,126 @@
+// Unit tests of tools/history: every image comes back byte for byte through undo's walk (latest,
+// pop), however the changes chain, and the byte cap counts whole images as before.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "tools/history.hpp"
+
+namespace {
+
+struct Step {
+    bool existed;
+    std::string before;
+    std::string after;
+};
+
+// Records `steps` for one file, then walks them back checking each image.
+void record_and_walk_back(const std::vector<Step>& steps) {
+    tools::History history;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        history.record("edit", "/r/f", steps[i].existed, steps[i].before, steps[i].after,
+                       steps[i].after.empty() ? "deleted" : "h" + std::to_string(i));
+    for (std::size_t i = steps.size(); i-- > 0;) {
+        const auto entry = history.latest("/r/f");
+        REQUIRE(entry);
+        CHECK(entry->tool == "edit");
+        CHECK(entry->existed == steps[i].existed);
+        CHECK(entry->before == steps[i].before);
+        CHECK(entry->after == steps[i].after);
+        CHECK(entry->after_hash == (steps[i].after.empty() ? "deleted" : "h" + std::to_string(i)));
+        history.pop("/r/f", entry->seq);
+    }
+    CHECK_FALSE(history.latest("/r/f"));
+}
+
+}  // namespace
+
+TEST_CASE("history: chained edits come back whole, newest first") {
+    const std::string a = "one\ntwo\nthree\n", b = "one\n2\nthree\n", c = "one\n2\nthree\nfour\n", d = "zero\n";
+    record_and_walk_back({{true, a, b}, {true, b, c}, {true, c, d}, {true, d, a}});
+}
+
+TEST_CASE("history: a change that did not start from the previous after-image keeps both") {
+    record_and_walk_back({{true, "abc", "abXc"}, {true, "changed elsewhere", "changed"}, {true, "changed", "c"}});
+}
+
+TEST_CASE("history: creation, deletion, empty files, identical ends and whole replacement") {
+    record_and_walk_back({{false, "", "new\n"},
+                          {true, "new\n", "new\nnew\n"},
+                          {true, "new\nnew\n", "new\n"},
+                          {true, "new\n", ""},
+                          {false, "", "x"},
+                          {true, "x", "xx"},
+                          {true, "xx", "x"},
+                          {true, "x", "y"},
+                          {true, "y", "aaaa"},
+                          {true, "aaaa", "aa"}});
+}
+
+TEST_CASE("history: a pop that is not the newest is ignored; other files are apart") {
+    tools::History history;
+    history.record("edit", "/r/a", true, "1", "2", "h2");
+    history.record("edit", "/r/b", true, "x", "y", "hy");
+    history.record("edit", "/r/a", true, "2", "3", "h3");
+    const auto first = history.latest("/r/a");
+    REQUIRE(first);
+    history.pop("/r/a", first->seq - 2);  // not the newest: nothing happens
+    CHECK(history.latest("/r/a")->after == "3");
+    history.pop("/r/a", first->seq);
+    CHECK(history.latest("/r/a")->after == "2");
+    CHECK(history.latest("/r/a")->before == "1");
+    CHECK(history.latest("/r/b")->before == "x");
+}
+
+TEST_CASE("history: the cap counts both images whole; the oldest go first and are counted") {
+    // Each change costs before + after + 256 bytes: 100 + 100 + 256 = 456.
+    const std::string x(100, 'x'), y(100, 'y');
+    tools::History history(1000);
+    history.record("edit", "/r/f", true, x, y, "hy");
+    history.record("edit", "/r/f", true, y, x, "hx");
+    CHECK(history.evicted("/r/f") == 0);
+    history.record("edit", "/r/f", true, x, y, "hy2");  // 3 * 456 > 1000: the oldest goes
+    CHECK(history.evicted("/r/f") == 1);
+    auto e = history.latest("/r/f");
+    CHECK(e->before == x);
+    CHECK(e->after == y);
+    history.pop("/r/f", e->seq);
+    e = history.latest("/r/f");
+    CHECK(e->before == y);
+    CHECK(e->after == x);
+    history.pop("/r/f", e->seq);
+    CHECK_FALSE(history.latest("/r/f"));
+
+    // One change over the cap drops the file's whole history.
+    history.record("edit", "/r/g", true, "a", "b", "hb");
+    history.record("edit", "/r/g", true, "b", std::string(1000, 'c'), "hc");
+    CHECK_FALSE(history.latest("/r/g"));
+    CHECK(history.evicted("/r/g") == 2);
+
+    // The entry count cap.
+    tools::History few(1u << 20, 2);
+    few.record("edit", "/r/h", true, "1", "2", "h2");
+    few.record("edit", "/r/h", true, "2", "3", "h3");
+    few.record("edit", "/r/h", true, "3", "4", "h4");
+    CHECK(few.evicted("/r/h") == 1);
+    CHECK(few.latest("/r/h")->before == "3");
+}
+
+TEST_CASE("history: changes at every distance from the ends of a long file") {
+    std::string base;
+    for (int i = 0; base.size() < 1200; ++i) base += "line " + std::to_string(i) + "\n";
+    std::vector<Step> steps;
+    std::string current = base;
+    for (const std::size_t at : {0u, 1u, 15u, 16u, 17u, 255u, 256u, 257u, 600u, 1183u, 1184u, 1199u}) {
+        std::string next = current;
+        next.insert(std::min<std::size_t>(at, next.size()), "+");
+        steps.push_back({true, current, next});
+        current = next;
+        next = current;
+        next.erase(next.size() - 1 - std::min<std::size_t>(at, next.size() - 1), 1);
+        steps.push_back({true, current, next});
+        current = next;
+    }
+    record_and_walk_back(steps);
+}

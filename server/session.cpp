@@ -423,7 +423,7 @@ void Session::handle_request(protocol::Request request, Reply reply) {
 }
 
 asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply, std::shared_ptr<InFlight> state) {
-    const Json& params = request.params;
+    Json& params = request.params;
     const auto name_it = params.find("name");
     if (name_it == params.end() || !name_it->is_string()) {
         reply.error(protocol::invalid_params, "Invalid params: tools/call needs \"name\", a string");
@@ -443,7 +443,7 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
             reply.error(protocol::invalid_params, "Invalid params: \"arguments\" must be an object");
             co_return;
         }
-        args = *a;
+        args = std::move(*a);  // nothing reads params["arguments"] after this
     }
     tools::Registry::apply_aliases(args);
 
@@ -496,8 +496,15 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
         reply.result(std::move(outcome.input_required));
         co_return;
     }
-    Json content = Json::array({{{"type", "text"}, {"text", outcome.text}}});
-    if (!outcome.extra_text.empty()) content.push_back({{"type", "text"}, {"text", outcome.extra_text}});
+    const auto text_item = [](std::string& text) {
+        Json::object_t item;
+        item.emplace("type", "text");
+        item.emplace("text", std::move(text));
+        return Json(std::move(item));
+    };
+    Json content = Json::array();
+    content.push_back(text_item(outcome.text));
+    if (!outcome.extra_text.empty()) content.push_back(text_item(outcome.extra_text));
     Json result = {{"content", std::move(content)}};
     if (outcome.is_error) result["isError"] = true;
     else if (!outcome.structured.is_null()) result["structuredContent"] = std::move(outcome.structured);
@@ -591,14 +598,18 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
                                        std::function<void(double, double, std::string)> progress) {
     using Decision = tools::ApprovalDecision;
     const bool modern = era_ == protocol::Era::modern;
-    Json capabilities = client_capabilities_;
+    bool can_ask = false;
     if (modern) {
         const Json* meta = find_meta(params);
-        capabilities = meta ? meta->value(std::string(protocol::meta_client_capabilities), Json::object()) : Json::object();
+        can_ask = client_can_elicit(meta ? meta->value(std::string(protocol::meta_client_capabilities), Json::object())
+                                         : Json::object());
+    } else {
+        can_ask = client_can_elicit(client_capabilities_);
     }
-    const bool can_ask = client_can_elicit(capabilities);
     std::weak_ptr<Session> weak = weak_from_this();
-    return [weak, modern, can_ask, tool, args, params, call, progress](const tools::ApprovalRequest& ask)
+    // `args` and `params` belong to the tools/call that holds this gate, which is only called
+    // while that call runs: they are referred to, not copied.
+    return [weak, modern, can_ask, tool, args = &args, params = &params, call, progress](const tools::ApprovalRequest& ask)
                -> asio::awaitable<Decision> {
         Decision d;
         auto self = weak.lock();
@@ -652,7 +663,7 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
 
         // 2026-07-28: Multi Round-Trip Requests. The first call answers input_required with a signed
         // requestState; the retry carries the user's answer and the state back.
-        ApprovalBinding binding{tool, canonical_digest(args), Json::object(), Json::object()};
+        ApprovalBinding binding{tool, canonical_digest(*args), Json::object(), Json::object()};
         for (const auto& image : ask.images) {
             binding.pre_images[image.real_path] = image.before ? tools::sha256_hex(*image.before) : std::string("absent");
             binding.post_images[image.real_path] = image.after ? tools::sha256_hex(*image.after) : std::string("deleted");
@@ -669,8 +680,8 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
                 {"requestState", self->signer_.sign(binding, now + config.approval_timeout)}};
             return again;
         };
-        const auto state_it = params.find("requestState");
-        if (state_it == params.end() || !state_it->is_string()) co_return ask_again("");
+        const auto state_it = params->find("requestState");
+        if (state_it == params->end() || !state_it->is_string()) co_return ask_again("");
         const auto checked = self->signer_.verify(state_it->get<std::string>(), now);
         using Verdict = RequestStateSigner::Verdict;
         if (checked.verdict == Verdict::expired) {
@@ -690,7 +701,7 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
         }
         if (checked.binding.pre_images != binding.pre_images || checked.binding.post_images != binding.post_images)
             co_return ask_again("The file changed since approval was asked, so this is a new diff to approve:");
-        const Json responses = params.value("inputResponses", Json::object());
+        const Json responses = params->value("inputResponses", Json::object());
         if (!responses.is_object() || !responses.contains("approval")) co_return ask_again("");
         co_return self->decide(read_approval_answer(responses["approval"]), what);
     };

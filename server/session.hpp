@@ -75,7 +75,8 @@ private:
                                              std::shared_ptr<InFlight> call, std::function<void()> tick);
     void handle_response(const protocol::Response& response);
 
-    // The approval gate of one tools/call, for this session's era and policy.
+    // The approval gate of one tools/call, for this session's era and policy. It refers to `args`
+    // and `params`, which must outlive it (the call's own).
     tools::ApprovalGate make_gate(const std::string& tool, const Json& args, const Json& params,
                                   std::shared_ptr<InFlight> call, std::function<void(double, double, std::string)> progress);
     bool client_can_elicit(const Json& capabilities) const;

@@ -196,7 +196,8 @@ asio::awaitable<void> StdioTransport::write_loop() {
             continue;
         }
         // Gather what is queued into one write.
-        std::string batch;
+        std::string batch = std::move(queue_.front());  // most often the only one: not copied
+        queue_.pop_front();
         while (!queue_.empty() && batch.size() < (1u << 20)) {
             batch += queue_.front();
             queue_.pop_front();

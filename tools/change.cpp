@@ -183,7 +183,8 @@ std::string write_checked(const CallContext& ctx, const FileSnapshot& before, st
 
 namespace {
 
-ToolResult build_result(const ChangeRequest& request, const Planned& planned, const std::string& approval,
+// The result the contract describes; takes the diff text, notes and extra fields out of `planned`.
+ToolResult build_result(const ChangeRequest& request, Planned& planned, const std::string& approval,
                         const ApprovalDecision* decision = nullptr) {
     const auto& path = planned.before.file.path;
     const bool created = !planned.before.exists;
@@ -215,24 +216,29 @@ ToolResult build_result(const ChangeRequest& request, const Planned& planned, co
     if (decision && !decision->feedback.empty()) summary += "\nFeedback from the user: " + decision->feedback;
 
     ToolResult result;
-    result.text = summary;
-    if (!planned.diff.text.empty()) result.text += "\n\n" + planned.diff.text;
-    result.structured = {
-        {"file_path", path.real},
-        {"diff", planned.diff.text},
-        {"additions", planned.diff.additions},
-        {"removals", planned.diff.removals},
-        {"first_changed_line", planned.diff.first_changed_line},
-        {"replacements", planned.plan.replacements},
-        {"match", planned.plan.match},
-        {"created", created && !planned.unchanged},
-        {"dry_run", request.dry_run},
-        {"approval", approval},
-        {"diff_truncated", planned.diff.truncated},
-        {"notes", planned.plan.notes},
-    };
-    for (auto& [key, value] : planned.plan.extra.items()) result.structured[key] = value;
-    if (decision && !decision->feedback.empty()) result.structured["feedback"] = decision->feedback;
+    result.text = std::move(summary);
+    if (!planned.diff.text.empty()) {
+        result.text.reserve(result.text.size() + 2 + planned.diff.text.size());
+        result.text += "\n\n";
+        result.text += planned.diff.text;
+    }
+    // Filled in place: a braced list would copy every value (the diff among them) once more.
+    Json::object_t fields;
+    fields.emplace("file_path", path.real);
+    fields.emplace("diff", std::move(planned.diff.text));
+    fields.emplace("additions", planned.diff.additions);
+    fields.emplace("removals", planned.diff.removals);
+    fields.emplace("first_changed_line", planned.diff.first_changed_line);
+    fields.emplace("replacements", planned.plan.replacements);
+    fields.emplace("match", planned.plan.match);
+    fields.emplace("created", created && !planned.unchanged);
+    fields.emplace("dry_run", request.dry_run);
+    fields.emplace("approval", approval);
+    fields.emplace("diff_truncated", planned.diff.truncated);
+    fields.emplace("notes", std::move(planned.plan.notes));
+    for (auto& [key, value] : planned.plan.extra.items()) fields.insert_or_assign(key, std::move(value));
+    if (decision && !decision->feedback.empty()) fields.insert_or_assign("feedback", decision->feedback);
+    result.structured = std::move(fields);
     return result;
 }
 

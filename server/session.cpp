@@ -154,7 +154,8 @@ void Session::send(const Json& message) { transport_.send(protocol::serialize(me
 
 void Session::request_finished() {
     if (active_ > 0) --active_;
-    if (active_ == 0) idle_signal_.cancel();
+    // finished() waits for both; waking it before input has ended would only put it to sleep again.
+    if (active_ == 0 && input_ended_) idle_signal_.cancel();
 }
 
 asio::awaitable<void> Session::finished() {

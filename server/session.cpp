@@ -616,7 +616,6 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
         auto self = weak.lock();
         if (!self) co_return d;
         const Config& config = self->config_;
-        const std::string what = "this " + ask.tool + " of " + (ask.paths.empty() ? std::string("the file") : ask.paths.front());
         if (config.approval == ApprovalPolicy::automatic) {
             d.kind = Decision::Kind::approved;
             d.approval = "policy";
@@ -639,6 +638,7 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
             d.message = "(Written without asking: this client cannot show approval forms; the server policy is --approval ask.)";
             co_return d;
         }
+        const std::string what = "this " + ask.tool + " of " + (ask.paths.empty() ? std::string("the file") : ask.paths.front());
         const Json form = approval_form(ask, modern ? std::string(protocol::modern_version) : self->version_);
 
         if (!modern) {

@@ -277,10 +277,12 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     }
     if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
 
+    // Small work runs right here: not even through offload's coroutine frame.
     const bool small = ctx.alone() && st.size <= inline_work_bytes;
-    Planned planned = co_await offload(
-        ctx.blocking, [&ctx, &request, &path, &st, waited] { return plan_change(ctx, request, path, st, waited); },
-        small);
+    const auto plan = [&ctx, &request, &path, &st, waited] { return plan_change(ctx, request, path, st, waited); };
+    Planned planned;
+    if (small) planned = plan();
+    else planned = co_await offload(ctx.blocking, plan);
     if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error));
     if (request.dry_run || planned.unchanged) co_return build_result(request, planned, "none");
 
@@ -295,15 +297,18 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     const ApprovalDecision decision = co_await ctx.approve(ask);
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
 
-    std::string write_error = co_await offload(
-        ctx.blocking,
-        [&ctx, &planned] { return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file); },
-        // A lone small write stays on the io thread, fsync included: with one call in flight only a
-        // ping could wait behind the sync, and two thread hand-overs cost more than the sync itself
-        // on a local disk (~0.15 ms of a 0.5 ms durable edit, measured). Concurrent calls, and large
-        // files, go to the blocking pool so that a slow disk never holds the others up.
-        ctx.alone() && planned.plan.new_bytes.size() <= inline_work_bytes &&
-            planned.before.file.bytes.size() <= inline_work_bytes);
+    const auto write = [&ctx, &planned] {
+        return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file);
+    };
+    // A lone small write stays on the io thread, fsync included: with one call in flight only a
+    // ping could wait behind the sync, and two thread hand-overs cost more than the sync itself on
+    // a local disk (~0.15 ms of a 0.5 ms durable edit, measured). Concurrent calls, and large
+    // files, go to the blocking pool so that a slow disk never holds the others up.
+    const bool small_write = ctx.alone() && planned.plan.new_bytes.size() <= inline_work_bytes &&
+                             planned.before.file.bytes.size() <= inline_work_bytes;
+    std::string write_error;
+    if (small_write) write_error = write();
+    else write_error = co_await offload(ctx.blocking, write);
     if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));
     if (planned.plan.delete_file) ctx.file_states.forget(path.real);
     else ctx.file_states.record(path.real, planned.new_hash);

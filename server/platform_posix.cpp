@@ -236,7 +236,9 @@ bool stage_write(const std::string& target, std::string_view bytes, const FileSt
             ok = false;
         }
         // The owner is kept when permitted (root, or the same owner); otherwise it is the writer's.
-        if (ok && (like->uid != ::geteuid() || like->gid != ::getegid()))
+        static const uid_t euid = ::geteuid();  // this process never changes its identity
+        static const gid_t egid = ::getegid();
+        if (ok && (like->uid != euid || like->gid != egid))
             if (::fchown(fd, like->uid, like->gid) != 0 && errno != EPERM) {
                 error = "cannot set the owner of the new file: " + error_text(errno);
                 ok = false;

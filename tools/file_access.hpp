@@ -24,7 +24,7 @@ struct LoadedFile {
     const std::string& fingerprint() const;
 
 private:
-    friend std::optional<std::string> load_text_file(const CallContext&, const std::string&, LoadedFile&);
+    friend std::optional<std::string> load_resolved_file(const CallContext&, const std::string&, LoadedFile&);
     mutable std::optional<std::string> fingerprint_;
 };
 

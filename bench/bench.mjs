@@ -16,9 +16,15 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 const argv = new Set(process.argv.slice(2));
+// --only=w1,w2 runs just those workloads (names as in results.json: cold_start, sequential_edits,
+// big_50mb, ...), for working on one of them; the tables then show only what was run.
+let ONLY = null;
+for (const a of argv) {
+  if (a.startsWith('--only=')) { ONLY = new Set(a.slice(7).split(',')); argv.delete(a); }
+}
 for (const a of argv) {
   if (!['--quick', '--no-peers'].includes(a)) {
-    process.stderr.write(`bench.mjs: unknown argument ${a}\nusage: node bench/bench.mjs [--quick] [--no-peers]\n`);
+    process.stderr.write(`bench.mjs: unknown argument ${a}\nusage: node bench/bench.mjs [--quick] [--no-peers] [--only=workload,...]\n`);
     process.exit(2);
   }
 }
@@ -27,9 +33,9 @@ const NO_PEERS = argv.has('--no-peers');
 
 // ---- sizes and limits ---------------------------------------------------------------------------
 const CFG = QUICK
-  ? { coldRuns: 5, seqEdits: 100, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, floorRuns: 3, manyFiles: 100, sameFile: 200,
+  ? { coldRuns: 5, seqEdits: 100, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, manyFiles: 100, sameFile: 200,
       opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000 }
-  : { coldRuns: 20, seqEdits: 500, seqRounds: 3, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 3, floorRuns: 3, manyFiles: 500, sameFile: 200,
+  : { coldRuns: 20, seqEdits: 500, seqRounds: 3, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 5, manyFiles: 500, sameFile: 200,
       opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000 };
 const INIT_TIMEOUT_MS = 20_000;
 // A peer is given up on for the rest of the run when its total time passes this (keeps runs bounded).
@@ -494,20 +500,31 @@ async function bigEdit(spec, mb) {
   });
 }
 
-// Each run on a fresh server and a fresh copy of the file; the median time and peak RSS.
+// Each run on a fresh server and a fresh copy of the file; the median time and peak RSS. For
+// mcp-edit, each run is paired with a run of the floor (with or without fsync, as the server does)
+// just before it, so that both meet the same weather on a shared machine: "× floor" is the median
+// of the per-run ratios.
 async function bigEditRuns(spec, mb) {
   const runs = [];
+  const floors = [];
+  const paired = spec.id.startsWith('mcp-edit');
   for (let i = 0; i < CFG.bigRuns; i++) {
+    if (paired) floors.push(floorOnce(mb, spec.fsyncs));
     const r = await guarded(() => bigEdit(spec, mb));
     if (r.status !== 'ok') return { ...r, detail: `${CFG.bigRuns > 1 ? `run ${i + 1}: ` : ''}${r.detail}` };
     runs.push(r);
   }
-  return {
+  const out = {
     status: 'ok', bytes: runs[0].bytes, runs: runs.length,
     ms: median(runs.map((r) => r.ms)), ms_all: runs.map((r) => r.ms),
     peak_rss_mib: median(runs.map((r) => r.peak_rss_mib)), peak_rss_mib_all: runs.map((r) => r.peak_rss_mib),
     rss_before_mib: runs[0].rss_before_mib,
   };
+  if (paired) {
+    const ratios = runs.map((r, i) => r.ms / floors[i]);
+    Object.assign(out, { floor_ms: median(floors), floor_ms_all: floors, x_floor: median(ratios), x_floor_all: ratios });
+  }
+  return out;
 }
 
 // The floor: what the same change costs done directly from Node: read, change, write a temp file,
@@ -652,6 +669,7 @@ async function main() {
     const over = () => performance.now() - t0 > SERVER_BUDGET_MS;
     const skip = { status: 'skipped', detail: 'time budget for this server spent' };
     const step = async (name, fn) => {
+      if (ONLY && name !== 'probe' && !ONLY.has(name)) { W[name] = { status: 'skipped', detail: 'not in --only' }; return; }
       if (over()) { W[name] = skip; return; }
       log(`bench: ${spec.label}: ${name}`);
       W[name] = await guarded(fn);
@@ -674,13 +692,6 @@ async function main() {
     r.elapsed_s = (performance.now() - t0) / 1000;
   }
 
-  const floor = {};
-  for (const mb of CFG.bigSizesMB) {
-    const f = [], nf = [];
-    for (let i = 0; i < CFG.floorRuns; i++) { f.push(floorOnce(mb, true)); nf.push(floorOnce(mb, false)); }
-    floor[`big_${mb}mb`] = { fsync_ms: median(f), no_fsync_ms: median(nf), runs: CFG.floorRuns };
-  }
-
   const out = {
     generated: new Date().toISOString(),
     mode: QUICK ? 'quick' : 'full',
@@ -689,7 +700,6 @@ async function main() {
     mcp_edit: { binary: MCP_EDIT_SRC, version: mcpEditVersion },
     peer_notes: peerNotes,
     servers: results,
-    floor,
     elapsed_s: (performance.now() - started) / 1000,
   };
   fs.writeFileSync(OUT, JSON.stringify(out, null, 2) + '\n');
@@ -740,15 +750,16 @@ function renderTables(out, specs) {
 
   // floor
   lines.push('');
-  lines.push('#### Big files against the floor (Node: read, change, write temp, fsync, rename, fsync dir; median of ' + out.config.floorRuns + ')');
+  lines.push('#### Big files against the floor (Node: read, change, write temp, fsync, rename, fsync dir), each run paired with a floor run just before it; medians of ' + out.config.bigRuns);
   lines.push('');
   lines.push('| file | floor (fsync) | mcp-edit | × floor | floor (no fsync) | mcp-edit --no-fsync | × floor |');
   lines.push('|---|---|---|---|---|---|---|');
   for (const mb of out.config.bigSizesMB) {
-    const f = out.floor[`big_${mb}mb`];
     const a = w('mcp-edit', `big_${mb}mb`), b = w('mcp-edit-nofsync', `big_${mb}mb`);
-    const ratio = (v, base) => (v?.status === 'ok' ? `${(v.ms / base).toFixed(2)}×` : 'n/a');
-    lines.push(`| ${mb} MB | ${ms(f.fsync_ms)} | ${cell(a, (v) => ms(v.ms))} | ${ratio(a, f.fsync_ms)} | ${ms(f.no_fsync_ms)} | ${cell(b, (v) => ms(v.ms))} | ${ratio(b, f.no_fsync_ms)} |`);
+    if (a?.status === 'skipped' && b?.status === 'skipped') continue;
+    const floorOf = (v) => (v?.status === 'ok' ? ms(v.floor_ms) : 'n/a');
+    const ratio = (v) => (v?.status === 'ok' ? `${v.x_floor.toFixed(2)}×` : 'n/a');
+    lines.push(`| ${mb} MB | ${floorOf(a)} | ${cell(a, (v) => ms(v.ms))} | ${ratio(a)} | ${floorOf(b)} | ${cell(b, (v) => ms(v.ms))} | ${ratio(b)} |`);
   }
 
   // ratios against peers

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +55,9 @@ const char* describe(FileKind kind);  // "a directory", "a FIFO", ...
 struct ReadFile {
     std::string bytes;
     FileStat stat;
+    // With keep_open: the file's descriptor, closed when the last copy of this goes. Holding it
+    // across a replace defers freeing the old file's blocks (work in rename) until it is closed.
+    std::shared_ptr<const int> open_file;
 };
 
 struct ReadFailure {
@@ -66,7 +70,7 @@ struct ReadFailure {
 // Reads a whole regular file. Opens with O_NONBLOCK so a FIFO or device never blocks, then
 // refuses anything that is not a regular file, and files larger than `max_size`.
 bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out,
-                       ReadFailure& failure);
+                       ReadFailure& failure, bool keep_open = false);
 
 std::string current_directory();
 

@@ -83,7 +83,7 @@ const char* describe(FileKind kind) {
 }
 
 bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out,
-                       ReadFailure& failure) {
+                       ReadFailure& failure, bool keep_open) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         failure.why = errno == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io;
@@ -143,7 +143,14 @@ bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile
     }
     out.bytes.resize(have);
     out.stat.size = have;
-    ::close(fd);
+    if (keep_open) {
+        out.open_file = std::shared_ptr<const int>(new int(fd), [](const int* kept) {
+            ::close(*kept);
+            delete kept;
+        });
+    } else {
+        ::close(fd);
+    }
     return true;
 }
 

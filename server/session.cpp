@@ -451,7 +451,12 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     ++tool_calls_;
     struct Leave {
         std::size_t& count;
-        ~Leave() { --count; }
+        bool left = false;
+        void now() {
+            if (!left) --count;
+            left = true;
+        }
+        ~Leave() { now(); }
     } leave{tool_calls_};
     tools::ToolResult outcome;
     if (auto problem = registry_.validate(*tool, args)) {
@@ -511,6 +516,21 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     else if (!outcome.structured.is_null()) result["structuredContent"] = std::move(outcome.structured);
     if (era_ == protocol::Era::modern) result["resultType"] = "complete";
     reply.result(std::move(result));
+
+    leave.now();  // a call that comes in meanwhile is alone (see ctx.alone)
+    if (outcome.after_reply) {
+        // Let the writer put the reply out first (it was woken before this resumes), then the
+        // bookkeeping the reply did not need; what it holds (the lane) is released here, on the
+        // io thread.
+        co_await asio::post(io_, asio::use_awaitable);
+        if (outcome.after_reply_heavy)
+            co_await tools::offload(blocking_, [&outcome] {
+                outcome.after_reply();
+                return true;
+            });
+        else outcome.after_reply();
+        outcome.after_reply = nullptr;
+    }
 }
 
 void Session::handle_response(const protocol::Response& response) {

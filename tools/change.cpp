@@ -26,7 +26,6 @@ struct Planned {
     FileSnapshot before;
     Plan plan;
     text::UnifiedDiff diff;
-    std::string new_hash;
     bool unchanged = false;
 };
 
@@ -37,13 +36,13 @@ std::string plural(std::size_t n, const char* word) {
 // `st`: the file's stat, taken once the lane was held. `recheck`: time passed since `path` was
 // resolved (the lane was busy), so the path goes through the workspace boundary again.
 Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const server::ResolvedPath& path,
-                    const platform::FileStat& st, bool recheck) {
+                    const platform::FileStat& st, bool recheck, bool keep_open) {
     Planned out;
     out.before.exists = st.kind != platform::FileKind::missing;
     if (out.before.exists) {
         out.before.file.path = path;
         if (auto error = recheck ? load_text_file(ctx, path.real, out.before.file)
-                                 : load_resolved_file(ctx, path.real, out.before.file)) {
+                                 : load_resolved_file(ctx, path.real, out.before.file, keep_open)) {
             out.error = std::move(*error);
             return out;
         }
@@ -73,7 +72,6 @@ Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const 
     options.new_missing = out.plan.delete_file;
     out.diff = text::unified_diff(out.before.exists ? std::string_view(out.before.file.bytes) : std::string_view(),
                                   out.plan.new_bytes, options);
-    out.new_hash = out.plan.delete_file ? std::string("deleted") : content_fingerprint(out.plan.new_bytes);
     return out;
 }
 
@@ -278,8 +276,14 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
 
     // Small work runs right here: not even through offload's coroutine frame.
-    const bool small = ctx.alone() && st.size <= inline_work_bytes;
-    const auto plan = [&ctx, &request, &path, &st, waited] { return plan_change(ctx, request, path, st, waited); };
+    const bool alone = ctx.alone();
+    const bool small = alone && st.size <= inline_work_bytes;
+    // A lone call keeps the file open until its reply is out (see ToolResult::after_reply); with
+    // many calls in flight, descriptors are not held (they are a bounded resource).
+    const bool keep_open = alone && !request.dry_run;
+    const auto plan = [&ctx, &request, &path, &st, waited, keep_open] {
+        return plan_change(ctx, request, path, st, waited, keep_open);
+    };
     Planned planned;
     if (small) planned = plan();
     else planned = co_await offload(ctx.blocking, plan);
@@ -311,13 +315,33 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     else write_error = co_await offload(ctx.blocking, write);
     if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));
     if (planned.plan.delete_file) ctx.file_states.forget(path.real);
-    else ctx.file_states.record(path.real, planned.new_hash);
-    if (ctx.history && request.record_history)
-        ctx.history->record(request.tool, path.real, planned.before.exists, std::move(planned.before.file.bytes),
-                            std::move(planned.plan.new_bytes), planned.new_hash);
     if (request.after_write) request.after_write();
     spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
-    co_return build_result(request, planned, decision.approval, &decision);
+    ToolResult result = build_result(request, planned, decision.approval, &decision);
+
+    // What can wait until the reply is out. The lane goes with it: the next change of this file
+    // starts once the fingerprint and history are recorded.
+    struct Afterwards {
+        FileLanes::Guard lane;
+        FileSnapshot before;
+        std::string new_bytes;
+        bool deleted = false;
+    };
+    auto afterwards = std::make_shared<Afterwards>(
+        Afterwards{std::move(lane), std::move(planned.before), std::move(planned.plan.new_bytes), planned.plan.delete_file});
+    result.after_reply_heavy = afterwards->new_bytes.size() > inline_work_bytes ||
+                               afterwards->before.file.bytes.size() > inline_work_bytes;
+    result.after_reply = [afterwards, file_states = &ctx.file_states,
+                          history = request.record_history ? ctx.history : nullptr, tool = request.tool,
+                          real = path.real] {
+        Afterwards& a = *afterwards;
+        const std::string new_hash = a.deleted ? std::string("deleted") : content_fingerprint(a.new_bytes);
+        if (!a.deleted) file_states->record(real, new_hash);
+        if (history)
+            history->record(tool, real, a.before.exists, std::move(a.before.file.bytes), std::move(a.new_bytes), new_hash);
+        a.before.file.open_file.reset();  // the replaced file's last reference, when it was kept
+    };
+    co_return result;
 }
 
 }  // namespace tools

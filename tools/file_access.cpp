@@ -29,10 +29,11 @@ std::optional<std::string> load_text_file(const CallContext& ctx, const std::str
     return load_resolved_file(ctx, path, out);
 }
 
-std::optional<std::string> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out) {
+std::optional<std::string> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
+                                              bool keep_open) {
     platform::ReadFile file;
     platform::ReadFailure failure;
-    if (!platform::read_regular_file(out.path.real, ctx.limits.max_file_size, file, failure)) {
+    if (!platform::read_regular_file(out.path.real, ctx.limits.max_file_size, file, failure, keep_open)) {
         using Why = platform::ReadFailure::Why;
         switch (failure.why) {
             case Why::not_found:
@@ -52,6 +53,7 @@ std::optional<std::string> load_resolved_file(const CallContext& ctx, const std:
     }
     out.bytes = std::move(file.bytes);
     out.stat = file.stat;
+    out.open_file = std::move(file.open_file);
     out.facts = text::analyze(out.bytes);
     if (out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8)
         return std::string("Refused: ") + path + " is " + text::to_string(out.facts.bom) +

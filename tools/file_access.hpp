@@ -3,6 +3,7 @@
 // UTF-16/32, too large) worded for a model. Shared by every tool that reads a file.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -18,13 +19,14 @@ struct LoadedFile {
     std::string bytes;
     platform::FileStat stat;
     text::FileFacts facts;
+    std::shared_ptr<const int> open_file;  // see platform::ReadFile (only when asked to keep it open)
 
     // content_fingerprint of the bytes, hashed on first use: an edit needs it only when the file
     // looks touched before the write, and hashing a large file is a pass over all of it.
     const std::string& fingerprint() const;
 
 private:
-    friend std::optional<std::string> load_resolved_file(const CallContext&, const std::string&, LoadedFile&);
+    friend std::optional<std::string> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool);
     mutable std::optional<std::string> fingerprint_;
 };
 
@@ -32,7 +34,8 @@ private:
 std::optional<std::string> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
 
 // The same for a file whose path the caller has just resolved (out.path set, existing): no second
-// resolution. `path` is how the messages name it.
-std::optional<std::string> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
+// resolution. `path` is how the messages name it. `keep_open`: see platform::ReadFile.
+std::optional<std::string> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
+                                              bool keep_open = false);
 
 }  // namespace tools

@@ -89,6 +89,14 @@ struct ToolResult {
     std::string extra_text; // content[1] when non-empty
     Json input_required;    // when set: answer with this InputRequiredResult instead (2026-07-28)
 
+    // Bookkeeping after a write that can wait until the reply is out: the history entry, the new
+    // content's fingerprint, closing the replaced file (whose last reference frees its blocks).
+    // The session runs it once the reply is written (on the blocking pool when `after_reply_heavy`)
+    // and destroys it afterwards on its io thread, releasing what it holds: the file's lane among
+    // them, so the next change of the same file starts after it.
+    std::function<void()> after_reply;
+    bool after_reply_heavy = false;
+
     static ToolResult error(std::string message) {
         ToolResult r;
         r.is_error = true;

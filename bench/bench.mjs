@@ -672,6 +672,7 @@ async function main() {
       if (ONLY && name !== 'probe' && !ONLY.has(name)) { W[name] = { status: 'skipped', detail: 'not in --only' }; return; }
       if (over()) { W[name] = skip; return; }
       log(`bench: ${spec.label}: ${name}`);
+      syncAll();  // each workload starts with no writeback of the one before still going on
       W[name] = await guarded(fn);
       if (W[name].status !== 'ok') log(`bench:   -> ${W[name].status}: ${W[name].detail || ''}`);
     };

@@ -523,12 +523,16 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
         // bookkeeping the reply did not need; what it holds (the lane) is released here, on the
         // io thread.
         co_await asio::post(io_, asio::use_awaitable);
-        if (outcome.after_reply_heavy)
-            co_await tools::offload(blocking_, [&outcome] {
+        const auto bookkeeping = [&outcome, &name] {
+            try {
                 outcome.after_reply();
-                return true;
-            });
-        else outcome.after_reply();
+            } catch (const std::exception& e) {
+                spdlog::error("{}: bookkeeping after the write failed: {}", name, e.what());
+            }
+            return true;
+        };
+        if (outcome.after_reply_heavy) co_await tools::offload(blocking_, bookkeeping);
+        else bookkeeping();
         outcome.after_reply = nullptr;
     }
 }

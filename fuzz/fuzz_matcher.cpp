@@ -1,5 +1,6 @@
 // libFuzzer target: text::match_edit with fuzzer-chosen file bytes, old and new text, replace_all
 // and start-line hint; then the splice, and the same edit as an apply_diff block through the planner.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -7,6 +8,8 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "fuzz/fuzz_common.hpp"
+#include "tools/text/byte_scan.hpp"
+#include "tools/text/byte_search.hpp"
 #include "tools/text/file_facts.hpp"
 #include "tools/text/matcher.hpp"
 #include "tools/text/patch_search_replace.hpp"
@@ -47,6 +50,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string old_string = in.ConsumeRandomLengthString(256);
     const std::string new_string = in.ConsumeRandomLengthString(256);
     const std::string file = in.ConsumeRemainingBytesAsString();
+
+    // The byte helpers under the matcher agree with plain references.
+    for (std::size_t from : {std::size_t{0}, hint, file.size()})
+        fuzz::require(text::find_bytes(file, old_string, from) == (from > file.size() ? std::string::npos : file.find(old_string, from)));
+    const auto lf = static_cast<std::size_t>(std::count(file.begin(), file.end(), '\n'));
+    const text::ByteCensus census = text::census(file);
+    fuzz::require(text::count_byte(file, '\n') == lf && census.lf == lf);
+    fuzz::require(census.cr == (file.find('\r') != std::string::npos));
+    fuzz::require(census.nul == (file.find('\0') != std::string::npos));
 
     text::MatchOptions options;
     if (hinted) options.start_line_hint = hint;

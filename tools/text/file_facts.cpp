@@ -94,6 +94,7 @@ bool is_valid_utf8(std::string_view s) {
 }
 
 std::string to_valid_utf8(std::string_view s) {
+    if (is_valid_utf8(s)) return std::string(s);  // the usual case: one check, one copy
     std::string out;
     out.reserve(s.size());
     std::size_t i = 0;

@@ -4,31 +4,10 @@
 #include "tools/history.hpp"
 
 #include <algorithm>
-#include <cstring>
+
+#include "tools/text/byte_scan.hpp"
 
 namespace tools {
-
-namespace {
-
-// How many bytes a[0, n) and b[0, n) share from the start: memcmp over blocks, bytes at the end.
-std::size_t common_prefix(const char* a, const char* b, std::size_t n) {
-    std::size_t i = 0;
-    for (const std::size_t block : {std::size_t{256}, std::size_t{16}})
-        while (i + block <= n && std::memcmp(a + i, b + i, block) == 0) i += block;
-    while (i < n && a[i] == b[i]) ++i;
-    return i;
-}
-
-// How many bytes the n bytes before a_end and before b_end share, counted from the end.
-std::size_t common_suffix(const char* a_end, const char* b_end, std::size_t n) {
-    std::size_t i = 0;
-    for (const std::size_t block : {std::size_t{256}, std::size_t{16}})
-        while (i + block <= n && std::memcmp(a_end - i - block, b_end - i - block, block) == 0) i += block;
-    while (i < n && a_end[-1 - static_cast<std::ptrdiff_t>(i)] == b_end[-1 - static_cast<std::ptrdiff_t>(i)]) ++i;
-    return i;
-}
-
-}  // namespace
 
 std::string History::before_of(const Record& r) {
     std::string before;
@@ -49,8 +28,8 @@ void History::record(std::string tool, const std::string& real_path, bool existe
     entry.after_size = after.size();
     // The bytes both images share at the start and at the end (not overlapping).
     const std::size_t common = std::min(before.size(), after.size());
-    entry.prefix = common_prefix(before.data(), after.data(), common);
-    entry.suffix = common_suffix(before.data() + before.size(), after.data() + after.size(), common - entry.prefix);
+    entry.prefix = text::common_prefix(before, after);
+    entry.suffix = text::common_suffix(before, after, common - entry.prefix);
     entry.middle.assign(before, entry.prefix, before.size() - entry.prefix - entry.suffix);
     entry.after = std::move(after);
 

@@ -103,3 +103,21 @@ TEST_CASE("reserve_bytes gives an empty string the room asked for, large or smal
         CHECK(static_cast<std::size_t>(std::count(s.begin(), s.end(), 'q')) == n);
     }
 }
+
+TEST_CASE("common_prefix and common_suffix find the first difference from either end") {
+    for (std::size_t n : {0u, 1u, 7u, 8u, 9u, 63u, 64u, 65u, 4095u, 4096u, 4097u, 9000u}) {
+        const std::string a(n, 'x');
+        CHECK(text::common_prefix(a, a) == n);
+        CHECK(text::common_suffix(a, a, n) == n);
+        CHECK(text::common_suffix(a, a, n / 2) == n / 2);
+        for (std::size_t at : {std::size_t{0}, n / 3, n / 2, n == 0 ? 0 : n - 1}) {
+            if (at >= n) continue;
+            std::string b = a;
+            b[at] = 'y';
+            CHECK(text::common_prefix(a, b) == at);
+            CHECK(text::common_suffix(a, b, n) == n - 1 - at);
+        }
+    }
+    CHECK(text::common_prefix("abc", "abcdef") == 3);
+    CHECK(text::common_suffix("xyz", "wxyz", 10) == 3);
+}

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -92,5 +93,27 @@ ByteCensus census(std::string_view s) {
 }
 
 #endif
+
+// Blocks of 4096, then 64, then 8 bytes, then single bytes: the block holding the first
+// difference is never walked a byte at a time.
+std::size_t common_prefix(std::string_view a, std::string_view b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    std::size_t i = 0;
+    for (const std::size_t block : {std::size_t{4096}, std::size_t{64}, std::size_t{8}})
+        while (i + block <= n && std::memcmp(a.data() + i, b.data() + i, block) == 0) i += block;
+    while (i < n && a[i] == b[i]) ++i;
+    return i;
+}
+
+std::size_t common_suffix(std::string_view a, std::string_view b, std::size_t limit) {
+    const std::size_t n = std::min({a.size(), b.size(), limit});
+    std::size_t s = 0;
+    for (const std::size_t block : {std::size_t{4096}, std::size_t{64}, std::size_t{8}})
+        while (s + block <= n &&
+               std::memcmp(a.data() + a.size() - s - block, b.data() + b.size() - s - block, block) == 0)
+            s += block;
+    while (s < n && a[a.size() - 1 - s] == b[b.size() - 1 - s]) ++s;
+    return s;
+}
 
 }  // namespace text

@@ -1,0 +1,228 @@
+// Claude Code (the real CLI, pinned in package-lock.json) driving mcp-edit headless.
+//
+// Why: Claude Code is the host most people will use mcp-edit from, and it hands its model a
+// tool result in its own shape (only structuredContent, JSON-stringified, when there is one),
+// answers approval forms by itself in `-p` mode, and lets an `Elicitation` hook answer instead.
+// These tests pin what its model actually sees.
+//
+// How: `claude -p` runs with ANTHROPIC_BASE_URL at mock_anthropic.mjs (which plays the model
+// from a ModelScript and records every tool_result), a scratch HOME, mcp-edit configured with
+// `--mcp-config` + `--strict-mcp-config` as server "edit", its tools allowed by the permission
+// rule `--allowedTools mcp__edit` (no prompt), and ENABLE_TOOL_SEARCH=false so the MCP tools are
+// in the request's `tools` (by default Claude Code defers them behind its ToolSearch tool and
+// only names them in a system message).
+//
+// Observed with 2.1.328: Claude Code speaks the stateless 2026-07-28 protocol to mcp-edit
+// (server/discover, per-request _meta declaring roots and elicitation form+url), so approval is
+// an `input_required` round trip; `-p` answers it {action: "cancel"}. A successful result reaches
+// the model as JSON.stringify(structuredContent) only; an error result as content[0].text.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import {
+  BIN, BINARY, ModelScript, fixtures, hostEnv, requireBinary, runHost, scratch, serverArgs, shown,
+} from './harness.mjs';
+import { startAnthropicMock } from './mock_anthropic.mjs';
+
+const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
+const CRLF_EDIT = { file_path: 'crlf.txt', old_string: 'two', new_string: 'TWO' };
+const CRLF_AFTER = Buffer.from('one\r\nTWO\r\nthree\r\n');
+const MISSING_EDIT = { file_path: 'crlf.txt', old_string: 'no such text anywhere', new_string: 'x' };
+
+/** A hook command that accepts every form with decision "apply" and saves its input (the form) to `inputFile`. */
+function acceptHook(inputFile) {
+  const out = JSON.stringify({
+    hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { decision: 'apply' } },
+  });
+  return `cat > '${inputFile}'; echo '${out}'`;
+}
+
+/**
+ * One headless Claude Code run: mcp-edit with `mcpFlags`, the model playing `steps`, optional
+ * user settings (HOME/.claude/settings.json). Returns {script, mock, run, home, project, ms}.
+ */
+async function runClaude({ steps, mcpFlags = [], settings }) {
+  requireBinary();
+  const script = new ModelScript(steps);
+  const mock = await startAnthropicMock(script);
+  const { home, project } = scratch('mcp-edit-claude-');
+  const config = path.join(home, 'mcp.json');
+  fs.writeFileSync(config, JSON.stringify({
+    mcpServers: { edit: { type: 'stdio', command: BINARY, args: serverArgs(project, mcpFlags) } },
+  }));
+  if (settings) {
+    fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify(settings(home)));
+  }
+  const env = hostEnv(home, {
+    ANTHROPIC_BASE_URL: mock.url,
+    ANTHROPIC_API_KEY: 'sk-ant-dummy-for-mock',
+    ENABLE_TOOL_SEARCH: 'false',
+  });
+  const args = ['-p', 'Work on the files in this folder with the edit tools.',
+    '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__edit',
+    '--output-format', 'json'];
+  const t0 = Date.now();
+  const run = await runHost(BIN('claude'), args, { env, cwd: project, timeoutMs: 60000 });
+  const ms = Date.now() - t0;
+  await mock.close();
+  return { script, mock, run, home, project, ms };
+}
+
+/** What to print when an assertion fails: the model's view and the host's output tails. */
+function context(r) {
+  return `\n${shown(r.script)}\n--- claude exit ${r.run.code}${r.run.timedOut ? ' (timed out)' : ''} after ${r.ms} ms; ` +
+    `stdout tail ---\n${r.run.stdout.slice(-1500)}\n--- stderr tail ---\n${r.run.stderr.slice(-1500)}`;
+}
+
+/** Does the model's text hold `s` either as is or JSON-escaped (inside a stringified object)? */
+function holds(text, s) {
+  return text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1));
+}
+
+/** The tool result the model saw at `step`, or a failure showing everything it saw. */
+function resultAt(r, step) {
+  const hit = r.mock.results.find((x) => x.step === step);
+  assert.ok(hit, `no tool result for step ${step} reached the model${context(r)}`);
+  const seen = r.script.seen.find((s) => s.step === step);
+  return { ...hit, text: seen.text };
+}
+
+/** mcp-edit driven directly (no host) over the 2025-11-25 handshake: the result of one tools/call. */
+function callDirect(root, name, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BINARY, serverArgs(root, ['--approval', 'auto']), { stdio: ['pipe', 'pipe', 'ignore'] });
+    let buf = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('mcp-edit did not answer in 10 s')); }, 10000);
+    child.stdout.on('data', (d) => {
+      buf += d;
+      for (const line of buf.split('\n').slice(0, -1)) {
+        const msg = JSON.parse(line);
+        if (msg.id === 2) { clearTimeout(timer); child.stdin.end(); resolve(msg.result); }
+      }
+      buf = buf.slice(buf.lastIndexOf('\n') + 1);
+    });
+    const send = (m) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'direct', version: '1' } } });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/call', params: { name, arguments: args } });
+  });
+}
+
+describe('claude -p, --approval auto: one run reads, edits a CRLF file, and hits an error', () => {
+  let r;
+  before(async () => {
+    r = await runClaude({
+      mcpFlags: ['--approval', 'auto'],
+      steps: [
+        { tool: 'read', args: { file_path: 'notes.txt' } },
+        { tool: 'edit', args: CRLF_EDIT },
+        { tool: 'edit', args: MISSING_EDIT },
+      ],
+    });
+  }, { timeout: 90000 });
+
+  test('the run finishes', (t) => {
+    t.diagnostic(`claude run: ${r.ms} ms, ${r.mock.requests.length} model requests (${r.mock.side.length} side)`);
+    assert.equal(r.run.timedOut, false, `claude timed out${context(r)}`);
+    assert.equal(r.run.code, 0, `claude failed${context(r)}`);
+  });
+
+  test('(a) all seven tools are offered as mcp__edit__<tool> with input schemas', () => {
+    assert.ok(r.mock.main.length > 0, `no model request offered the mcp tools${context(r)}`);
+    const offered = r.mock.main[0].tools;
+    for (const tool of TOOLS) {
+      const hit = offered.find((x) => x.name === `mcp__edit__${tool}`);
+      assert.ok(hit, `mcp__edit__${tool} not offered; offered: ${offered.map((x) => x.name).join(', ')}`);
+      assert.equal(hit.input_schema?.type, 'object', `mcp__edit__${tool} has no input schema: ${JSON.stringify(hit)}`);
+    }
+  });
+
+  test('(b) read puts the numbered lines of notes.txt in front of the model', () => {
+    // Claude Code hands the model only the stringified structuredContent, so this passes once
+    // structuredContent carries `text`.
+    const read = resultAt(r, 0);
+    assert.equal(read.isError, false, `read failed${context(r)}`);
+    const lines = fixtures()['notes.txt'].toString('utf8').split('\n');
+    assert.ok(holds(read.text, `${String(2).padStart(6)}\t${lines[1]}`),
+      `the model did not see line 2 ("${lines[1]}") of notes.txt numbered${context(r)}`);
+  });
+
+  test('(c) the CRLF edit lands byte-exactly and the model sees the diff', () => {
+    assert.deepEqual(fs.readFileSync(path.join(r.project, 'crlf.txt')), CRLF_AFTER,
+      `crlf.txt is not byte-exact after the edit${context(r)}`);
+    const edit = resultAt(r, 1);
+    assert.equal(edit.isError, false, `edit failed${context(r)}`);
+    for (const s of ['@@ -', '\n-two\n', '\n+TWO\n']) {
+      assert.ok(holds(edit.text, s), `the model did not see ${JSON.stringify(s)} of the diff${context(r)}`);
+    }
+    assert.match(edit.text, /"approval":"policy"/, `(e) --approval auto: the result does not say policy approved${context(r)}`);
+  });
+
+  test('(c) the model sees the summary line of the CRLF edit', () => {
+    // Passes once structuredContent carries `summary`.
+    const edit = resultAt(r, 1);
+    assert.match(edit.text, /"summary":"[^"]*crlf\.txt[^"]*\+1 -1/,
+      `the model did not see a summary naming crlf.txt and +1 -1${context(r)}`);
+  });
+
+  test('(d) an edit whose old_string does not occur reaches the model as the whole error message', async () => {
+    const error = resultAt(r, 2);
+    assert.equal(error.isError, true, `the failed edit did not reach the model as an error${context(r)}`);
+    assert.ok(error.text.includes('old_string was not found in the file'), `error text lacks its cause${context(r)}`);
+    const direct = await callDirect(r.project, 'edit', MISSING_EDIT);
+    assert.equal(direct.isError, true, `mcp-edit called directly did not fail: ${JSON.stringify(direct)}`);
+    assert.ok(error.text.includes(direct.content[0].text),
+      `the model did not see the whole error message:\n${direct.content[0].text}${context(r)}`);
+  });
+});
+
+describe('claude -p, default --approval ask, no hook: -p cancels the form by itself', () => {
+  let r;
+  before(async () => {
+    r = await runClaude({ steps: [{ tool: 'edit', args: CRLF_EDIT }] });
+  }, { timeout: 90000 });
+
+  test('(e) nothing is written and the model gets an error', () => {
+    assert.equal(r.run.code, 0, `claude failed${context(r)}`);
+    assert.deepEqual(fs.readFileSync(path.join(r.project, 'crlf.txt')), fixtures()['crlf.txt'],
+      `crlf.txt changed although the form was not accepted${context(r)}`);
+    const res = resultAt(r, 0);
+    assert.equal(res.isError, true, `a cancelled approval did not reach the model as an error${context(r)}`);
+  });
+
+  test('(e) the error blames no user and names --approval auto and the Elicitation hook', () => {
+    // Target behaviour of the server change.
+    const res = resultAt(r, 0);
+    assert.ok(!res.text.includes('The user cancelled') && !res.text.includes('The user declined'),
+      `the error blames a user although -p answered by itself${context(r)}`);
+    assert.ok(res.text.includes('--approval auto'), `the error does not name --approval auto${context(r)}`);
+    assert.ok(res.text.includes('Elicitation'), `the error does not name Claude Code's Elicitation hook${context(r)}`);
+  });
+});
+
+test('claude -p, default --approval ask, Elicitation hook answers apply: the edit is written', { timeout: 90000 }, async () => {
+  let hookInput;
+  const r = await runClaude({
+    steps: [{ tool: 'edit', args: CRLF_EDIT }],
+    settings: (home) => {
+      hookInput = path.join(home, 'elicitation-hook-input.json');
+      return { hooks: { Elicitation: [{ matcher: 'edit', hooks: [{ type: 'command', command: acceptHook(hookInput) }] }] } };
+    },
+  });
+  assert.equal(r.run.code, 0, `claude failed${context(r)}`);
+  assert.ok(fs.existsSync(hookInput), `the Elicitation hook never ran${context(r)}`);
+  const form = JSON.parse(fs.readFileSync(hookInput, 'utf8'));
+  assert.equal(form.mcp_server_name, 'edit', `hook input: ${JSON.stringify(form)}`);
+  assert.ok(form.message.includes('+TWO'), `the form's message lacks the diff: ${JSON.stringify(form)}`);
+  assert.ok(form.requested_schema?.properties?.decision, `the form has no decision field: ${JSON.stringify(form)}`);
+
+  assert.deepEqual(fs.readFileSync(path.join(r.project, 'crlf.txt')), CRLF_AFTER,
+    `crlf.txt is not the applied edit although the hook answered apply${context(r)}`);
+  const res = resultAt(r, 0);
+  assert.equal(res.isError, false, `the approved edit failed${context(r)}`);
+  assert.ok(holds(res.text, '\n+TWO\n'), `the model did not see the diff${context(r)}`);
+  assert.match(res.text, /"approval":"user"/, `the result does not say a user approved${context(r)}`);
+});

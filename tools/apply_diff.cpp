@@ -185,7 +185,8 @@ ToolResult build_result(const text::Patch& patch, const Planned& planned, bool d
     }
     ToolResult result;
     result.text = summary + (diffs.empty() ? "" : "\n\n" + diffs);
-    result.structured = {{"format", text::to_string(patch.format)},
+    result.structured = {{"summary", summary},
+                         {"format", text::to_string(patch.format)},
                          {"blocks_applied", planned.blocks},
                          {"files", std::move(files)},
                          {"blocks", std::move(blocks)},

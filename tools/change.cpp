@@ -192,7 +192,10 @@ ToolResult build_result(const ChangeRequest& request, Planned& planned, const st
         summary = "No change: " + path.display + " already has this content; nothing was written.";
     } else {
         const char* verb = planned.plan.delete_file ? "Removed " : created ? "Created " : "Changed ";
-        if (request.dry_run)
+        if (!planned.plan.undoes.empty())
+            summary = std::string(request.dry_run ? "Dry run (nothing written): would undo " : "Undid ") + "the latest " +
+                      planned.plan.undoes + " of " + path.display + " by this server";
+        else if (request.dry_run)
             summary = std::string("Dry run (nothing written): would ") +
                       (planned.plan.delete_file ? "remove " : created ? "create " : "change ") + path.display;
         else summary = verb + path.display;
@@ -214,7 +217,7 @@ ToolResult build_result(const ChangeRequest& request, Planned& planned, const st
     if (decision && !decision->feedback.empty()) summary += "\nFeedback from the user: " + decision->feedback;
 
     ToolResult result;
-    result.text = std::move(summary);
+    result.text = summary;
     if (!planned.diff.text.empty()) {
         result.text.reserve(result.text.size() + 2 + planned.diff.text.size());
         result.text += "\n\n";
@@ -222,6 +225,7 @@ ToolResult build_result(const ChangeRequest& request, Planned& planned, const st
     }
     // Filled in place: a braced list would copy every value (the diff among them) once more.
     Json::object_t fields;
+    fields.emplace("summary", std::move(summary));  // for hosts that show their model only structuredContent
     fields.emplace("file_path", path.real);
     fields.emplace("diff", std::move(planned.diff.text));
     fields.emplace("additions", planned.diff.additions);

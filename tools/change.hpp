@@ -26,6 +26,7 @@ struct Plan {
     bool delete_file = false;          // the change removes the file (undo of a creation)
     std::size_t replacements = 0;
     std::string match = "none";        // the matching tier, for tools that match
+    std::string undoes;                // undo: the tool whose change this reverts (the summary says so)
     std::vector<std::string> notes;    // what was kept or adapted, for the model
     Json extra = Json::object();       // tool-specific structured fields
 };

@@ -92,6 +92,12 @@ void History::evict_locked() {
     }
 }
 
+std::size_t History::depth(const std::string& real_path) const {
+    std::lock_guard lock(mutex_);
+    const auto it = by_path_.find(real_path);
+    return it == by_path_.end() ? 0 : it->second.size();
+}
+
 std::shared_ptr<const History::Entry> History::latest(const std::string& real_path) const {
     std::lock_guard lock(mutex_);
     const auto it = by_path_.find(real_path);

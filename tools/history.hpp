@@ -37,6 +37,8 @@ public:
     std::shared_ptr<const Entry> latest(const std::string& real_path) const;
     // Drops the latest entry of `real_path` when it is still `seq` (after a successful undo).
     void pop(const std::string& real_path, std::uint64_t seq);
+    // How many changes of `real_path` are kept (what undo can still walk back).
+    std::size_t depth(const std::string& real_path) const;
     // How many of this file's changes were dropped to stay within the cap.
     std::size_t evicted(const std::string& real_path) const;
 

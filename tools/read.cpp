@@ -85,7 +85,6 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
     });
 
     ToolResult result;
-    result.text = std::move(out);
     result.structured = {
         {"file_path", file.path.real},
         {"total_lines", total_lines},
@@ -99,7 +98,11 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
         {"sha256", sha256_hex(file.bytes)},
         {"size_bytes", file.bytes.size()},
     };
+    // content[1]: the facts alone, for hosts that show only content[]; structuredContent also
+    // carries the numbered text, for hosts that show their model only structuredContent.
     result.extra_text = result.structured.dump(-1, ' ', false, Json::error_handler_t::replace);
+    result.structured["text"] = out;
+    result.text = std::move(out);
     ctx.file_states.record(file.path.real, file.fingerprint());
     return result;
 }

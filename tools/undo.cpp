@@ -6,6 +6,18 @@
 
 namespace tools {
 
+namespace {
+
+// Tells the model how far back undo can still go once this step is done.
+void add_remaining_note(Plan& plan, std::size_t depth) {
+    const std::size_t left = depth > 0 ? depth - 1 : 0;
+    plan.notes.push_back(left == 0 ? "no earlier change of this file by this server is left to undo"
+                                   : std::to_string(left) + " earlier change" + (left == 1 ? "" : "s") +
+                                         " of this file by this server can still be undone");
+}
+
+}  // namespace
+
 Handler undo_handler() {
     return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
         ChangeRequest request;
@@ -40,9 +52,11 @@ Handler undo_handler() {
                 Plan plan;
                 plan.replacements = 1;
                 plan.new_bytes = entry->before;
+                plan.undoes = entry->tool;
                 plan.extra["undone_tool"] = entry->tool;
                 plan.extra["deleted"] = false;
                 plan.notes.push_back("the file was deleted by " + entry->tool + ", so undo recreates it");
+                add_remaining_note(plan, history->depth(real));
                 undone->seq = entry->seq;
                 undone->real_path = real;
                 return {std::move(plan), ""};
@@ -60,6 +74,7 @@ Handler undo_handler() {
             }
             Plan plan;
             plan.replacements = 1;
+            plan.undoes = entry->tool;
             plan.extra["undone_tool"] = entry->tool;
             if (!entry->existed) {
                 plan.delete_file = true;
@@ -69,6 +84,7 @@ Handler undo_handler() {
                 plan.new_bytes = entry->before;
                 plan.extra["deleted"] = false;
             }
+            add_remaining_note(plan, history->depth(real));
             undone->seq = entry->seq;
             undone->real_path = real;
             return {std::move(plan), ""};

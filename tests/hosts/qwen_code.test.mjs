@@ -1,0 +1,219 @@
+// Qwen Code (@qwen-code/qwen-code 0.24.4, `qwen -p`, headless) driving mcp-edit, with its model
+// played by the mock OpenAI Chat Completions endpoint (mock_chat_completions.mjs).
+//
+// Why: Qwen Code is a real MCP host; this checks what its model is shown of mcp-edit's tools and
+// results (brief items a-e) and that calls work when its working directory, which it sends as
+// the client's root, lies outside --root.
+//
+// How Qwen Code is set up: a scratch HOME with ~/.qwen/settings.json (mcpServers.edit, auth type
+// "openai", telemetry, usage statistics, auto-update and the background memory agents off) and
+// OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL pointing at the mock; `--yolo` so tool calls
+// run without Qwen's own confirmation. Its package asks for node >= 22; it runs on the Node 20
+// this machine has (checked: the whole conversation below works).
+//
+// What Qwen Code does (0.24.4): MCP tools are "deferred": they are not in the request's tools[]
+// but listed by name (mcp__edit__read, ...) in a system reminder, and the model reaches them
+// through the `tool_call` bridge ({name, arguments}); a server with `alwaysLoadTools: true` gets
+// them as first-class functions. It declares roots (its working directory) but not elicitation.
+// A result reaches the model as one text: JSON.stringify(structuredContent) (left out when a
+// content[] text is exactly that JSON), "\n", then the content[] texts joined by "\n"; so with
+// structuredContent.text, read's lines reach the model twice. An isError result becomes
+// "MCP tool 'edit' reported tool error for function call: {...} with response: [...]", with the
+// server's content[] inside it JSON-escaped.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import {
+  BIN, BINARY, ModelScript, hostEnv, requireBinary, runHost, scratch, serverArgs, shown,
+} from './harness.mjs';
+import { messagesText, modelText, referenceReply, startChatMock } from './mock_chat_completions.mjs';
+
+const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
+const mcpName = (tool) => `mcp__edit__${tool}`;
+const CRLF_AFTER = Buffer.from('one\r\nTWO\r\nthree\r\n');
+/** A numbered line as `read` shows it: the number right-aligned in 6, a tab, the line. */
+const numbered = (n, line) => `${String(n).padStart(6)}\t${line}`;
+
+/**
+ * How the mock model calls an mcp-edit tool in Qwen Code: directly when the tool is among the
+ * request's functions (alwaysLoadTools), else through the `tool_call` bridge when the deferred
+ * tools' reminder names it.
+ */
+function routeQwen(step, names, body) {
+  const name = mcpName(step.tool);
+  if (names.includes(name)) return { name, args: step.args };
+  if (names.includes('tool_call') && messagesText(body).includes(`"${name}"`)) {
+    return { name: 'tool_call', args: { name, arguments: step.args } };
+  }
+  throw new Error(`Qwen Code offers no way to call ${name}: functions ${names.join(', ')}`);
+}
+
+/**
+ * One headless Qwen Code run against a fresh scratch project. `steps(project)` gives the model's
+ * tool calls; `flags` are mcp-edit flags after serverArgs(); `outside` runs Qwen Code from a
+ * directory next to the project instead of the project (--root stays the project).
+ */
+async function runQwen({ steps, flags = [], alwaysLoadTools = false, outside = false }) {
+  requireBinary();
+  const s = scratch('mcp-edit-qwen-');
+  const script = new ModelScript(steps(s.project));
+  const mock = await startChatMock(script, { route: routeQwen });
+  const logFile = path.join(s.base, 'mcp-edit.log');
+  fs.mkdirSync(path.join(s.home, '.qwen'));
+  fs.writeFileSync(path.join(s.home, '.qwen', 'settings.json'), JSON.stringify({
+    mcpServers: {
+      edit: {
+        command: BINARY,
+        args: serverArgs(s.project, [...flags, '--log-level', 'debug', '--log-file', logFile]),
+        ...(alwaysLoadTools ? { alwaysLoadTools: true } : {}),
+      },
+    },
+    security: { auth: { selectedType: 'openai' } },
+    telemetry: { enabled: false },
+    privacy: { usageStatisticsEnabled: false },
+    general: { enableAutoUpdate: false },
+    // The managed memory agents would add model requests of their own after the answer.
+    memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+  }, null, 2));
+  const cwd = outside ? path.join(s.base, 'elsewhere') : s.project;
+  fs.mkdirSync(cwd, { recursive: true });
+  const env = hostEnv(s.home, {
+    OPENAI_API_KEY: 'dummy',
+    OPENAI_BASE_URL: mock.baseURL,
+    OPENAI_MODEL: 'mock-model',
+    QWEN_USAGE_STATISTICS_ENABLED: 'false',
+    QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+  });
+  const started = Date.now();
+  const run = await runHost(BIN('qwen'), ['-p', 'Use the edit tools on the files here.', '--yolo'], { cwd, env, timeoutMs: 120000 });
+  const ms = Date.now() - started;
+  await mock.close();
+  let serverLog = '';
+  try { serverLog = fs.readFileSync(logFile, 'utf8'); } catch { /* never started */ }
+  const context = () => [
+    `qwen exit ${run.code}${run.timedOut ? ' (timed out)' : ''} after ${ms} ms, cwd ${cwd}`,
+    `mock turns: ${JSON.stringify(mock.turns.map(({ at, ...t }) => t))}`,
+    shown(script),
+    `--- qwen stdout (tail) ---\n${run.stdout.slice(-1500)}`,
+    `--- qwen stderr (tail) ---\n${run.stderr.slice(-1500)}`,
+    `--- mcp-edit log (tail) ---\n${serverLog.slice(-1500)}`,
+  ].join('\n');
+  const seen = (step) => script.seen.filter((x) => x.step === step).map((x) => modelText(x.text)).join('\n');
+  return { s, script, mock, run, ms, cwd, serverLog, context, seen };
+}
+
+/** The first line of a result when it is a JSON object: the structuredContent Qwen Code prepends. */
+function structuredPart(text) {
+  try {
+    const v = JSON.parse(text.split('\n')[0]);
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : undefined;
+  } catch { return undefined; }
+}
+
+const lines = (text) => text.split('\n');
+
+describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
+  test('default config (deferred MCP tools), cwd = project = --root, --approval auto: tools, read, edit, error', async (t) => {
+    const r = await runQwen({
+      flags: ['--approval', 'auto'],
+      steps: (p) => [
+        { tool: 'read', args: { file_path: path.join(p, 'notes.txt') } },
+        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
+        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'no such text', new_string: 'x' } },
+      ],
+    });
+    t.diagnostic(`one run: ${r.ms} ms`);
+    assert.equal(r.run.timedOut, false, r.context());
+    assert.equal(r.run.code, 0, r.context());
+
+    // (a) All seven tools reach the model as mcp__edit__<tool>: as functions, or (the default)
+    // named in the deferred-tools reminder and called through `tool_call`.
+    const first = r.mock.firstToolRequest;
+    assert.ok(first, `Qwen Code never asked the model with tools\n${r.context()}`);
+    const offered = r.mock.toolNames;
+    const reminder = messagesText(first);
+    for (const tool of TOOLS) {
+      assert.ok(offered.includes(mcpName(tool)) || (offered.includes('tool_call') && reminder.includes(`"${mcpName(tool)}"`)),
+        `${mcpName(tool)} is neither a function (${offered.join(', ')}) nor in the deferred tools' reminder\n${r.context()}`);
+    }
+    t.diagnostic(`functions: ${offered.join(', ')}; calls: ${r.mock.turns.filter((x) => x.kind === 'tool').map((x) => x.name).join(', ')}`);
+    assert.equal(r.mock.turns.filter((x) => x.kind === 'tool').length, 3, r.context());
+
+    // (b) read: the numbered lines reach the model.
+    assert.ok(r.seen(0).includes(numbered(2, 'beta line')), `read's numbered text did not reach the model\n${r.context()}`);
+
+    // (c) edit: byte-exact on disk; the diff and the summary reach the model.
+    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
+    const edited = lines(r.seen(1));
+    assert.ok(edited.some((l) => l.startsWith('@@')) && edited.includes('-two') && edited.includes('+TWO'),
+      `the edit's diff did not reach the model\n${r.context()}`);
+    assert.ok(edited.some((l) => l.includes('crlf.txt') && l.includes('+1 -1')), `the edit's summary did not reach the model\n${r.context()}`);
+
+    // (d) the error: the whole message mcp-edit gives (asked directly, same file state) is in
+    // what the model reads; Qwen Code embeds it JSON-escaped, with "isError":true next to it.
+    const reference = await referenceReply(r.s.project, 'edit', { file_path: path.join(r.s.project, 'crlf.txt'), old_string: 'no such text', new_string: 'x' });
+    assert.equal(reference.isError, true, `the reference call did not fail: ${JSON.stringify(reference)}`);
+    const message = reference.content[0].text;
+    assert.match(message, /old_string was not found in the file/);
+    const error = r.seen(2);
+    assert.ok(error.includes(message) || error.includes(JSON.stringify(message).slice(1, -1)),
+      `the model did not get the whole error message ${JSON.stringify(message)}\n${r.context()}`);
+    assert.ok(error.includes('"isError":true'), `Qwen Code's error text no longer shows isError\n${r.context()}`);
+  });
+
+  test('structuredContent, which Qwen Code shows as JSON before content[], carries read\'s text and the edit\'s summary (targets 1, 2)', async (t) => {
+    const r = await runQwen({
+      flags: ['--approval', 'auto'],
+      alwaysLoadTools: true,
+      steps: (p) => [
+        { tool: 'read', args: { file_path: path.join(p, 'notes.txt') } },
+        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
+      ],
+    });
+    t.diagnostic(`one run: ${r.ms} ms`);
+    assert.equal(r.run.code, 0, r.context());
+    // With alwaysLoadTools the seven tools are first-class functions.
+    for (const tool of TOOLS) assert.ok(r.mock.toolNames.includes(mcpName(tool)), `${mcpName(tool)} not offered\n${r.context()}`);
+
+    // Target 2: the edit's structuredContent (shown as JSON) has the diff and the summary.
+    const editSc = structuredPart(r.seen(1));
+    assert.ok(editSc, `Qwen Code did not prepend the edit's structuredContent\n${r.context()}`);
+    assert.ok(lines(editSc.diff ?? '').includes('+TWO'), `structuredContent.diff lacks +TWO\n${r.context()}`);
+    assert.equal(typeof editSc.summary, 'string', `structuredContent has no summary\n${r.context()}`);
+    assert.ok(editSc.summary.includes('crlf.txt') && editSc.summary.includes('+1 -1'), `structuredContent.summary: ${editSc.summary}\n${r.context()}`);
+
+    // Target 1: read's structuredContent gains `text` (then it differs from content[1], so Qwen
+    // Code shows it as JSON before the numbered lines).
+    const readSc = structuredPart(r.seen(0));
+    assert.ok(readSc && typeof readSc.text === 'string' && lines(readSc.text).includes(numbered(2, 'beta line')),
+      `read's structuredContent with text did not reach the model\n${r.context()}`);
+  });
+
+  test('approval: default --approval ask (Qwen Code declares no elicitation): the change is written at once', async (t) => {
+    const r = await runQwen({
+      alwaysLoadTools: true,
+      steps: (p) => [{ tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } }],
+    });
+    t.diagnostic(`one run: ${r.ms} ms; what the model read: ${JSON.stringify(r.seen(0))}`);
+    assert.equal(r.run.code, 0, r.context());
+    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
+    const seen = lines(r.seen(0));
+    assert.ok(seen.includes('-two') && seen.includes('+TWO'), `the diff did not reach the model\n${r.context()}`);
+  });
+
+  test('cwd outside --root (Qwen Code sends it as the root): calls still work (fails until the server change lands)', async (t) => {
+    const r = await runQwen({
+      outside: true,
+      flags: ['--approval', 'auto'],
+      steps: (p) => [
+        { tool: 'read', args: { file_path: path.join(p, 'notes.txt') } },
+        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
+      ],
+    });
+    t.diagnostic(`one run: ${r.ms} ms`);
+    assert.equal(r.run.code, 0, r.context());
+    assert.ok(r.seen(0).includes(numbered(2, 'beta line')), `read failed with the client's root outside --root\n${r.context()}`);
+    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
+  });
+});

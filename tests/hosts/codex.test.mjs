@@ -187,7 +187,8 @@ describe('codex exec + mcp-edit', { timeout: 110000 }, () => {
     assert.equal(wireMethod(run, 'out', 'roots/list').length, 0);
   });
 
-  test('(b) read: the file text with its line numbers reaches the model [fails until read.structuredContent.text]', () => {
+  // Codex passes only structuredContent, so the text reaches the model through its `text` field.
+  test('(b) read: the file text with its line numbers reaches the model', () => {
     const text = seenAt(run, 0);
     const obj = shownStructured(text);
     assert.ok(obj, `Codex showed structuredContent as JSON${context(run)}`);
@@ -197,7 +198,7 @@ describe('codex exec + mcp-edit', { timeout: 110000 }, () => {
     assert.match(text, /     2\\tbeta line/, context(run));
   });
 
-  test('(c) edit of crlf.txt: byte-exact on disk; the model gets diff and summary [summary fails until structuredContent.summary]', () => {
+  test('(c) edit of crlf.txt: byte-exact on disk; the model gets diff and summary', () => {
     assert.deepEqual(read(run.s, 'crlf.txt'), Buffer.from('one\r\nTWO\r\nthree\r\n'), context(run));
     const text = seenAt(run, 1);
     const obj = shownStructured(text);
@@ -229,7 +230,7 @@ describe('codex exec + mcp-edit', { timeout: 110000 }, () => {
 });
 
 describe('codex exec + mcp-edit --approval ask (default)', { timeout: 110000 }, () => {
-  test('(e) Codex answers the form `decline` itself: nothing written; the model is told how to proceed [fails until the server change]', async () => {
+  test('(e) Codex answers the form `decline` itself: nothing written; the model is told how to proceed', async () => {
     const run = await runCodex([
       { tool: 'edit', args: { file_path: 'crlf.txt', old_string: 'two', new_string: 'TWO' } },
     ], { approval: 'ask' });

@@ -82,6 +82,12 @@ for (const era of ['legacy', 'modern']) {
     async function ok(name, args) {
       const r = await call(name, args);
       assert.ok(!r.isError, `${name} ${show(args)} failed: ${r.content?.[0]?.text}`);
+      // structuredContent alone (all some hosts show their model) has the summary and the diff.
+      const sc = r.structuredContent;
+      if (name === 'read') return r;
+      assert.equal(sc.summary, r.content[0].text.split('\n\n')[0],
+        `${name}: structuredContent.summary must be content[0]'s summary; got ${show(sc.summary)}`);
+      assert.ok(r.content[0].text.includes(sc.diff), `${name}: content[0] must carry structuredContent's diff`);
       return r;
     }
     async function fails(name, args, pattern) {

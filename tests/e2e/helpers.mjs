@@ -229,6 +229,9 @@ export function assertReadResult(result, fixture, args, label = fixture.name) {
     const nonEmpty = rest.filter((l) => l.trim() !== '');
     assert.deepEqual(nonEmpty, [], `${where}: unexpected text after the last line of an untruncated read: ${show(rest.join('\n'))}`);
   }
+  // Hosts such as Claude Code and Codex show their model only structuredContent: it must carry
+  // the same numbered text.
+  assert.equal(sc.text, text, `${where}: structuredContent.text must be the numbered text of content[0]; got ${show(sc.text?.slice(0, 300))}`);
   return exp;
 }
 

@@ -1,0 +1,189 @@
+// opencode (opencode-ai 1.18.33, a native binary; `opencode run`, headless) driving mcp-edit,
+// with its model played by the mock OpenAI Chat Completions endpoint (mock_chat_completions.mjs).
+//
+// Why: opencode is a real MCP host; this checks what its model is shown of mcp-edit's tools and
+// results (brief items a-e) and that calls work when its working directory, which it sends as
+// the client's root, lies outside --root.
+//
+// How opencode is set up: a scratch HOME/XDG dirs and OPENCODE_CONFIG naming an opencode.json
+// with a custom provider "mock" (npm "@ai-sdk/openai-compatible", bundled in the binary) whose
+// baseURL is the mock, model and small_model "mock/mock-model", `mcp.edit` (type local, command
+// [mcp-edit, ...args]), `permission: "allow"`, no autoupdate or sharing. Kept offline:
+// OPENCODE_DISABLE_MODELS_FETCH (no models.dev catalogue; OPENCODE_MODELS_URL points at the mock
+// anyway), project config files ignored, and the global config dir pre-seeded with an empty
+// node_modules and a package.json/package-lock.json that already list @opencode-ai/plugin:
+// otherwise opencode npm-installs that package there in the background at every start (it
+// reached registry.npmjs.org when tried). npm_config_registry points at the mock, so any
+// install it still tries lands there and fails the test instead of leaving the machine.
+//
+// What opencode does (1.18.33): the tools are functions named edit_<tool> (server name, "_",
+// tool), next to its built-in `edit`, `read` and `write`. It declares roots (its working
+// directory) but not elicitation, protocol 2025-11-25. A result reaches the model as the
+// content[] texts joined by "\n\n"; structuredContent is dropped; an isError result is its
+// content[] text as is, nothing added. Its first request is a title request without tools.
+// After every tools/call it sends notifications/cancelled for that (already answered) request.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import {
+  BIN, BINARY, ModelScript, hostEnv, requireBinary, runHost, scratch, serverArgs, shown,
+} from './harness.mjs';
+import { modelText, referenceReply, startChatMock } from './mock_chat_completions.mjs';
+
+const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
+const ocName = (tool) => `edit_${tool}`;
+const CRLF_AFTER = Buffer.from('one\r\nTWO\r\nthree\r\n');
+/** A numbered line as `read` shows it: the number right-aligned in 6, a tab, the line. */
+const numbered = (n, line) => `${String(n).padStart(6)}\t${line}`;
+/** Paths on the mock that stand in for the npm registry and models.dev: never to be asked. */
+const NPM_TRAP = '/npm-registry-trap';
+const MODELS_TRAP = '/models-dev-trap';
+
+/**
+ * How the mock model calls an mcp-edit tool in opencode: exactly edit_<tool> (the harness's
+ * pickTool would take the shorter built-in `edit` for "edit").
+ */
+function routeOpencode(step, names) {
+  const name = ocName(step.tool);
+  if (!names.includes(name)) throw new Error(`opencode offers no ${name}: ${names.join(', ')}`);
+  return { name, args: step.args };
+}
+
+/**
+ * One headless opencode run against a fresh scratch project. `steps(project)` gives the model's
+ * tool calls; `flags` are mcp-edit flags after serverArgs(); `outside` runs opencode from a
+ * directory next to the project instead of the project (--root stays the project).
+ */
+async function runOpencode({ steps, flags = [], outside = false }) {
+  requireBinary();
+  const s = scratch('mcp-edit-opencode-');
+  const script = new ModelScript(steps(s.project));
+  const mock = await startChatMock(script, { route: routeOpencode });
+  const logFile = path.join(s.base, 'mcp-edit.log');
+  const configFile = path.join(s.base, 'config', 'opencode.json');
+  fs.mkdirSync(path.dirname(configFile));
+  fs.writeFileSync(configFile, JSON.stringify({
+    $schema: 'https://opencode.ai/config.json',
+    provider: {
+      mock: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Mock',
+        options: { baseURL: mock.baseURL, apiKey: 'dummy' },
+        models: { 'mock-model': { name: 'Mock model', tool_call: true } },
+      },
+    },
+    model: 'mock/mock-model',
+    small_model: 'mock/mock-model',
+    mcp: {
+      edit: { type: 'local', command: [BINARY, ...serverArgs(s.project, [...flags, '--log-level', 'debug', '--log-file', logFile])], enabled: true },
+    },
+    permission: 'allow',
+    autoupdate: false,
+    share: 'disabled',
+  }, null, 2));
+  // The global config dir with @opencode-ai/plugin already "installed" (see the top comment).
+  const globalConfig = path.join(s.home, '.config', 'opencode');
+  fs.mkdirSync(path.join(globalConfig, 'node_modules'), { recursive: true });
+  const deps = { dependencies: { '@opencode-ai/plugin': '1.18.33' } };
+  fs.writeFileSync(path.join(globalConfig, 'package.json'), JSON.stringify(deps));
+  fs.writeFileSync(path.join(globalConfig, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }));
+
+  const cwd = outside ? path.join(s.base, 'elsewhere') : s.project;
+  fs.mkdirSync(cwd, { recursive: true });
+  const env = hostEnv(s.home, {
+    OPENCODE_CONFIG: configFile,
+    OPENCODE_DISABLE_PROJECT_CONFIG: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_MODELS_URL: `${mock.url}${MODELS_TRAP}`,
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    npm_config_registry: `${mock.url}${NPM_TRAP}/`,
+  });
+  const started = Date.now();
+  const run = await runHost(BIN('opencode'), ['run', 'Use the edit tools on the files here.'], { cwd, env, timeoutMs: 120000 });
+  const ms = Date.now() - started;
+  await mock.close();
+  let serverLog = '';
+  try { serverLog = fs.readFileSync(logFile, 'utf8'); } catch { /* never started */ }
+  const context = () => [
+    `opencode exit ${run.code}${run.timedOut ? ' (timed out)' : ''} after ${ms} ms, cwd ${cwd}`,
+    `mock turns: ${JSON.stringify(mock.turns.map(({ at, ...t }) => t))}`,
+    shown(script),
+    `--- opencode stdout (tail) ---\n${run.stdout.slice(-1500)}`,
+    `--- opencode stderr (tail) ---\n${run.stderr.slice(-1500)}`,
+    `--- mcp-edit log (tail) ---\n${serverLog.slice(-1500)}`,
+  ].join('\n');
+  const seen = (step) => script.seen.filter((x) => x.step === step).map((x) => modelText(x.text)).join('\n');
+  const downloads = mock.requests.filter((q) => q.url.startsWith(NPM_TRAP) || q.url.startsWith(MODELS_TRAP));
+  return { s, script, mock, run, ms, cwd, serverLog, context, seen, downloads };
+}
+
+const lines = (text) => text.split('\n');
+
+describe('opencode 1.18.33 with mcp-edit', { concurrency: true }, () => {
+  test('cwd = project = --root, --approval auto: tools, read, edit, error', async (t) => {
+    const r = await runOpencode({
+      flags: ['--approval', 'auto'],
+      steps: (p) => [
+        { tool: 'read', args: { file_path: path.join(p, 'notes.txt') } },
+        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
+        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'no such text', new_string: 'x' } },
+      ],
+    });
+    t.diagnostic(`one run: ${r.ms} ms; functions: ${r.mock.toolNames.join(', ')}; side requests: ${r.mock.sideRequests.length}`);
+    assert.equal(r.run.timedOut, false, r.context());
+    assert.equal(r.run.code, 0, r.context());
+    assert.deepEqual(r.downloads.map((q) => `${q.method} ${q.url}`), [], `opencode tried to download\n${r.context()}`);
+
+    // (a) All seven tools are functions named edit_<tool>.
+    for (const tool of TOOLS) {
+      assert.ok(r.mock.toolNames.includes(ocName(tool)), `${ocName(tool)} not offered: ${r.mock.toolNames.join(', ')}\n${r.context()}`);
+    }
+    assert.equal(r.mock.turns.filter((x) => x.kind === 'tool').length, 3, r.context());
+
+    // (b) read: the numbered lines reach the model.
+    assert.ok(lines(r.seen(0)).includes(numbered(2, 'beta line')), `read's numbered text did not reach the model\n${r.context()}`);
+
+    // (c) edit: byte-exact on disk; the diff and the summary reach the model.
+    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
+    const edited = lines(r.seen(1));
+    assert.ok(edited.some((l) => l.startsWith('@@')) && edited.includes('-two') && edited.includes('+TWO'),
+      `the edit's diff did not reach the model\n${r.context()}`);
+    assert.ok(edited.some((l) => l.includes('crlf.txt') && l.includes('+1 -1')), `the edit's summary did not reach the model\n${r.context()}`);
+
+    // (d) the error: the whole message mcp-edit gives (asked directly, same file state) is what
+    // the model reads.
+    const reference = await referenceReply(r.s.project, 'edit', { file_path: path.join(r.s.project, 'crlf.txt'), old_string: 'no such text', new_string: 'x' });
+    assert.equal(reference.isError, true, `the reference call did not fail: ${JSON.stringify(reference)}`);
+    const message = reference.content[0].text;
+    assert.match(message, /old_string was not found in the file/);
+    assert.ok(r.seen(2).includes(message), `the model did not get the whole error message ${JSON.stringify(message)}\n${r.context()}`);
+  });
+
+  test('approval: default --approval ask (opencode declares no elicitation): the change is written at once', async (t) => {
+    const r = await runOpencode({
+      steps: (p) => [{ tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } }],
+    });
+    t.diagnostic(`one run: ${r.ms} ms; what the model read: ${JSON.stringify(r.seen(0))}`);
+    assert.equal(r.run.code, 0, r.context());
+    assert.deepEqual(r.downloads.map((q) => `${q.method} ${q.url}`), [], `opencode tried to download\n${r.context()}`);
+    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
+    const seen = lines(r.seen(0));
+    assert.ok(seen.includes('-two') && seen.includes('+TWO'), `the diff did not reach the model\n${r.context()}`);
+  });
+
+  test('cwd outside --root (opencode sends it as the root): calls still work (fails until the server change lands)', async (t) => {
+    const r = await runOpencode({
+      outside: true,
+      flags: ['--approval', 'auto'],
+      steps: (p) => [
+        { tool: 'read', args: { file_path: path.join(p, 'notes.txt') } },
+        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
+      ],
+    });
+    t.diagnostic(`one run: ${r.ms} ms`);
+    assert.equal(r.run.code, 0, r.context());
+    assert.ok(lines(r.seen(0)).includes(numbered(2, 'beta line')), `read failed with the client's root outside --root\n${r.context()}`);
+    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
+  });
+});

@@ -146,7 +146,10 @@ export class ModelScript {
 export function pickTool(names, tool, server = 'edit') {
   const hits = names.filter((n) => n === tool || n.endsWith(`__${tool}`) || n.endsWith(`_${tool}`) ||
     n === `${server}.${tool}` || n.endsWith(`:${tool}`));
-  const exact = hits.filter((n) => n.includes(server));
+  // The server's own spelling (mcp__edit__read, mcp_edit_read, edit_read, edit.read) beats a host's
+  // built-in tool of the same name (opencode has its own `edit`).
+  const qualified = new RegExp(`(^|_|\\.)${server}(__|_|\\.|:)${tool}$`);
+  const exact = hits.filter((n) => n !== tool && qualified.test(n));
   const chosen = exact.length ? exact : hits;
   assert.ok(chosen.length >= 1, `no tool named like "${tool}" among what the host offered its model: ${names.join(', ')}`);
   return chosen.sort((a, b) => a.length - b.length)[0];

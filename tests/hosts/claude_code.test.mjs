@@ -14,8 +14,10 @@
 //
 // Observed with 2.1.328: Claude Code speaks the stateless 2026-07-28 protocol to mcp-edit
 // (server/discover, per-request _meta declaring roots and elicitation form+url), so approval is
-// an `input_required` round trip; `-p` answers it {action: "cancel"}. A successful result reaches
-// the model as JSON.stringify(structuredContent) only; an error result as content[0].text.
+// an `input_required` round trip; `-p` answers it {action: "cancel"} and an `Elicitation` hook
+// (matcher: the server name) can answer instead. A successful result with structuredContent
+// reaches the model as one string, JSON.stringify(structuredContent), and nothing of content[];
+// an error result (isError, no structuredContent) as the string content[0].text.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,36 +1,127 @@
 // approval_form / read_approval_answer.
 #include "server/approval_form.hpp"
 
+#include <algorithm>
+#include <vector>
+
 namespace server {
 
 namespace {
 
-constexpr std::size_t max_diff_in_form = 6000;  // bytes of diff shown in the form
 constexpr std::size_t max_feedback = 4000;
+// What hosts render of a form (seen in their TUIs): Claude Code shows the message's first four
+// lines, or three plus "… (+N more lines)", each cut at the terminal's width; Codex shows the whole
+// message but cuts it silently where the screen ends (about 16 lines fit a 30-row terminal
+// together with the choices). So: the summary first, a small change whole within four lines, a
+// large one as summary, where the full diff is, its first changed line, then a bounded excerpt.
+constexpr std::size_t max_small_change_lines = 3;
+constexpr std::size_t max_excerpt_lines = 12;
+constexpr std::size_t max_form_line = 160;  // bytes of one diff line shown
 
-std::string cut_diff(const std::string& diff) {
-    if (diff.size() <= max_diff_in_form) return diff;
-    std::size_t cut = diff.rfind('\n', max_diff_in_form);
-    if (cut == std::string::npos) cut = max_diff_in_form;
-    std::size_t hidden_lines = 0;
-    for (std::size_t i = cut; i < diff.size(); ++i) hidden_lines += diff[i] == '\n';
-    return diff.substr(0, cut + 1) + "… (diff cut here: " + std::to_string(hidden_lines) + " more lines not shown)\n";
+std::string cut_line(std::string_view line) {
+    if (line.size() <= max_form_line) return std::string(line);
+    std::size_t n = max_form_line;
+    while (n > 0 && (static_cast<unsigned char>(line[n]) & 0xC0) == 0x80) --n;  // whole UTF-8 sequences
+    return std::string(line.substr(0, n)) + "\u2026";
+}
+
+// The diff's lines without the file header pairs (`--- a/x` + `+++ b/x` before a hunk).
+struct DiffLines {
+    std::vector<std::string_view> body;     // hunk headers, context and changed lines
+    std::vector<std::string_view> changed;  // `+` and `-` lines only
+    std::size_t hunks = 0;
+    std::size_t first_line = 0;             // new-side line of the first change (0: none)
+};
+
+DiffLines split_diff(std::string_view diff) {
+    std::vector<std::string_view> lines;
+    for (std::size_t pos = 0; pos < diff.size();) {
+        std::size_t nl = diff.find('\n', pos);
+        if (nl == std::string_view::npos) nl = diff.size();
+        lines.push_back(diff.substr(pos, nl - pos));
+        pos = nl + 1;
+    }
+    DiffLines out;
+    std::size_t new_line = 0;  // the new side's line number at this point of the hunk
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const auto line = lines[i];
+        if (line.starts_with("--- ") && i + 2 < lines.size() && lines[i + 1].starts_with("+++ ") &&
+            lines[i + 2].starts_with("@@")) {
+            ++i;  // the file header pair
+            continue;
+        }
+        if (line.starts_with("@@")) {
+            ++out.hunks;
+            new_line = 0;
+            const auto plus = line.find(" +");
+            if (plus != std::string_view::npos)
+                for (std::size_t k = plus + 2; k < line.size() && line[k] >= '0' && line[k] <= '9'; ++k)
+                    new_line = new_line * 10 + static_cast<std::size_t>(line[k] - '0');
+        } else if (line.starts_with("+") || line.starts_with("-")) {
+            if (out.changed.empty()) out.first_line = std::max<std::size_t>(new_line, 1);
+            out.changed.push_back(line);
+            if (line[0] == '+') ++new_line;
+        } else if (line.starts_with(" ")) {
+            ++new_line;
+        }
+        out.body.push_back(line);
+    }
+    return out;
+}
+
+std::string join_paths(const tools::ApprovalRequest& ask) {
+    std::string paths;
+    for (const auto& p : ask.paths) paths += (paths.empty() ? "" : ", ") + p;
+    return paths.empty() ? std::string("the file") : paths;
 }
 
 }  // namespace
 
-nlohmann::json approval_form(const tools::ApprovalRequest& ask, std::string_view version) {
-    std::string paths;
-    for (const auto& p : ask.paths) paths += (paths.empty() ? "" : ", ") + p;
-    const std::string message = "mcp-edit: " + ask.tool + " wants to change " + paths + " (+" +
-                                std::to_string(ask.additions) + " -" + std::to_string(ask.removals) + ")\n\n" +
-                                cut_diff(ask.diff);
+std::string approval_summary(const tools::ApprovalRequest& ask) {
+    const DiffLines d = split_diff(ask.diff);
+    std::string line = ask.tool + " " + join_paths(ask) + ": +" + std::to_string(ask.additions) + " -" +
+                       std::to_string(ask.removals);
+    if (d.first_line) line += " at line " + std::to_string(d.first_line);
+    if (d.hunks > 1) line += " (" + std::to_string(d.hunks) + " places)";
+    return line;
+}
+
+bool shows_whole(const tools::ApprovalRequest& ask) {
+    if (ask.paths.size() > 1) return false;
+    const DiffLines d = split_diff(ask.diff);
+    if (d.changed.size() > max_small_change_lines) return false;
+    for (const auto line : d.changed)
+        if (line.size() > max_form_line) return false;
+    return true;
+}
+
+nlohmann::json approval_form(const tools::ApprovalRequest& ask, const FormOptions& options) {
+    const DiffLines d = split_diff(ask.diff);
+    std::string message = approval_summary(ask);
+    if (shows_whole(ask)) {
+        for (const auto line : d.changed) message += "\n" + std::string(line);
+    } else {
+        std::size_t diff_lines = 0;
+        for (const char c : ask.diff) diff_lines += c == '\n';
+        message += options.full_diff_path
+                       ? "\nFull diff (" + std::to_string(diff_lines) + " lines): " + *options.full_diff_path
+                       : "\nOnly the start of the diff fits here (" + std::to_string(diff_lines) + " lines in all).";
+        if (!d.changed.empty()) message += "\n" + cut_line(d.changed.front());
+        message += "\n";
+        const std::size_t shown = std::min(d.body.size(), max_excerpt_lines);
+        for (std::size_t i = 0; i < shown; ++i) message += "\n" + cut_line(d.body[i]);
+        if (shown < d.body.size())
+            message += "\n\u2026 " + std::to_string(d.body.size() - shown) + " more diff lines" +
+                       (options.full_diff_path ? " in the full diff" : "");
+    }
+
     nlohmann::json decision;
-    const bool titled = version >= std::string_view("2025-11-25");
+    const bool titled = options.version >= std::string_view("2025-11-25");
+    const std::string description = "Apply writes exactly the change summarized above.";
     if (titled) {
         decision = {{"type", "string"},
                     {"title", "Decision"},
-                    {"description", "Apply writes exactly the change shown."},
+                    {"description", description},
                     {"oneOf",
                      {{{"const", "apply"}, {"title", "Apply"}},
                       {{"const", "apply_session"}, {"title", "Apply and stop asking this session"}},
@@ -38,19 +129,16 @@ nlohmann::json approval_form(const tools::ApprovalRequest& ask, std::string_view
     } else {
         decision = {{"type", "string"},
                     {"title", "Decision"},
-                    {"description", "Apply writes exactly the change shown."},
+                    {"description", description},
                     {"enum", {"apply", "apply_session", "reject"}},
                     {"enumNames", {"Apply", "Apply and stop asking this session", "Reject"}}};
     }
+    nlohmann::json properties = {{"decision", decision}};
+    if (options.feedback_field)
+        properties["feedback"] = {{"type", "string"}, {"title", "Feedback for the agent (optional)"}, {"maxLength", max_feedback}};
     nlohmann::json params = {
         {"message", message},
-        {"requestedSchema",
-         {{"type", "object"},
-          {"properties",
-           {{"decision", decision},
-            {"feedback",
-             {{"type", "string"}, {"title", "Feedback for the agent (optional)"}, {"maxLength", max_feedback}}}}},
-          {"required", {"decision"}}}}};
+        {"requestedSchema", {{"type", "object"}, {"properties", properties}, {"required", {"decision"}}}}};
     if (titled) params["mode"] = "form";
     return params;
 }

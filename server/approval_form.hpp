@@ -3,6 +3,7 @@
 // 2025-06-18); the reading fails closed: only an explicit Apply counts.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,8 +13,22 @@
 
 namespace server {
 
-// The params of an elicitation/create request for `ask`, for clients speaking `version`.
-nlohmann::json approval_form(const tools::ApprovalRequest& ask, std::string_view version);
+struct FormOptions {
+    std::string_view version;                   // the client's protocol revision
+    // Codex shows fields in name order and cannot submit a form whose last field, a text, is
+    // empty: for it the form has no feedback field.
+    bool feedback_field = true;
+    std::optional<std::string> full_diff_path;  // where the human can read the whole diff
+};
+
+// The form's first line: tool, paths, counts, where ("edit crlf.txt: +1 -1 at line 2").
+std::string approval_summary(const tools::ApprovalRequest& ask);
+// Whether the form can show the change whole within the lines every host renders (one file, at
+// most three changed lines); otherwise it names a file with the full diff.
+bool shows_whole(const tools::ApprovalRequest& ask);
+
+// The params of an elicitation/create request for `ask`.
+nlohmann::json approval_form(const tools::ApprovalRequest& ask, const FormOptions& options);
 
 struct ApprovalAnswer {
     enum class Kind { apply, apply_session, reject, decline, cancel, no_decision } kind = Kind::no_decision;

@@ -101,4 +101,13 @@ bool make_directories(const std::string& dir, bool sync, std::string& error);
 
 bool remove_file(const std::string& path, bool sync, std::string& error);
 
+// --- Private scratch files -------------------------------------------------------------------
+// A new directory only this user can enter (mode 0700), in the system's temp directory, named
+// `prefix` plus a random suffix; nullopt when none can be made.
+std::optional<std::string> make_private_directory(const std::string& prefix);
+// Creates `path` (which must not exist) readable by this user only (0600) and writes `bytes`.
+bool write_private_file(const std::string& path, std::string_view bytes);
+// Removes an empty directory; false when it cannot.
+bool remove_directory(const std::string& path);
+
 }  // namespace platform

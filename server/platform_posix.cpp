@@ -335,4 +335,28 @@ bool remove_file(const std::string& path, bool sync, std::string& error) {
     return !sync || sync_directory(parent_dir(path), error);
 }
 
+std::optional<std::string> make_private_directory(const std::string& prefix) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "XXXXXX";
+    if (!::mkdtemp(pattern.data())) return std::nullopt;  // mkdtemp makes it 0700
+    return pattern;
+}
+
+bool write_private_file(const std::string& path, std::string_view bytes) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) return false;
+    bool ok = true;
+    for (std::size_t done = 0; ok && done < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        ok = n > 0;
+        if (ok) done += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    if (!ok) ::unlink(path.c_str());
+    return ok;
+}
+
+bool remove_directory(const std::string& path) { return ::rmdir(path.c_str()) == 0; }
+
 }  // namespace platform

@@ -631,10 +631,17 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
     } else {
         can_ask = client_can_elicit(client_capabilities_);
     }
+    // Who renders the form (see FormOptions): the client's name, per request in 2026-07-28.
+    std::string client_name = client_info_.value("name", "");
+    if (modern) {
+        const Json* meta = find_meta(params);
+        const Json info = meta ? meta->value(std::string(protocol::meta_client_info), Json::object()) : Json::object();
+        client_name = info.is_object() ? info.value("name", "") : "";
+    }
     std::weak_ptr<Session> weak = weak_from_this();
     // `args` and `params` belong to the tools/call that holds this gate, which is only called
     // while that call runs: they are referred to, not copied.
-    return [weak, modern, can_ask, tool, args = &args, params = &params, call, progress](const tools::ApprovalRequest& ask)
+    return [weak, modern, can_ask, client_name, tool, args = &args, params = &params, call, progress](const tools::ApprovalRequest& ask)
                -> asio::awaitable<Decision> {
         Decision d;
         auto self = weak.lock();
@@ -663,7 +670,13 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
             co_return d;
         }
         const std::string what = "this " + ask.tool + " of " + (ask.paths.empty() ? std::string("the file") : ask.paths.front());
-        const Json form = approval_form(ask, modern ? std::string(protocol::modern_version) : self->version_);
+        FormOptions form_options;
+        form_options.version = modern ? protocol::modern_version : std::string_view(self->version_);
+        form_options.feedback_field = client_name != "codex-mcp-client";
+        if (!shows_whole(ask))
+            form_options.full_diff_path =
+                self->diff_spool_.keep(ask.diff, ask.paths.empty() ? ask.tool : ask.paths.front());
+        const Json form = approval_form(ask, form_options);
 
         if (!modern) {
             double ticks = 0;
@@ -698,7 +711,8 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
             Decision again;
             again.kind = Decision::Kind::input_required;
             Json request_form = form;
-            if (!why.empty()) request_form["message"] = why + "\n\n" + request_form["message"].get<std::string>();
+            // On the first line, which every host shows.
+            if (!why.empty()) request_form["message"] = why + " " + request_form["message"].get<std::string>();
             again.input_required = {
                 {"resultType", "input_required"},
                 {"inputRequests", {{"approval", {{"method", "elicitation/create"}, {"params", request_form}}}}},
@@ -725,7 +739,7 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
             co_return d;
         }
         if (checked.binding.pre_images != binding.pre_images || checked.binding.post_images != binding.post_images)
-            co_return ask_again("The file changed since approval was asked, so this is a new diff to approve:");
+            co_return ask_again("(Changed on disk since approval was asked; this is the new change.)");
         const Json responses = params->value("inputResponses", Json::object());
         if (!responses.is_object() || !responses.contains("approval")) co_return ask_again("");
         co_return self->decide(read_approval_answer(responses["approval"]), what);

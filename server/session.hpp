@@ -21,6 +21,7 @@
 #include "protocol/versions.hpp"
 #include "server/approval_form.hpp"
 #include "server/config.hpp"
+#include "server/diff_spool.hpp"
 #include "server/request_state.hpp"
 #include "server/stdio_transport.hpp"
 #include "server/workspace.hpp"
@@ -102,6 +103,7 @@ private:
     tools::FileLanes lanes_;
     tools::History history_;
     RequestStateSigner signer_;
+    DiffSpool diff_spool_;  // full diffs of large changes, named in their approval forms
     bool approved_for_session_ = false;  // "Apply and stop asking this session"
 
     std::unordered_map<std::string, std::shared_ptr<Outgoing>> outgoing_;

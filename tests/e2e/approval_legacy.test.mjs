@@ -74,11 +74,11 @@ function newDir(files = {}) {
  * A server behind the tap with an SDK 1.32.2 client. `s.answer(params, extra, n)` answers each
  * elicitation (n = 1, 2, ...); `s.asked` records {params, extra, aborted}.
  */
-async function sdkSession(label, { dir, args = [], elicitation = true } = {}) {
+async function sdkSession(label, { dir, args = [], elicitation = true, clientName } = {}) {
   const tap = makeTempDir('mcp-edit-e2e-tap-');
   const tr = new StdioClientTransport(tappedServer(dir, tap, args));
   const stderr = drain(tr.stderr);
-  const client = new Client({ name: `mcp-edit-e2e-${label.replace(/\W+/g, '-')}`, version: '0.0.0' },
+  const client = new Client({ name: clientName ?? `mcp-edit-e2e-${label.replace(/\W+/g, '-')}`, version: '0.0.0' },
     elicitation ? { capabilities: { elicitation: {} } } : undefined);
   const s = { client, tap, stderr, asked: [], answer: () => ({ action: 'accept', content: { decision: 'apply' } }) };
   if (elicitation) {
@@ -150,9 +150,9 @@ describe('SDK 1.32.2 with elicitation: the answers', { concurrency: true }, () =
     assert.equal(s.asked.length, 1, `exactly one elicitation expected, got ${s.asked.length}`);
     const p = s.asked[0].params;
     assert.equal(p.mode, 'form', `2025-11-25 form: mode must be "form", got ${show(p.mode)}`);
-    for (const piece of ['edit', 'target.txt', '+1 -1', '@@ -1,3 +1,3 @@', '-two', '+TWO']) {
-      assert.ok(p.message.includes(piece), `the form message must contain ${show(piece)}: ${show(p.message)}`);
-    }
+    // A small change is shown whole in the four lines Claude Code renders of a message: the
+    // summary line, then the changed lines, and no trailing newline (it would count as a line).
+    assert.equal(p.message, 'edit target.txt: +1 -1 at line 2\n-two\n+TWO', `the form message of a one-line change: ${show(p.message)}`);
     const rs = p.requestedSchema;
     assert.equal(rs?.type, 'object', `requestedSchema.type: ${show(rs)}`);
     assert.deepEqual(rs.required, ['decision'], `only "decision" is required: ${show(rs.required)}`);
@@ -170,6 +170,48 @@ describe('SDK 1.32.2 with elicitation: the answers', { concurrency: true }, () =
     const iAsk = idx((m) => isElicit(m));
     const iReply = idx((m) => !('method' in m) && m.id === call.id && 'result' in m);
     assert.ok(iCall < iAsk && iAsk < iReply, `order must be tools/call (${iCall}) < elicitation/create (${iAsk}) < tools/call result (${iReply})`);
+  });
+
+  test('a large change: the summary, where the full diff is, the first changed line, then a bounded excerpt', async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1} of big`);
+    const f = newDir({ 'big.txt': lines.join('\n') + '\n' });
+    const s = await sdkSession('large form', { dir: f.dir });
+    let diffFile;
+    s.answer = (params) => {
+      // The file the form names holds the whole diff while the form is open (0600, private).
+      diffFile = /^Full diff \(\d+ lines\): (.+)$/m.exec(params.message)?.[1];
+      const st = diffFile && fs.statSync(diffFile);
+      s.diffSeen = diffFile && { text: fs.readFileSync(diffFile, 'utf8'), mode: st.mode & 0o777 };
+      return { action: 'accept', content: { decision: 'apply' } };
+    };
+    try {
+      const r = await s.call('edit', { file_path: f['big.txt'], old_string: ' of big', new_string: ' OF BIG', replace_all: true });
+      assertWritten(r, 'large edit approved', 'user');
+      const m = s.asked[0].params.message.split('\n');
+      assert.equal(m[0], 'edit big.txt: +40 -40 at line 1', `first line: the summary: ${show(m)}`);
+      assert.match(m[1], /^Full diff \(\d+ lines\): \/.+\.diff$/, `second line: where the full diff is: ${show(m)}`);
+      assert.equal(m[2], '-line 1 of big', `third line: the first changed line: ${show(m)}`);
+      assert.ok(m.length <= 17, `the message must fit one screen of a 30-row terminal (Codex cuts silently): ${m.length} lines`);
+      assert.match(m[m.length - 1], /more diff lines in the full diff$/, `the excerpt says it is cut: ${show(m)}`);
+      assert.ok(s.diffSeen, `the named diff file must exist while the form is open: ${show(diffFile)}`);
+      assert.equal(s.diffSeen.mode, 0o600, `the diff file must be private: ${s.diffSeen.mode.toString(8)}`);
+      assert.equal(s.diffSeen.text, r.structuredContent.diff, 'the diff file holds exactly the change\'s diff');
+    } finally {
+      await s.finish();
+    }
+    assert.ok(!fs.existsSync(diffFile), `the diff file is removed when the server exits: ${diffFile}`);
+  });
+
+  test('Codex: no feedback field (it cannot submit a form whose last field, a text, is empty)', async () => {
+    const f = newDir({ 'target.txt': ORIGINAL });
+    const s = await sdkSession('codex form', { dir: f.dir, clientName: 'codex-mcp-client' });
+    try {
+      assertWritten(await s.call('edit', EDIT_ARGS(f['target.txt'])), 'edit approved by a Codex-named client', 'user');
+      assert.deepEqual(Object.keys(s.asked[0].params.requestedSchema.properties), ['decision'],
+        `Codex's form has only the decision: ${show(s.asked[0].params.requestedSchema)}`);
+    } finally {
+      await s.finish();
+    }
   });
 
   test('apply_session: written; later calls in the session (other tools too) are written without asking, approval "session"', async () => {

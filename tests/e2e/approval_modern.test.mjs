@@ -234,9 +234,8 @@ describe('client 2.4.0 through MRTR: the answers', { concurrency: true }, () => 
       assertWritten(r, 'edit re-approved after the file changed', 'user');
       assertFile(f['target.txt'], 'zero\none\nTWO\nthree\n', 'after the re-approval');
       assert.equal(s.asked.length, 2, `the client must have been asked twice (the second time with the new diff), got ${s.asked.length}`);
-      assert.ok(s.asked[1].message.startsWith('The file changed since approval was asked'),
-        `the second form must start "The file changed since approval was asked": ${show(s.asked[1].message)}`);
-      assert.match(s.asked[1].message, /^@@ -1,4 \+1,4 @@\n zero\n one\n-two\n\+TWO\n three$/m, `the second form must show the diff against the new 4-line content: ${show(s.asked[1].message)}`);
+      assert.equal(s.asked[1].message, '(Changed on disk since approval was asked; this is the new change.) edit target.txt: +1 -1 at line 3\n-two\n+TWO',
+        `the second form must say so on its first line and show the change against the new 4-line content: ${show(s.asked[1].message)}`);
     } finally {
       calls = await s.finish();
     }
@@ -485,9 +484,8 @@ describe('raw lines: requestState is attacker-controlled', { concurrency: true }
       fs.writeFileSync(f['target.txt'], external);
       const r = await call(s, 'edit', args, { inputResponses: { [first.key]: APPLY }, requestState: first.state });
       const fresh = assertInputRequired(r, 'retry after the file changed');
-      assert.ok(fresh.form.message.startsWith('The file changed since approval was asked'),
-        `the fresh form must start "The file changed since approval was asked": ${show(fresh.form.message)}`);
-      assert.match(fresh.form.message, /@@ -1,4 \+1,4 @@/, `the fresh diff must be computed on the 4-line file: ${show(fresh.form.message)}`);
+      assert.equal(fresh.form.message, '(Changed on disk since approval was asked; this is the new change.) edit target.txt: +1 -1 at line 2\n-two\n+TWO',
+        `the fresh form must say so on its first line and show the change: ${show(fresh.form.message)}`);
       assert.notEqual(fresh.state, first.state, 'a new requestState');
       assertFile(f['target.txt'], external, 'after the retry on a changed file');
       // the old state once more: still not an approval of the new content

@@ -1,0 +1,125 @@
+// Unit tests of server/approval_form and server/diff_spool: the form's message is shaped for what
+// hosts render (Claude Code: four lines; Codex: one screen), the answer is read fail-closed, and
+// refusals that may come from an unattended client name the ways out.
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "server/approval_form.hpp"
+#include "server/diff_spool.hpp"
+
+namespace {
+
+tools::ApprovalRequest request(std::string diff, std::size_t additions, std::size_t removals) {
+    tools::ApprovalRequest ask;
+    ask.tool = "edit";
+    ask.paths = {"src/a.txt"};
+    ask.additions = additions;
+    ask.removals = removals;
+    ask.diff = std::move(diff);
+    return ask;
+}
+
+std::size_t count_lines(const std::string& s) {
+    std::size_t n = 1;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("a small change is shown whole in four lines, without a trailing newline") {
+    const auto ask = request("--- a/src/a.txt\n+++ b/src/a.txt\n@@ -3,3 +3,3 @@\n c\n-d\n+D\n e\n", 1, 1);
+    CHECK(server::shows_whole(ask));
+    const auto form = server::approval_form(ask, {"2025-11-25", true, std::nullopt});
+    CHECK(form["message"] == "edit src/a.txt: +1 -1 at line 4\n-d\n+D");
+    CHECK(form["mode"] == "form");
+    CHECK(form["requestedSchema"]["properties"].contains("feedback"));
+    CHECK(form["requestedSchema"]["properties"]["decision"].contains("oneOf"));
+}
+
+TEST_CASE("the first changed line counts context and added lines of the new side") {
+    const auto ask = request("--- a/x\n+++ b/x\n@@ -1,5 +1,6 @@\n a\n b\n+new\n c\n-d\n+D\n e\n", 2, 1);
+    CHECK(server::approval_summary(ask) == "edit src/a.txt: +2 -1 at line 3");
+    const auto two_places = request("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n@@ -9,2 +9,2 @@\n i\n-j\n+J\n", 2, 2);
+    CHECK(server::approval_summary(two_places) == "edit src/a.txt: +2 -2 at line 1 (2 places)");
+}
+
+TEST_CASE("a removed line that starts with two dashes is not taken for a file header") {
+    const auto ask = request("--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n--- comment\n+-- COMMENT\n", 1, 1);
+    const auto form = server::approval_form(ask, {"2025-11-25", true, std::nullopt});
+    CHECK(form["message"] == "edit src/a.txt: +1 -1 at line 1\n--- comment\n+-- COMMENT");
+}
+
+TEST_CASE("a large change: summary, where the full diff is, first changed line, bounded excerpt") {
+    std::string diff = "--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,30 +1,30 @@\n";
+    for (int i = 1; i <= 30; ++i) diff += "-old " + std::to_string(i) + "\n";
+    for (int i = 1; i <= 30; ++i) diff += "+new " + std::to_string(i) + "\n";
+    const auto ask = request(diff, 30, 30);
+    CHECK_FALSE(server::shows_whole(ask));
+    const auto form = server::approval_form(ask, {"2025-06-18", false, std::string("/tmp/d/1-a.txt.diff")});
+    const std::string message = form["message"];
+    CHECK(message.rfind("edit src/a.txt: +30 -30 at line 1\nFull diff (63 lines): /tmp/d/1-a.txt.diff\n-old 1\n\n@@", 0) == 0);
+    CHECK(count_lines(message) <= 17);
+    CHECK(message.find("more diff lines in the full diff") != std::string::npos);
+    // 2025-06-18: enum + enumNames, no mode; Codex's form has no feedback field.
+    CHECK_FALSE(form.contains("mode"));
+    CHECK(form["requestedSchema"]["properties"]["decision"].contains("enumNames"));
+    CHECK_FALSE(form["requestedSchema"]["properties"].contains("feedback"));
+}
+
+TEST_CASE("a change of several files is never shown as if whole") {
+    auto ask = request("--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-a\n+b\n", 1, 1);
+    ask.paths.push_back("y");
+    CHECK_FALSE(server::shows_whole(ask));
+    const auto form = server::approval_form(ask, {"2025-11-25", true, std::nullopt});
+    CHECK(std::string(form["message"]).find("Only the start of the diff fits here") != std::string::npos);
+}
+
+TEST_CASE("answers fail closed; refusals that may come from an unattended client name the ways out") {
+    using Kind = server::ApprovalAnswer::Kind;
+    CHECK(server::read_approval_answer({{"action", "accept"}, {"content", {{"decision", "apply"}}}}).kind == Kind::apply);
+    CHECK(server::read_approval_answer({{"action", "accept"}, {"content", nlohmann::json::object()}}).kind == Kind::no_decision);
+    CHECK(server::read_approval_answer({{"action", "cancel"}}).kind == Kind::cancel);
+    for (const auto kind : {Kind::cancel, Kind::decline, Kind::no_decision}) {
+        server::ApprovalAnswer answer;
+        answer.kind = kind;
+        const auto text = server::refusal_message(answer, "this edit of a.txt");
+        CHECK(text.find("Nothing was written") != std::string::npos);
+        CHECK(text.find("--approval auto") != std::string::npos);
+        CHECK(text.find("Elicitation") != std::string::npos);
+        CHECK(text.find("The user") == std::string::npos);
+    }
+    server::ApprovalAnswer rejected;
+    rejected.kind = Kind::reject;
+    rejected.feedback = "keep it";
+    const auto text = server::refusal_message(rejected, "this edit of a.txt");
+    CHECK(text.find("The user chose Reject") != std::string::npos);
+    CHECK(text.find("Feedback from the user: keep it") != std::string::npos);
+    CHECK(text.find("--approval auto") == std::string::npos);
+}
+
+TEST_CASE("DiffSpool keeps the newest files, private, and removes them at the end") {
+    std::string first, last;
+    {
+        server::DiffSpool spool(2);
+        first = spool.keep("diff one\n", "a/b.txt").value();
+        spool.keep("diff two\n", "b.txt");
+        last = spool.keep("diff three\n", "c.txt").value();
+        CHECK(first.find("/1-a_b.txt.diff") != std::string::npos);
+        struct stat st {};
+        REQUIRE(::stat(last.c_str(), &st) == 0);
+        CHECK((st.st_mode & 0777) == 0600);
+        std::ifstream in(last);
+        std::stringstream text;
+        text << in.rdbuf();
+        CHECK(text.str() == "diff three\n");
+        CHECK(::stat(first.c_str(), &st) != 0);  // the oldest went when a third was kept
+    }
+    struct stat st {};
+    CHECK(::stat(last.c_str(), &st) != 0);
+}

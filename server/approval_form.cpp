@@ -18,9 +18,9 @@ constexpr std::size_t max_small_change_lines = 3;
 constexpr std::size_t max_excerpt_lines = 12;
 constexpr std::size_t max_form_line = 160;  // bytes of one diff line shown
 
-std::string cut_line(std::string_view line) {
-    if (line.size() <= max_form_line) return std::string(line);
-    std::size_t n = max_form_line;
+std::string cut_line(std::string_view line, std::size_t max = max_form_line) {
+    if (line.size() <= max) return std::string(line);
+    std::size_t n = max;
     while (n > 0 && (static_cast<unsigned char>(line[n]) & 0xC0) == 0x80) --n;  // whole UTF-8 sequences
     return std::string(line.substr(0, n)) + "\u2026";
 }
@@ -69,6 +69,47 @@ DiffLines split_diff(std::string_view diff) {
     return out;
 }
 
+// The first change on one line: its first removed line and what replaces it ("-a  →  +b"), so a
+// host that shows three lines shows what the text becomes too.
+std::string first_change(const DiffLines& d) {
+    const auto first = d.changed.front();
+    if (first[0] == '-')
+        for (std::size_t i = 1; i < d.changed.size(); ++i)
+            if (d.changed[i][0] == '+')
+                return cut_line(first, max_form_line / 2) + "  \u2192  " + cut_line(d.changed[i], max_form_line / 2);
+    return cut_line(first);
+}
+
+// A bounded excerpt of the diff in which each run of removed or added lines shows at most a few
+// of its lines, so a replaced block shows both what goes and what comes.
+struct Excerpt {
+    std::vector<std::string> lines;
+    std::size_t rest = 0;  // diff lines not shown
+};
+
+Excerpt excerpt_of(const DiffLines& d) {
+    constexpr std::size_t max_run_shown = 4;
+    Excerpt out;
+    std::size_t shown_lines = 0;
+    for (std::size_t i = 0; i < d.body.size();) {
+        const char sign = d.body[i].empty() ? ' ' : d.body[i][0];
+        std::size_t run = 1;
+        if (sign == '+' || sign == '-')
+            while (i + run < d.body.size() && !d.body[i + run].empty() && d.body[i + run][0] == sign) ++run;
+        const std::size_t take = std::min(run, sign == '+' || sign == '-' ? max_run_shown : run);
+        const bool cut_run = take < run;
+        if (out.lines.size() + take + (cut_run ? 1 : 0) > max_excerpt_lines) break;
+        for (std::size_t k = 0; k < take; ++k) out.lines.push_back(cut_line(d.body[i + k]));
+        if (cut_run)
+            out.lines.push_back("\u2026 " + std::to_string(run - take) + (sign == '-' ? " more removed" : " more added") +
+                                " line" + (run - take == 1 ? "" : "s"));
+        shown_lines += run;
+        i += run;
+    }
+    out.rest = d.body.size() - shown_lines;
+    return out;
+}
+
 std::string join_paths(const tools::ApprovalRequest& ask) {
     std::string paths;
     for (const auto& p : ask.paths) paths += (paths.empty() ? "" : ", ") + p;
@@ -79,11 +120,11 @@ std::string join_paths(const tools::ApprovalRequest& ask) {
 
 std::string approval_summary(const tools::ApprovalRequest& ask) {
     const DiffLines d = split_diff(ask.diff);
-    std::string line = ask.tool + " " + join_paths(ask) + ": +" + std::to_string(ask.additions) + " -" +
-                       std::to_string(ask.removals);
+    // Counts before paths: a long path is what a narrow form cuts.
+    std::string line = ask.tool + " +" + std::to_string(ask.additions) + " -" + std::to_string(ask.removals);
     if (d.first_line) line += " at line " + std::to_string(d.first_line);
     if (d.hunks > 1) line += " (" + std::to_string(d.hunks) + " places)";
-    return line;
+    return line + ": " + join_paths(ask);
 }
 
 bool shows_whole(const tools::ApprovalRequest& ask) {
@@ -106,12 +147,12 @@ nlohmann::json approval_form(const tools::ApprovalRequest& ask, const FormOption
         message += options.full_diff_path
                        ? "\nFull diff (" + std::to_string(diff_lines) + " lines): " + *options.full_diff_path
                        : "\nOnly the start of the diff fits here (" + std::to_string(diff_lines) + " lines in all).";
-        if (!d.changed.empty()) message += "\n" + cut_line(d.changed.front());
+        if (!d.changed.empty()) message += "\n" + first_change(d);
         message += "\n";
-        const std::size_t shown = std::min(d.body.size(), max_excerpt_lines);
-        for (std::size_t i = 0; i < shown; ++i) message += "\n" + cut_line(d.body[i]);
-        if (shown < d.body.size())
-            message += "\n\u2026 " + std::to_string(d.body.size() - shown) + " more diff lines" +
+        const auto excerpt = excerpt_of(d);
+        for (const auto& line : excerpt.lines) message += "\n" + line;
+        if (excerpt.rest)
+            message += "\n\u2026 " + std::to_string(excerpt.rest) + " more diff lines" +
                        (options.full_diff_path ? " in the full diff" : "");
     }
 

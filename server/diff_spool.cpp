@@ -7,37 +7,23 @@
 
 namespace server {
 
-namespace {
-
-std::string safe_file_name(std::string_view label) {
-    std::string out;
-    for (const char c : label.substr(0, 64)) {
-        const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                           c == '-' || c == '_';
-        out += plain ? c : '_';
-    }
-    return out.empty() ? "change" : out;
-}
-
-}  // namespace
-
 DiffSpool::~DiffSpool() {
     std::string ignored;
     for (const auto& f : files_) platform::remove_file(f, false, ignored);
     if (dir_) platform::remove_directory(*dir_);
 }
 
-std::optional<std::string> DiffSpool::keep(std::string_view diff, std::string_view label) {
+std::optional<std::string> DiffSpool::keep(std::string_view diff) {
     std::lock_guard lock(mutex_);
     if (!dir_ && !dir_failed_) {
-        dir_ = platform::make_private_directory("mcp-edit-diffs-");
+        dir_ = platform::make_private_directory("mcp-edit-");
         if (!dir_) {
             dir_failed_ = true;
             spdlog::warn("cannot make a private temp directory for approval diffs; forms will show a cut diff only");
         }
     }
     if (!dir_) return std::nullopt;
-    std::string path = *dir_ + "/" + std::to_string(next_++) + "-" + safe_file_name(label) + ".diff";
+    std::string path = *dir_ + "/" + std::to_string(next_++) + ".diff";
     if (!platform::write_private_file(path, diff)) return std::nullopt;
     files_.push_back(path);
     std::string ignored;

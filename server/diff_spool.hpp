@@ -20,10 +20,10 @@ public:
     DiffSpool(const DiffSpool&) = delete;
     DiffSpool& operator=(const DiffSpool&) = delete;
 
-    // Writes `diff` to a new file named after `label` (a file name; other characters are
-    // replaced) and returns its path; nullopt when no private directory or file can be made.
+    // Writes `diff` to a new file and returns its path, kept short so that a form shows it whole
+    // (`/tmp/mcp-edit-XXXXXX/3.diff`); nullopt when no private directory or file can be made.
     // The oldest file goes once more than `max_files` are kept.
-    std::optional<std::string> keep(std::string_view diff, std::string_view label);
+    std::optional<std::string> keep(std::string_view diff);
 
 private:
     std::mutex mutex_;

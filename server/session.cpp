@@ -674,8 +674,7 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
         form_options.version = modern ? protocol::modern_version : std::string_view(self->version_);
         form_options.feedback_field = client_name != "codex-mcp-client";
         if (!shows_whole(ask))
-            form_options.full_diff_path =
-                self->diff_spool_.keep(ask.diff, ask.paths.empty() ? ask.tool : ask.paths.front());
+            form_options.full_diff_path = self->diff_spool_.keep(ask.diff);
         const Json form = approval_form(ask, form_options);
 
         if (!modern) {

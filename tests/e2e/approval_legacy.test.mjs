@@ -152,7 +152,7 @@ describe('SDK 1.32.2 with elicitation: the answers', { concurrency: true }, () =
     assert.equal(p.mode, 'form', `2025-11-25 form: mode must be "form", got ${show(p.mode)}`);
     // A small change is shown whole in the four lines Claude Code renders of a message: the
     // summary line, then the changed lines, and no trailing newline (it would count as a line).
-    assert.equal(p.message, 'edit target.txt: +1 -1 at line 2\n-two\n+TWO', `the form message of a one-line change: ${show(p.message)}`);
+    assert.equal(p.message, 'edit +1 -1 at line 2: target.txt\n-two\n+TWO', `the form message of a one-line change: ${show(p.message)}`);
     const rs = p.requestedSchema;
     assert.equal(rs?.type, 'object', `requestedSchema.type: ${show(rs)}`);
     assert.deepEqual(rs.required, ['decision'], `only "decision" is required: ${show(rs.required)}`);
@@ -188,11 +188,11 @@ describe('SDK 1.32.2 with elicitation: the answers', { concurrency: true }, () =
       const r = await s.call('edit', { file_path: f['big.txt'], old_string: ' of big', new_string: ' OF BIG', replace_all: true });
       assertWritten(r, 'large edit approved', 'user');
       const m = s.asked[0].params.message.split('\n');
-      assert.equal(m[0], 'edit big.txt: +40 -40 at line 1', `first line: the summary: ${show(m)}`);
-      assert.match(m[1], /^Full diff \(\d+ lines\): \/.+\.diff$/, `second line: where the full diff is: ${show(m)}`);
-      assert.equal(m[2], '-line 1 of big', `third line: the first changed line: ${show(m)}`);
+      assert.equal(m[0], 'edit +40 -40 at line 1: big.txt', `first line: the summary: ${show(m)}`);
+      assert.match(m[1], /^Full diff \(83 lines\): \/.+\/1\.diff$/, `second line: where the full diff is: ${show(m)}`);
+      assert.equal(m[2], '-line 1 of big  \u2192  +line 1 OF BIG', `third line: the first change and what it becomes: ${show(m)}`);
       assert.ok(m.length <= 17, `the message must fit one screen of a 30-row terminal (Codex cuts silently): ${m.length} lines`);
-      assert.match(m[m.length - 1], /more diff lines in the full diff$/, `the excerpt says it is cut: ${show(m)}`);
+      assert.ok(m.includes('+line 1 OF BIG') && m.includes('\u2026 36 more removed lines'), `the excerpt shows both sides, cut: ${show(m)}`);
       assert.ok(s.diffSeen, `the named diff file must exist while the form is open: ${show(diffFile)}`);
       assert.equal(s.diffSeen.mode, 0o600, `the diff file must be private: ${s.diffSeen.mode.toString(8)}`);
       assert.equal(s.diffSeen.text, r.structuredContent.diff, 'the diff file holds exactly the change\'s diff');

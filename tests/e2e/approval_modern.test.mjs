@@ -234,7 +234,7 @@ describe('client 2.4.0 through MRTR: the answers', { concurrency: true }, () => 
       assertWritten(r, 'edit re-approved after the file changed', 'user');
       assertFile(f['target.txt'], 'zero\none\nTWO\nthree\n', 'after the re-approval');
       assert.equal(s.asked.length, 2, `the client must have been asked twice (the second time with the new diff), got ${s.asked.length}`);
-      assert.equal(s.asked[1].message, '(Changed on disk since approval was asked; this is the new change.) edit target.txt: +1 -1 at line 3\n-two\n+TWO',
+      assert.equal(s.asked[1].message, '(Changed on disk since approval was asked; this is the new change.) edit +1 -1 at line 3: target.txt\n-two\n+TWO',
         `the second form must say so on its first line and show the change against the new 4-line content: ${show(s.asked[1].message)}`);
     } finally {
       calls = await s.finish();
@@ -484,7 +484,7 @@ describe('raw lines: requestState is attacker-controlled', { concurrency: true }
       fs.writeFileSync(f['target.txt'], external);
       const r = await call(s, 'edit', args, { inputResponses: { [first.key]: APPLY }, requestState: first.state });
       const fresh = assertInputRequired(r, 'retry after the file changed');
-      assert.equal(fresh.form.message, '(Changed on disk since approval was asked; this is the new change.) edit target.txt: +1 -1 at line 2\n-two\n+TWO',
+      assert.equal(fresh.form.message, '(Changed on disk since approval was asked; this is the new change.) edit +1 -1 at line 2: target.txt\n-two\n+TWO',
         `the fresh form must say so on its first line and show the change: ${show(fresh.form.message)}`);
       assert.notEqual(fresh.state, first.state, 'a new requestState');
       assertFile(f['target.txt'], external, 'after the retry on a changed file');

@@ -36,7 +36,7 @@ TEST_CASE("a small change is shown whole in four lines, without a trailing newli
     const auto ask = request("--- a/src/a.txt\n+++ b/src/a.txt\n@@ -3,3 +3,3 @@\n c\n-d\n+D\n e\n", 1, 1);
     CHECK(server::shows_whole(ask));
     const auto form = server::approval_form(ask, {"2025-11-25", true, std::nullopt});
-    CHECK(form["message"] == "edit src/a.txt: +1 -1 at line 4\n-d\n+D");
+    CHECK(form["message"] == "edit +1 -1 at line 4: src/a.txt\n-d\n+D");
     CHECK(form["mode"] == "form");
     CHECK(form["requestedSchema"]["properties"].contains("feedback"));
     CHECK(form["requestedSchema"]["properties"]["decision"].contains("oneOf"));
@@ -44,28 +44,31 @@ TEST_CASE("a small change is shown whole in four lines, without a trailing newli
 
 TEST_CASE("the first changed line counts context and added lines of the new side") {
     const auto ask = request("--- a/x\n+++ b/x\n@@ -1,5 +1,6 @@\n a\n b\n+new\n c\n-d\n+D\n e\n", 2, 1);
-    CHECK(server::approval_summary(ask) == "edit src/a.txt: +2 -1 at line 3");
+    CHECK(server::approval_summary(ask) == "edit +2 -1 at line 3: src/a.txt");
     const auto two_places = request("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n@@ -9,2 +9,2 @@\n i\n-j\n+J\n", 2, 2);
-    CHECK(server::approval_summary(two_places) == "edit src/a.txt: +2 -2 at line 1 (2 places)");
+    CHECK(server::approval_summary(two_places) == "edit +2 -2 at line 1 (2 places): src/a.txt");
 }
 
 TEST_CASE("a removed line that starts with two dashes is not taken for a file header") {
     const auto ask = request("--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n--- comment\n+-- COMMENT\n", 1, 1);
     const auto form = server::approval_form(ask, {"2025-11-25", true, std::nullopt});
-    CHECK(form["message"] == "edit src/a.txt: +1 -1 at line 1\n--- comment\n+-- COMMENT");
+    CHECK(form["message"] == "edit +1 -1 at line 1: src/a.txt\n--- comment\n+-- COMMENT");
 }
 
-TEST_CASE("a large change: summary, where the full diff is, first changed line, bounded excerpt") {
+TEST_CASE("a large change: summary, where the full diff is, the first change, a bounded excerpt") {
     std::string diff = "--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,30 +1,30 @@\n";
     for (int i = 1; i <= 30; ++i) diff += "-old " + std::to_string(i) + "\n";
     for (int i = 1; i <= 30; ++i) diff += "+new " + std::to_string(i) + "\n";
     const auto ask = request(diff, 30, 30);
     CHECK_FALSE(server::shows_whole(ask));
-    const auto form = server::approval_form(ask, {"2025-06-18", false, std::string("/tmp/d/1-a.txt.diff")});
+    const auto form = server::approval_form(ask, {"2025-06-18", false, std::string("/tmp/d/1.diff")});
     const std::string message = form["message"];
-    CHECK(message.rfind("edit src/a.txt: +30 -30 at line 1\nFull diff (63 lines): /tmp/d/1-a.txt.diff\n-old 1\n\n@@", 0) == 0);
+    // A replaced block: the first line says what it becomes; the excerpt shows both runs, cut.
+    CHECK(message ==
+          "edit +30 -30 at line 1: src/a.txt\nFull diff (63 lines): /tmp/d/1.diff\n-old 1  \u2192  +new 1\n\n"
+          "@@ -1,30 +1,30 @@\n-old 1\n-old 2\n-old 3\n-old 4\n\u2026 26 more removed lines\n"
+          "+new 1\n+new 2\n+new 3\n+new 4\n\u2026 26 more added lines");
     CHECK(count_lines(message) <= 17);
-    CHECK(message.find("more diff lines in the full diff") != std::string::npos);
     // 2025-06-18: enum + enumNames, no mode; Codex's form has no feedback field.
     CHECK_FALSE(form.contains("mode"));
     CHECK(form["requestedSchema"]["properties"]["decision"].contains("enumNames"));
@@ -107,10 +110,11 @@ TEST_CASE("DiffSpool keeps the newest files, private, and removes them at the en
     std::string first, last;
     {
         server::DiffSpool spool(2);
-        first = spool.keep("diff one\n", "a/b.txt").value();
-        spool.keep("diff two\n", "b.txt");
-        last = spool.keep("diff three\n", "c.txt").value();
-        CHECK(first.find("/1-a_b.txt.diff") != std::string::npos);
+        first = spool.keep("diff one\n").value();
+        spool.keep("diff two\n");
+        last = spool.keep("diff three\n").value();
+        CHECK(first.find("/mcp-edit-") != std::string::npos);
+        CHECK(first.ends_with("/1.diff"));
         struct stat st {};
         REQUIRE(::stat(last.c_str(), &st) == 0);
         CHECK((st.st_mode & 0777) == 0600);

@@ -116,9 +116,9 @@ Workspace::WithClientRoots Workspace::with_client_roots(const std::vector<std::s
         if (std::string problem = root_problem(path, real); !problem.empty()) problems.push_back(std::move(problem));
         else usable.push_back(std::move(real));
     }
+    std::string theirs = list_text(sent);
     if (client_roots.size() > max_client_roots)
-        sent.push_back("(" + std::to_string(client_roots.size() - max_client_roots) + " more not examined)");
-    const std::string theirs = list_text(sent);
+        theirs += " (and " + std::to_string(client_roots.size() - max_client_roots) + " more not examined)";
     const std::string ours = list_text(roots_);
 
     if (!server_roots_given) {

@@ -479,11 +479,15 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     } leave{tool_calls_};
     tools::ToolResult outcome;
     // A server without a usable root says why on every call (without --root, the client's roots
-    // may still supply a workspace).
+    // may still supply a workspace; client roots never widen a --root that was given).
     std::shared_ptr<const Workspace> workspace;
-    if (!config_.misconfiguration.empty()) workspace = co_await call_workspace(state);
+    bool misconfigured = !config_.misconfiguration.empty();
+    if (misconfigured && !config_.roots_given) {
+        workspace = co_await call_workspace(state);
+        misconfigured = workspace->roots().empty();
+    }
     tools::UnknownArguments unknown;
-    if (workspace && workspace->roots().empty()) {
+    if (misconfigured) {
         outcome = tools::ToolResult::error(config_.misconfiguration);
     } else if (unknown = registry_.set_aside_unknown_arguments(*tool, args); unknown.error) {
         outcome = tools::ToolResult::error(std::move(*unknown.error));

@@ -1,19 +1,28 @@
-// The settings of one server process, as the command line gives them (contract section 2).
+// The settings of one server process, as the command line gives them (contract section 2), and
+// what start-up found wrong with them: a server that cannot work as configured still serves and
+// says so to the host (instructions, tool results), since hosts show little of its stderr.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <spdlog/common.h>
 
 namespace server {
 
+// Where a user fixes a stdio server's command line: the host's configuration of it.
+inline constexpr std::string_view how_to_fix_arguments =
+    "Fix the server's arguments in the host's configuration (the \"args\" of this server's entry, e.g. in "
+    "claude_desktop_config.json, .mcp.json, .vscode/mcp.json or ~/.gemini/settings.json) and restart it.";
+
 enum class ApprovalPolicy { ask, automatic, require };
 
 struct Config {
     std::vector<std::string> roots;  // empty: the working directory
+    bool roots_given = false;        // --root was on the command line (otherwise the client's roots are the roots)
     ApprovalPolicy approval = ApprovalPolicy::ask;
     std::chrono::seconds approval_timeout{600};
     std::uint64_t max_file_size = 256ull << 20;
@@ -22,6 +31,13 @@ struct Config {
     double fuzzy_threshold = 1.0;  // apply_diff: similarity matching below 1 (off by default)
     spdlog::level::level_enum log_level = spdlog::level::info;
     std::string log_file;  // empty: stderr
+
+    // Set when no root is usable: why, and how to fix it. Every tools/call fails with this (unless,
+    // without --root, the client's roots supply a workspace), and the instructions lead with it.
+    std::string misconfiguration;
+    // What works, but not as configured ("--root /x does not exist, so it is left out (...)"):
+    // told in the instructions.
+    std::vector<std::string> warnings;
 };
 
 }  // namespace server

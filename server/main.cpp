@@ -1,5 +1,7 @@
 // mcp-edit's entry point: the command line (CLI11) into a Config, then the server on stdio until
-// stdin ends or SIGTERM/SIGINT arrives, finishing in-flight work before exit 0.
+// stdin ends or SIGTERM/SIGINT arrives, finishing in-flight work before exit 0. Only a command
+// line that cannot be parsed ends it early (exit 2); settings that parse but cannot work (a --root
+// that does not exist) are served as a problem the host shows (see Config::misconfiguration).
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -65,7 +67,28 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         return e.get_exit_code() ? e.get_exit_code() : 2;
     }
     config.approval_timeout = std::chrono::seconds(timeout);
+    config.roots_given = !config.roots.empty();
     return -1;
+}
+
+// Fills in config.misconfiguration and config.warnings from what the roots turned out to be.
+void judge_roots(server::Config& config, const server::Workspace& workspace) {
+    std::vector<std::string> problems;
+    for (const auto& problem : workspace.problems())
+        problems.push_back(config.roots_given ? "--root " + problem : "its working directory " + problem);
+    if (problems.empty()) return;
+    const std::string what = server::Workspace::list_text(problems);
+    if (workspace.roots().empty()) {
+        config.misconfiguration =
+            config.roots_given
+                ? "mcp-edit is misconfigured: " + what + ". " + std::string(server::how_to_fix_arguments) +
+                      " Until then every tool call fails."
+                : "mcp-edit is misconfigured: it was started without --root and " + what +
+                      ". Add --root DIR to the server's arguments in the host's configuration and restart it.";
+        return;
+    }
+    config.warnings.push_back(what + (problems.size() == 1 ? ", so it is" : ", so they are") + " left out (the roots are " +
+                              server::Workspace::list_text(workspace.roots()) + ")");
 }
 
 }  // namespace
@@ -74,21 +97,22 @@ int main(int argc, char** argv) {
     server::Config config;
     if (const int code = parse_command_line(argc, argv, config); code >= 0) return code;
 
+    // A log file that cannot be opened is no reason to stop: logs go to stderr, the host is told.
     std::string log_error;
     if (!server::setup_logging(config.log_level, config.log_file, log_error)) {
-        std::cerr << "mcp-edit: cannot open the log file: " << log_error << "\n";
-        return 2;
+        std::string stderr_error;
+        server::setup_logging(config.log_level, "", stderr_error);
+        config.warnings.push_back("--log-file " + config.log_file + " cannot be opened (" + log_error +
+                                  "), so logs go to stderr");
     }
     std::signal(SIGPIPE, SIG_IGN);
 
-    if (config.roots.empty()) config.roots.push_back(platform::current_directory());
-    const server::Workspace workspace(config.roots);
-    for (const auto& problem : workspace.problems()) spdlog::warn("{}", problem);
-    if (workspace.roots().empty()) {
-        std::cerr << "mcp-edit: no usable root (" << (workspace.problems().empty() ? "none given" : workspace.problems().front())
-                  << ")\n";
-        return 2;
-    }
+    if (!config.roots_given) config.roots.push_back(platform::current_directory());
+    const server::Workspace workspace(
+        config.roots, config.roots_given ? "" : "this server's working directory; it was started without --root");
+    judge_roots(config, workspace);
+    if (!config.misconfiguration.empty()) spdlog::error("{}", config.misconfiguration);
+    for (const auto& warning : config.warnings) spdlog::warn("configuration problem: {}", warning);
 
     std::unique_ptr<tools::Registry> registry;
     try {

@@ -66,6 +66,17 @@ std::string_view mcp_level(spdlog::level::level_enum level) {
     }
 }
 
+// Adds a note for the model to a tool's result: to content[0]'s text, after a blank line, and to
+// structuredContent's `notes` when it has that array (read's facts have none: text only).
+void add_note(tools::ToolResult& outcome, const std::string& note) {
+    if (note.empty() || !outcome.input_required.is_null()) return;
+    if (!outcome.text.empty()) outcome.text += outcome.text.back() == '\n' ? "\n" : "\n\n";
+    outcome.text += note;
+    if (!outcome.structured.is_object()) return;
+    if (const auto notes = outcome.structured.find("notes"); notes != outcome.structured.end() && notes->is_array())
+        notes->push_back(note);
+}
+
 }  // namespace
 
 // A request being served: the flag a notifications/cancelled sets.
@@ -148,6 +159,7 @@ Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Con
       workspace_(workspace),
       registry_(registry),
       lanes_(io.get_executor()),
+      roots_fetched_(io, asio::steady_timer::time_point::max()),
       idle_signal_(io, asio::steady_timer::time_point::max()) {}
 
 void Session::send(const Json& message) { transport_.send(protocol::serialize(message)); }
@@ -267,6 +279,7 @@ void Session::handle_notification(const protocol::Notification& note) {
         }
     } else if (note.method == "notifications/roots/list_changed") {
         roots_stale_ = true;
+        ++roots_generation_;  // a roots/list out now may answer with the old roots: asked again next call
     } else {
         spdlog::debug("ignoring notification {}", note.method);
     }
@@ -290,9 +303,17 @@ Json Session::initialize(const Json& params) {
     return {{"protocolVersion", version_},
             {"capabilities", server_capabilities()},
             {"serverInfo", server_info},
-            {"instructions",
-             "File tools with exact, byte-preserving edits. Read a file before changing it; every change "
-             "returns a unified diff."}};
+            {"instructions", instructions()}};
+}
+
+std::string Session::instructions() const {
+    std::string text =
+        "File tools with exact, byte-preserving edits. Read a file before changing it; every change returns a unified diff.";
+    if (!config_.misconfiguration.empty()) text = config_.misconfiguration + "\n\n" + text;
+    if (config_.warnings.empty()) return text;
+    text += "\n\nConfiguration problem: ";
+    for (std::size_t i = 0; i < config_.warnings.size(); ++i) text += (i ? "; " : "") + config_.warnings[i];
+    return text + ". " + std::string(how_to_fix_arguments);
 }
 
 Json Session::discover_result() const {
@@ -301,9 +322,7 @@ Json Session::discover_result() const {
     return {{"resultType", "complete"},
             {"supportedVersions", versions},
             {"capabilities", {{"tools", {{"listChanged", false}}}}},
-            {"instructions",
-             "File tools with exact, byte-preserving edits. Read a file before changing it; every change "
-             "returns a unified diff."},
+            {"instructions", instructions()},
             {"ttlMs", 3600000},
             {"cacheScope", "public"},
             {"_meta", {{std::string(protocol::meta_server_info), {{"name", "mcp-edit"}, {"version", MCP_EDIT_VERSION}}}}}};
@@ -459,10 +478,23 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
         ~Leave() { now(); }
     } leave{tool_calls_};
     tools::ToolResult outcome;
-    if (auto problem = registry_.validate(*tool, args)) {
+    // A server without a usable root says why on every call (without --root, the client's roots
+    // may still supply a workspace; client roots never widen a --root that was given).
+    std::shared_ptr<const Workspace> workspace;
+    bool misconfigured = !config_.misconfiguration.empty();
+    if (misconfigured && !config_.roots_given) {
+        workspace = co_await call_workspace(state);
+        misconfigured = workspace->roots().empty();
+    }
+    tools::UnknownArguments unknown;
+    if (misconfigured) {
+        outcome = tools::ToolResult::error(config_.misconfiguration);
+    } else if (unknown = registry_.set_aside_unknown_arguments(*tool, args); unknown.error) {
+        outcome = tools::ToolResult::error(std::move(*unknown.error));
+    } else if (auto problem = registry_.validate(*tool, args)) {
         outcome = tools::ToolResult::error(std::move(*problem));
     } else {
-        const std::shared_ptr<const Workspace> workspace = co_await call_workspace(state);
+        if (!workspace) workspace = co_await call_workspace(state);
         tools::CallContext ctx{*workspace, file_states_, lanes_, {}, blocking_};
         ctx.limits.max_file_size = config_.max_file_size;
         ctx.fsync = config_.fsync;
@@ -497,6 +529,10 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
                                                ". The file was not changed.");
         }
     }
+
+    // Said once, to the first call the client's roots affect; then what this call's arguments lost.
+    if (workspace && outcome.input_required.is_null()) add_note(outcome, std::exchange(roots_note_, {}));
+    add_note(outcome, unknown.note);
 
     if (!outcome.input_required.is_null()) {
         reply.result(std::move(outcome.input_required));
@@ -600,22 +636,71 @@ bool Session::client_can_elicit(const Json& capabilities) const {
 asio::awaitable<std::shared_ptr<const Workspace>> Session::call_workspace(std::shared_ptr<InFlight> call) {
     std::shared_ptr<const Workspace> base(std::shared_ptr<const Workspace>(), &workspace_);
     if (era_ != protocol::Era::legacy || !client_capabilities_.contains("roots")) co_return base;
-    if (!roots_stale_ && client_workspace_) co_return client_workspace_;
-    ClientAnswer answer = co_await ask_client("roots/list", Json::object(),
-                                              std::chrono::steady_clock::now() + std::chrono::seconds(10), call, nullptr);
-    if (!answer.response || !answer.response->contains("result")) {
-        spdlog::warn("roots/list got no usable answer; using --root as it is");
-        co_return base;
+    // A call that finds a roots/list out waits for it; if that one is abandoned (its call was
+    // cancelled), the next round asks anew. Four rounds at most.
+    for (int round = 0; round < 4; ++round) {
+        if (!roots_stale_ && client_workspace_) co_return client_workspace_;
+        if (!roots_fetching_) co_return co_await fetch_client_roots(call);
+        co_await wait_for_client_roots(call);
+        if (call && call->cancelled->load()) break;
     }
+    co_return client_workspace_ ? client_workspace_ : base;
+}
+
+asio::awaitable<std::shared_ptr<const Workspace>> Session::fetch_client_roots(std::shared_ptr<InFlight> call) {
+    std::shared_ptr<const Workspace> base(std::shared_ptr<const Workspace>(), &workspace_);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    const std::uint64_t generation = roots_generation_;
+    roots_fetching_ = true;
+    // Waiting calls give up a little after this roots/list must have ended anyway.
+    roots_fetched_.expires_at(deadline + std::chrono::seconds(1));
+    ClientAnswer answer = co_await ask_client("roots/list", Json::object(), deadline, call, nullptr);
+    roots_fetching_ = false;
+    roots_fetched_.cancel();
+    if (answer.cancelled || answer.refused) co_return base;  // nothing learnt: the next call asks again
+
     std::vector<std::string> uris;
-    for (const auto& root : (*answer.response)["result"].value("roots", Json::array()))
-        if (root.is_object() && root.contains("uri") && root["uri"].is_string()) uris.push_back(root["uri"].get<std::string>());
-    client_workspace_ = std::make_shared<const Workspace>(workspace_.narrowed(uris));
-    roots_stale_ = false;
-    std::string shown;
-    for (const auto& r : client_workspace_->roots()) shown += (shown.empty() ? "" : ", ") + r;
-    spdlog::info("client roots narrow the workspace to: {}", shown.empty() ? "(nothing)" : shown);
+    const Json roots = answer.response && answer.response->contains("result") && (*answer.response)["result"].is_object()
+                           ? (*answer.response)["result"].value("roots", Json())
+                           : Json();
+    if (!roots.is_array()) {
+        // Asked again only after notifications/roots/list_changed: a client that cannot answer
+        // should not cost every call a wait.
+        spdlog::warn("roots/list got no usable answer ({}); using {} until the client's roots change",
+                     answer.timed_out ? "no reply in 10 s" : "an error or malformed reply",
+                     config_.roots_given ? "--root" : "the working directory");
+    } else {
+        // As many as the message held (bounded by --max-message-size); the workspace examines
+        // the first Workspace::max_client_roots.
+        for (const auto& root : roots)
+            if (root.is_object() && root.contains("uri") && root["uri"].is_string()) uris.push_back(root["uri"].get<std::string>());
+    }
+    auto outcome = workspace_.with_client_roots(uris, config_.roots_given);
+    client_workspace_ = std::make_shared<const Workspace>(std::move(outcome.workspace));
+    roots_stale_ = generation != roots_generation_;
+    if (outcome.note != last_roots_note_) {
+        if (!outcome.note.empty()) spdlog::warn("{}", outcome.note);
+        roots_note_ = outcome.note;
+        last_roots_note_ = outcome.note;
+    }
+    spdlog::info("client roots: the workspace is {} ({})",
+                 client_workspace_->roots().empty() ? std::string("(nothing)") : Workspace::list_text(client_workspace_->roots()),
+                 client_workspace_->origin().empty() ? std::string("--root") : client_workspace_->origin());
     co_return client_workspace_;
+}
+
+asio::awaitable<void> Session::wait_for_client_roots(std::shared_ptr<InFlight> call) {
+    // A cancelled call (or the end of input) wakes every waiting call; the others wait again.
+    std::weak_ptr<Session> weak = weak_from_this();
+    if (call) call->on_cancel = [weak] {
+        if (auto self = weak.lock()) self->roots_fetched_.cancel();
+    };
+    while (roots_fetching_ && !(call && call->cancelled->load())) {
+        asio::error_code ec;
+        co_await roots_fetched_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        if (!ec) break;  // past the roots/list's own deadline: stop waiting
+    }
+    if (call) call->on_cancel = nullptr;
 }
 
 tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args, const Json& params,

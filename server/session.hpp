@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -83,11 +84,18 @@ private:
     bool client_can_elicit(const Json& capabilities) const;
     // The human's answer as a decision; "Apply and stop asking" is remembered for the session.
     tools::ApprovalDecision decide(const ApprovalAnswer& answer, const std::string& what);
-    // The workspace of a call: --root, narrowed by the client's roots when it declared them.
+    // The workspace of a call: --root, narrowed by the client's roots when it declared them (or,
+    // started without --root, the client's roots). One roots/list at a time: calls that come
+    // while it is out wait for its answer.
     asio::awaitable<std::shared_ptr<const Workspace>> call_workspace(std::shared_ptr<InFlight> call);
+    asio::awaitable<std::shared_ptr<const Workspace>> fetch_client_roots(std::shared_ptr<InFlight> call);
+    asio::awaitable<void> wait_for_client_roots(std::shared_ptr<InFlight> call);
 
     Json initialize(const Json& params);
     Json discover_result() const;
+    // What initialize and server/discover tell the client: how to use the tools, led by what is
+    // wrong with the server's configuration when something is.
+    std::string instructions() const;
     Json server_capabilities() const;
     Json tools_list_result(const Json& capabilities) const;
     void send(const Json& message);
@@ -109,8 +117,13 @@ private:
     std::unordered_map<std::string, std::shared_ptr<Outgoing>> outgoing_;
     std::int64_t next_outgoing_id_ = 1;
 
-    std::shared_ptr<const Workspace> client_workspace_;  // narrowed by the client's roots
+    std::shared_ptr<const Workspace> client_workspace_;  // what the client's roots make of --root
     bool roots_stale_ = true;
+    bool roots_fetching_ = false;          // a roots/list is out; other calls wait for its answer
+    std::uint64_t roots_generation_ = 0;   // counts notifications/roots/list_changed
+    asio::steady_timer roots_fetched_;     // cancelled when the roots/list out ends, waking the waiting calls
+    std::string roots_note_;               // for the next result: the client's roots were set aside
+    std::string last_roots_note_;          // said once; not again while it stays the same
 
     protocol::Era era_ = protocol::Era::undecided;
     std::string version_;            // negotiated (legacy) or per-request (modern)

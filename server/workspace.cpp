@@ -1,8 +1,9 @@
-// Roots and path resolution (contract section 7).
+// Roots, the client's roots, and path resolution (contract section 7).
 #include "server/workspace.hpp"
 
 #include <cctype>
 #include <cerrno>
+#include <utility>
 
 #include "server/platform.hpp"
 
@@ -34,24 +35,40 @@ std::string name_of(const std::string& p) {
     return slash == std::string::npos ? p : p.substr(slash + 1);
 }
 
+// Why `path` cannot be a root ("" when it can), and its real path when it can.
+std::string root_problem(const std::string& path, std::string& real_out) {
+    int err = 0;
+    auto real = platform::real_path(path, &err);
+    if (!real) {
+        if (err == ENOENT) return path + " does not exist";
+        return path + " cannot be used: " + platform::error_text(err);
+    }
+    if (platform::stat_path(*real).kind != platform::FileKind::directory) return path + " is not a directory";
+    real_out = *real;
+    return "";
+}
+
 }  // namespace
 
-Workspace::Workspace(const std::vector<std::string>& roots) {
+Workspace::Workspace(const std::vector<std::string>& roots, std::string origin) : origin_(std::move(origin)) {
     for (const auto& r : roots) {
-        int err = 0;
-        auto real = platform::real_path(r, &err);
-        if (!real) {
-            problems_.push_back("root " + r + ": " + platform::error_text(err));
-            continue;
-        }
-        if (platform::stat_path(*real).kind != platform::FileKind::directory) {
-            problems_.push_back("root " + r + ": not a directory");
+        std::string real;
+        if (std::string problem = root_problem(r, real); !problem.empty()) {
+            problems_.push_back(std::move(problem));
             continue;
         }
         bool duplicate = false;
-        for (const auto& known : roots_) duplicate = duplicate || known == *real;
-        if (!duplicate) roots_.push_back(*real);
+        for (const auto& known : roots_) duplicate = duplicate || known == real;
+        if (!duplicate) roots_.push_back(std::move(real));
     }
+}
+
+std::string Workspace::list_text(const std::vector<std::string>& items) {
+    constexpr std::size_t max_shown = 8;
+    std::string out;
+    for (std::size_t i = 0; i < items.size() && i < max_shown; ++i) out += (i ? ", " : "") + items[i];
+    if (items.size() > max_shown) out += " and " + std::to_string(items.size() - max_shown) + " more";
+    return out;
 }
 
 namespace {
@@ -81,21 +98,65 @@ std::string path_from_root_uri(const std::string& uri) {
 
 }  // namespace
 
-Workspace Workspace::narrowed(const std::vector<std::string>& client_roots) const {
+Workspace::WithClientRoots Workspace::with_client_roots(const std::vector<std::string>& client_roots,
+                                                        bool server_roots_given) const {
+    if (client_roots.empty()) return {*this, ""};
+    std::vector<std::string> sent;     // as the client named them (paths when file:// URIs)
+    std::vector<std::string> usable;   // real paths of existing directories
+    std::vector<std::string> problems;
+    for (std::size_t i = 0; i < client_roots.size() && i < max_client_roots; ++i) {
+        const std::string path = path_from_root_uri(client_roots[i]);
+        if (path.empty()) {
+            sent.push_back(client_roots[i]);
+            problems.push_back(client_roots[i] + " is not a file:// URI");
+            continue;
+        }
+        sent.push_back(path);
+        std::string real;
+        if (std::string problem = root_problem(path, real); !problem.empty()) problems.push_back(std::move(problem));
+        else usable.push_back(std::move(real));
+    }
+    std::string theirs = list_text(sent);
+    if (client_roots.size() > max_client_roots)
+        theirs += " (and " + std::to_string(client_roots.size() - max_client_roots) + " more not examined)";
+    const std::string ours = list_text(roots_);
+
+    if (!server_roots_given) {
+        // Started without --root: the client's roots are the roots; the working directory is only
+        // the fallback.
+        if (!usable.empty()) return {Workspace(usable, "the client's roots; this server was started without --root"), ""};
+        Workspace fallback = *this;
+        fallback.origin_ = "this server's working directory; the client's roots (" + theirs + ") cannot be used";
+        std::string note;
+        if (!roots_.empty())
+            note = "The client's roots (" + theirs + ") cannot be used (" + problems.front() +
+                   "); this server was started without --root, so its working directory (" + ours + ") is used.";
+        return {std::move(fallback), std::move(note)};
+    }
+
+    // --root given: the client narrows it where they overlap and never widens it.
     std::vector<std::string> allowed;
-    for (const auto& uri : client_roots) {
-        const std::string p = path_from_root_uri(uri);
-        if (p.empty()) continue;
-        const auto real = platform::real_path(p);
-        if (!real) continue;
+    for (const auto& client : usable) {
         for (const auto& root : roots_) {
-            if (is_within(*real, root)) allowed.push_back(*real);       // the client narrows this root
-            else if (is_within(root, *real)) allowed.push_back(root);   // the client root is wider: keep ours
+            if (is_within(client, root)) allowed.push_back(client);     // the client narrows this root
+            else if (is_within(root, client)) allowed.push_back(root);  // the client's root is wider: ours stays
         }
     }
-    Workspace out(allowed);
-    if (allowed.empty()) out.problems_.push_back("the client's roots do not overlap the server's --root directories");
-    return out;
+    if (!allowed.empty())
+        return {Workspace(allowed, "where the client's roots (" + theirs + ") and this server's --root (" + ours + ") overlap"), ""};
+    Workspace unchanged = *this;
+    unchanged.origin_ = "this server's --root; the client's roots (" + theirs + ") are outside it";
+    std::string note;
+    if (roots_.empty()) {
+        // No usable --root either: the server's own configuration problem says what to do.
+    } else if (usable.empty()) {
+        unchanged.origin_ = "this server's --root; the client's roots (" + theirs + ") cannot be used";
+        note = "The client's roots (" + theirs + ") cannot be used (" + problems.front() + "); this server's --root (" +
+               ours + ") is used.";
+    } else {
+        note = "The client's roots (" + theirs + ") are outside this server's --root (" + ours + "); --root is used.";
+    }
+    return {std::move(unchanged), std::move(note)};
 }
 
 bool Workspace::inside_roots(const std::string& real) const {
@@ -113,13 +174,9 @@ std::string Workspace::display_path(const std::string& real) const {
 }
 
 bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& error) const {
-    auto roots_text = [&] {
-        std::string s;
-        for (const auto& r : roots_) s += (s.empty() ? "" : ", ") + r;
-        return s;
-    };
+    auto roots_text = [&] { return list_text(roots_) + (origin_.empty() ? "" : ": " + origin_); };
     if (path.empty()) {
-        error.message = "file_path is empty: pass a path relative to " + roots_text() + " or an absolute path inside it.";
+        error.message = "file_path is empty: pass a path relative to " + list_text(roots_) + " or an absolute path inside it.";
         return false;
     }
     if (path.find('\0') != std::string::npos) {

@@ -1,9 +1,13 @@
-// Registry: schemas -> tool definitions, alias mapping, valijson validation, handler lookup.
+// Registry: schemas -> tool definitions, alias mapping, unknown arguments set aside or refused as
+// misspellings, valijson validation, handler lookup.
 #include "tools/registry.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -20,6 +24,7 @@ struct ToolDefinition {
     valijson::Schema input_schema;
     Handler handler;
     std::string arguments_summary;  // "file_path (string, required), offset (integer), ..."
+    std::vector<std::string> argument_names;  // the inputSchema's top-level properties
 };
 
 namespace {
@@ -38,6 +43,19 @@ constexpr std::array<KnownTool, 7> known_tools = {{
     {"insert", &insert_handler},
     {"apply_diff", &apply_diff_handler},
     {"undo", &undo_handler},
+}};
+
+// The names agents often send instead of the canonical ones, mapped before validation.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 9> aliases = {{
+    {"path", "file_path"},
+    {"filePath", "file_path"},
+    {"oldText", "old_string"},
+    {"old_str", "old_string"},
+    {"old", "old_string"},
+    {"newText", "new_string"},
+    {"new_str", "new_string"},
+    {"new", "new_string"},
+    {"file_text", "content"},
 }};
 
 std::string summarize_arguments(const Json& input_schema) {
@@ -97,6 +115,8 @@ Registry::Registry() : list_(Json::array()) {
         valijson::adapters::NlohmannJsonAdapter adapter(input);
         parser.populateSchema(adapter, def->input_schema);
         def->arguments_summary = summarize_arguments(input);
+        if (const auto props = input.find("properties"); props != input.end() && props->is_object())
+            for (const auto& [key, prop] : props->items()) def->argument_names.push_back(key);
         def->handler = known.make_handler();
         list_.push_back(def->definition);
         tools_.push_back(std::move(def));
@@ -120,17 +140,6 @@ const ToolDefinition* Registry::find(std::string_view name) const {
 const Handler& Registry::handler(const ToolDefinition& tool) const { return tool.handler; }
 
 void Registry::apply_aliases(Json& args) {
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 9> aliases = {{
-        {"path", "file_path"},
-        {"filePath", "file_path"},
-        {"oldText", "old_string"},
-        {"old_str", "old_string"},
-        {"old", "old_string"},
-        {"newText", "new_string"},
-        {"new_str", "new_string"},
-        {"new", "new_string"},
-        {"file_text", "content"},
-    }};
     auto rename = [](Json& obj) {
         if (!obj.is_object()) return;
         for (const auto& [alias, canonical] : aliases) {
@@ -197,14 +206,13 @@ std::vector<std::string> explain(const Json& schema, const Json& args) {
     return out;
 }
 
-}  // namespace
-
-std::optional<std::string> Registry::validate(const ToolDefinition& tool, const Json& args) const {
+// What valijson finds wrong with `args` (empty when they conform): in plain words for the
+// top-level arguments, else at most eight of the validator's own findings.
+std::vector<std::string> validation_findings(const ToolDefinition& tool, const Json& args) {
     valijson::Validator validator;
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter target(args);
-    if (validator.validate(tool.input_schema, target, &results)) return std::nullopt;
-    std::string message = "Invalid arguments for " + tool.name + ":";
+    if (validator.validate(tool.input_schema, target, &results)) return {};
     std::vector<std::string> findings = explain(tool.definition.at("inputSchema"), args);
     if (findings.empty()) {
         valijson::ValidationResults::Error error;
@@ -215,9 +223,146 @@ std::optional<std::string> Registry::validate(const ToolDefinition& tool, const 
         }
         if (findings.empty()) findings.push_back("at /: the arguments do not match the tool's inputSchema");
     }
+    return findings;
+}
+
+std::string invalid_arguments_message(const ToolDefinition& tool, const std::vector<std::string>& findings) {
+    std::string message = "Invalid arguments for " + tool.name + ":";
     for (const auto& f : findings) message += "\n- " + f;
     message += "\n" + tool.name + " takes: " + tool.arguments_summary + ".";
     return message;
+}
+
+// An argument name as messages show it: cut at 64 bytes (on a UTF-8 character boundary).
+std::string shown_name(std::string_view name) {
+    constexpr std::size_t max_shown = 64;
+    if (name.size() <= max_shown) return std::string(name);
+    std::size_t cut = max_shown;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(name.substr(0, cut)) + "…";
+}
+
+// The form names are compared in: ASCII lower case, without `_` and `-` ("replaceAll" and
+// "replace_all" both become "replaceall").
+std::string comparable(std::string_view name) {
+    std::string out;
+    out.reserve(name.size());
+    for (const char c : name) {
+        if (c == '_' || c == '-') continue;
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return out;
+}
+
+// Edits (insertions, deletions, substitutions, swaps of neighbours) that turn `a` into `b`; both
+// are short (the caller skips names whose lengths differ by more than it tolerates).
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    constexpr std::size_t max_length = 80;
+    if (a.size() > max_length || b.size() > max_length) return std::max(a.size(), b.size());
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t substitution = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + substitution});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    }
+    return d[a.size()][b.size()];
+}
+
+// How many edits still make `unknown` a misspelling of a name of this (comparable) length: none
+// for names of three letters or fewer (`old`, `new`), one up to seven, two beyond.
+std::size_t tolerated_edits(std::size_t known_length) {
+    if (known_length <= 3) return 0;
+    return known_length <= 7 ? 1 : 2;
+}
+
+}  // namespace
+
+std::optional<std::string> Registry::likely_meant(const ToolDefinition& tool, std::string_view unknown) {
+    // Longer than any argument name by far: nothing it could be a misspelling of.
+    constexpr std::size_t max_compared = 64;
+    if (unknown.size() > max_compared) return std::nullopt;
+    const std::string wanted = comparable(unknown);
+    std::optional<std::string> best;
+    std::size_t best_distance = 0;
+    auto consider = [&](std::string_view known, const std::string& canonical) {
+        const std::string candidate = comparable(known);
+        const std::size_t tolerated = tolerated_edits(candidate.size());
+        const std::size_t gap = candidate.size() > wanted.size() ? candidate.size() - wanted.size()
+                                                                 : wanted.size() - candidate.size();
+        if (gap > tolerated) return;
+        const std::size_t distance = edit_distance(wanted, candidate);
+        if (distance > tolerated || (best && distance >= best_distance)) return;
+        best = canonical;
+        best_distance = distance;
+    };
+    for (const auto& name : tool.argument_names) consider(name, name);
+    for (const auto& [alias, canonical] : aliases) {
+        const std::string target(canonical);
+        if (std::find(tool.argument_names.begin(), tool.argument_names.end(), target) != tool.argument_names.end())
+            consider(alias, target);
+    }
+    return best;
+}
+
+UnknownArguments Registry::set_aside_unknown_arguments(const ToolDefinition& tool, Json& args) const {
+    UnknownArguments out;
+    if (!args.is_object()) return out;
+    std::vector<std::string> unknown;
+    std::size_t unknown_count = 0;
+    for (const auto& [key, value] : args.items()) {
+        if (std::find(tool.argument_names.begin(), tool.argument_names.end(), key) != tool.argument_names.end()) continue;
+        if (++unknown_count <= max_unknown_arguments) unknown.push_back(key);
+    }
+    if (unknown.empty()) return out;
+    if (unknown_count > max_unknown_arguments) {
+        std::string some;
+        for (std::size_t i = 0; i < 3; ++i) some += (i ? ", `" : "`") + shown_name(unknown[i]) + "`";
+        out.error = invalid_arguments_message(
+            tool, {std::to_string(unknown_count) + " arguments that " + tool.name + " does not take (more than " +
+                   std::to_string(max_unknown_arguments) + "), among them " + some + ": send only its own arguments"});
+        return out;
+    }
+
+    std::vector<std::string> findings;
+    for (const auto& key : unknown) {
+        const auto meant = likely_meant(tool, key);
+        if (!meant) {
+            out.ignored.push_back(key);
+            continue;
+        }
+        if (args.contains(*meant))
+            findings.push_back("`" + shown_name(key) + "` is not an argument of " + tool.name + "; it looks like `" +
+                               *meant + "`, which is also given: send only `" + *meant + "`");
+        else
+            findings.push_back("`" + shown_name(key) + "` is not an argument of " + tool.name + ": did you mean `" +
+                               *meant + "`?");
+    }
+    if (findings.empty()) {
+        for (const auto& key : out.ignored) {
+            args.erase(key);
+            out.note += (out.note.empty() ? "Ignored arguments this tool does not take: " : ", ") + shown_name(key);
+        }
+        if (!out.note.empty()) out.note += ".";
+        return out;
+    }
+    // The call fails: say at once what else is wrong with the arguments the tool does take.
+    out.ignored.clear();
+    Json rest = args;
+    for (const auto& key : unknown) rest.erase(key);
+    for (auto& f : validation_findings(tool, rest)) findings.push_back(std::move(f));
+    out.error = invalid_arguments_message(tool, findings);
+    return out;
+}
+
+std::optional<std::string> Registry::validate(const ToolDefinition& tool, const Json& args) const {
+    std::vector<std::string> findings = validation_findings(tool, args);
+    if (findings.empty()) return std::nullopt;
+    return invalid_arguments_message(tool, findings);
 }
 
 }  // namespace tools

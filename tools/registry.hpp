@@ -1,6 +1,7 @@
 // The tool registry: definitions from the embedded schemas (served verbatim, in the contract's
-// order), the aliases agents send mapped to canonical names, arguments validated against the
-// inputSchema before a handler runs, and the handler of each tool that works.
+// order), the aliases agents send mapped to canonical names, arguments a tool does not take set
+// aside (or, when they look misspelt, refused with the right name), arguments validated against
+// the inputSchema before a handler runs, and the handler of each tool that works.
 #pragma once
 
 #include <memory>
@@ -14,6 +15,15 @@
 namespace tools {
 
 struct ToolDefinition;
+
+// What became of the top-level arguments a tool does not take: host bookkeeping (Gemini CLI adds
+// `wait_for_previous` to every call) is dropped so the call goes on; a likely misspelling of one
+// of the tool's own arguments (`replaceAll`, `old_strng`) fails the call, naming the right one.
+struct UnknownArguments {
+    std::vector<std::string> ignored;  // removed from the arguments, in the order seen
+    std::string note;                  // for the result: "Ignored arguments this tool does not take: ..." ("" when none)
+    std::optional<std::string> error;  // set: the call fails with this message for the model
+};
 
 class Registry {
 public:
@@ -33,6 +43,17 @@ public:
 
     // Renames alias keys (`path`, `old_str`, ...) to the canonical names, in place.
     static void apply_aliases(Json& args);
+
+    // Sets aside the top-level arguments `tool` does not take (see UnknownArguments), at most
+    // `max_unknown_arguments` of them; more than that is an error. Call after apply_aliases and
+    // before validate.
+    static constexpr std::size_t max_unknown_arguments = 32;
+    UnknownArguments set_aside_unknown_arguments(const ToolDefinition& tool, Json& args) const;
+
+    // The canonical argument of `tool` that `unknown` most likely stands for: the same name but
+    // for case, `_` and `-`, or a few letters apart, from one of the tool's arguments or of their
+    // aliases. nullopt when it looks like nothing the tool takes.
+    static std::optional<std::string> likely_meant(const ToolDefinition& tool, std::string_view unknown);
 
     // nullopt when `args` conforms to the tool's inputSchema; otherwise a message for the model
     // naming the JSON pointer of each bad field and what the tool takes.

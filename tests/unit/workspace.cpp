@@ -81,3 +81,100 @@ TEST_CASE("workspace: unusable roots are reported, duplicates merged") {
     CHECK(ws.roots().size() == 1);
     CHECK(ws.problems().size() == 2);
 }
+
+TEST_CASE("workspace: unusable roots say why") {
+    TempTree t;
+    server::Workspace ws({(t.base / "missing").string(), (t.base / "root" / "a.txt").string()});
+    CHECK(ws.roots().empty());
+    REQUIRE(ws.problems().size() == 2);
+    CHECK(ws.problems()[0] == (t.base / "missing").string() + " does not exist");
+    CHECK(ws.problems()[1] == (t.base / "root" / "a.txt").string() + " is not a directory");
+}
+
+TEST_CASE("workspace: with --root given, client roots narrow it where they overlap") {
+    TempTree t;
+    const server::Workspace ws({t.root()});
+    const std::string sub = fs::canonical(t.base / "root" / "sub").string();
+    const auto narrowed = ws.with_client_roots({"file://" + sub}, true);
+    CHECK(narrowed.note.empty());
+    REQUIRE(narrowed.workspace.roots() == std::vector<std::string>{sub});
+    // A path inside --root but outside the client's roots is refused, naming both sets.
+    server::ResolvedPath out;
+    server::PathError err;
+    CHECK_FALSE(narrowed.workspace.resolve(t.root() + "/a.txt", out, err));
+    CHECK(err.message.find("outside the allowed roots (" + sub + ": where the client's roots (" + sub +
+                           ") and this server's --root (" + fs::canonical(t.root()).string() + ") overlap)") !=
+          std::string::npos);
+    CHECK(narrowed.workspace.resolve(sub + "/new.txt", out, err));
+
+    // A client root wider than --root leaves --root as it is.
+    const auto wider = ws.with_client_roots({"file://" + fs::canonical(t.base).string()}, true);
+    CHECK(wider.note.empty());
+    CHECK(wider.workspace.roots() == ws.roots());
+}
+
+TEST_CASE("workspace: with --root given, disjoint client roots leave --root and say so") {
+    TempTree t;
+    const server::Workspace ws({t.root()});
+    const std::string outside = fs::canonical(t.base / "outside").string();
+    const std::string root = fs::canonical(t.root()).string();
+    const auto kept = ws.with_client_roots({"file://" + outside}, true);
+    CHECK(kept.workspace.roots() == ws.roots());
+    CHECK(kept.note == "The client's roots (" + outside + ") are outside this server's --root (" + root + "); --root is used.");
+    server::ResolvedPath out;
+    server::PathError err;
+    CHECK(kept.workspace.resolve("a.txt", out, err));
+    CHECK_FALSE(kept.workspace.resolve(outside + "/secret.txt", out, err));
+    CHECK(err.message.find("(" + root + ": this server's --root; the client's roots (" + outside + ") are outside it)") !=
+          std::string::npos);
+
+    const auto unusable = ws.with_client_roots({"file://" + (t.base / "gone").string(), "https://example.com/x"}, true);
+    CHECK(unusable.workspace.roots() == ws.roots());
+    CHECK(unusable.note == "The client's roots (" + (t.base / "gone").string() + ", https://example.com/x) cannot be used (" +
+                               (t.base / "gone").string() + " does not exist); this server's --root (" + root + ") is used.");
+
+    const auto none = ws.with_client_roots({}, true);
+    CHECK(none.note.empty());
+    CHECK(none.workspace.roots() == ws.roots());
+}
+
+TEST_CASE("workspace: without --root, the client's roots are the roots; the working directory is the fallback") {
+    TempTree t;
+    const std::string outside = fs::canonical(t.base / "outside").string();
+    const server::Workspace cwd({t.root()}, "this server's working directory; it was started without --root");
+    const auto theirs = cwd.with_client_roots({"file://" + outside}, false);
+    CHECK(theirs.note.empty());
+    REQUIRE(theirs.workspace.roots() == std::vector<std::string>{outside});
+    server::ResolvedPath out;
+    server::PathError err;
+    REQUIRE(theirs.workspace.resolve("secret.txt", out, err));  // relative to the client's root
+    CHECK(out.real == outside + "/secret.txt");
+    CHECK_FALSE(theirs.workspace.resolve(t.root() + "/a.txt", out, err));
+    CHECK(err.message.find("the client's roots; this server was started without --root") != std::string::npos);
+
+    const auto fallback = cwd.with_client_roots({"file://" + (t.base / "gone").string()}, false);
+    CHECK(fallback.workspace.roots() == cwd.roots());
+    CHECK(fallback.note.find("this server was started without --root, so its working directory (" +
+                             fs::canonical(t.root()).string() + ") is used.") != std::string::npos);
+
+    const auto none = cwd.with_client_roots({}, false);
+    CHECK(none.note.empty());
+    CHECK(none.workspace.roots() == cwd.roots());
+}
+
+TEST_CASE("workspace: client root URIs are decoded; only the first max_client_roots are examined") {
+    TempTree t;
+    fs::create_directories(t.base / "root" / "with space");
+    const server::Workspace ws({t.root()});
+    const std::string spaced = fs::canonical(t.base / "root" / "with space").string();
+    std::string uri = "file://";
+    for (const char c : spaced) uri += c == ' ' ? std::string("%20") : std::string(1, c);
+    const auto decoded = ws.with_client_roots({uri}, true);
+    CHECK(decoded.workspace.roots() == std::vector<std::string>{spaced});
+
+    std::vector<std::string> many(server::Workspace::max_client_roots, "file://" + (t.base / "gone").string());
+    many.push_back("file://" + spaced);  // past the bound: not examined
+    const auto bounded = ws.with_client_roots(many, true);
+    CHECK(bounded.workspace.roots() == ws.roots());
+    CHECK(bounded.note.find(" and 56 more (and 1 more not examined)) cannot be used") != std::string::npos);
+}

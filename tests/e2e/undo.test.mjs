@@ -57,6 +57,11 @@ function assertUndone(r, what, { tool, approval = 'policy', deleted = false } = 
   if (tool) assert.equal(sc.undone_tool, tool, `${what}: undone_tool expected ${show(tool)}, got ${show(sc.undone_tool)}`);
   assert.equal(sc.deleted === true, deleted, `${what}: deleted expected ${deleted}, got ${show(sc.deleted)}`);
   assert.ok(typeof sc.diff === 'string' && sc.diff.length > 0, `${what}: an undo shows its diff: ${show(sc.diff)}`);
+  // The summary says what was undone (not like a fresh change) and how far back undo can go.
+  if (tool) assert.match(sc.summary, new RegExp(`^Undid the latest ${tool} of `), `${what}: the summary names the undone ${tool}: ${show(sc.summary)}`);
+  assert.match(sc.summary, /(no earlier change of this file by this server is left to undo|\d+ earlier changes? of this file by this server can still be undone)/i,
+    `${what}: the summary says how far back undo can still go: ${show(sc.summary)}`);
+  assert.ok(textOf(r).startsWith(sc.summary), `${what}: content[0] starts with the same summary: ${show(textOf(r).slice(0, 200))}`);
   return sc;
 }
 

@@ -95,6 +95,22 @@ describe('one roots/list at a time', () => {
       assert.equal(s.messages.filter((m) => m.msg?.id === 1 && !('method' in m.msg)).length, 0, 'a cancelled call gets no reply');
     });
   });
+  test('stdin ends while calls wait for an unanswered roots/list: exit 0 at once, no replies', async () => {
+    const root = dirWith({ 'a.txt': 'alpha\n' });
+    const s = new RawSession(['--root', root, '--no-fsync'], { label: 'EOF during roots/list' });
+    await s.initialize('2025-11-25', ROOTS_CAPS);
+    read(s, 1, 'a.txt');
+    read(s, 2, 'a.txt');
+    await s.next(isRootsList, { what: 'a roots/list request' });
+    const started = Date.now();
+    const exit = await s.close(5000);
+    assert.deepEqual(exit, { code: 0, signal: null }, `exit: ${show(exit)}; stderr:\n${s.stderr.text.slice(-1000)}`);
+    assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms to exit`);
+    assertNoProblems(s.validator.problems, 'EOF during roots/list');
+    assert.equal(rootsListsSent(s), 1);
+    const replies = s.messages.filter((m) => [1, 2].includes(m.msg?.id) && !('method' in m.msg));
+    assert.deepEqual(replies.map((m) => m.raw), [], 'calls abandoned at EOF get no reply');
+  });
 });
 
 describe('client roots and --root', () => {

@@ -19,19 +19,13 @@
 // reaches the model as one string, JSON.stringify(structuredContent), and nothing of content[];
 // an error result (isError, no structuredContent) as the string content[0].text.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import {
-  BIN, BINARY, ModelScript, fixtures, hostEnv, requireBinary, runHost, scratch, serverArgs, shown,
+  BINARY, CRLF_EDITED, TOOLS, fixtures, holds, modelCalls, numbered, projectFile, referenceError, runScripted, seenAt, serverArgs,
 } from './harness.mjs';
 import { startAnthropicMock } from './mock_anthropic.mjs';
-
-const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
-const CRLF_EDIT = { file_path: 'crlf.txt', old_string: 'two', new_string: 'TWO' };
-const CRLF_AFTER = Buffer.from('one\r\nTWO\r\nthree\r\n');
-const MISSING_EDIT = { file_path: 'crlf.txt', old_string: 'no such text anywhere', new_string: 'x' };
 
 /** A hook command that accepts every form with decision "apply" and saves its input (the form) to `inputFile`. */
 function acceptHook(inputFile) {
@@ -42,75 +36,42 @@ function acceptHook(inputFile) {
 }
 
 /**
- * One headless Claude Code run: mcp-edit with `mcpFlags`, the model playing `steps`, optional
- * user settings (HOME/.claude/settings.json). Returns {script, mock, run, home, project, ms}.
+ * One headless Claude Code run (runScripted): mcp-edit with `mcpFlags`, the model playing the
+ * calls `names` of modelCalls(), optional user settings (HOME/.claude/settings.json).
  */
-async function runClaude({ steps, mcpFlags = [], settings }) {
-  requireBinary();
-  const script = new ModelScript(steps);
-  const mock = await startAnthropicMock(script);
-  const { home, project } = scratch('mcp-edit-claude-');
-  const config = path.join(home, 'mcp.json');
-  fs.writeFileSync(config, JSON.stringify({
-    mcpServers: { edit: { type: 'stdio', command: BINARY, args: serverArgs(project, mcpFlags) } },
-  }));
-  if (settings) {
-    fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
-    fs.writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify(settings(home)));
-  }
-  const env = hostEnv(home, {
-    ANTHROPIC_BASE_URL: mock.url,
-    ANTHROPIC_API_KEY: 'sk-ant-dummy-for-mock',
-    ENABLE_TOOL_SEARCH: 'false',
+function runClaude({ names, mcpFlags = [], settings }) {
+  return runScripted({
+    host: 'claude',
+    steps: () => modelCalls('', ...names),
+    startMock: startAnthropicMock,
+    setup: ({ home, project, mock }) => {
+      const config = path.join(home, 'mcp.json');
+      fs.writeFileSync(config, JSON.stringify({
+        mcpServers: { edit: { type: 'stdio', command: BINARY, args: serverArgs(project, mcpFlags) } },
+      }));
+      if (settings) {
+        fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
+        fs.writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify(settings(home)));
+      }
+      return {
+        args: ['-p', 'Work on the files in this folder with the edit tools.',
+          '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__edit',
+          '--output-format', 'json'],
+        env: {
+          ANTHROPIC_BASE_URL: mock.url,
+          ANTHROPIC_API_KEY: 'sk-ant-dummy-for-mock',
+          ENABLE_TOOL_SEARCH: 'false',
+        },
+      };
+    },
   });
-  const args = ['-p', 'Work on the files in this folder with the edit tools.',
-    '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__edit',
-    '--output-format', 'json'];
-  const t0 = Date.now();
-  const run = await runHost(BIN('claude'), args, { env, cwd: project, timeoutMs: 60000 });
-  const ms = Date.now() - t0;
-  await mock.close();
-  return { script, mock, run, home, project, ms };
-}
-
-/** What to print when an assertion fails: the model's view and the host's output tails. */
-function context(r) {
-  return `\n${shown(r.script)}\n--- claude exit ${r.run.code}${r.run.timedOut ? ' (timed out)' : ''} after ${r.ms} ms; ` +
-    `stdout tail ---\n${r.run.stdout.slice(-1500)}\n--- stderr tail ---\n${r.run.stderr.slice(-1500)}`;
-}
-
-/** Does the model's text hold `s` either as is or JSON-escaped (inside a stringified object)? */
-function holds(text, s) {
-  return text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1));
 }
 
 /** The tool result the model saw at `step`, or a failure showing everything it saw. */
 function resultAt(r, step) {
   const hit = r.mock.results.find((x) => x.step === step);
-  assert.ok(hit, `no tool result for step ${step} reached the model${context(r)}`);
-  const seen = r.script.seen.find((s) => s.step === step);
-  return { ...hit, text: seen.text };
-}
-
-/** mcp-edit driven directly (no host) over the 2025-11-25 handshake: the result of one tools/call. */
-function callDirect(root, name, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BINARY, serverArgs(root, ['--approval', 'auto']), { stdio: ['pipe', 'pipe', 'ignore'] });
-    let buf = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('mcp-edit did not answer in 10 s')); }, 10000);
-    child.stdout.on('data', (d) => {
-      buf += d;
-      for (const line of buf.split('\n').slice(0, -1)) {
-        const msg = JSON.parse(line);
-        if (msg.id === 2) { clearTimeout(timer); child.stdin.end(); resolve(msg.result); }
-      }
-      buf = buf.slice(buf.lastIndexOf('\n') + 1);
-    });
-    const send = (m) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'direct', version: '1' } } });
-    send({ method: 'notifications/initialized' });
-    send({ id: 2, method: 'tools/call', params: { name, arguments: args } });
-  });
+  assert.ok(hit, `no tool result for step ${step} reached the model\n${r.context()}`);
+  return { ...hit, text: seenAt(r, step) };
 }
 
 describe('claude -p, --approval auto: one run reads, edits a CRLF file, and hits an error', () => {
@@ -118,22 +79,18 @@ describe('claude -p, --approval auto: one run reads, edits a CRLF file, and hits
   before(async () => {
     r = await runClaude({
       mcpFlags: ['--approval', 'auto'],
-      steps: [
-        { tool: 'read', args: { file_path: 'notes.txt' } },
-        { tool: 'edit', args: CRLF_EDIT },
-        { tool: 'edit', args: MISSING_EDIT },
-      ],
+      names: ['read', 'edit', 'missing'],
     });
   }, { timeout: 90000 });
 
   test('the run finishes', (t) => {
-    t.diagnostic(`claude run: ${r.ms} ms, ${r.mock.requests.length} model requests (${r.mock.side.length} side)`);
-    assert.equal(r.run.timedOut, false, `claude timed out${context(r)}`);
-    assert.equal(r.run.code, 0, `claude failed${context(r)}`);
+    t.diagnostic(`claude run: ${r.run.ms} ms, ${r.mock.requests.length} model requests (${r.mock.side.length} side)`);
+    assert.equal(r.run.timedOut, false, `claude timed out\n${r.context()}`);
+    assert.equal(r.run.code, 0, `claude failed\n${r.context()}`);
   });
 
   test('(a) all seven tools are offered as mcp__edit__<tool> with input schemas', () => {
-    assert.ok(r.mock.main.length > 0, `no model request offered the mcp tools${context(r)}`);
+    assert.ok(r.mock.main.length > 0, `no model request offered the mcp tools\n${r.context()}`);
     const offered = r.mock.main[0].tools;
     for (const tool of TOOLS) {
       const hit = offered.find((x) => x.name === `mcp__edit__${tool}`);
@@ -146,85 +103,84 @@ describe('claude -p, --approval auto: one run reads, edits a CRLF file, and hits
     // Claude Code hands the model only the stringified structuredContent, so this passes once
     // structuredContent carries `text`.
     const read = resultAt(r, 0);
-    assert.equal(read.isError, false, `read failed${context(r)}`);
+    assert.equal(read.isError, false, `read failed\n${r.context()}`);
     const lines = fixtures()['notes.txt'].toString('utf8').split('\n');
-    assert.ok(holds(read.text, `${String(2).padStart(6)}\t${lines[1]}`),
-      `the model did not see line 2 ("${lines[1]}") of notes.txt numbered${context(r)}`);
+    assert.ok(holds(read.text, numbered(2, lines[1])),
+      `the model did not see line 2 ("${lines[1]}") of notes.txt numbered\n${r.context()}`);
   });
 
   test('(c) the CRLF edit lands byte-exactly and the model sees the diff', () => {
-    assert.deepEqual(fs.readFileSync(path.join(r.project, 'crlf.txt')), CRLF_AFTER,
-      `crlf.txt is not byte-exact after the edit${context(r)}`);
+    assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), CRLF_EDITED,
+      `crlf.txt is not byte-exact after the edit\n${r.context()}`);
     const edit = resultAt(r, 1);
-    assert.equal(edit.isError, false, `edit failed${context(r)}`);
+    assert.equal(edit.isError, false, `edit failed\n${r.context()}`);
     for (const s of ['@@ -', '\n-two\n', '\n+TWO\n']) {
-      assert.ok(holds(edit.text, s), `the model did not see ${JSON.stringify(s)} of the diff${context(r)}`);
+      assert.ok(holds(edit.text, s), `the model did not see ${JSON.stringify(s)} of the diff\n${r.context()}`);
     }
-    assert.match(edit.text, /"approval":"policy"/, `(e) --approval auto: the result does not say policy approved${context(r)}`);
+    assert.match(edit.text, /"approval":"policy"/, `(e) --approval auto: the result does not say policy approved\n${r.context()}`);
   });
 
   test('(c) the model sees the summary line of the CRLF edit', () => {
     // Passes once structuredContent carries `summary`.
     const edit = resultAt(r, 1);
     assert.match(edit.text, /"summary":"[^"]*crlf\.txt[^"]*\+1 -1/,
-      `the model did not see a summary naming crlf.txt and +1 -1${context(r)}`);
+      `the model did not see a summary naming crlf.txt and +1 -1\n${r.context()}`);
   });
 
   test('(d) an edit whose old_string does not occur reaches the model as the whole error message', async () => {
     const error = resultAt(r, 2);
-    assert.equal(error.isError, true, `the failed edit did not reach the model as an error${context(r)}`);
-    assert.ok(error.text.includes('old_string was not found in the file'), `error text lacks its cause${context(r)}`);
-    const direct = await callDirect(r.project, 'edit', MISSING_EDIT);
-    assert.equal(direct.isError, true, `mcp-edit called directly did not fail: ${JSON.stringify(direct)}`);
-    assert.ok(error.text.includes(direct.content[0].text),
-      `the model did not see the whole error message:\n${direct.content[0].text}${context(r)}`);
+    assert.equal(error.isError, true, `the failed edit did not reach the model as an error\n${r.context()}`);
+    assert.ok(error.text.includes('old_string was not found in the file'), `error text lacks its cause\n${r.context()}`);
+    const message = await referenceError(r.s.project, modelCalls('', 'missing')[0]);
+    assert.ok(error.text.includes(message),
+      `the model did not see the whole error message:\n${message}\n${r.context()}`);
   });
 });
 
 describe('claude -p, default --approval ask, no hook: -p cancels the form by itself', () => {
   let r;
   before(async () => {
-    r = await runClaude({ steps: [{ tool: 'edit', args: CRLF_EDIT }] });
+    r = await runClaude({ names: ['edit'] });
   }, { timeout: 90000 });
 
   test('(e) nothing is written and the model gets an error', () => {
-    assert.equal(r.run.code, 0, `claude failed${context(r)}`);
-    assert.deepEqual(fs.readFileSync(path.join(r.project, 'crlf.txt')), fixtures()['crlf.txt'],
-      `crlf.txt changed although the form was not accepted${context(r)}`);
+    assert.equal(r.run.code, 0, `claude failed\n${r.context()}`);
+    assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), fixtures()['crlf.txt'],
+      `crlf.txt changed although the form was not accepted\n${r.context()}`);
     const res = resultAt(r, 0);
-    assert.equal(res.isError, true, `a cancelled approval did not reach the model as an error${context(r)}`);
+    assert.equal(res.isError, true, `a cancelled approval did not reach the model as an error\n${r.context()}`);
   });
 
   test('(e) the error blames no user and names --approval auto and the Elicitation hook', () => {
     // Target behaviour of the server change.
     const res = resultAt(r, 0);
     assert.ok(!res.text.includes('The user cancelled') && !res.text.includes('The user declined'),
-      `the error blames a user although -p answered by itself${context(r)}`);
-    assert.ok(res.text.includes('--approval auto'), `the error does not name --approval auto${context(r)}`);
-    assert.ok(res.text.includes('Elicitation'), `the error does not name Claude Code's Elicitation hook${context(r)}`);
+      `the error blames a user although -p answered by itself\n${r.context()}`);
+    assert.ok(res.text.includes('--approval auto'), `the error does not name --approval auto\n${r.context()}`);
+    assert.ok(res.text.includes('Elicitation'), `the error does not name Claude Code's Elicitation hook\n${r.context()}`);
   });
 });
 
 test('claude -p, default --approval ask, Elicitation hook answers apply: the edit is written', { timeout: 90000 }, async () => {
   let hookInput;
   const r = await runClaude({
-    steps: [{ tool: 'edit', args: CRLF_EDIT }],
+    names: ['edit'],
     settings: (home) => {
       hookInput = path.join(home, 'elicitation-hook-input.json');
       return { hooks: { Elicitation: [{ matcher: 'edit', hooks: [{ type: 'command', command: acceptHook(hookInput) }] }] } };
     },
   });
-  assert.equal(r.run.code, 0, `claude failed${context(r)}`);
-  assert.ok(fs.existsSync(hookInput), `the Elicitation hook never ran${context(r)}`);
+  assert.equal(r.run.code, 0, `claude failed\n${r.context()}`);
+  assert.ok(fs.existsSync(hookInput), `the Elicitation hook never ran\n${r.context()}`);
   const form = JSON.parse(fs.readFileSync(hookInput, 'utf8'));
   assert.equal(form.mcp_server_name, 'edit', `hook input: ${JSON.stringify(form)}`);
   assert.ok(form.message.includes('+TWO'), `the form's message lacks the diff: ${JSON.stringify(form)}`);
   assert.ok(form.requested_schema?.properties?.decision, `the form has no decision field: ${JSON.stringify(form)}`);
 
-  assert.deepEqual(fs.readFileSync(path.join(r.project, 'crlf.txt')), CRLF_AFTER,
-    `crlf.txt is not the applied edit although the hook answered apply${context(r)}`);
+  assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), CRLF_EDITED,
+    `crlf.txt is not the applied edit although the hook answered apply\n${r.context()}`);
   const res = resultAt(r, 0);
-  assert.equal(res.isError, false, `the approved edit failed${context(r)}`);
-  assert.ok(holds(res.text, '\n+TWO\n'), `the model did not see the diff${context(r)}`);
-  assert.match(res.text, /"approval":"user"/, `the result does not say a user approved${context(r)}`);
+  assert.equal(res.isError, false, `the approved edit failed\n${r.context()}`);
+  assert.ok(holds(res.text, '\n+TWO\n'), `the model did not see the diff\n${r.context()}`);
+  assert.match(res.text, /"approval":"user"/, `the result does not say a user approved\n${r.context()}`);
 });

@@ -1,22 +1,38 @@
 // What every host test shares: where mcp-edit is, a scratch HOME and project per run, the
 // environment that keeps a host offline and quiet, a recording HTTP server the protocol mocks
-// build on, the model's script (a tool call per step, then a final answer), and running a host
-// non-interactively with a bound on its time.
+// build on, the model's script (a tool call per step, then a final answer) and the calls it
+// usually makes, running a host non-interactively with a bound on its time (runScripted: one
+// whole scripted run, with a failure message that shows what the model saw and what the host
+// printed), mcp-edit's --log-file, a stdio recorder that logs every JSON-RPC line between a
+// client and mcp-edit, mcp-edit's own reply to one call (no host in between), and reading what
+// the model reads as is or JSON-escaped.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
+/** This directory (tests/hosts). */
 export const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** The repository's top directory. */
 export const REPO = path.resolve(HERE, '..', '..');
+/** The mcp-edit binary under test: $MCP_EDIT_BINARY, else build/mcp-edit. */
 export const BINARY = path.resolve(process.env.MCP_EDIT_BINARY || path.join(REPO, 'build', 'mcp-edit'));
+/** A host's executable, as installed (pinned) in node_modules/.bin. */
 export const BIN = (name) => path.join(HERE, 'node_modules', '.bin', name);
 
+/** Fails unless the mcp-edit binary is there. */
 export function requireBinary() {
   assert.ok(fs.existsSync(BINARY), `mcp-edit binary not found at ${BINARY}: build it or set MCP_EDIT_BINARY`);
+}
+
+/** Waits (up to 60 s) for the binary, which another engineer may be rebuilding right now; then requireBinary(). */
+export async function waitForBinary() {
+  for (let i = 0; i < 60 && !fs.existsSync(BINARY); i++) await new Promise((r) => setTimeout(r, 1000));
+  requireBinary();
 }
 
 const tempDirs = [];
@@ -26,6 +42,9 @@ process.on('exit', () => {
     try { fs.rmSync(d, { recursive: true, force: true }); } catch { /* best effort */ }
   }
 });
+
+// ---------------------------------------------------------------------------------------------
+// The files, and what the model does with them.
 
 /** Fixture files with the bytes that peers get wrong; name -> Buffer. */
 export function fixtures() {
@@ -37,19 +56,50 @@ export function fixtures() {
   };
 }
 
+/** crlf.txt after the "edit" call of modelCalls(), byte for byte. */
+export const CRLF_EDITED = Buffer.from('one\r\nTWO\r\nthree\r\n');
+
+/** mcp-edit's seven tools, in the order it lists them. */
+export const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
+
+/** A numbered line as `read` shows it: the number right-aligned in 6, a tab, the line. */
+export const numbered = (n, line) => `${String(n).padStart(6)}\t${line}`;
+
+/** The lines of a text. */
+export const lines = (text) => text.split('\n');
+
 /**
- * A fresh scratch area: `home` (the host's HOME, nothing of the real user's in it) and
- * `project` (the working directory and mcp-edit's --root) holding fixtures(). Both realpath'ed.
+ * The model's usual tool calls ({tool, args}), picked by name, with file paths under `dir` ('' leaves
+ * them relative): "read" reads notes.txt, "edit" turns crlf.txt's "two" into "TWO", "missing" is an
+ * edit of crlf.txt whose old_string does not occur.
+ */
+export function modelCalls(dir, ...names) {
+  const at = (name) => path.join(dir, name);
+  const calls = {
+    read: { tool: 'read', args: { file_path: at('notes.txt') } },
+    edit: { tool: 'edit', args: { file_path: at('crlf.txt'), old_string: 'two', new_string: 'TWO' } },
+    missing: { tool: 'edit', args: { file_path: at('crlf.txt'), old_string: 'no such text anywhere', new_string: 'x' } },
+  };
+  return names.map((n) => calls[n]);
+}
+
+/** The bytes of `name` in the project `project`. */
+export const projectFile = (project, name) => fs.readFileSync(path.join(project, name));
+
+/**
+ * A fresh scratch area: `home` (the host's HOME, nothing of the real user's in it), `project`
+ * (the working directory and mcp-edit's --root) holding fixtures(), and `elsewhere` (an empty
+ * directory beside the project, outside --root). All realpath'ed.
  */
 export function scratch(prefix = 'mcp-edit-host-') {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
   tempDirs.push(base);
   const home = path.join(base, 'home');
   const project = path.join(base, 'project');
-  fs.mkdirSync(home);
-  fs.mkdirSync(project);
+  const elsewhere = path.join(base, 'elsewhere');
+  for (const dir of [home, project, elsewhere]) fs.mkdirSync(dir);
   for (const [name, bytes] of Object.entries(fixtures())) fs.writeFileSync(path.join(project, name), bytes);
-  return { base, home, project };
+  return { base, home, project, elsewhere };
 }
 
 /**
@@ -82,6 +132,15 @@ export function hostEnv(home, extra = {}) {
   return Object.assign(env, extra);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The mock model: an HTTP server and the script it plays.
+
+/** Answers an HTTP request with `value` as JSON. */
+export function sendJson(res, value, status = 200) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+}
+
 /**
  * A recording HTTP server on 127.0.0.1 with an ephemeral port. `handle(req, body, res)` answers
  * each request (`body` is the parsed JSON, or the raw string when it is not JSON); every request
@@ -100,8 +159,7 @@ export async function startHttp(handle) {
       try {
         const handled = await handle(req, body, res);
         if (handled === false && !res.headersSent) {
-          res.writeHead(404, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: { message: `mock model: no route for ${req.method} ${req.url}` } }));
+          sendJson(res, { error: { message: `mock model: no route for ${req.method} ${req.url}` } }, 404);
         }
       } catch (e) {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -155,12 +213,35 @@ export function pickTool(names, tool, server = 'edit') {
   return chosen.sort((a, b) => a.length - b.length)[0];
 }
 
+// ---------------------------------------------------------------------------------------------
+// Running a host.
+
+/** The mcp-edit command line for a host config: the binary, --root, --no-fsync, extra flags. */
+export function serverArgs(root, extra = []) {
+  return ['--root', root, '--no-fsync', ...extra];
+}
+
 /**
- * Runs a host to completion with no stdin: {code, signal, stdout, stderr}. Killed (whole process
- * group) after `timeoutMs`, and then `timedOut` is true.
+ * mcp-edit's log in `dir`: `file`, and `flags` (--log-file, plus --log-level `level` when given)
+ * to add to its command line.
+ */
+export function serverLog(dir, level) {
+  const file = path.join(dir, 'mcp-edit.log');
+  return { file, flags: ['--log-file', file, ...(level ? ['--log-level', level] : [])] };
+}
+
+/** A text file's contents, or '' when it was never written. */
+export function textIfAny(file) {
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+}
+
+/**
+ * Runs a host to completion with no stdin: {code, signal, stdout, stderr, timedOut, ms}. Killed
+ * (whole process group) after `timeoutMs`, and then `timedOut` is true; `ms` is how long it ran.
  */
 export function runHost(command, args, { env, cwd, timeoutMs = 120000, input } = {}) {
   return new Promise((resolve) => {
+    const started = Date.now();
     const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
@@ -175,17 +256,228 @@ export function runHost(command, args, { env, cwd, timeoutMs = 120000, input } =
     }, timeoutMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, timedOut });
+      resolve({ code, signal, stdout, stderr, timedOut, ms: Date.now() - started });
     });
   });
 }
+
+/**
+ * One headless run of the host `host` (its binary BIN(host)) against a fresh scratch area
+ * (scratch(`mcp-edit-${host}-`)), the model playing `steps(project)` and then `finalText`.
+ * `startMock(script)` starts the mock model. `setup({...area, mock})` writes the host's config
+ * and returns {args, env, log?, wireLog?}: the host's arguments, its variables on top of hostEnv(),
+ * the serverLog() mcp-edit writes and the recorder's wire log, when there are. The host runs in
+ * the project, or with `outside` in the area's `elsewhere`. Resolves to {s (the area), script,
+ * mock, run (runHost's result), cwd, serverLog (its text), wire (readWire()), context()}, where
+ * context() is a failure message: what the model saw, the host's exit and output, the model
+ * requests, the log and wire tails, and `notes(mock)` (lines a host test adds).
+ */
+export async function runScripted({ host, steps, finalText, startMock, setup, outside = false, timeoutMs = 60000, notes }) {
+  requireBinary();
+  const s = scratch(`mcp-edit-${host}-`);
+  const script = new ModelScript(steps(s.project), finalText);
+  const mock = await startMock(script);
+  const cwd = outside ? s.elsewhere : s.project;
+  let launch;
+  let run;
+  try {
+    launch = setup({ ...s, mock });
+    run = await runHost(BIN(host), launch.args, { env: hostEnv(s.home, launch.env), cwd, timeoutMs });
+  } finally {
+    await mock.close();
+  }
+  const log = launch.log ? textIfAny(launch.log.file) : '';
+  const wire = launch.wireLog ? readWire(launch.wireLog) : [];
+  const context = () => [
+    shown(script),
+    `--- ${host} exit ${run.code}${run.timedOut ? ' (timed out)' : ''} after ${run.ms} ms, cwd ${cwd} ---`,
+    `--- ${host} stdout ---\n${stdoutGist(run.stdout)}`,
+    `--- ${host} stderr (tail) ---\n${tail(run.stderr, 2500)}`,
+    `--- model requests ---\n${mock.requests.map((q) => `${q.method} ${q.url}`).join(', ')}`,
+    ...(launch.log ? [`--- mcp-edit log (tail) ---\n${tail(log) || '(empty)'}`] : []),
+    ...(launch.wireLog ? [`--- wire (last lines) ---\n${wireTail(wire)}`] : []),
+    ...(notes ? notes(mock) : []),
+  ].join('\n');
+  return { s, script, mock, run, cwd, serverLog: log, wire, context };
+}
+
+/** Rejects when `promise` takes longer than `ms`; `what` (a text, or a function giving it) names it. */
+export function bounded(promise, ms, what) {
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${typeof what === 'function' ? what() : what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failure messages.
 
 /** A failure message that shows what the host handed its model. */
 export function shown(script) {
   return script.seen.map((s) => `--- tool result of step ${s.step} ---\n${s.text}`).join('\n') || '(no tool result reached the model)';
 }
 
-/** The mcp-edit command line for a host config: the binary, --root, --no-fsync, extra flags. */
-export function serverArgs(root, extra = []) {
-  return ['--root', root, '--no-fsync', ...extra];
+/** The last `chars` characters of a text ("…" in front when cut). */
+export function tail(text, chars = 1500) {
+  return text.length > chars ? `…${text.slice(-chars)}` : text;
+}
+
+/** A host's stdout for a failure message: its JSON answer without the token statistics, or the tail. */
+export function stdoutGist(stdout) {
+  try {
+    const { stats, usage, modelUsage, ...gist } = JSON.parse(stdout);
+    return JSON.stringify(gist);
+  } catch {
+    return tail(stdout);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The stdio recorder: mcp-edit behind a transparent pass-through that logs the JSON-RPC lines.
+
+/**
+ * Run as `node -e RECORDER LOG BINARY ARGS...`: starts the server, passes bytes both ways unchanged
+ * and appends every JSON-RPC line to LOG as {dir, line} (dir "c2s" client to server, "s2c" server
+ * to client). It forwards SIGTERM/SIGINT and exits with the server.
+ */
+const RECORDER = `
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const [log, bin, ...args] = process.argv.slice(1);
+const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+const tap = (dir) => { let buf = ''; return (chunk) => {
+  buf += chunk; let i;
+  while ((i = buf.indexOf('\\n')) >= 0) {
+    const line = buf.slice(0, i); buf = buf.slice(i + 1);
+    if (line.trim()) fs.appendFileSync(log, JSON.stringify({ dir, line }) + '\\n');
+  } }; };
+const up = tap('c2s'); const down = tap('s2c');
+process.stdin.setEncoding('utf8'); child.stdout.setEncoding('utf8');
+child.stdin.on('error', () => {});
+process.stdin.on('data', (c) => { up(c); child.stdin.write(c); });
+process.stdin.on('end', () => child.stdin.end());
+child.stdout.on('data', (c) => { down(c); process.stdout.write(c); });
+child.on('exit', (code) => process.exit(code ?? 1));
+for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => child.kill(s));
+`;
+
+/**
+ * mcp-edit with `args` behind the recorder, for a client's stdio config: {command, args, wireLog}
+ * (the wire log in `dir`).
+ */
+export function recordedServer(dir, args) {
+  const wireLog = path.join(dir, 'wire.jsonl');
+  return { command: process.execPath, args: ['-e', RECORDER, wireLog, BINARY, ...args], wireLog };
+}
+
+/** The recorded wire: [{dir, msg}] in order (msg {unparsed: line} for a line that is not JSON). */
+export function readWire(wireLog) {
+  return textIfAny(wireLog).split('\n').filter(Boolean).map((l) => {
+    const { dir, line } = JSON.parse(l);
+    let msg;
+    try { msg = JSON.parse(line); } catch { msg = { unparsed: line }; }
+    return { dir, msg };
+  });
+}
+
+/** The requests or notifications on the wire in one direction with one method. */
+export const onWire = (wire, dir, method) => wire.filter((w) => w.dir === dir && w.msg?.method === method);
+
+/** The tools/call requests on the wire, each with its response: [{request, response}]. */
+export function toolCalls(wire) {
+  const calls = [];
+  for (const { dir, msg } of wire) {
+    if (dir === 'c2s' && msg.method === 'tools/call') calls.push({ request: msg, response: undefined });
+    if (dir === 's2c' && msg.id !== undefined && !msg.method) {
+      const call = calls.find((c) => c.request.id === msg.id && c.response === undefined);
+      if (call) call.response = msg;
+    }
+  }
+  return calls;
+}
+
+/** The wire's last lines, for failure messages. */
+export function wireTail(wire, count = 8) {
+  return wire.slice(-count).map(({ dir, msg }) => `${dir} ${JSON.stringify(msg).slice(0, 600)}`).join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// mcp-edit itself, with no host in between.
+
+/**
+ * The reply mcp-edit itself gives to one tools/call: the server is started with
+ * serverArgs(root, flags), initialized (2025-11-25, no client capabilities), asked, and ended.
+ * Resolves to the JSON-RPC `result` (or rejects with the `error`).
+ */
+async function referenceReply(root, name, args, flags = ['--approval', 'auto'], timeoutMs = 20000) {
+  const child = spawn(BINARY, serverArgs(root, flags), { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const reply = new Promise((resolve, reject) => {
+    child.on('error', reject);
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      let msg;
+      try { msg = JSON.parse(line); } catch { return; }
+      if (msg.id !== 2) return;
+      if (msg.error) reject(new Error(`mcp-edit error reply: ${JSON.stringify(msg.error)}`));
+      else resolve(msg.result);
+    });
+  });
+  const send = (m) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'reference', version: '1' } } });
+  send({ method: 'notifications/initialized' });
+  send({ id: 2, method: 'tools/call', params: { name, arguments: args } });
+  try {
+    return await bounded(reply, timeoutMs, () => `mcp-edit's reply to ${name} (stderr: ${stderr})`);
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw e;
+  } finally {
+    child.stdin.end();
+  }
+}
+
+/**
+ * The error message (content[0].text) mcp-edit itself gives, under --approval auto, for the model
+ * call `call` ({tool, args}), asserting that the reply is an error. The reference for "the whole
+ * message reached the model" (an error text is not copied into the test).
+ */
+export async function referenceError(root, { tool, args }) {
+  const reply = await referenceReply(root, tool, args);
+  assert.equal(reply.isError, true, `mcp-edit asked directly did not fail: ${JSON.stringify(reply)}`);
+  return reply.content[0].text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading what the model reads.
+
+/** What the model saw for step `step` (the first text recorded), or a failure showing r.context(). */
+export function seenAt(r, step) {
+  const hit = r.script.seen.find((x) => x.step === step);
+  assert.ok(hit, `no tool result for step ${step} reached the model\n${r.context()}`);
+  return hit.text;
+}
+
+/** `s` as it stands inside a JSON string (the quotes left off). */
+export const jsonEscaped = (s) => JSON.stringify(s).slice(1, -1);
+
+/** Does the model's text hold `s` either as is or JSON-escaped (inside a stringified object)? */
+export const holds = (text, s) => text.includes(s) || text.includes(jsonEscaped(s));
+
+/**
+ * The text to match line patterns against: the text itself, plus, when it is JSON, every string
+ * inside it, unescaped. The model reads the same characters either way; this only undoes the JSON
+ * escaping of "\n"/"\t".
+ */
+export function readable(text) {
+  let parsed;
+  try { parsed = JSON.parse(text); } catch { return text; }
+  const strings = [];
+  const walk = (v) => {
+    if (typeof v === 'string') strings.push(v);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(parsed);
+  return [text, ...strings].join('\n');
 }

@@ -17,9 +17,9 @@
 // tool's inputSchema (what `ai` sends a provider), LangChain's convertToOpenAITool (what
 // bindTools sends).
 //
-// The server runs behind a small transparent stdio recorder (RECORDER below), so the tests also see
-// the wire: which protocol each library negotiates, the capabilities it declares (elicitation,
-// roots), and the raw results to compare the model's input with.
+// The server runs behind the harness's transparent stdio recorder (recordedServer), so the tests
+// also see the wire: which protocol each library negotiates, the capabilities it declares
+// (elicitation, roots), and the raw results to compare the model's input with.
 //
 // Coverage per library (see /work/notes/host_common.md): (a) the tool list, (b) read of notes.txt,
 // (c) edit of crlf.txt byte-exact with diff and summary in front of the model, (d) an error's whole
@@ -45,141 +45,49 @@ import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 
-import { BINARY, ModelScript, REPO, hostEnv, pickTool, scratch, serverArgs, shown } from './harness.mjs';
+import {
+  CRLF_EDITED, ModelScript, REPO, TOOLS, bounded, fixtures, hostEnv, modelCalls, onWire, pickTool, projectFile, readWire,
+  readable, recordedServer, scratch, seenAt, serverArgs, serverLog, shown, tail, textIfAny, toolCalls, waitForBinary, wireTail,
+} from './harness.mjs';
 
-const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
-const CRLF_EDITED = Buffer.from('one\r\nTWO\r\nthree\r\n');
-const CRLF_ORIGINAL = Buffer.from('one\r\ntwo\r\nthree\r\n');
 const NOT_FOUND = 'old_string was not found in the file';
 const SESSION_MS = 30000; // one library session (spawn, list, three calls, close) takes well under 1 s
 
 // ---------------------------------------------------------------------------------------------
-// Shared pieces (could move into harness.mjs: the wire recorder, waitForBinary, readable()).
+// What both libraries share.
 
-/**
- * A transparent stdio recorder run as `node -e RECORDER LOG BINARY ARGS...`: it starts the server,
- * passes bytes both ways unchanged and appends every JSON-RPC line to LOG as {dir, line}
- * (dir "c2s" client to server, "s2c" server to client). It forwards SIGTERM/SIGINT and exits with
- * the server.
- */
-const RECORDER = `
-const { spawn } = require('node:child_process');
-const fs = require('node:fs');
-const [log, bin, ...args] = process.argv.slice(1);
-const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-const tap = (dir) => { let buf = ''; return (chunk) => {
-  buf += chunk; let i;
-  while ((i = buf.indexOf('\\n')) >= 0) {
-    const line = buf.slice(0, i); buf = buf.slice(i + 1);
-    if (line.trim()) fs.appendFileSync(log, JSON.stringify({ dir, line }) + '\\n');
-  } }; };
-const up = tap('c2s'); const down = tap('s2c');
-process.stdin.setEncoding('utf8'); child.stdout.setEncoding('utf8');
-child.stdin.on('error', () => {});
-process.stdin.on('data', (c) => { up(c); child.stdin.write(c); });
-process.stdin.on('end', () => child.stdin.end());
-child.stdout.on('data', (c) => { down(c); process.stdout.write(c); });
-child.on('exit', (code) => process.exit(code ?? 1));
-for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => child.kill(s));
-`;
-
-/** The server command for a library's stdio config: recorder + mcp-edit, logging to a file. */
+/** The server command for a library's stdio config: mcp-edit behind the recorder, logging to a file. */
 function serverCommand(area, extraFlags) {
-  const wireLog = path.join(area.base, 'wire.jsonl');
-  const serverLog = path.join(area.base, 'server.log');
-  const args = ['-e', RECORDER, wireLog, BINARY,
-    ...serverArgs(area.project, ['--log-file', serverLog, '--log-level', 'debug', ...extraFlags])];
-  return { command: process.execPath, args, env: hostEnv(area.home), wireLog, serverLog };
+  const log = serverLog(area.base, 'debug');
+  const server = recordedServer(area.base, serverArgs(area.project, [...log.flags, ...extraFlags]));
+  return { ...server, env: hostEnv(area.home), log };
 }
 
-/** The recorded wire: [{dir, msg}] in order. */
-function readWire(wireLog) {
-  if (!fs.existsSync(wireLog)) return [];
-  return fs.readFileSync(wireLog, 'utf8').split('\n').filter(Boolean).map((l) => {
-    const { dir, line } = JSON.parse(l);
-    let msg;
-    try { msg = JSON.parse(line); } catch { msg = { unparsed: line }; }
-    return { dir, msg };
-  });
-}
-
-/** The tools/call requests on the wire, each with its response: [{request, response}]. */
-function toolCalls(wire) {
-  const calls = [];
-  for (const { dir, msg } of wire) {
-    if (dir === 'c2s' && msg.method === 'tools/call') calls.push({ request: msg, response: undefined });
-    if (dir === 's2c' && msg.id !== undefined && !msg.method) {
-      const call = calls.find((c) => c.request.id === msg.id && c.response === undefined);
-      if (call) call.response = msg;
+/**
+ * One library session played to its end: a fresh scratch area (`prefix`), `open(area, flags,
+ * options)` (a session: {toolNames, call, close, wireLog, log, ...}), the model playing the calls
+ * `names` of modelCalls(project), then the session closed. Each call's result, as the library hands
+ * it to its model, is recorded in script.seen. Returns {area, script, session, context()}.
+ */
+async function play(prefix, open, names, flags, options) {
+  const area = scratch(prefix);
+  const script = new ModelScript(modelCalls(area.project, ...names));
+  const session = await open(area, flags, options);
+  try {
+    for (let step = 0; ; step++) {
+      const next = script.next(step);
+      if (next.final !== undefined) break;
+      script.record(step, await session.call(pickTool(session.toolNames, next.tool), next.args, step));
     }
-  }
-  return calls;
+  } finally { await session.close(); }
+  /** What a failure message shows: the model's inputs, the wire's last lines, the server log. */
+  const context = () => `${shown(script)}\n--- wire (last lines) ---\n${wireTail(readWire(session.wireLog))}` +
+    `\n--- server log ---\n${tail(textIfAny(session.log.file), 2500) || '(no log)'}`;
+  return { area, script, session, context };
 }
 
-/** The tail of a text file, for failure messages. */
-function tail(file, chars = 2500) {
-  if (!fs.existsSync(file)) return `(no ${path.basename(file)})`;
-  const text = fs.readFileSync(file, 'utf8');
-  return text.length > chars ? `…${text.slice(-chars)}` : text;
-}
-
-/** Waits (up to 60 s) for the binary, which another engineer may be rebuilding right now. */
-async function waitForBinary() {
-  for (let i = 0; i < 60 && !fs.existsSync(BINARY); i++) await new Promise((r) => setTimeout(r, 1000));
-  assert.ok(fs.existsSync(BINARY), `mcp-edit binary not found at ${BINARY}: build it or set MCP_EDIT_BINARY`);
-}
-
-/** Rejects when `promise` takes longer than `ms`. */
-function bounded(promise, ms, what) {
-  let timer;
-  const limit = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms); });
-  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
-}
-
-/**
- * The text to check a model input against: the text itself, plus, when it is JSON (LangChain
- * stringifies a text block that carries structuredContent), every string inside it, unescaped.
- * The model reads the same characters either way; this only undoes the JSON escaping of "\n"/"\t".
- */
-function readable(text) {
-  let parsed;
-  try { parsed = JSON.parse(text); } catch { return text; }
-  const strings = [];
-  const walk = (v) => {
-    if (typeof v === 'string') strings.push(v);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-  };
-  walk(parsed);
-  return [text, ...strings].join('\n');
-}
-
-/** The model's steps for (b)-(d): read, edit of crlf.txt, edit whose old_string does not occur. */
-function modelSteps(project) {
-  return [
-    { tool: 'read', args: { file_path: path.join(project, 'notes.txt') } },
-    { tool: 'edit', args: { file_path: path.join(project, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
-    { tool: 'edit', args: { file_path: path.join(project, 'notes.txt'), old_string: 'delta line that is not there', new_string: 'x' } },
-  ];
-}
-
-/**
- * Plays the agent loop of `script` against one library: `call(name, args, step)` runs the tool the
- * library's way and returns the model's input as text; each is recorded in script.seen.
- */
-async function playScript(script, names, call) {
-  for (let step = 0; ; step++) {
-    const next = script.next(step);
-    if (next.final !== undefined) return;
-    const text = await call(pickTool(names, next.tool), next.args, step);
-    script.record(step, text);
-  }
-}
-
-/** What a failure message shows: the model's inputs, the wire's last lines, the server log. */
-function context(script, session) {
-  const wire = readWire(session.wireLog).slice(-8).map(({ dir, msg }) => `${dir} ${JSON.stringify(msg).slice(0, 600)}`).join('\n');
-  return `${shown(script)}\n--- wire (last lines) ---\n${wire}\n--- server log ---\n${tail(session.serverLog)}`;
-}
+/** The raw result of the session's last tools/call, from the wire. */
+const lastResult = (r) => toolCalls(readWire(r.session.wireLog)).at(-1)?.response?.result;
 
 /** The input schema of each tool as the repository declares it (schemas/<tool>.json). */
 function declaredSchema(tool) {
@@ -203,39 +111,41 @@ function assertToolList(listed) {
 }
 
 /** (b): the model's input for the read shows line 2 of notes.txt with its number. */
-function assertReadShown(script, session) {
-  const seen = script.seen.find((s) => s.step === 0);
-  assert.ok(seen, `the read's result never reached the model\n${context(script, session)}`);
-  assert.match(readable(seen.text), /^\s*2\tbeta line$/m,
-    `the model does not see "beta line" as line 2 of notes.txt\n${context(script, session)}`);
+function assertReadShown(r) {
+  assert.match(readable(seenAt(r, 0)), /^\s*2\tbeta line$/m,
+    `the model does not see "beta line" as line 2 of notes.txt\n${r.context()}`);
 }
 
 /** (c): crlf.txt byte-exact on disk; the model's input at `step` has the hunk and the summary. */
-function assertEditShown(script, session, project, step = 1) {
-  const bytes = fs.readFileSync(path.join(project, 'crlf.txt'));
-  assert.ok(bytes.equals(CRLF_EDITED), `crlf.txt on disk is ${JSON.stringify(bytes.toString('latin1'))}\n${context(script, session)}`);
-  const seen = script.seen.find((s) => s.step === step);
-  assert.ok(seen, `the edit's result never reached the model\n${context(script, session)}`);
-  const text = readable(seen.text);
-  assert.match(text, /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m, `no "@@" hunk in the model's input\n${context(script, session)}`);
-  assert.match(text, /^-two\r?$/m, `no "-two" line in the model's input\n${context(script, session)}`);
-  assert.match(text, /^\+TWO\r?$/m, `no "+TWO" line in the model's input\n${context(script, session)}`);
+function assertEditShown(r, step = 1) {
+  const bytes = projectFile(r.area.project, 'crlf.txt');
+  assert.ok(bytes.equals(CRLF_EDITED), `crlf.txt on disk is ${JSON.stringify(bytes.toString('latin1'))}\n${r.context()}`);
+  const text = readable(seenAt(r, step));
+  assert.match(text, /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m, `no "@@" hunk in the model's input\n${r.context()}`);
+  assert.match(text, /^-two\r?$/m, `no "-two" line in the model's input\n${r.context()}`);
+  assert.match(text, /^\+TWO\r?$/m, `no "+TWO" line in the model's input\n${r.context()}`);
   // The summary line: names the file and the +additions -removals counts (README: "+a -r").
-  assert.match(text, /crlf\.txt.*\(\+1 -1\b/, `no summary line for crlf.txt in the model's input\n${context(script, session)}`);
+  assert.match(text, /crlf\.txt.*\(\+1 -1\b/, `no summary line for crlf.txt in the model's input\n${r.context()}`);
 }
 
 /** (d): the error's whole message (content[0].text of the raw result) reaches the model. */
-function assertErrorShown(script, session) {
-  const seen = script.seen.find((s) => s.step === 2);
-  assert.ok(seen, `the error never reached the model\n${context(script, session)}`);
-  const calls = toolCalls(readWire(session.wireLog)).filter((c) => c.request.params.arguments?.old_string === modelSteps('/').at(-1).args.old_string);
+function assertErrorShown(r) {
+  const seen = seenAt(r, 2);
+  const missing = modelCalls('', 'missing')[0].args.old_string;
+  const calls = toolCalls(readWire(r.session.wireLog)).filter((c) => c.request.params.arguments?.old_string === missing);
   const raw = calls.at(-1)?.response?.result;
-  assert.ok(raw, `no reply to the failing edit on the wire\n${context(script, session)}`);
+  assert.ok(raw, `no reply to the failing edit on the wire\n${r.context()}`);
   assert.equal(raw.isError, true, `the failing edit is not isError: ${JSON.stringify(raw)}`);
   const message = raw.content?.[0]?.text ?? '';
   assert.ok(message.includes(NOT_FOUND), `the server's error does not say "${NOT_FOUND}": ${JSON.stringify(raw)}`);
-  assert.ok(readable(seen.text).includes(message),
-    `the model does not get the whole error message\n--- server's message ---\n${message}\n${context(script, session)}`);
+  assert.ok(readable(seen).includes(message),
+    `the model does not get the whole error message\n--- server's message ---\n${message}\n${r.context()}`);
+}
+
+/** (e): the change went through the policy ("policy") or a form the user answered ("user"). */
+function assertApproval(r, approval) {
+  const raw = lastResult(r);
+  assert.equal(raw?.structuredContent?.approval, approval, `${JSON.stringify(raw)}\n${r.context()}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,6 +171,11 @@ async function aiSdkSession(area, extraFlags, { clientOptions = {}, onElicitatio
   const client = await bounded(createMCPClient({ transport, ...clientOptions }), SESSION_MS, 'AI SDK createMCPClient');
   if (onElicitation) client.onElicitationRequest(ElicitationRequestSchema, onElicitation);
   const tools = await bounded(client.tools(), SESSION_MS, 'AI SDK client.tools()');
+  const listed = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    // What `ai` hands a provider: {name, description, inputSchema: asSchema(...).jsonSchema}.
+    listed[name] = { description: tool.description, parameters: await asSchema(tool.inputSchema).jsonSchema };
+  }
   const outputs = []; // [{name, args, output, modelOutput}]
   /** Runs a tool as `ai` does and returns the model's input as text. */
   const call = async (name, args, step) => {
@@ -278,38 +193,26 @@ async function aiSdkSession(area, extraFlags, { clientOptions = {}, onElicitatio
     outputs.push({ name, args, output, modelOutput });
     return aiSdkText(modelOutput);
   };
-  return { ...server, client, tools, call, outputs, close: () => client.close() };
+  return { ...server, client, tools, toolNames: Object.keys(tools), listed, call, outputs, close: () => client.close() };
 }
 
 describe('Vercel AI SDK (@ai-sdk/mcp 2.0.99)', () => {
-  let area;
-  let session;
-  let listed;
-  const script = new ModelScript([]);
+  let r;
 
   before(async () => {
     await waitForBinary();
-    area = scratch('mcp-edit-aisdk-');
-    script.steps = modelSteps(area.project);
-    session = await aiSdkSession(area, ['--approval', 'auto']);
-    listed = {};
-    for (const [name, tool] of Object.entries(session.tools)) {
-      // What `ai` hands a provider: {name, description, inputSchema: asSchema(...).jsonSchema}.
-      listed[name] = { description: tool.description, parameters: await asSchema(tool.inputSchema).jsonSchema };
-    }
-    await playScript(script, Object.keys(session.tools), session.call);
-    await session.close();
+    r = await play('mcp-edit-aisdk-', aiSdkSession, ['read', 'edit', 'missing'], ['--approval', 'auto']);
   });
 
   it('(a) lists the seven tools, bare names, with the declared input schemas', () => {
-    assertToolList(listed);
+    assertToolList(r.session.listed);
   });
 
   it('speaks protocol 2026-07-28 (server/discover, stateless) and declares neither elicitation nor roots by default', () => {
-    const wire = readWire(session.wireLog);
+    const wire = readWire(r.session.wireLog);
     const first = wire.find((w) => w.dir === 'c2s')?.msg;
     assert.equal(first?.method, 'server/discover', `first request: ${JSON.stringify(first)}`);
-    assert.equal(session.client.initializeResult.protocolVersion, '2026-07-28');
+    assert.equal(r.session.client.initializeResult.protocolVersion, '2026-07-28');
     const call = toolCalls(wire)[0]?.request;
     const meta = call?.params?._meta ?? {};
     assert.equal(meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28', JSON.stringify(call));
@@ -318,75 +221,58 @@ describe('Vercel AI SDK (@ai-sdk/mcp 2.0.99)', () => {
   });
 
   it('(b) read: the numbered text reaches the model (content[] as text parts)', () => {
-    assertReadShown(script, session);
-    const out = session.outputs[0].modelOutput;
+    assertReadShown(r);
+    const out = r.session.outputs[0].modelOutput;
     assert.equal(out.type, 'content', JSON.stringify(out));
     assert.ok(out.value.every((p) => p.type === 'text'), JSON.stringify(out));
   });
 
   it('(c) edit of crlf.txt lands byte-exactly; diff and summary reach the model', () => {
-    assertEditShown(script, session, area.project);
+    assertEditShown(r);
   });
 
   it('(d) an error reaches the model whole (as plain content: the isError flag is dropped)', () => {
-    assertErrorShown(script, session);
-    const { output, modelOutput } = session.outputs[2];
+    assertErrorShown(r);
+    const { output, modelOutput } = r.session.outputs[2];
     assert.equal(output?.isError, true, 'execute() returns the isError result rather than throwing');
     assert.equal(modelOutput.type, 'content', `toModelOutput marks no error: ${JSON.stringify(modelOutput)}`);
   });
 
   it('(e) default --approval ask, no elicitation declared: written at once', async () => {
-    const area2 = scratch('mcp-edit-aisdk-ask-');
-    const s2 = new ModelScript([modelSteps(area2.project)[1]]);
-    const ses = await aiSdkSession(area2, []);
-    try {
-      await playScript(s2, Object.keys(ses.tools), ses.call);
-    } finally { await ses.close(); }
-    assertEditShown(s2, ses, area2.project, 0);
-    const raw = toolCalls(readWire(ses.wireLog)).at(-1)?.response?.result;
-    assert.equal(raw?.structuredContent?.approval, 'policy', `${JSON.stringify(raw)}\n${context(s2, ses)}`);
+    const ask = await play('mcp-edit-aisdk-ask-', aiSdkSession, ['edit'], []);
+    assertEditShown(ask, 0);
+    assertApproval(ask, 'policy');
   });
 
   it('(e) --approval ask with elicitation declared and the form declined: nothing written, the ways out reach the model', async () => {
-    const area2 = scratch('mcp-edit-aisdk-decline-');
-    const s2 = new ModelScript([modelSteps(area2.project)[1]]);
     const forms = [];
-    const ses = await aiSdkSession(area2, [], {
+    const declined = await play('mcp-edit-aisdk-decline-', aiSdkSession, ['edit'], [], {
       clientOptions: { capabilities: { elicitation: {} } },
       // An unattended application has nobody to show the form to: it declines.
       onElicitation: (request) => { forms.push(request); return { action: 'decline' }; },
     });
-    try {
-      await playScript(s2, Object.keys(ses.tools), ses.call);
-    } finally { await ses.close(); }
-    const bytes = fs.readFileSync(path.join(area2.project, 'crlf.txt'));
-    assert.ok(bytes.equals(CRLF_ORIGINAL), `crlf.txt changed after a declined form: ${JSON.stringify(bytes.toString('latin1'))}`);
-    assert.equal(forms.length, 1, `forms shown: ${JSON.stringify(forms)}\n${context(s2, ses)}`);
+    const bytes = projectFile(declined.area.project, 'crlf.txt');
+    assert.ok(bytes.equals(fixtures()['crlf.txt']), `crlf.txt changed after a declined form: ${JSON.stringify(bytes.toString('latin1'))}`);
+    assert.equal(forms.length, 1, `forms shown: ${JSON.stringify(forms)}\n${declined.context()}`);
     assert.match(forms[0].params.message, /^\+TWO$/m, `the form does not show the diff: ${JSON.stringify(forms[0])}`);
-    const wire = readWire(ses.wireLog);
+    const wire = readWire(declined.session.wireLog);
     assert.ok(wire.some((w) => w.dir === 's2c' && w.msg.result?.resultType === 'input_required'),
       'the approval did not go through input_required (Multi Round-Trip Requests)');
-    const text = s2.seen[0]?.text ?? '';
-    assert.equal(ses.outputs[0].output?.isError, true, context(s2, ses));
-    assert.ok(text.includes('--approval auto'), `the model is not told about --approval auto\n${context(s2, ses)}`);
-    assert.ok(!/The user (cancelled|declined)/.test(text), `the model is told a user refused\n${context(s2, ses)}`);
+    const text = declined.script.seen[0]?.text ?? '';
+    assert.equal(declined.session.outputs[0].output?.isError, true, declined.context());
+    assert.ok(text.includes('--approval auto'), `the model is not told about --approval auto\n${declined.context()}`);
+    assert.ok(!/The user (cancelled|declined)/.test(text), `the model is told a user refused\n${declined.context()}`);
   });
 
   it('(e) --approval ask with elicitation declared and Apply chosen: written, approval "user"', async () => {
-    const area2 = scratch('mcp-edit-aisdk-apply-');
-    const s2 = new ModelScript([modelSteps(area2.project)[1]]);
     const forms = [];
-    const ses = await aiSdkSession(area2, [], {
+    const applied = await play('mcp-edit-aisdk-apply-', aiSdkSession, ['edit'], [], {
       clientOptions: { capabilities: { elicitation: {} } },
       onElicitation: (request) => { forms.push(request); return { action: 'accept', content: { decision: 'apply' } }; },
     });
-    try {
-      await playScript(s2, Object.keys(ses.tools), ses.call);
-    } finally { await ses.close(); }
-    assert.equal(forms.length, 1, `forms shown: ${JSON.stringify(forms)}\n${context(s2, ses)}`);
-    assertEditShown(s2, ses, area2.project, 0);
-    const raw = toolCalls(readWire(ses.wireLog)).at(-1)?.response?.result;
-    assert.equal(raw?.structuredContent?.approval, 'user', `${JSON.stringify(raw)}\n${context(s2, ses)}`);
+    assert.equal(forms.length, 1, `forms shown: ${JSON.stringify(forms)}\n${applied.context()}`);
+    assertEditShown(applied, 0);
+    assertApproval(applied, 'user');
   });
 });
 
@@ -406,6 +292,12 @@ async function langchainSession(area, extraFlags) {
     mcpServers: { edit: { transport: 'stdio', command: server.command, args: server.args, env: server.env, cwd: area.project, stderr: 'pipe' } },
   });
   const tools = await bounded(client.getTools(), SESSION_MS, 'LangChain getTools()');
+  const listed = {};
+  for (const tool of tools) {
+    // What bindTools sends a chat model: {type: 'function', function: {name, description, parameters}}.
+    const { function: fn } = convertToOpenAITool(tool);
+    listed[fn.name] = { description: fn.description, parameters: fn.parameters };
+  }
   const node = new ToolNode(tools);
   const messages = []; // the ToolMessages, in order
   /** Runs a tool call through ToolNode, as createReactAgent does, and returns the ToolMessage's text. */
@@ -416,37 +308,24 @@ async function langchainSession(area, extraFlags) {
     messages.push(message);
     return toolMessageText(message.content);
   };
-  return { ...server, client, tools, call, messages, close: () => client.close() };
+  return { ...server, client, tools, toolNames: tools.map((t) => t.name), listed, call, messages, close: () => client.close() };
 }
 
 describe('LangChain.js (@langchain/mcp-adapters 1.1.4)', () => {
-  let area;
-  let session;
-  let listed;
-  const script = new ModelScript([]);
+  let r;
 
   before(async () => {
     await waitForBinary();
-    area = scratch('mcp-edit-langchain-');
-    script.steps = modelSteps(area.project);
-    session = await langchainSession(area, ['--approval', 'auto']);
-    listed = {};
-    for (const tool of session.tools) {
-      // What bindTools sends a chat model: {type: 'function', function: {name, description, parameters}}.
-      const { function: fn } = convertToOpenAITool(tool);
-      listed[fn.name] = { description: fn.description, parameters: fn.parameters };
-    }
-    await playScript(script, Object.keys(listed), session.call);
-    await session.close();
+    r = await play('mcp-edit-langchain-', langchainSession, ['read', 'edit', 'missing'], ['--approval', 'auto']);
   });
 
   it('(a) lists the seven tools, bare names, with the declared input schemas', () => {
-    assertToolList(listed);
+    assertToolList(r.session.listed);
   });
 
   it('speaks protocol 2025-11-25 (initialize) and declares neither elicitation nor roots', () => {
-    const wire = readWire(session.wireLog);
-    const init = wire.find((w) => w.dir === 'c2s' && w.msg.method === 'initialize')?.msg;
+    const wire = readWire(r.session.wireLog);
+    const init = onWire(wire, 'c2s', 'initialize')[0]?.msg;
     assert.ok(init, `no initialize on the wire: ${JSON.stringify(wire.slice(0, 2))}`);
     assert.equal(init.params.protocolVersion, '2025-11-25', JSON.stringify(init));
     assert.deepEqual(init.params.capabilities, {}, JSON.stringify(init));
@@ -455,19 +334,19 @@ describe('LangChain.js (@langchain/mcp-adapters 1.1.4)', () => {
   });
 
   it('(b) read: the numbered text reaches the model (content blocks; structuredContent only in the artifact)', () => {
-    assertReadShown(script, session);
-    const message = session.messages[0];
+    assertReadShown(r);
+    const message = r.session.messages[0];
     assert.ok(Array.isArray(message.content), `ToolMessage content: ${JSON.stringify(message.content)}`);
   });
 
   it('(c) edit of crlf.txt lands byte-exactly; diff and summary reach the model', () => {
-    assertEditShown(script, session, area.project);
+    assertEditShown(r);
   });
 
   it('(c) a one-block result reaches the model as JSON {type, text, structuredContent} whose structuredContent has diff and summary', () => {
     // One text block plus structuredContent: the adapter returns the block with structuredContent
     // attached, and @langchain/core JSON-stringifies it into the ToolMessage content.
-    const content = session.messages[1]?.content;
+    const content = r.session.messages[1]?.content;
     assert.equal(typeof content, 'string', `ToolMessage content: ${JSON.stringify(content)}`);
     const block = JSON.parse(content);
     assert.equal(block.type, 'text', content);
@@ -478,20 +357,14 @@ describe('LangChain.js (@langchain/mcp-adapters 1.1.4)', () => {
   });
 
   it('(d) an error reaches the model whole (thrown as ToolException, ToolNode makes it "Error: ...")', () => {
-    assertErrorShown(script, session);
-    const message = session.messages[2];
+    assertErrorShown(r);
+    const message = r.session.messages[2];
     assert.equal(message?.status, 'error', JSON.stringify(message));
   });
 
   it('(e) default --approval ask: no elicitation declared, written at once', async () => {
-    const area2 = scratch('mcp-edit-langchain-ask-');
-    const s2 = new ModelScript([modelSteps(area2.project)[1]]);
-    const ses = await langchainSession(area2, []);
-    try {
-      await playScript(s2, ses.tools.map((t) => t.name), ses.call);
-    } finally { await ses.close(); }
-    assertEditShown(s2, ses, area2.project, 0);
-    const raw = toolCalls(readWire(ses.wireLog)).at(-1)?.response?.result;
-    assert.equal(raw?.structuredContent?.approval, 'policy', `${JSON.stringify(raw)}\n${context(s2, ses)}`);
+    const ask = await play('mcp-edit-langchain-ask-', langchainSession, ['edit'], []);
+    assertEditShown(ask, 0);
+    assertApproval(ask, 'policy');
   });
 });

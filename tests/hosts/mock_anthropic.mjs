@@ -9,7 +9,7 @@
 // final answer). Every other request (title generation, quota probes, summaries) is a side
 // request and gets a short text. Each tool_result Claude Code sends back is recorded in
 // script.seen as exactly the text the model would read, and in `results` with its raw blocks.
-import { ModelScript, pickTool, startHttp } from './harness.mjs';
+import { pickTool, sendJson, startHttp } from './harness.mjs';
 
 /** The text a model reads from one tool_result block: a string as is, text blocks joined. */
 export function toolResultText(block) {
@@ -78,8 +78,7 @@ export async function startAnthropicMock(script, { server = 'edit' } = {}) {
   const http = await startHttp((req, body, res) => {
     const url = req.url.split('?')[0];
     if (req.method === 'POST' && url === '/v1/messages/count_tokens') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ input_tokens: 100 }));
+      sendJson(res, { input_tokens: 100 });
       return true;
     }
     if (req.method !== 'POST' || url !== '/v1/messages') return false;
@@ -113,9 +112,8 @@ export async function startAnthropicMock(script, { server = 'edit' } = {}) {
     if (body?.stream) {
       streamMessage(res, body.model, id, content, stopReason);
     } else {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model: body?.model, content,
-        stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } }));
+      sendJson(res, { id, type: 'message', role: 'assistant', model: body?.model, content,
+        stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } });
     }
     return true;
   });
@@ -129,4 +127,3 @@ export async function startAnthropicMock(script, { server = 'edit' } = {}) {
   };
 }
 
-export { ModelScript };

@@ -1,5 +1,5 @@
 // A mock OpenAI Chat Completions endpoint that plays the model for the hosts that speak that
-// protocol (Qwen Code, opencode), plus two helpers their tests share.
+// protocol (Qwen Code, opencode), plus the run and the checks their tests share.
 //
 // The mock answers POST /v1/chat/completions, streaming (SSE `data:` chunks with
 // delta.tool_calls / delta.content, finish_reason, `data: [DONE]`) or not, and GET /v1/models.
@@ -11,12 +11,14 @@
 // get a 404 and stay in `requests`, so a test can point a host's downloads (npm registry,
 // model catalogue) here and assert that none happened.
 //
-// Helpers: modelText() turns a recorded tool result into the plain text the model reads, and
-// referenceReply() asks mcp-edit itself (no host in between) for the reply to one call, so a
-// test can check that the whole of it reached the model.
-import { spawn } from 'node:child_process';
-import readline from 'node:readline';
-import { BINARY, pickTool, serverArgs, startHttp } from './harness.mjs';
+// runChatHost() is runScripted() (harness.mjs) with this mock playing the model: the mock's
+// turns go into the failure message, and `seen(step)` gives the plain text the model read for a
+// step (modelText() of what was recorded). assertEdited() checks the CRLF edit and that text;
+// askWritesAtOnce() and outsideRootWorks() are the two cases both hosts' tests run alike.
+import assert from 'node:assert/strict';
+import {
+  CRLF_EDITED, lines, modelCalls, pickTool, projectFile, runScripted, sendJson, startHttp,
+} from './harness.mjs';
 
 /** The text of a message's content: a string as is; anything else JSON-stringified. */
 function contentText(content) {
@@ -42,7 +44,7 @@ export function messagesText(body) {
  * The plain text the model reads in a recorded tool result: a string as is; a JSON array of
  * content parts ({type: "text", text}) with its texts concatenated.
  */
-export function modelText(recorded) {
+function modelText(recorded) {
   try {
     const parts = JSON.parse(recorded);
     if (Array.isArray(parts)) return parts.map((p) => (typeof p?.text === 'string' ? p.text : '')).join('');
@@ -82,12 +84,11 @@ export async function startChatMock(script, { model = 'mock-model', sideText = '
     const created = Math.floor(Date.now() / 1000);
     const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
     if (!body.stream) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({
+      sendJson(res, {
         id, object: 'chat.completion', created, model: body.model ?? model,
         choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason, logprobs: null }],
         usage,
-      }));
+      });
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -109,8 +110,7 @@ export async function startChatMock(script, { model = 'mock-model', sideText = '
   const http = await startHttp(async (req, body, res) => {
     const url = req.url.split('?')[0];
     if (req.method === 'GET' && url === '/v1/models') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'mock' }] }));
+      sendJson(res, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'mock' }] });
       return true;
     }
     if (req.method !== 'POST' || url !== '/v1/chat/completions') return false;
@@ -164,30 +164,57 @@ export async function startChatMock(script, { model = 'mock-model', sideText = '
 }
 
 /**
- * The reply mcp-edit itself gives to one tools/call, with no host in between: the server is
- * started with serverArgs(root, flags), initialized (no client capabilities), asked, and ended.
- * Resolves to the JSON-RPC `result` (or rejects with the `error`). Used as the reference for
- * "the whole message reached the model" (an error text is not copied into the test).
+ * runScripted() (harness.mjs) for a Chat Completions host: the mock started with `route` (see
+ * startChatMock), its turns in the failure message. The result also has `seen(step)`: the plain
+ * text the model read for that step (every recorded result of it, joined by newlines).
  */
-export function referenceReply(root, name, args, flags = ['--approval', 'auto'], timeoutMs = 20000) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BINARY, serverArgs(root, flags), { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`mcp-edit gave no reply in ${timeoutMs} ms; stderr: ${stderr}`)); }, timeoutMs);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    readline.createInterface({ input: child.stdout }).on('line', (line) => {
-      let msg;
-      try { msg = JSON.parse(line); } catch { return; }
-      if (msg.id !== 2) return;
-      clearTimeout(timer);
-      child.stdin.end();
-      if (msg.error) reject(new Error(`mcp-edit error reply: ${JSON.stringify(msg.error)}`));
-      else resolve(msg.result);
-    });
-    const send = (m) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'reference', version: '1' } } });
-    send({ method: 'notifications/initialized' });
-    send({ id: 2, method: 'tools/call', params: { name, arguments: args } });
+export async function runChatHost({ route, ...options }) {
+  const r = await runScripted({
+    ...options,
+    startMock: (script) => startChatMock(script, { route }),
+    notes: (mock) => [`mock turns: ${JSON.stringify(mock.turns.map(({ at, ...t }) => t))}`],
   });
+  const seen = (step) => r.script.seen.filter((x) => x.step === step).map((x) => modelText(x.text)).join('\n');
+  return { ...r, seen };
+}
+
+/**
+ * Asserts that a runChatHost() run's CRLF edit landed byte-exactly and that the lines the model
+ * read at `step` hold its diff (a hunk header, "-two", "+TWO") and summary line (crlf.txt, "+1 -1").
+ */
+export function assertEdited(r, step) {
+  assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), CRLF_EDITED, r.context());
+  const edited = lines(r.seen(step));
+  assert.ok(edited.some((l) => l.startsWith('@@')) && edited.includes('-two') && edited.includes('+TWO'),
+    `the edit's diff did not reach the model\n${r.context()}`);
+  assert.ok(edited.some((l) => l.includes('crlf.txt') && l.includes('+1 -1')), `the edit's summary did not reach the model\n${r.context()}`);
+}
+
+/**
+ * The default --approval ask with a host that declares no elicitation: `run(options)` (the host's
+ * runner) makes the CRLF edit, which is written at once, and its diff reaches the model. Returns
+ * the run for the host's own checks.
+ */
+export async function askWritesAtOnce(t, run, options = {}) {
+  const r = await run({ ...options, steps: (p) => modelCalls(p, 'edit') });
+  t.diagnostic(`one run: ${r.run.ms} ms; what the model read: ${JSON.stringify(r.seen(0))}`);
+  assert.equal(r.run.code, 0, r.context());
+  assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), CRLF_EDITED, r.context());
+  const seen = lines(r.seen(0));
+  assert.ok(seen.includes('-two') && seen.includes('+TWO'), `the diff did not reach the model\n${r.context()}`);
+  return r;
+}
+
+/**
+ * A host run from a cwd outside --root (which it sends as its root), --approval auto: the read and
+ * the CRLF edit by absolute path still work. `showsLine2(text)` tells whether the text the model
+ * read for the read holds notes.txt's numbered line 2. Returns the run.
+ */
+export async function outsideRootWorks(t, run, showsLine2) {
+  const r = await run({ outside: true, flags: ['--approval', 'auto'], steps: (p) => modelCalls(p, 'read', 'edit') });
+  t.diagnostic(`one run: ${r.run.ms} ms`);
+  assert.equal(r.run.code, 0, r.context());
+  assert.ok(showsLine2(r.seen(0)), `read failed with the client's root outside --root\n${r.context()}`);
+  assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), CRLF_EDITED, r.context());
+  return r;
 }

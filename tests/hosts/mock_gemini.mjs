@@ -17,7 +17,7 @@
 // (generationConfig.responseJsonSchema / responseSchema / responseMimeType application/json) get
 // a small instance of the schema (enums: a harmless choice such as "user" for next_speaker);
 // the rest get a short plain text. They never advance the script.
-import { pickTool, startHttp } from './harness.mjs';
+import { pickTool, sendJson, startHttp } from './harness.mjs';
 
 const MODEL_VERSION = 'mock-gemini';
 
@@ -141,15 +141,13 @@ export async function startGeminiMock(script, { server = 'edit' } = {}) {
     if (req.method !== 'POST' || !m) return false;
     const method = m[2];
     if (method === 'countTokens') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ totalTokens: 10 }));
+      sendJson(res, { totalTokens: 10 });
       return true;
     }
     if (method !== 'streamGenerateContent' && method !== 'generateContent') return false;
     const parts = isMain(body) ? mainTurn(body) : sideTurn(req.url, body);
     if (method === 'generateContent') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(chunk(parts)));
+      sendJson(res, chunk(parts));
       return true;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

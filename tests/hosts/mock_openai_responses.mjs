@@ -6,7 +6,7 @@
 // would read it: the `output` string as is, or, when a host sends structured output (a list of
 // content items), its JSON text. Every request is kept, so a test can also look at the `tools`
 // the host offered its model and at any side requests.
-import { pickTool, startHttp } from './harness.mjs';
+import { pickTool, sendJson, startHttp } from './harness.mjs';
 
 /** Server-sent event text for one Responses API event object. */
 function sse(event) {
@@ -58,8 +58,7 @@ export async function startResponsesMock(script) {
     const url = req.url.split('?')[0];
     if (req.method === 'GET' && url.endsWith('/models')) {
       // Hosts may refresh a model list; an empty one keeps them on the configured model.
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: [], models: [] }));
+      sendJson(res, { object: 'list', data: [], models: [] });
       return true;
     }
     if (req.method !== 'POST' || !url.endsWith('/responses')) return false;

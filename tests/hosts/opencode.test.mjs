@@ -27,15 +27,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  BIN, BINARY, ModelScript, hostEnv, requireBinary, runHost, scratch, serverArgs, shown,
+  BINARY, TOOLS, lines, modelCalls, numbered, referenceError, serverArgs, serverLog,
 } from './harness.mjs';
-import { modelText, referenceReply, startChatMock } from './mock_chat_completions.mjs';
+import { askWritesAtOnce, assertEdited, outsideRootWorks, runChatHost } from './mock_chat_completions.mjs';
 
-const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
 const ocName = (tool) => `edit_${tool}`;
-const CRLF_AFTER = Buffer.from('one\r\nTWO\r\nthree\r\n');
-/** A numbered line as `read` shows it: the number right-aligned in 6, a tab, the line. */
-const numbered = (n, line) => `${String(n).padStart(6)}\t${line}`;
 /** Paths on the mock that stand in for the npm registry and models.dev: never to be asked. */
 const NPM_TRAP = '/npm-registry-trap';
 const MODELS_TRAP = '/models-dev-trap';
@@ -50,18 +46,9 @@ function routeOpencode(step, names) {
   return { name, args: step.args };
 }
 
-/**
- * One headless opencode run against a fresh scratch project. `steps(project)` gives the model's
- * tool calls; `flags` are mcp-edit flags after serverArgs(); `outside` runs opencode from a
- * directory next to the project instead of the project (--root stays the project).
- */
-async function runOpencode({ steps, flags = [], outside = false }) {
-  requireBinary();
-  const s = scratch('mcp-edit-opencode-');
-  const script = new ModelScript(steps(s.project));
-  const mock = await startChatMock(script, { route: routeOpencode });
-  const logFile = path.join(s.base, 'mcp-edit.log');
-  const configFile = path.join(s.base, 'config', 'opencode.json');
+/** Writes opencode.json (the mock provider, the edit server) and the pre-seeded global config dir. */
+function configure({ base, home, project, mock }, serverFlags) {
+  const configFile = path.join(base, 'config', 'opencode.json');
   fs.mkdirSync(path.dirname(configFile));
   fs.writeFileSync(configFile, JSON.stringify({
     $schema: 'https://opencode.ai/config.json',
@@ -76,61 +63,62 @@ async function runOpencode({ steps, flags = [], outside = false }) {
     model: 'mock/mock-model',
     small_model: 'mock/mock-model',
     mcp: {
-      edit: { type: 'local', command: [BINARY, ...serverArgs(s.project, [...flags, '--log-level', 'debug', '--log-file', logFile])], enabled: true },
+      edit: { type: 'local', command: [BINARY, ...serverArgs(project, serverFlags)], enabled: true },
     },
     permission: 'allow',
     autoupdate: false,
     share: 'disabled',
   }, null, 2));
   // The global config dir with @opencode-ai/plugin already "installed" (see the top comment).
-  const globalConfig = path.join(s.home, '.config', 'opencode');
+  const globalConfig = path.join(home, '.config', 'opencode');
   fs.mkdirSync(path.join(globalConfig, 'node_modules'), { recursive: true });
   const deps = { dependencies: { '@opencode-ai/plugin': '1.18.33' } };
   fs.writeFileSync(path.join(globalConfig, 'package.json'), JSON.stringify(deps));
   fs.writeFileSync(path.join(globalConfig, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }));
-
-  const cwd = outside ? path.join(s.base, 'elsewhere') : s.project;
-  fs.mkdirSync(cwd, { recursive: true });
-  const env = hostEnv(s.home, {
-    OPENCODE_CONFIG: configFile,
-    OPENCODE_DISABLE_PROJECT_CONFIG: '1',
-    OPENCODE_DISABLE_MODELS_FETCH: '1',
-    OPENCODE_MODELS_URL: `${mock.url}${MODELS_TRAP}`,
-    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-    npm_config_registry: `${mock.url}${NPM_TRAP}/`,
-  });
-  const started = Date.now();
-  const run = await runHost(BIN('opencode'), ['run', 'Use the edit tools on the files here.'], { cwd, env, timeoutMs: 120000 });
-  const ms = Date.now() - started;
-  await mock.close();
-  let serverLog = '';
-  try { serverLog = fs.readFileSync(logFile, 'utf8'); } catch { /* never started */ }
-  const context = () => [
-    `opencode exit ${run.code}${run.timedOut ? ' (timed out)' : ''} after ${ms} ms, cwd ${cwd}`,
-    `mock turns: ${JSON.stringify(mock.turns.map(({ at, ...t }) => t))}`,
-    shown(script),
-    `--- opencode stdout (tail) ---\n${run.stdout.slice(-1500)}`,
-    `--- opencode stderr (tail) ---\n${run.stderr.slice(-1500)}`,
-    `--- mcp-edit log (tail) ---\n${serverLog.slice(-1500)}`,
-  ].join('\n');
-  const seen = (step) => script.seen.filter((x) => x.step === step).map((x) => modelText(x.text)).join('\n');
-  const downloads = mock.requests.filter((q) => q.url.startsWith(NPM_TRAP) || q.url.startsWith(MODELS_TRAP));
-  return { s, script, mock, run, ms, cwd, serverLog, context, seen, downloads };
+  return configFile;
 }
 
-const lines = (text) => text.split('\n');
+/**
+ * One headless opencode run against a fresh scratch project (runChatHost). `steps(project)` gives
+ * the model's tool calls; `flags` are mcp-edit flags after serverArgs(); `outside` runs opencode
+ * from a directory next to the project instead of the project (--root stays the project). The
+ * result also has `downloads`: the requests that reached the npm registry or models.dev traps.
+ */
+async function runOpencode({ steps, flags = [], outside = false }) {
+  const r = await runChatHost({
+    host: 'opencode',
+    steps,
+    outside,
+    timeoutMs: 120000,
+    route: routeOpencode,
+    setup: (area) => {
+      const log = serverLog(area.base, 'debug');
+      const configFile = configure(area, [...flags, ...log.flags]);
+      return {
+        args: ['run', 'Use the edit tools on the files here.'],
+        env: {
+          OPENCODE_CONFIG: configFile,
+          OPENCODE_DISABLE_PROJECT_CONFIG: '1',
+          OPENCODE_DISABLE_MODELS_FETCH: '1',
+          OPENCODE_MODELS_URL: `${area.mock.url}${MODELS_TRAP}`,
+          OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+          npm_config_registry: `${area.mock.url}${NPM_TRAP}/`,
+        },
+        log,
+      };
+    },
+  });
+  const downloads = r.mock.requests.filter((q) => q.url.startsWith(NPM_TRAP) || q.url.startsWith(MODELS_TRAP));
+  return { ...r, downloads };
+}
 
 describe('opencode 1.18.33 with mcp-edit', { concurrency: true }, () => {
   test('cwd = project = --root, --approval auto: tools, read, edit, error', async (t) => {
     const r = await runOpencode({
       flags: ['--approval', 'auto'],
-      steps: (p) => [
-        { tool: 'read', args: { file_path: path.join(p, 'notes.txt') } },
-        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
-        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'no such text', new_string: 'x' } },
-      ],
+      steps: (p) => modelCalls(p, 'read', 'edit', 'missing'),
     });
-    t.diagnostic(`one run: ${r.ms} ms; functions: ${r.mock.toolNames.join(', ')}; side requests: ${r.mock.sideRequests.length}`);
+    t.diagnostic(`one run: ${r.run.ms} ms; functions: ${r.mock.toolNames.join(', ')}; side requests: ${r.mock.sideRequests.length}`);
     assert.equal(r.run.timedOut, false, r.context());
     assert.equal(r.run.code, 0, r.context());
     assert.deepEqual(r.downloads.map((q) => `${q.method} ${q.url}`), [], `opencode tried to download\n${r.context()}`);
@@ -145,45 +133,21 @@ describe('opencode 1.18.33 with mcp-edit', { concurrency: true }, () => {
     assert.ok(lines(r.seen(0)).includes(numbered(2, 'beta line')), `read's numbered text did not reach the model\n${r.context()}`);
 
     // (c) edit: byte-exact on disk; the diff and the summary reach the model.
-    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
-    const edited = lines(r.seen(1));
-    assert.ok(edited.some((l) => l.startsWith('@@')) && edited.includes('-two') && edited.includes('+TWO'),
-      `the edit's diff did not reach the model\n${r.context()}`);
-    assert.ok(edited.some((l) => l.includes('crlf.txt') && l.includes('+1 -1')), `the edit's summary did not reach the model\n${r.context()}`);
+    assertEdited(r, 1);
 
     // (d) the error: the whole message mcp-edit gives (asked directly, same file state) is what
     // the model reads.
-    const reference = await referenceReply(r.s.project, 'edit', { file_path: path.join(r.s.project, 'crlf.txt'), old_string: 'no such text', new_string: 'x' });
-    assert.equal(reference.isError, true, `the reference call did not fail: ${JSON.stringify(reference)}`);
-    const message = reference.content[0].text;
+    const message = await referenceError(r.s.project, modelCalls(r.s.project, 'missing')[0]);
     assert.match(message, /old_string was not found in the file/);
     assert.ok(r.seen(2).includes(message), `the model did not get the whole error message ${JSON.stringify(message)}\n${r.context()}`);
   });
 
   test('approval: default --approval ask (opencode declares no elicitation): the change is written at once', async (t) => {
-    const r = await runOpencode({
-      steps: (p) => [{ tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } }],
-    });
-    t.diagnostic(`one run: ${r.ms} ms; what the model read: ${JSON.stringify(r.seen(0))}`);
-    assert.equal(r.run.code, 0, r.context());
+    const r = await askWritesAtOnce(t, runOpencode);
     assert.deepEqual(r.downloads.map((q) => `${q.method} ${q.url}`), [], `opencode tried to download\n${r.context()}`);
-    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
-    const seen = lines(r.seen(0));
-    assert.ok(seen.includes('-two') && seen.includes('+TWO'), `the diff did not reach the model\n${r.context()}`);
   });
 
   test('cwd outside --root (opencode sends it as the root): calls still work (fails until the server change lands)', async (t) => {
-    const r = await runOpencode({
-      outside: true,
-      flags: ['--approval', 'auto'],
-      steps: (p) => [
-        { tool: 'read', args: { file_path: path.join(p, 'notes.txt') } },
-        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
-      ],
-    });
-    t.diagnostic(`one run: ${r.ms} ms`);
-    assert.equal(r.run.code, 0, r.context());
-    assert.ok(lines(r.seen(0)).includes(numbered(2, 'beta line')), `read failed with the client's root outside --root\n${r.context()}`);
-    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
+    await outsideRootWorks(t, runOpencode, (text) => lines(text).includes(numbered(2, 'beta line')));
   });
 });

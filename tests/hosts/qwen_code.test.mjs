@@ -25,15 +25,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  BIN, BINARY, ModelScript, hostEnv, requireBinary, runHost, scratch, serverArgs, shown,
+  BINARY, TOOLS, holds, lines, modelCalls, numbered, referenceError, serverArgs, serverLog,
 } from './harness.mjs';
-import { messagesText, modelText, referenceReply, startChatMock } from './mock_chat_completions.mjs';
+import { askWritesAtOnce, assertEdited, messagesText, outsideRootWorks, runChatHost } from './mock_chat_completions.mjs';
 
-const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
 const mcpName = (tool) => `mcp__edit__${tool}`;
-const CRLF_AFTER = Buffer.from('one\r\nTWO\r\nthree\r\n');
-/** A numbered line as `read` shows it: the number right-aligned in 6, a tab, the line. */
-const numbered = (n, line) => `${String(n).padStart(6)}\t${line}`;
 
 /**
  * How the mock model calls an mcp-edit tool in Qwen Code: directly when the tool is among the
@@ -50,57 +46,48 @@ function routeQwen(step, names, body) {
 }
 
 /**
- * One headless Qwen Code run against a fresh scratch project. `steps(project)` gives the model's
- * tool calls; `flags` are mcp-edit flags after serverArgs(); `outside` runs Qwen Code from a
- * directory next to the project instead of the project (--root stays the project).
+ * One headless Qwen Code run against a fresh scratch project (runChatHost). `steps(project)` gives
+ * the model's tool calls; `flags` are mcp-edit flags after serverArgs(); `outside` runs Qwen Code
+ * from a directory next to the project instead of the project (--root stays the project).
  */
-async function runQwen({ steps, flags = [], alwaysLoadTools = false, outside = false }) {
-  requireBinary();
-  const s = scratch('mcp-edit-qwen-');
-  const script = new ModelScript(steps(s.project));
-  const mock = await startChatMock(script, { route: routeQwen });
-  const logFile = path.join(s.base, 'mcp-edit.log');
-  fs.mkdirSync(path.join(s.home, '.qwen'));
-  fs.writeFileSync(path.join(s.home, '.qwen', 'settings.json'), JSON.stringify({
-    mcpServers: {
-      edit: {
-        command: BINARY,
-        args: serverArgs(s.project, [...flags, '--log-level', 'debug', '--log-file', logFile]),
-        ...(alwaysLoadTools ? { alwaysLoadTools: true } : {}),
-      },
+function runQwen({ steps, flags = [], alwaysLoadTools = false, outside = false }) {
+  return runChatHost({
+    host: 'qwen',
+    steps,
+    outside,
+    timeoutMs: 120000,
+    route: routeQwen,
+    setup: ({ base, home, project, mock }) => {
+      const log = serverLog(base, 'debug');
+      fs.mkdirSync(path.join(home, '.qwen'));
+      fs.writeFileSync(path.join(home, '.qwen', 'settings.json'), JSON.stringify({
+        mcpServers: {
+          edit: {
+            command: BINARY,
+            args: serverArgs(project, [...flags, ...log.flags]),
+            ...(alwaysLoadTools ? { alwaysLoadTools: true } : {}),
+          },
+        },
+        security: { auth: { selectedType: 'openai' } },
+        telemetry: { enabled: false },
+        privacy: { usageStatisticsEnabled: false },
+        general: { enableAutoUpdate: false },
+        // The managed memory agents would add model requests of their own after the answer.
+        memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+      }, null, 2));
+      return {
+        args: ['-p', 'Use the edit tools on the files here.', '--yolo'],
+        env: {
+          OPENAI_API_KEY: 'dummy',
+          OPENAI_BASE_URL: mock.baseURL,
+          OPENAI_MODEL: 'mock-model',
+          QWEN_USAGE_STATISTICS_ENABLED: 'false',
+          QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+        },
+        log,
+      };
     },
-    security: { auth: { selectedType: 'openai' } },
-    telemetry: { enabled: false },
-    privacy: { usageStatisticsEnabled: false },
-    general: { enableAutoUpdate: false },
-    // The managed memory agents would add model requests of their own after the answer.
-    memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
-  }, null, 2));
-  const cwd = outside ? path.join(s.base, 'elsewhere') : s.project;
-  fs.mkdirSync(cwd, { recursive: true });
-  const env = hostEnv(s.home, {
-    OPENAI_API_KEY: 'dummy',
-    OPENAI_BASE_URL: mock.baseURL,
-    OPENAI_MODEL: 'mock-model',
-    QWEN_USAGE_STATISTICS_ENABLED: 'false',
-    QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
   });
-  const started = Date.now();
-  const run = await runHost(BIN('qwen'), ['-p', 'Use the edit tools on the files here.', '--yolo'], { cwd, env, timeoutMs: 120000 });
-  const ms = Date.now() - started;
-  await mock.close();
-  let serverLog = '';
-  try { serverLog = fs.readFileSync(logFile, 'utf8'); } catch { /* never started */ }
-  const context = () => [
-    `qwen exit ${run.code}${run.timedOut ? ' (timed out)' : ''} after ${ms} ms, cwd ${cwd}`,
-    `mock turns: ${JSON.stringify(mock.turns.map(({ at, ...t }) => t))}`,
-    shown(script),
-    `--- qwen stdout (tail) ---\n${run.stdout.slice(-1500)}`,
-    `--- qwen stderr (tail) ---\n${run.stderr.slice(-1500)}`,
-    `--- mcp-edit log (tail) ---\n${serverLog.slice(-1500)}`,
-  ].join('\n');
-  const seen = (step) => script.seen.filter((x) => x.step === step).map((x) => modelText(x.text)).join('\n');
-  return { s, script, mock, run, ms, cwd, serverLog, context, seen };
 }
 
 /** The first line of a result when it is a JSON object: the structuredContent Qwen Code prepends. */
@@ -111,19 +98,13 @@ function structuredPart(text) {
   } catch { return undefined; }
 }
 
-const lines = (text) => text.split('\n');
-
 describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
   test('default config (deferred MCP tools), cwd = project = --root, --approval auto: tools, read, edit, error', async (t) => {
     const r = await runQwen({
       flags: ['--approval', 'auto'],
-      steps: (p) => [
-        { tool: 'read', args: { file_path: path.join(p, 'notes.txt') } },
-        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
-        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'no such text', new_string: 'x' } },
-      ],
+      steps: (p) => modelCalls(p, 'read', 'edit', 'missing'),
     });
-    t.diagnostic(`one run: ${r.ms} ms`);
+    t.diagnostic(`one run: ${r.run.ms} ms`);
     assert.equal(r.run.timedOut, false, r.context());
     assert.equal(r.run.code, 0, r.context());
 
@@ -144,21 +125,14 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
     assert.ok(r.seen(0).includes(numbered(2, 'beta line')), `read's numbered text did not reach the model\n${r.context()}`);
 
     // (c) edit: byte-exact on disk; the diff and the summary reach the model.
-    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
-    const edited = lines(r.seen(1));
-    assert.ok(edited.some((l) => l.startsWith('@@')) && edited.includes('-two') && edited.includes('+TWO'),
-      `the edit's diff did not reach the model\n${r.context()}`);
-    assert.ok(edited.some((l) => l.includes('crlf.txt') && l.includes('+1 -1')), `the edit's summary did not reach the model\n${r.context()}`);
+    assertEdited(r, 1);
 
     // (d) the error: the whole message mcp-edit gives (asked directly, same file state) is in
     // what the model reads; Qwen Code embeds it JSON-escaped, with "isError":true next to it.
-    const reference = await referenceReply(r.s.project, 'edit', { file_path: path.join(r.s.project, 'crlf.txt'), old_string: 'no such text', new_string: 'x' });
-    assert.equal(reference.isError, true, `the reference call did not fail: ${JSON.stringify(reference)}`);
-    const message = reference.content[0].text;
+    const message = await referenceError(r.s.project, modelCalls(r.s.project, 'missing')[0]);
     assert.match(message, /old_string was not found in the file/);
     const error = r.seen(2);
-    assert.ok(error.includes(message) || error.includes(JSON.stringify(message).slice(1, -1)),
-      `the model did not get the whole error message ${JSON.stringify(message)}\n${r.context()}`);
+    assert.ok(holds(error, message), `the model did not get the whole error message ${JSON.stringify(message)}\n${r.context()}`);
     assert.ok(error.includes('"isError":true'), `Qwen Code's error text no longer shows isError\n${r.context()}`);
   });
 
@@ -166,12 +140,9 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
     const r = await runQwen({
       flags: ['--approval', 'auto'],
       alwaysLoadTools: true,
-      steps: (p) => [
-        { tool: 'read', args: { file_path: path.join(p, 'notes.txt') } },
-        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
-      ],
+      steps: (p) => modelCalls(p, 'read', 'edit'),
     });
-    t.diagnostic(`one run: ${r.ms} ms`);
+    t.diagnostic(`one run: ${r.run.ms} ms`);
     assert.equal(r.run.code, 0, r.context());
     // With alwaysLoadTools the seven tools are first-class functions.
     for (const tool of TOOLS) assert.ok(r.mock.toolNames.includes(mcpName(tool)), `${mcpName(tool)} not offered\n${r.context()}`);
@@ -191,29 +162,10 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
   });
 
   test('approval: default --approval ask (Qwen Code declares no elicitation): the change is written at once', async (t) => {
-    const r = await runQwen({
-      alwaysLoadTools: true,
-      steps: (p) => [{ tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } }],
-    });
-    t.diagnostic(`one run: ${r.ms} ms; what the model read: ${JSON.stringify(r.seen(0))}`);
-    assert.equal(r.run.code, 0, r.context());
-    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
-    const seen = lines(r.seen(0));
-    assert.ok(seen.includes('-two') && seen.includes('+TWO'), `the diff did not reach the model\n${r.context()}`);
+    await askWritesAtOnce(t, runQwen, { alwaysLoadTools: true });
   });
 
   test('cwd outside --root (Qwen Code sends it as the root): calls still work (fails until the server change lands)', async (t) => {
-    const r = await runQwen({
-      outside: true,
-      flags: ['--approval', 'auto'],
-      steps: (p) => [
-        { tool: 'read', args: { file_path: path.join(p, 'notes.txt') } },
-        { tool: 'edit', args: { file_path: path.join(p, 'crlf.txt'), old_string: 'two', new_string: 'TWO' } },
-      ],
-    });
-    t.diagnostic(`one run: ${r.ms} ms`);
-    assert.equal(r.run.code, 0, r.context());
-    assert.ok(r.seen(0).includes(numbered(2, 'beta line')), `read failed with the client's root outside --root\n${r.context()}`);
-    assert.deepEqual(fs.readFileSync(path.join(r.s.project, 'crlf.txt')), CRLF_AFTER, r.context());
+    await outsideRootWorks(t, runQwen, (text) => text.includes(numbered(2, 'beta line')));
   });
 });

@@ -488,11 +488,11 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     }
     tools::UnknownArguments unknown;
     if (misconfigured) {
-        outcome = tools::ToolResult::error(config_.misconfiguration);
+        outcome = tools::ToolResult::error(config_.misconfiguration, tools::ErrorReason::no_root);
     } else if (unknown = registry_.set_aside_unknown_arguments(*tool, args); unknown.error) {
-        outcome = tools::ToolResult::error(std::move(*unknown.error));
+        outcome = tools::ToolResult::error(std::move(*unknown.error), tools::ErrorReason::invalid_arguments);
     } else if (auto problem = registry_.validate(*tool, args)) {
-        outcome = tools::ToolResult::error(std::move(*problem));
+        outcome = tools::ToolResult::error(std::move(*problem), tools::ErrorReason::invalid_arguments);
     } else {
         if (!workspace) workspace = co_await call_workspace(state);
         tools::CallContext ctx{*workspace, file_states_, lanes_, {}, blocking_};
@@ -526,7 +526,8 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
         } catch (const std::exception& e) {
             spdlog::error("tool {} failed: {}", name, e.what());
             outcome = tools::ToolResult::error(std::string("Internal error in ") + name + ": " + e.what() +
-                                               ". The file was not changed.");
+                                               ". The file was not changed.",
+                                               tools::ErrorReason::internal);
         }
     }
 
@@ -548,8 +549,11 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     content.push_back(text_item(outcome.text));
     if (!outcome.extra_text.empty()) content.push_back(text_item(outcome.extra_text));
     Json result = {{"content", std::move(content)}};
-    if (outcome.is_error) result["isError"] = true;
-    else if (!outcome.structured.is_null()) result["structuredContent"] = std::move(outcome.structured);
+    if (outcome.is_error) {
+        result["isError"] = true;
+        // Why, as a word (structuredContent would hide content[0] from some hosts; errors have none).
+        result["_meta"] = {{tools::reason_meta_key, tools::to_string(outcome.reason)}};
+    } else if (!outcome.structured.is_null()) result["structuredContent"] = std::move(outcome.structured);
     if (era_ == protocol::Era::modern) result["resultType"] = "complete";
     reply.result(std::move(result));
 
@@ -747,6 +751,7 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
                 d.message = "Refused: this server requires the user's approval for every change (--approval require), "
                             "and this client cannot show an approval form (it did not declare elicitation). Nothing was "
                             "written. Show the user the change (call again with dry_run: true for the diff) and let them apply it.";
+                d.reason = tools::ErrorReason::approval_unavailable;
                 co_return d;
             }
             d.kind = Decision::Kind::approved;
@@ -769,14 +774,18 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
                 "elicitation/create", form, std::chrono::steady_clock::now() + config.approval_timeout, call, tick);
             if (answer.refused) {
                 d.message = "Too many approval requests are waiting for the user; nothing was written. Try again once they are answered.";
+                d.reason = tools::ErrorReason::approval_unavailable;
             } else if (answer.cancelled) {
                 d.message = "Cancelled by the client while waiting for approval; nothing was written.";
+                d.reason = tools::ErrorReason::cancelled;
             } else if (answer.timed_out) {
                 d.message = "No answer to the approval request within " + std::to_string(config.approval_timeout.count()) +
                             " s, so it counts as rejected: nothing was written. Ask the user, then call again.";
+                d.reason = tools::ErrorReason::timeout;
             } else if (!answer.response->contains("result")) {
                 d.message = "The client could not show the approval form (" +
                             (*answer.response)["error"].value("message", std::string("error")) + "); nothing was written.";
+                d.reason = tools::ErrorReason::approval_unavailable;
             } else {
                 d = self->decide(read_approval_answer((*answer.response)["result"]), what);
             }
@@ -810,16 +819,19 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
         if (checked.verdict == Verdict::expired) {
             d.message = "The approval request expired (after " + std::to_string(config.approval_timeout.count()) +
                         " s); nothing was written. Call the tool again without requestState to ask anew.";
+            d.reason = tools::ErrorReason::timeout;
             co_return d;
         }
         if (checked.verdict != Verdict::valid) {
             d.message = "Refused: requestState was not issued by this server or was altered; nothing was written. "
                         "Call the tool again without requestState and inputResponses.";
+            d.reason = tools::ErrorReason::invalid_arguments;
             co_return d;
         }
         if (checked.binding.tool != binding.tool || checked.binding.arguments_digest != binding.arguments_digest) {
             d.message = "Refused: requestState belongs to a different tool call (other tool or arguments); nothing was "
                         "written. Retry with exactly the arguments of the call that asked, or call again without requestState.";
+            d.reason = tools::ErrorReason::invalid_arguments;
             co_return d;
         }
         if (checked.binding.pre_images != binding.pre_images || checked.binding.post_images != binding.post_images)
@@ -839,6 +851,7 @@ tools::ApprovalDecision Session::decide(const ApprovalAnswer& answer, const std:
         if (answer.kind == ApprovalAnswer::Kind::apply_session) approved_for_session_ = true;
     } else {
         d.message = refusal_message(answer, what);
+        d.reason = answer.kind == ApprovalAnswer::Kind::cancel ? tools::ErrorReason::cancelled : tools::ErrorReason::rejected;
     }
     return d;
 }

@@ -48,6 +48,22 @@ std::string root_problem(const std::string& path, std::string& real_out) {
     return "";
 }
 
+// For an absolute path outside the roots (say /repo/src/x.py, written for another machine's
+// checkout): the longest of its tails ("src/x.py", then "x.py") that exists under `root`; "" when
+// none does. Bounded: at most 64 tails are tried.
+std::string existing_tail_inside(const std::string& root, const std::string& path) {
+    if (path.empty() || path[0] != '/') return "";
+    std::string tail = path.substr(1);
+    for (int tries = 0; tries < 64 && !tail.empty(); ++tries) {
+        const auto slash = tail.find('/');
+        if (slash == std::string::npos) break;  // the bare file name alone is too weak a guess
+        tail = tail.substr(slash + 1);
+        if (tail.empty() || tail.find("..") != std::string::npos) break;
+        if (platform::stat_path(join(root, tail)).kind != platform::FileKind::missing) return tail;
+    }
+    return "";
+}
+
 }  // namespace
 
 Workspace::Workspace(const std::vector<std::string>& roots, std::string origin) : origin_(std::move(origin)) {
@@ -175,6 +191,7 @@ std::string Workspace::display_path(const std::string& real) const {
 
 bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& error) const {
     auto roots_text = [&] { return list_text(roots_) + (origin_.empty() ? "" : ": " + origin_); };
+    error.reason = tools::ErrorReason::invalid_arguments;  // unless a refusal below says otherwise
     if (path.empty()) {
         error.message = "file_path is empty: pass a path relative to " + list_text(roots_) + " or an absolute path inside it.";
         return false;
@@ -184,21 +201,34 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
         return false;
     }
     if (roots_.empty()) {
+        error.reason = tools::ErrorReason::no_root;
         error.message = problems_.empty() ? "no usable root is configured; start the server with --root DIR."
                                           : "no usable root: " + problems_.front() + ". Nothing inside them can be touched.";
         return false;
     }
     const std::string absolute = path[0] == '/' ? path : join(roots_.front(), path);
-    auto outside = [&](const std::string& real) {
-        error.message = "Refused: " + path + " resolves to " + real +
-                        ", which is outside the allowed roots (" + roots_text() +
-                        "). Use a path inside one of them, e.g. a path relative to " + roots_.front() + ".";
+    // `real`: where the path resolves; or, for a path that does not exist (`missing`), where its
+    // nearest existing folder does.
+    auto outside = [&](const std::string& real, bool missing) {
+        error.reason = tools::ErrorReason::outside_root;
+        if (missing)
+            error.message = "Refused: " + path + " is outside the allowed roots (" + roots_text() +
+                            "): it does not exist, and its nearest existing folder, " + real + ", is outside them.";
+        else if (real == path)
+            error.message = "Refused: " + path + " is outside the allowed roots (" + roots_text() + ").";
+        else
+            error.message = "Refused: " + path + " resolves to " + real + ", which is outside the allowed roots (" +
+                            roots_text() + ").";
+        if (const std::string inside = existing_tail_inside(roots_.front(), path); !inside.empty())
+            error.message += " " + join(roots_.front(), inside) + " exists: if that is the file meant, pass " + inside + ".";
+        else
+            error.message += " Use a path inside one of them, e.g. a path relative to " + roots_.front() + ".";
         return false;
     };
 
     int err = 0;
     if (auto real = platform::real_path(absolute, &err)) {
-        if (!inside_roots(*real)) return outside(*real);
+        if (!inside_roots(*real)) return outside(*real, false);
         out.real = *real;
         out.display = display_path(*real);
         out.exists = true;
@@ -210,6 +240,7 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
         } else if (err == ELOOP) {
             error.message = "Cannot resolve " + path + ": too many levels of symbolic links.";
         } else {
+            error.reason = tools::ErrorReason::io_error;
             error.message = "Cannot resolve " + path + ": " + platform::error_text(err) + ".";
         }
         return false;
@@ -229,7 +260,7 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
         cursor = parent_of(cursor);
         int perr = 0;
         if (auto real = platform::real_path(cursor, &perr)) {
-            if (!inside_roots(*real)) return outside(*real);
+            if (!inside_roots(*real)) return outside(*real, !tail.empty());
             if (platform::stat_path(*real).kind != platform::FileKind::directory) {
                 error.message = "Cannot create " + path + ": " + *real + " is not a directory.";
                 return false;
@@ -237,6 +268,7 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
             std::string result = *real;
             for (auto it = tail.rbegin(); it != tail.rend(); ++it) result = join(result, *it);
             if (platform::is_symlink(absolute)) {
+                error.reason = tools::ErrorReason::outside_root;
                 error.message = "Refused: " + path + " is a symbolic link whose target does not exist; a write through it could land outside the roots.";
                 return false;
             }
@@ -246,6 +278,7 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
             return true;
         }
         if (perr != ENOENT) {
+            error.reason = tools::ErrorReason::io_error;
             error.message = "Cannot resolve " + path + ": " + platform::error_text(perr) + ".";
             return false;
         }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tools/error_reason.hpp"
+
 namespace server {
 
 struct ResolvedPath {
@@ -17,6 +19,7 @@ struct ResolvedPath {
 
 struct PathError {
     std::string message;  // written for a model: what, why, and what would work
+    tools::ErrorReason reason = tools::ErrorReason::invalid_arguments;
 };
 
 class Workspace {

@@ -35,11 +35,40 @@ struct FileWork {
 
 struct Planned {
     std::string error;
+    ErrorReason reason = ErrorReason::other;  // of the first failing file, when it failed
     std::vector<FileWork> files;
     std::size_t blocks = 0;
 };
 
-bool load_snapshot(const CallContext& ctx, const server::ResolvedPath& path, FileSnapshot& out, std::string& error) {
+// The reason for a text::BlockFailure kind ("not_found", "ambiguous", ...).
+ErrorReason reason_of_block_failure(std::string_view kind) {
+    if (kind == "not_found") return ErrorReason::not_found;
+    if (kind == "ambiguous") return ErrorReason::ambiguous;
+    if (kind == "already_applied") return ErrorReason::already_applied;
+    if (kind == "overlap") return ErrorReason::overlap;
+    if (kind == "already_exists") return ErrorReason::exists;
+    if (kind == "identical" || kind == "bad_line") return ErrorReason::invalid_arguments;
+    return ErrorReason::other;
+}
+
+// Roo Code's XML form of a multi-file diff (<args><file><path>…</path><diff>…</diff></file></args>).
+bool looks_like_roo_xml(std::string_view diff) {
+    return diff.find("<path>") != std::string_view::npos &&
+           (diff.find("<args>") != std::string_view::npos || diff.find("<file>") != std::string_view::npos ||
+            diff.find("<diff>") != std::string_view::npos);
+}
+
+constexpr const char* roo_xml_note =
+    "The diff is Roo Code's XML form (<args><file><path>...</path><diff>...</diff></file></args>), which is not a "
+    "format apply_diff reads. apply_diff takes as diff: SEARCH/REPLACE blocks (<<<<<<< SEARCH / ======= / "
+    ">>>>>>> REPLACE) with file_path set to the file they change; a unified diff (--- a/PATH, +++ b/PATH, @@ "
+    "hunks; several files in one diff); or an *** Begin Patch envelope (*** Update File: PATH ... *** End Patch).";
+
+// A file's section that has no block of its own (a deletion, a move, an empty creation) still
+// counts as one step of the patch: it is reported as one block.
+std::size_t blocks_of(const text::FilePatch& patch) { return std::max<std::size_t>(1, patch.blocks.size()); }
+
+bool load_snapshot(const CallContext& ctx, const server::ResolvedPath& path, FileSnapshot& out, Failure& error) {
     out.file.path = path;
     out.exists = platform::stat_path(path.real).kind != platform::FileKind::missing;
     if (!out.exists) return true;
@@ -54,26 +83,33 @@ bool load_snapshot(const CallContext& ctx, const server::ResolvedPath& path, Fil
 Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double fuzzy_threshold, text::PatchFormat format) {
     Planned out;
     std::string failures;
+    // The first failure's reason stands for the patch's.
+    auto failed = [&](std::string text, ErrorReason reason) {
+        if (failures.empty()) out.reason = reason;
+        failures += "\n- " + text;
+    };
     for (auto& work : files) {
-        std::string error;
+        Failure error;
         if (!load_snapshot(ctx, work.source, work.before, error)) {
-            failures += "\n- " + work.source.display + ": " + error;
+            failed(work.source.display + ": " + error.message, error.reason);
             continue;
         }
         if (work.destination && !load_snapshot(ctx, *work.destination, work.destination_before, error)) {
-            failures += "\n- " + work.destination->display + ": " + error;
+            failed(work.destination->display + ": " + error.message, error.reason);
             continue;
         }
         if (work.destination && work.destination_before.exists) {
-            failures += "\n- " + work.source.display + " cannot move to " + work.destination->display +
-                        ": that file exists already. Delete it first or pick another name.";
+            failed(work.source.display + " cannot move to " + work.destination->display +
+                       ": that file exists already. Delete it first or pick another name.",
+                   ErrorReason::exists);
             continue;
         }
         const auto action = work.patch->action;
         if (action != text::FileAction::create && !work.before.exists) {
-            failures += "\n- " + work.source.display + ": file not found (the patch " +
-                        (action == text::FileAction::remove ? "deletes" : "changes") +
-                        " it). Check the path; a new file is written as a creation (--- /dev/null, or *** Add File:).";
+            failed(work.source.display + ": file not found (the patch " +
+                       (action == text::FileAction::remove ? "deletes" : "changes") +
+                       " it). Check the path; a new file is written as a creation (--- /dev/null, or *** Add File:).",
+                   ErrorReason::not_found);
             continue;
         }
         text::PlanOptions options;
@@ -84,7 +120,10 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
         if (work.before.exists) original = std::string_view(work.before.file.bytes);
         auto plan = text::plan_file_patch(original, *work.patch, options);
         if (!plan) {
-            failures += "\n- " + plan.error().message;  // it names the file and the blocks
+            // The message names the file and the blocks.
+            failed(plan.error().message, plan.error().failures.empty()
+                                             ? ErrorReason::other
+                                             : reason_of_block_failure(plan.error().failures.front().kind));
             continue;
         }
         work.plan = std::move(plan.value());
@@ -97,7 +136,7 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
         work.diff = text::unified_diff(work.before.exists ? std::string_view(work.before.file.bytes) : std::string_view(),
                                        work.deleted() ? std::string_view() : std::string_view(work.plan.bytes), diff_options);
         work.new_hash = work.deleted() ? std::string("deleted") : content_fingerprint(work.plan.bytes);
-        out.blocks += work.patch->blocks.size();
+        out.blocks += blocks_of(*work.patch);
     }
     if (!failures.empty()) {
         out.error = "The patch was not applied (all or nothing: no file was changed):" + failures;
@@ -107,8 +146,10 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
     return out;
 }
 
-// Stages, verifies and commits every file; on any failure nothing stays changed.
-std::string write_all(const CallContext& ctx, std::vector<FileWork>& files) {
+// Stages, verifies and commits every file; on any failure nothing stays changed. "" on success;
+// else the error, and its reason in `reason` (conflict when a file changed meanwhile, io_error).
+std::string write_all(const CallContext& ctx, std::vector<FileWork>& files, ErrorReason& reason) {
+    reason = ErrorReason::io_error;
     std::vector<StagedChange> changes;
     changes.reserve(files.size() * 2);
     auto abandon = [&](const std::string& why) {
@@ -142,8 +183,12 @@ std::string write_all(const CallContext& ctx, std::vector<FileWork>& files) {
             return abandon(e);
         }
     }
-    for (const auto& change : changes)
-        if (auto conflict = verify_unchanged(ctx, *change.before); !conflict.empty()) return abandon(conflict);
+    for (const auto& change : changes) {
+        if (auto conflict = verify_unchanged(ctx, *change.before); !conflict.empty()) {
+            reason = ErrorReason::conflict;
+            return abandon(conflict);
+        }
+    }
     for (auto& change : changes)
         if (auto e = commit_change(ctx, change); !e.empty()) return abandon(e);
     return "";
@@ -169,6 +214,10 @@ ToolResult build_result(const text::Patch& patch, const Planned& planned, bool d
             Json block = {{"index", b.index}, {"file_path", work.result_path().real}, {"line", b.line}, {"match", b.match}};
             if (b.match == "fuzzy") block["similarity"] = b.similarity;
             blocks.push_back(std::move(block));
+        }
+        if (work.plan.blocks.empty()) {  // the section itself (see blocks_of): index 0, no block of its own
+            const char* what = work.deleted() ? "deleted" : work.created() ? "created" : work.destination ? "moved" : "unchanged";
+            blocks.push_back({{"index", 0}, {"file_path", work.result_path().real}, {"line", 1}, {"match", what}});
         }
         if (!diffs.empty()) diffs += "\n";
         diffs += work.diff.text;
@@ -208,9 +257,16 @@ Handler apply_diff_handler() {
         const double fuzzy = args.value("fuzzy_threshold", ctx.fuzzy_threshold);
 
         auto parsed = text::parse_patch(diff_text);
-        if (!parsed) co_return ToolResult::error(parsed.error().message);
+        if (!parsed) {
+            std::string message = parsed.error().message;
+            if (looks_like_roo_xml(diff_text))
+                message = roo_xml_note + std::string("\n") + message;
+            co_return ToolResult::error(std::move(message), ErrorReason::invalid_arguments);
+        }
         const text::Patch& patch = parsed.value();
-        if (patch.files.empty()) co_return ToolResult::error("The patch names no file and holds no block: nothing to apply.");
+        if (patch.files.empty())
+            co_return ToolResult::error("The patch names no file and holds no block: nothing to apply.",
+                                        ErrorReason::invalid_arguments);
 
         // Every path through the boundary, before anything is read.
         std::vector<FileWork> files;
@@ -219,20 +275,29 @@ Handler apply_diff_handler() {
             FileWork work;
             work.patch = &fp;
             std::string name = fp.path.empty() ? file_path : fp.path;
-            if (fp.path.empty() && file_path.empty())
-                co_return ToolResult::error("SEARCH/REPLACE blocks need file_path: call apply_diff with file_path set to the file they change.");
+            if (fp.path.empty() && file_path.empty()) {
+                if (looks_like_roo_xml(diff_text))
+                    co_return ToolResult::error(std::string(roo_xml_note) +
+                                                    " For SEARCH/REPLACE blocks, set file_path to the file they change and "
+                                                    "pass the blocks alone as diff (one call per file).",
+                                                ErrorReason::invalid_arguments);
+                co_return ToolResult::error("SEARCH/REPLACE blocks need file_path: call apply_diff with file_path set to the file they change.",
+                                            ErrorReason::invalid_arguments);
+            }
             server::PathError error;
-            if (!ctx.workspace.resolve(name, work.source, error)) co_return ToolResult::error(error.message);
+            if (!ctx.workspace.resolve(name, work.source, error)) co_return ToolResult::error(error.message, error.reason);
             if (fp.move_to) {
                 server::ResolvedPath destination;
-                if (!ctx.workspace.resolve(*fp.move_to, destination, error)) co_return ToolResult::error(error.message);
+                if (!ctx.workspace.resolve(*fp.move_to, destination, error))
+                    co_return ToolResult::error(error.message, error.reason);
                 work.destination = destination;
             }
             for (const auto* p : {&work.source, work.destination ? &*work.destination : nullptr}) {
                 if (!p) continue;
                 if (!seen.insert(p->real).second)
                     co_return ToolResult::error("The patch touches " + p->display +
-                                                " twice; put all of a file's changes in one section and call again.");
+                                                " twice; put all of a file's changes in one section and call again.",
+                                                ErrorReason::invalid_arguments);
             }
             files.push_back(std::move(work));
         }
@@ -244,12 +309,13 @@ Handler apply_diff_handler() {
         keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
         std::vector<FileLanes::Guard> lanes;
         for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
-        if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
+        if (ctx.cancelled->load())
+            co_return ToolResult::error("Cancelled by the client; nothing was written.", ErrorReason::cancelled);
 
         Planned planned = co_await offload(ctx.blocking, [&ctx, &files, fuzzy, &patch] {
             return plan_patch(ctx, std::move(files), fuzzy, patch.format);
         });
-        if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error));
+        if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error), planned.reason);
         if (dry_run) co_return build_result(patch, planned, true, nullptr);
 
         ApprovalRequest ask;
@@ -270,8 +336,10 @@ Handler apply_diff_handler() {
         const ApprovalDecision decision = co_await ctx.approve(ask);
         if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
 
-        std::string write_error = co_await offload(ctx.blocking, [&ctx, &planned] { return write_all(ctx, planned.files); });
-        if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));
+        ErrorReason write_reason = ErrorReason::io_error;
+        std::string write_error = co_await offload(
+            ctx.blocking, [&ctx, &planned, &write_reason] { return write_all(ctx, planned.files, write_reason); });
+        if (!write_error.empty()) co_return ToolResult::error(std::move(write_error), write_reason);
 
         ToolResult result = build_result(patch, planned, false, &decision);
         for (auto& work : planned.files) {

@@ -23,6 +23,7 @@ namespace {
 
 struct Planned {
     std::string error;  // non-empty: the change cannot be made
+    ErrorReason reason = ErrorReason::other;  // why, when it cannot
     FileSnapshot before;
     Plan plan;
     text::UnifiedDiff diff;
@@ -43,13 +44,15 @@ Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const 
         out.before.file.path = path;
         if (auto error = recheck ? load_text_file(ctx, path.real, out.before.file)
                                  : load_resolved_file(ctx, path.real, out.before.file, keep_open)) {
-            out.error = std::move(*error);
+            out.error = std::move(error->message);
+            out.reason = error->reason;
             return out;
         }
         out.before.file.path = path;
     } else if (!request.may_create) {
         out.error = "File not found: " + request.file_path + " (resolved to " + path.real +
                     "). Check the path with read; to create a new file use write, or edit with an empty old_string.";
+        out.reason = ErrorReason::not_found;
         return out;
     } else {
         out.before.file.path = path;
@@ -57,12 +60,14 @@ Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const 
     PlanOutcome outcome = request.planner(out.before, path.display);
     if (!outcome.plan) {
         out.error = std::move(outcome.error);
+        out.reason = outcome.reason;
         return out;
     }
     out.plan = std::move(*outcome.plan);
     if (out.plan.new_bytes.size() > ctx.limits.max_file_size) {
         out.error = "Refused: the result would be " + std::to_string(out.plan.new_bytes.size()) +
                     " bytes, over the limit of " + std::to_string(ctx.limits.max_file_size) + " (--max-file-size).";
+        out.reason = ErrorReason::too_large;
         return out;
     }
     out.unchanged = out.before.exists && !out.plan.delete_file && out.plan.new_bytes == out.before.file.bytes;
@@ -169,11 +174,15 @@ std::string revert_committed(const CallContext& ctx, const StagedChange& change)
 }
 
 std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
-                          bool delete_file) {
+                          bool delete_file, ErrorReason* reason) {
+    ErrorReason ignored;
+    ErrorReason& why = reason ? *reason : ignored;
+    why = ErrorReason::io_error;
     StagedChange change;
     if (auto error = stage_change(ctx, before, new_bytes, delete_file, change); !error.empty()) return error;
     if (auto conflict = verify_unchanged(ctx, before); !conflict.empty()) {
         discard_change(change);
+        why = ErrorReason::conflict;
         return conflict;
     }
     return commit_change(ctx, change);
@@ -252,15 +261,16 @@ std::optional<ToolResult> unless_approved(const CallContext& ctx, const Approval
         pending.input_required = decision.input_required;
         return pending;
     }
-    if (decision.kind != ApprovalDecision::Kind::approved) return ToolResult::error(decision.message);
-    if (ctx.cancelled->load()) return ToolResult::error("Cancelled by the client; nothing was written.");
+    if (decision.kind != ApprovalDecision::Kind::approved) return ToolResult::error(decision.message, decision.reason);
+    if (ctx.cancelled->load()) return ToolResult::error("Cancelled by the client; nothing was written.", ErrorReason::cancelled);
     return std::nullopt;
 }
 
 asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) {
     server::ResolvedPath path;
     server::PathError path_error;
-    if (!ctx.workspace.resolve(request.file_path, path, path_error)) co_return ToolResult::error(path_error.message);
+    if (!ctx.workspace.resolve(request.file_path, path, path_error))
+        co_return ToolResult::error(path_error.message, path_error.reason);
 
     // One stat serves the lane key, the choice of thread and whether the file exists; it is taken
     // again whenever the lane was busy, since the file may have changed meanwhile.
@@ -277,7 +287,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
         lane.release();
         lane = co_await ctx.lanes.acquire(std::move(key));
     }
-    if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.");
+    if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.", ErrorReason::cancelled);
 
     // Small work runs right here: not even through offload's coroutine frame.
     const bool alone = ctx.alone();
@@ -291,7 +301,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     Planned planned;
     if (small) planned = plan();
     else planned = co_await offload(ctx.blocking, plan);
-    if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error));
+    if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error), planned.reason);
     if (request.dry_run || planned.unchanged) co_return build_result(request, planned, "none");
 
     ApprovalRequest ask;
@@ -305,8 +315,9 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     const ApprovalDecision decision = co_await ctx.approve(ask);
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
 
-    const auto write = [&ctx, &planned] {
-        return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file);
+    ErrorReason write_reason = ErrorReason::io_error;
+    const auto write = [&ctx, &planned, &write_reason] {
+        return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file, &write_reason);
     };
     // A lone small write stays on the io thread, fsync included: with one call in flight only a
     // ping could wait behind the sync, and two thread hand-overs cost more than the sync itself on
@@ -317,7 +328,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     std::string write_error;
     if (small_write) write_error = write();
     else write_error = co_await offload(ctx.blocking, write);
-    if (!write_error.empty()) co_return ToolResult::error(std::move(write_error));
+    if (!write_error.empty()) co_return ToolResult::error(std::move(write_error), write_reason);
     if (planned.plan.delete_file) ctx.file_states.forget(path.real);
     if (request.after_write) request.after_write();
     spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);

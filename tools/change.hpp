@@ -31,11 +31,14 @@ struct Plan {
     Json extra = Json::object();       // tool-specific structured fields
 };
 
-// Planners run on the blocking executor; they return the plan or an error message.
+// Planners run on the blocking executor; they return the plan or an error message and its reason.
 struct PlanOutcome {
     std::optional<Plan> plan;
     std::string error;
-    static PlanOutcome fail(std::string message) { return {std::nullopt, std::move(message)}; }
+    ErrorReason reason = ErrorReason::other;
+    static PlanOutcome fail(std::string message, ErrorReason reason = ErrorReason::other) {
+        return {std::nullopt, std::move(message), reason};
+    }
 };
 using Planner = std::function<PlanOutcome(const FileSnapshot& before, const std::string& display_path)>;
 
@@ -61,9 +64,10 @@ std::optional<ToolResult> unless_approved(const CallContext& ctx, const Approval
 // Writes `new_bytes` over the file `before` describes (or creates it when it did not exist):
 // staged beside it, re-checked (still the same file, same content; or still absent), then
 // renamed over it; a file with several hard links is written in place. "" on success, else the
-// error for the model (nothing written on a conflict; the error carries what changed).
+// error for the model (nothing written on a conflict; the error carries what changed), and its
+// reason in `*reason` when given (conflict, io_error).
 std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
-                          bool delete_file = false);
+                          bool delete_file = false, ErrorReason* reason = nullptr);
 
 // The steps of write_checked, for changes of several files that must land together (apply_diff):
 // stage every file, verify every file, then commit; on a failure, discard what is staged and

@@ -7,6 +7,21 @@
 
 namespace tools {
 
+namespace {
+
+ErrorReason reason_of(text::MatchErrorKind kind) {
+    switch (kind) {
+        case text::MatchErrorKind::not_found: return ErrorReason::not_found;
+        case text::MatchErrorKind::already_applied: return ErrorReason::already_applied;
+        case text::MatchErrorKind::ambiguous: return ErrorReason::ambiguous;
+        case text::MatchErrorKind::empty_old_string:
+        case text::MatchErrorKind::identical: return ErrorReason::invalid_arguments;
+    }
+    return ErrorReason::other;
+}
+
+}  // namespace
+
 // Shared with multiedit: applies one edit to `bytes` in memory; inserted text takes `newline`.
 PlanOutcome apply_one_edit(const std::string& bytes, bool exists, const std::string& display, const std::string& old_string,
                            const std::string& new_string, bool replace_all, std::string_view newline, Plan& plan) {
@@ -14,19 +29,22 @@ PlanOutcome apply_one_edit(const std::string& bytes, bool exists, const std::str
         if (exists && !bytes.empty())
             return PlanOutcome::fail("old_string is empty, but " + display +
                                      " already exists and is not empty. To change part of it, put the exact text to "
-                                     "replace in old_string (read it first); to replace the whole file, use write.");
+                                     "replace in old_string (read it first); to replace the whole file, use write.",
+                                     ErrorReason::exists);
         plan.new_bytes = new_string;
         plan.replacements += 1;
         return {std::move(plan), ""};
     }
     if (!exists)
         return PlanOutcome::fail("File not found: " + display +
-                                 ". To create it, call edit with an empty old_string (or write) and the whole content in new_string.");
+                                 ". To create it, call edit with an empty old_string (or write) and the whole content in new_string.",
+                                 ErrorReason::not_found);
     text::EditSpec spec{old_string, new_string, replace_all};
     auto match = text::match_edit(bytes, spec);
-    if (!match) return PlanOutcome::fail(match.error().message);
+    if (!match) return PlanOutcome::fail(match.error().message, reason_of(match.error().kind));
     auto spliced = text::splice(bytes, match->replacements, newline);
-    if (!spliced) return PlanOutcome::fail("Internal error while applying the edit: " + spliced.error().message);
+    if (!spliced)
+        return PlanOutcome::fail("Internal error while applying the edit: " + spliced.error().message, ErrorReason::internal);
     plan.new_bytes = std::move(spliced.value());
     plan.replacements += match->replacements.size();
     plan.match = text::to_string(match->tier);

@@ -16,7 +16,7 @@ Handler insert_handler() {
         std::string text_to_insert = args.at("text").get<std::string>();
         request.planner = [line, text_to_insert](const FileSnapshot& before, const std::string& display) -> PlanOutcome {
             auto inserted = text::insert_lines(before.file.bytes, line, text_to_insert);
-            if (!inserted) return PlanOutcome::fail(display + ": " + inserted.error().message);
+            if (!inserted) return PlanOutcome::fail(display + ": " + inserted.error().message, ErrorReason::invalid_arguments);
             Plan plan;
             plan.new_bytes = std::move(inserted->bytes);
             plan.replacements = 1;

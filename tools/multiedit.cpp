@@ -47,7 +47,8 @@ Handler multiedit_handler() {
             for (std::size_t i = 0; i < edits.size(); ++i) {
                 if (i > 0 && edits[i].old_string.empty())
                     return PlanOutcome::fail("edits[" + std::to_string(i) +
-                                             "]: old_string is empty; only the first edit may create the file. No edit was applied.");
+                                             "]: old_string is empty; only the first edit may create the file. No edit was applied.",
+                                             ErrorReason::invalid_arguments);
                 Plan step;
                 step.replacements = plan.replacements;
                 // The file's style as it was; a file created by edits[0] has what edits[0] gave it.
@@ -60,7 +61,8 @@ Handler multiedit_handler() {
                     return PlanOutcome::fail("edits[" + std::to_string(i) + "] failed, so no edit was applied (all or nothing)" +
                                              (i > 0 ? " — note that it is matched against the file as edits[0.." +
                                                           std::to_string(i - 1) + "] left it" : std::string()) +
-                                             ":\n" + one.error);
+                                             ":\n" + one.error,
+                                             one.reason);
                 bytes = std::move(one.plan->new_bytes);
                 exists = true;
                 plan.replacements = one.plan->replacements;

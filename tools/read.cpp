@@ -48,7 +48,8 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
     if (first > total_lines && !(first == 1 && total_lines == 0)) {
         return ToolResult::error("offset " + std::to_string(first) + " is past the end of " + path + ", which has " +
                                  std::to_string(total_lines) + " line" + (total_lines == 1 ? "" : "s") +
-                                 ". Call read with offset between 1 and " + std::to_string(std::max<std::size_t>(total_lines, 1)) + ".");
+                                 ". Call read with offset between 1 and " + std::to_string(std::max<std::size_t>(total_lines, 1)) + ".",
+                                 ErrorReason::invalid_arguments);
     }
 
     const std::size_t budget = ctx.limits.max_result_text;

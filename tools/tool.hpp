@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/workspace.hpp"
+#include "tools/error_reason.hpp"
 #include "tools/file_lanes.hpp"
 #include "tools/file_states.hpp"
 #include "tools/history.hpp"
@@ -52,6 +53,7 @@ struct ApprovalDecision {
     enum class Kind { approved, rejected, input_required } kind = Kind::rejected;
     std::string approval;  // approved: "user", "session" or "policy"
     std::string message;   // rejected: the error for the model; approved: a note ("" when none)
+    ErrorReason reason = ErrorReason::rejected;  // rejected: why (rejected, cancelled, timeout, ...)
     std::string feedback;  // what the human wrote for the agent, if anything
     Json input_required;   // input_required: the InputRequiredResult to answer with
 };
@@ -88,6 +90,7 @@ struct ToolResult {
     Json structured;        // structuredContent (null when none; never on errors)
     std::string extra_text; // content[1] when non-empty
     Json input_required;    // when set: answer with this InputRequiredResult instead (2026-07-28)
+    ErrorReason reason = ErrorReason::other;  // is_error: why, for `_meta` (see error_reason.hpp)
 
     // Bookkeeping after a write that can wait until the reply is out: the history entry, the new
     // content's fingerprint, closing the replaced file (whose last reference frees its blocks).
@@ -97,12 +100,14 @@ struct ToolResult {
     std::function<void()> after_reply;
     bool after_reply_heavy = false;
 
-    static ToolResult error(std::string message) {
+    static ToolResult error(std::string message, ErrorReason reason = ErrorReason::other) {
         ToolResult r;
         r.is_error = true;
         r.text = std::move(message);
+        r.reason = reason;
         return r;
     }
+    static ToolResult error(Failure failure) { return error(std::move(failure.message), failure.reason); }
 };
 
 using Handler = std::function<asio::awaitable<ToolResult>(CallContext&, const Json& args)>;

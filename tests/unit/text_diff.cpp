@@ -378,3 +378,43 @@ TEST_CASE("property: applying the diff to the old text gives the new text") {
         CHECK(minus == d.removals);
     }
 }
+
+TEST_CASE("unified diff: lines appended to a file without a final newline show at its end") {
+    // The appended text ends like the old last line (a closing brace): still shown as an append.
+    const auto d = diff("fn a() {\n}", "fn a() {\n}\nfn b() {\n}");
+    CHECK(d.text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,4 @@\n fn a() {\n-}\n\\ No newline at end of file\n+}\n+fn b() {\n+}\n"
+          "\\ No newline at end of file\n");
+    CHECK(d.first_changed_line == 2);
+    CHECK(d.additions == 3);
+    CHECK(d.removals == 1);
+    CHECK(diff("a\nb", "a\nb\nb").text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,3 @@\n a\n-b\n\\ No newline at end of file\n+b\n+b\n"
+          "\\ No newline at end of file\n");
+    // And back (undoing the append).
+    CHECK(diff("fn a() {\n}\nfn b() {\n}", "fn a() {\n}").text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -1,4 +1,2 @@\n fn a() {\n-}\n-fn b() {\n-}\n\\ No newline at end of file\n+}\n"
+          "\\ No newline at end of file\n");
+}
+
+TEST_CASE("unified diff: a change inside one huge line shows a window of the changed bytes") {
+    std::string line;
+    for (int i = 0; line.size() < 300000; ++i) line += "word" + std::to_string(i % 1000) + " ";
+    std::string changed = line;
+    changed.replace(150000, 3, "ABC");
+    const auto d = diff(line, changed);
+    CHECK(d.text.find("diff cut here") == std::string::npos);
+    CHECK(d.text.size() < 4096);
+    CHECK(d.truncated);
+    CHECK(d.additions == 1);
+    CHECK(d.removals == 1);
+    const std::string before = "[\u2026 149840 bytes of this line not shown] ";
+    const std::string after = " [\u2026 " + std::to_string(line.size() - 150163) + " more bytes of this line not shown]";
+    CHECK(d.text ==
+          "--- a/f.txt\n+++ b/f.txt\n@@ -1,1 +1,1 @@\n-" + before + line.substr(149840, 323) + after + "\n\\ No newline at end of file\n+" +
+              before + changed.substr(149840, 323) + after + "\n\\ No newline at end of file\n");
+    // A long line that did not change, as context, shows its start.
+    const auto ctx = diff("a\n" + line + "\n", "b\n" + line + "\n");
+    CHECK(ctx.text.find(" " + line.substr(0, 1024) + " [\u2026 " + std::to_string(line.size() - 1024) +
+                        " more bytes of this line not shown]\n") != std::string::npos);
+}

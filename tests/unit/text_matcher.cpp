@@ -411,3 +411,35 @@ TEST_CASE("absence: in a long line, the lines are shown around the first differe
                    "    file:       \u2026" + std::string(54, 'h') + " tail_one\n"
                    "    old_string: \u2026" + std::string(54, 'h') + " tail_two\n") != std::string::npos);
 }
+
+TEST_CASE("absence: a short word that occurs still leads to the closest region") {
+    // "foo" is shorter than the words searched before; the longest line is like no line of the file.
+    auto m = text::match_edit("alpha\nfoo(a, c)\nomega\n", EditSpec{"foo(a, b)\nzzzzzzzzzzzzzzzzzzzz", "x", false});
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.error().message.find("No part of the file resembles it") == std::string::npos);
+    REQUIRE(m.error().region.has_value());
+    CHECK(m.error().region->first == 2);
+}
+
+TEST_CASE("absence: when nothing resembles old_string, the message says what was searched, no more") {
+    auto none = text::match_edit("alpha\nbeta\n", EditSpec{"zzz qqq", "x", false});
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().message.find("No part of the file resembles it: the file has none of its lines, none of the "
+                                    "words \"zzz\" and \"qqq\", and no line like its longest one. Next: read the file") !=
+          std::string::npos);
+    CHECK(none.error().message.find("none of its lines or words occur") == std::string::npos);
+}
+
+TEST_CASE("absence: lines that look alike are told apart by their bytes") {
+    // A zero-width space: both lines show as "foobar = 1".
+    auto m = text::match_edit("x\nfoobar = 1\ny\n", EditSpec{"foo\u200Bbar = 1", "x", false});
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.error().message.find("  line 2: text differs from column 4; in bytes (\\xHH for all but printable ASCII) "
+                                 "the file has foobar = 1 where old_string has foo\\xE2\\x80\\x8Bbar = 1\n") !=
+          std::string::npos);
+    // Latin-1 bytes (shown as U+FFFD by read) against other bytes.
+    auto latin = text::match_edit("caf\xE9 au lait\n", EditSpec{"caf\xC3\xA8 au lait", "x", false});
+    REQUIRE_FALSE(latin.ok());
+    CHECK(latin.error().message.find("the file has caf\\xE9 au lait where old_string has caf\\xC3\\xA8 au lait") !=
+          std::string::npos);
+}

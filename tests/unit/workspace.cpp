@@ -178,3 +178,28 @@ TEST_CASE("workspace: client root URIs are decoded; only the first max_client_ro
     CHECK(bounded.workspace.roots() == ws.roots());
     CHECK(bounded.note.find(" and 56 more (and 1 more not examined)) cannot be used") != std::string::npos);
 }
+
+TEST_CASE("workspace: a missing path outside the roots is not said to resolve to its ancestor") {
+    TempTree t;
+    server::Workspace ws({t.root()});
+    server::ResolvedPath out;
+    server::PathError err;
+    const std::string root = fs::canonical(t.root()).string();
+    const std::string secret = fs::canonical(t.base / "outside" / "secret.txt").string();
+    CHECK_FALSE(ws.resolve("/no-such-dir-mcp-edit/sub/zzz.txt", out, err));
+    CHECK(err.reason == tools::ErrorReason::outside_root);
+    CHECK(err.message.find("resolves to /,") == std::string::npos);
+    CHECK(err.message.find("Refused: /no-such-dir-mcp-edit/sub/zzz.txt is outside the allowed roots (" + root +
+                           "): it does not exist, and its nearest existing folder, /, is outside them.") == 0);
+    CHECK(err.message.find("e.g. a path relative to " + root) != std::string::npos);
+    // A tail of it exists in the root: the message names it.
+    CHECK_FALSE(ws.resolve("/repo-mcp-edit/a.txt", out, err));
+    CHECK(err.message.find(" " + root + "/a.txt exists: if that is the file meant, pass a.txt.") != std::string::npos);
+    // An existing file outside: said plainly, without "resolves to" itself.
+    CHECK_FALSE(ws.resolve(secret, out, err));
+    CHECK(err.message.find("Refused: " + secret + " is outside the allowed roots") == 0);
+    CHECK_FALSE(ws.resolve("escape", out, err));
+    CHECK(err.message.find("escape resolves to " + secret) != std::string::npos);
+    CHECK_FALSE(ws.resolve("", out, err));
+    CHECK(err.reason == tools::ErrorReason::invalid_arguments);
+}

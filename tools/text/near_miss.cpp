@@ -61,6 +61,9 @@ std::string visible_whitespace(std::string_view line, std::size_t max_bytes) {
 namespace {
 
 constexpr std::size_t kMaxProbes = 6;
+constexpr std::size_t kMaxWordProbes = 16;  // words are short: more of them are tried
+constexpr std::size_t kMinWordBytes = 3;
+constexpr std::size_t kEscapedBytes = 24;   // of each line, where two lines differ in look-alike bytes
 constexpr std::size_t kHitsPerProbe = 64;
 constexpr std::size_t kScoredLines = 200;
 constexpr std::size_t kDescribedLines = 6;
@@ -145,12 +148,15 @@ struct Probe {
     std::size_t needle_line = 0;
 };
 
-void search_probes(std::string_view lf, std::vector<Probe> probes, std::vector<Hit>& hits) {
+// Searches the longest kMaxProbes distinct probes, and more (up to `max_probes`) while none was
+// found; returns those searched, longest first.
+std::vector<std::string_view> search_probes(std::string_view lf, std::vector<Probe> probes, std::vector<Hit>& hits,
+                                            std::size_t max_probes = kMaxProbes) {
     std::stable_sort(probes.begin(), probes.end(),
                      [](const Probe& a, const Probe& b) { return a.text.size() > b.text.size(); });
     std::vector<std::string_view> used;
     for (const Probe& p : probes) {
-        if (used.size() >= kMaxProbes) break;
+        if (used.size() >= max_probes || (used.size() >= kMaxProbes && !hits.empty())) break;
         if (std::find(used.begin(), used.end(), p.text) != used.end()) continue;
         used.push_back(p.text);
         std::size_t from = 0;
@@ -161,6 +167,37 @@ void search_probes(std::string_view lf, std::vector<Probe> probes, std::vector<H
             from = at + p.text.size();
         }
     }
+    return used;
+}
+
+// Bytes [from, to) of `s` as printable ASCII, every other byte (and the backslash) escaped as \xHH.
+std::string escaped_bytes(std::string_view s, std::size_t from, std::size_t to) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out = from > 0 ? "\u2026" : "";
+    for (std::size_t i = from; i < to && i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c < 0x7F && c != '\\') {
+            out += static_cast<char>(c);
+        } else {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 0xF];
+        }
+    }
+    if (to < s.size()) out += "\u2026";
+    return out;
+}
+
+// For two lines that may look the same when shown (look-alike characters, invalid UTF-8 shown as
+// U+FFFD, invisible characters): their bytes around the first difference, escaped.
+std::string differing_bytes(std::string_view file_line, std::string_view needle_line, std::string_view old_name) {
+    std::size_t i = 0;
+    while (i < file_line.size() && i < needle_line.size() && file_line[i] == needle_line[i]) ++i;
+    std::size_t from = i > 8 ? i - 8 : 0;
+    while (from > 0 && (static_cast<unsigned char>(file_line[from]) & 0xC0) == 0x80) --from;
+    const std::size_t to = i + kEscapedBytes / 2;
+    return "in bytes (\\xHH for all but printable ASCII) the file has " + escaped_bytes(file_line, from, to) + " where " +
+           std::string(old_name) + " has " + escaped_bytes(needle_line, from, to);
 }
 
 bool is_word_byte(char c) {
@@ -248,6 +285,15 @@ std::string describe_difference(std::string_view file_line, std::string_view nee
     std::string s = "text differs from column " + std::to_string(column);
     if (!in_file.empty()) s += "; " + in_file;
     if (!in_needle.empty()) s += "; " + in_needle;
+    // Where a byte that is not printable ASCII differs (bytes shown as U+FFFD, invisible or
+    // look-alike characters), the lines may look the same: their bytes say how they differ.
+    const auto unclear = [](std::string_view line, std::size_t at) {
+        if (at >= line.size()) return false;
+        const auto c = static_cast<unsigned char>(line[at]);
+        return c >= 0x7F || (c < 0x20 && c != '\t');
+    };
+    if (in_file.empty() && in_needle.empty() && (unclear(file_line, i) || unclear(needle_line, i)))
+        s += "; " + differing_bytes(file_line, needle_line, old_name);
     return s;
 }
 
@@ -282,6 +328,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         }
         search_probes(lf, probes, hits);
     }
+    std::vector<std::string_view> words_searched;
     if (hits.empty()) {
         std::vector<Probe> probes;
         for (std::size_t j = 0; j < k; ++j) {
@@ -293,11 +340,11 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
                 }
                 std::size_t e = i;
                 while (e < l.size() && is_word_byte(l[e])) ++e;
-                if (e - i >= 4) probes.push_back({l.substr(i, e - i), j});
+                if (e - i >= kMinWordBytes) probes.push_back({l.substr(i, e - i), j});
                 i = e;
             }
         }
-        search_probes(lf, probes, hits);
+        words_searched = search_probes(lf, probes, hits, kMaxWordProbes);
     }
     if (hits.empty()) {
         std::size_t longest = 0;
@@ -307,8 +354,17 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         if (const auto pos = most_similar_line(lf, trim(lines[longest]))) hits.push_back({*pos, longest});
     }
     if (hits.empty()) {
-        m += " No part of the file resembles it (none of its lines or words occur in the file). Next: read the "
-             "file to see its current text, then retry with " + name + " copied from it.";
+        // Say what was searched, not more: shorter lines and words may well occur.
+        m += " No part of the file resembles it: the file has none of its lines";
+        if (!words_searched.empty()) {
+            m += ", none of the words ";
+            for (std::size_t i = 0; i < words_searched.size(); ++i) {
+                m += (i == 0 ? "" : i + 1 == words_searched.size() ? " and " : ", ") + std::string(1, '"') +
+                     std::string(words_searched[i]) + '"';
+            }
+        }
+        m += ", and no line like its longest one. Next: read the file to see its current text, then retry with " +
+             name + " copied from it.";
         return out;
     }
 

@@ -96,6 +96,37 @@ struct Writer {
     }
 };
 
+// A line longer than this is shown as a window around its changed bytes (or its start, for a
+// line that did not change), so that a change inside one huge line shows what changed.
+constexpr std::size_t kLongLine = 2048;
+constexpr std::size_t kWindowContext = 160;  // bytes shown before and after the change
+constexpr std::size_t kMaxWindow = 1024;     // bytes of the line shown at most
+
+// `line` (no terminator) starts at `line_offset` of its side's bytes, whose changed bytes are
+// [change_begin, change_end). A long line is cut to a window, with how much was left out on each side.
+std::string shown_line(std::string_view line, std::size_t line_offset, std::size_t change_begin,
+                       std::size_t change_end, bool& cut) {
+    if (line.size() <= kLongLine) return to_valid_utf8(line);
+    cut = true;
+    std::size_t from = 0, to = kMaxWindow;
+    const std::size_t line_end = line_offset + line.size();
+    if (change_begin < line_end && change_end >= line_offset) {  // the change touches this line
+        const std::size_t b = change_begin > line_offset ? change_begin - line_offset : 0;
+        from = b > kWindowContext ? b - kWindowContext : 0;
+        const std::size_t e = std::min(line.size(), std::max(change_end, change_begin) - line_offset);
+        to = std::min(from + kMaxWindow, e + kWindowContext);
+    }
+    to = std::min(to, line.size());
+    // Whole characters only (bounded: a UTF-8 sequence has at most 3 continuation bytes).
+    for (int k = 0; k < 3 && from > 0 && (static_cast<unsigned char>(line[from]) & 0xC0) == 0x80; ++k) --from;
+    for (int k = 0; k < 3 && to < line.size() && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80; ++k) ++to;
+    std::string out;
+    if (from > 0) out += "[\u2026 " + std::to_string(from) + " bytes of this line not shown] ";
+    out += to_valid_utf8(line.substr(from, to - from));
+    if (to < line.size()) out += " [\u2026 " + std::to_string(line.size() - to) + " more bytes of this line not shown]";
+    return out;
+}
+
 }  // namespace
 
 UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes, const DiffOptions& options) {
@@ -105,8 +136,21 @@ UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes,
 
     // The window: whole lines around the bytes that differ.
     std::size_t start = 0, old_end = old_bytes.size(), new_end = new_bytes.size();
+    // The bytes that differ: [change_begin, *_change_end) of each side (for long lines, see shown_line).
+    std::size_t change_begin = 0, old_change_end = old_bytes.size(), new_change_end = new_bytes.size();
+    // Lines appended to a file whose last line had no newline (or the reverse): that line gains
+    // (loses) its newline. Its unterminated form would pair with the new last line when that line
+    // has the same text (a closing `}`), showing the append as an insertion before the last line;
+    // so the window runs to the end and the last line shows as changed.
+    bool completes_last_line = false;
     if (!same) {
         const std::size_t p = common_prefix(old_bytes, new_bytes);
+        change_begin = p;
+        const auto unterminated = [](std::string_view x) {
+            return !x.empty() && x.back() != '\n' && x.back() != '\r';
+        };
+        completes_last_line = (p == old_bytes.size() && unterminated(old_bytes)) ||
+                              (p == new_bytes.size() && unterminated(new_bytes));
         start = p;
         const bool boundary = p == 0 || old_bytes[p - 1] == '\n' ||
                               (old_bytes[p - 1] == '\r' && (p >= old_bytes.size() || old_bytes[p] != '\n') &&
@@ -120,10 +164,13 @@ UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes,
                 --start;
             }
         }
-        const std::size_t s =
-            common_suffix(old_bytes, new_bytes, std::min(old_bytes.size(), new_bytes.size()) - start);
+        const std::size_t s = completes_last_line
+                                  ? 0
+                                  : common_suffix(old_bytes, new_bytes, std::min(old_bytes.size(), new_bytes.size()) - start);
         old_end = old_bytes.size() - s;
         new_end = new_bytes.size() - s;
+        old_change_end = old_end;
+        new_change_end = new_end;
         // Forward to a line start inside the common suffix (or the end).
         const bool at_start = line_starts_at(old_bytes, old_end) && line_starts_at(new_bytes, new_end);
         if (!at_start) {
@@ -138,7 +185,13 @@ UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes,
     std::vector<std::string_view> old_lines, new_lines;
     split_with_terminators(old_bytes.substr(start, old_end - start), old_lines);
     split_with_terminators(new_bytes.substr(start, new_end - start), new_lines);
-    const std::vector<LineEdit> edits = diff_lines(old_lines, new_lines);
+    std::vector<LineEdit> edits;
+    if (completes_last_line) {
+        for (std::size_t i = 0; i < old_lines.size(); ++i) edits.push_back({LineOp::remove, i, 0});
+        for (std::size_t j = 0; j < new_lines.size(); ++j) edits.push_back({LineOp::add, old_lines.size(), j});
+    } else {
+        edits = diff_lines(old_lines, new_lines);
+    }
 
     // Context before and after, taken from the unchanged text.
     const std::size_t first_line = 1 + (start ? lines_before(old_bytes, start) : 0);
@@ -236,7 +289,12 @@ UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes,
         for (std::size_t x = hb; x < he; ++x) {
             const char mark = ops[x].op == LineOp::common ? ' ' : ops[x].op == LineOp::add ? '+' : '-';
             std::string shown(1, mark);
-            shown += to_valid_utf8(without_terminator(ops[x].line));
+            // Which side's bytes the line views: added lines the new text's, the others the old's.
+            const bool new_side = ops[x].op == LineOp::add;
+            const std::string_view side = new_side ? new_bytes : old_bytes;
+            const std::size_t offset = static_cast<std::size_t>(ops[x].line.data() - side.data());
+            shown += shown_line(without_terminator(ops[x].line), offset, change_begin,
+                                new_side ? new_change_end : old_change_end, result.truncated);
             w.line(shown);
             if (!has_terminator(ops[x].line)) w.line("\\ No newline at end of file");
         }

@@ -417,15 +417,24 @@ TEST_CASE("plan search/replace property: a copied block with k random edits appl
         if (block.find_first_not_of(" \n") == std::string::npos) continue;
         const double threshold = 0.6 + 0.1 * static_cast<double>(pick(4));
         const std::string hint = pick(3) == 0 ? ":start_line:" + std::to_string(from + 1) + "\n" : "";
-        const Outcome o = apply(sr(block, "REPLACED\n", hint), file, threshold);
-        if (!o.error.empty()) {
+        // Whatever the work budget: a search it cuts short must not pick the best place seen so far.
+        const std::size_t budgets[] = {40'000'000, 1'000'000, 100'000};
+        auto parsed = text::parse_patch(sr(block, "REPLACED\n", hint));
+        REQUIRE(parsed.ok());
+        text::PlanOptions options;
+        options.display_path = "f.txt";
+        options.fuzzy_threshold = threshold;
+        options.fuzzy_budget = budgets[pick(3)];
+        const auto plan = text::plan_file_patch(file, parsed->files[0], options);
+        if (!plan.ok()) {
             ++refused;
             continue;
         }
         ++applied;
-        REQUIRE(o.blocks.size() == 1);
-        INFO("round " << round << ", edits " << edits << ", threshold " << threshold << ", match " << o.blocks[0].match);
-        CHECK(o.blocks[0].line == from + 1);
+        REQUIRE(plan->blocks.size() == 1);
+        INFO("round " << round << ", edits " << edits << ", threshold " << threshold << ", budget "
+                      << options.fuzzy_budget << ", match " << plan->blocks[0].match);
+        CHECK(plan->blocks[0].line == from + 1);
     }
     MESSAGE("property: " << applied << " applied where copied from, " << refused << " refused");
     CHECK(applied > 100);

@@ -51,7 +51,7 @@ double similarity_of(std::size_t distance, std::size_t a_size, std::size_t b_siz
 namespace {
 
 constexpr std::size_t kGram = 3;                 // q of the q-gram prefilter
-constexpr unsigned kGramBits = 18;  // q-grams are counted in 2^kGramBits hash buckets
+constexpr unsigned kGramBits = 16;  // q-grams are counted in 2^kGramBits hash buckets
 constexpr std::size_t kGramBuckets = std::size_t{1} << kGramBits;
 constexpr double kEpsilon = 1e-9;
 
@@ -86,14 +86,15 @@ SimilarityRanking rank_similar_windows(const std::vector<std::string_view>& line
 
     // The needle's q-grams (within lines: an edit destroys at most q of them, and one that survives
     // lies within a line of the window too), counted per bucket. Shared buckets over-count shared
-    // grams, which only loosens the bound.
-    std::vector<std::uint32_t> needle_count(kGramBuckets, 0), window_count(kGramBuckets, 0);
+    // grams, which only loosens the bound. One table, `unmatched` = needle count - window count, so
+    // that each q-gram of the file costs one access to a table that stays in cache.
+    std::vector<std::int32_t> unmatched(kGramBuckets, 0);
     std::size_t needle_grams = 0;
     for (std::size_t begin = 0; begin <= needle.size();) {
         std::size_t end = needle.find('\n', begin);
         if (end == std::string_view::npos) end = needle.size();
         const std::string_view line = needle.substr(begin, end - begin);
-        for (std::size_t i = 0; i < grams_of(line); ++i) ++needle_count[gram_bucket(line, i)];
+        for (std::size_t i = 0; i < grams_of(line); ++i) ++unmatched[gram_bucket(line, i)];
         needle_grams += grams_of(line);
         begin = end + 1;
     }
@@ -101,15 +102,13 @@ SimilarityRanking rank_similar_windows(const std::vector<std::string_view>& line
     std::size_t window_bytes = 0;  // the window's lines joined by "\n"
     auto add_line = [&](std::string_view line) {
         for (std::size_t i = 0; i < grams_of(line); ++i) {
-            const std::size_t g = gram_bucket(line, i);
-            if (window_count[g]++ < needle_count[g]) ++shared;
+            if (unmatched[gram_bucket(line, i)]-- > 0) ++shared;
         }
         window_bytes += line.size() + 1;
     };
     auto remove_line = [&](std::string_view line) {
         for (std::size_t i = 0; i < grams_of(line); ++i) {
-            const std::size_t g = gram_bucket(line, i);
-            if (--window_count[g] < needle_count[g]) --shared;
+            if (++unmatched[gram_bucket(line, i)] > 0) --shared;
         }
         window_bytes -= line.size() + 1;
     };

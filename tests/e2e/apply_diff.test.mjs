@@ -155,6 +155,41 @@ test('paths outside the roots are refused before anything is written', async () 
   assert.equal(bytes('in.txt'), 'in\n');
 });
 
+test('fuzzy without :start_line: goes to the most similar place of the whole file, or nowhere', async () => {
+  // issue 10: a near copy at lines 1-30 (about 0.86) took the block meant for 2501-2530 (about 0.98).
+  const entry = (j, tail = 'defaults') => `    config.entry_${j} = parse_value("option-${j}", ${tail});`;
+  const lines = [];
+  for (let i = 1; i <= 3000; i++) {
+    if (i <= 30) lines.push(entry(i - 1, 'fallback'));
+    else if (i >= 2501 && i <= 2530) lines.push(entry(i - 2501));
+    else lines.push(`    record_${i}.value = lookup(table, ${(i * 7) % 1000}) + offset;`);
+  }
+  put('far.txt', lines.join('\n') + '\n');
+  let search = '';
+  let replace = '';
+  for (let j = 0; j < 30; j++) {
+    const l = entry(j);
+    const at = 6 + (j % 20);
+    search += l.slice(0, at) + (l[at] === 'x' ? 'y' : 'x') + l.slice(at + 1) + '\n';
+    replace += `    config.entry_${j} = 0;\n`;
+  }
+  const s = await ok({ file_path: 'far.txt', diff: sr(search, replace), fuzzy_threshold: 0.8 });
+  assert.equal(s.blocks[0].match, 'fuzzy');
+  assert.equal(s.blocks[0].line, 2501);
+  assert.ok(s.blocks[0].similarity > 0.97, `similarity ${s.blocks[0].similarity}`);
+  const after = bytes('far.txt').split('\n');
+  assert.equal(after[0], entry(0, 'fallback'));
+  assert.equal(after[2500], '    config.entry_0 = 0;');
+
+  // Two places about as similar: refused, both named, and the call that would work.
+  put('twice.txt', [entry(0), entry(1), 'x', entry(0, 'default'), entry(1, 'default'), ''].join('\n'));
+  const two = search.split('\n').slice(0, 2).join('\n') + '\n';
+  const text = await fails({ file_path: 'twice.txt', diff: sr(two, 'gone\n'), fuzzy_threshold: 0.8 },
+    /2 places in the file are about as like it: lines 1-2 \(0\.98\), and lines 4-5 \(0\.96\)\. A similar place is used only when it is at least 0\.05 more similar than any other, so nothing was applied\. Give :start_line:/);
+  assert.match(text, /:start_line:1 right after <<<<<<< SEARCH/);
+  assert.ok(bytes('twice.txt').startsWith(entry(0)));
+});
+
 test('fuzzy matching only when asked, and reported', async () => {
   put('fz.txt', 'function total(items) {\n  return items.reduce((a, b) => a + b, 0);\n}\n');
   const block = sr('function totl(itemz) {\n  return items.reduce((a, b) => a + b, 0);\n}\n', 'function total(items) {\n  return items.reduce((a, b) => a + b, 1);\n}\n', 1);

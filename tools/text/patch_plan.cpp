@@ -504,35 +504,69 @@ private:
                     "the text starts.";
             return std::nullopt;
         }
+        // Without a stated line the whole file is ranked; with one, the lines around it. Either way a
+        // place is taken only when it is the most similar, at least as similar as the threshold, and
+        // clearly (fuzzy_margin) ahead of every other place; a search the budget cut short takes nothing.
         const std::size_t window = options_.fuzzy_window;
-        std::size_t first = 1, last = count, center = 1;
+        std::size_t first = 1, last = count;
         if (hint) {
             first = *hint > window ? *hint - window : 1;
             last = *hint + window;
-            center = *hint;
         }
-        const SimilaritySearch found = find_similar_windows(fuzzy_lines_, needle, k, first, last, center, threshold,
-                                                            options_.fuzzy_budget - fuzzy_spent_);
+        const double margin = std::clamp(options_.fuzzy_margin, 0.0, 0.5);
+        const SimilarityRanking found = rank_similar_windows(fuzzy_lines_, needle, k, first, last, threshold, margin,
+                                                             options_.fuzzy_budget - fuzzy_spent_);
         fuzzy_spent_ += found.cells;
         char percent[16];
         std::snprintf(percent, sizeof percent, "%.0f%%", threshold * 100.0);
-        if (found.best.empty()) {
-            *note = " Similarity matching found no run of " + std::to_string(k) + (k == 1 ? " line" : " lines") +
-                    (hint ? " within " + std::to_string(window) + " lines of line " + std::to_string(*hint)
-                          : std::string(" in the file")) +
-                    " that is at least " + percent + " similar to it" +
-                    (found.stopped ? " (it stopped after " + std::to_string(found.windows) +
-                                         " places: give the line where the text starts)"
-                                   : std::string()) +
+        auto score = [](double similarity) {
+            char s[16];
+            std::snprintf(s, sizeof s, "%.2f", similarity);
+            return std::string(s);
+        };
+        auto place = [&](const SimilarWindow& w) {
+            return k == 1 ? "line " + std::to_string(w.first_line)
+                          : "lines " + std::to_string(w.first_line) + "-" + std::to_string(w.first_line + k - 1);
+        };
+        const std::string where = hint ? "within " + std::to_string(window) + " lines of line " + std::to_string(*hint)
+                                       : std::string("in the file");
+        const bool qualifies = found.best && found.best->similarity + 1e-9 >= threshold;
+        if (found.stopped) {
+            const std::string searched =
+                "Similarity matching stopped before it was sure: its work limit ran out after it had compared " +
+                std::to_string(found.windows) + " of the " + std::to_string(found.candidates) +
+                " places " + where + " that a quick count of shared characters could not rule out, and a place "
+                "not compared could still be up to " + score(found.unscored_bound) + " similar";
+            if (!qualifies) {
+                *note = " " + searched + " (at least " + percent + " is needed), so nothing was applied. Give the "
+                        "line where the text starts" +
+                        (options_.format == PatchFormat::search_replace ? std::string(" (:start_line:)") : std::string()) +
+                        ", so that only the lines near it are compared.";
+                return std::nullopt;
+            }
+            add_failure(b, "ambiguous", std::string(words_.old_text) + " was not found as it is. " + searched +
+                                            "; the most similar so far is " + place(*found.best) + " (" +
+                                            score(found.best->similarity) + "), so nothing was applied at a place "
+                                            "that might not be the best. " + next_for_ambiguity(found.best->first_line));
+            failed_ = true;
+            return std::nullopt;
+        }
+        if (!qualifies) {
+            *note = " Similarity matching found no run of " + std::to_string(k) + (k == 1 ? " line" : " lines") + " " +
+                    where + " that is at least " + percent + " similar to it" +
+                    (found.best ? " (the most similar, " + place(*found.best) + ", is " +
+                                      score(found.best->similarity) + ")"
+                                : std::string()) +
                     ".";
             return std::nullopt;
         }
-        const SimilarWindow* chosen = found.best.size() == 1 ? &found.best.front() : nullptr;
+        const SimilarWindow* chosen = found.contenders.size() == 1 ? &found.contenders.front() : nullptr;
         if (!chosen && hint) {
+            // Several places about as similar: the one nearest the stated line, when only one is nearest.
             auto distance = [&](std::size_t line) { return line > *hint ? line - *hint : *hint - line; };
-            std::size_t nearest = distance(found.best.front().first_line);
-            for (const SimilarWindow& w : found.best) nearest = std::min(nearest, distance(w.first_line));
-            for (const SimilarWindow& w : found.best) {
+            std::size_t nearest = distance(found.contenders.front().first_line);
+            for (const SimilarWindow& w : found.contenders) nearest = std::min(nearest, distance(w.first_line));
+            for (const SimilarWindow& w : found.contenders) {
                 if (distance(w.first_line) != nearest) continue;
                 if (chosen) {
                     chosen = nullptr;
@@ -542,17 +576,21 @@ private:
             }
         }
         if (!chosen) {
-            std::vector<std::size_t> starts;
-            for (const SimilarWindow& w : found.best) starts.push_back(w.first_line);
-            char similarity[16];
-            std::snprintf(similarity, sizeof similarity, "%.2f", found.best.front().similarity);
-            add_failure(b, "ambiguous", std::string(words_.old_text) + " was not found as it is, and is equally "
-                                        "similar (" + similarity + ") to the lines starting at " +
-                                        line_list(starts, starts.size()) +
-                                        (found.stopped ? " (of the " + std::to_string(found.windows) +
-                                                             " places compared before its work limit was reached)"
-                                                       : std::string()) +
-                                        ". " + next_for_ambiguity(starts.front()));
+            std::string list;
+            const std::size_t shown = std::min(found.contenders.size(), kListedPlaces);
+            for (std::size_t i = 0; i < shown; ++i) {
+                if (i) list += i + 1 == shown && shown == found.contenders.size() ? ", and " : ", ";
+                list += place(found.contenders[i]) + " (" + score(found.contenders[i].similarity) + ")";
+            }
+            if (found.contenders.size() > shown) {
+                list += ", and " + std::to_string(found.contenders.size() - shown) + " more";
+            }
+            add_failure(b, "ambiguous", std::string(words_.old_text) + " was not found as it is, and by similarity " +
+                                            std::to_string(found.contenders.size()) + " places " + where +
+                                            " are about as like it: " + list + ". A similar place is used only when "
+                                            "it is at least " + score(margin) + " more similar than any other, so "
+                                            "nothing was applied. " +
+                                            next_for_ambiguity(found.contenders.front().first_line));
             failed_ = true;
             return std::nullopt;
         }

@@ -19,8 +19,13 @@ struct PlanOptions {
     // Below 1: a block that no matching tier finds may apply where its lines are at least this
     // similar (Levenshtein) to the file's. Read as at least 0.5. 1 (the default): never.
     double fuzzy_threshold = 1.0;
-    std::size_t fuzzy_window = 40;            // lines searched on each side of the stated line
-    std::size_t fuzzy_budget = 40'000'000;    // Levenshtein cells per file, at most
+    // Without a stated line the whole file is searched; with one, these lines on each side of it.
+    std::size_t fuzzy_window = 40;
+    // The most similar place is used only when no other place (sharing none of its lines) is within
+    // this much similarity of it: a block about as like two places names neither.
+    double fuzzy_margin = 0.05;
+    std::size_t fuzzy_budget = 40'000'000;    // Levenshtein cells per file, at most; when they run out
+                                              // before the best place is certain, nothing is applied
 };
 
 struct BlockReport {

@@ -40,6 +40,10 @@ struct FileStat {
 // errno-style failure text for messages ("Permission denied").
 std::string error_text(int err);
 
+// The user's home directory ($HOME, else the password database); nullopt when neither names an
+// absolute path.
+std::optional<std::string> home_directory();
+
 // realpath(3): the absolute path with every symlink, `.` and `..` resolved; nullopt (with errno
 // in *err) when it does not exist or cannot be resolved.
 std::optional<std::string> real_path(const std::string& path, int* err = nullptr);

@@ -9,6 +9,7 @@
 #include <random>
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +46,17 @@ FileStat from_stat(const struct stat& st) {
 }  // namespace
 
 std::string error_text(int err) { return std::strerror(err); }
+
+std::optional<std::string> home_directory() {
+    if (const char* home = std::getenv("HOME"); home && home[0] == '/') return std::string(home);
+    char buffer[4096];
+    passwd entry{};
+    passwd* found = nullptr;
+    if (getpwuid_r(getuid(), &entry, buffer, sizeof buffer, &found) == 0 && found && found->pw_dir &&
+        found->pw_dir[0] == '/')
+        return std::string(found->pw_dir);
+    return std::nullopt;
+}
 
 std::optional<std::string> real_path(const std::string& path, int* err) {
     char* resolved = ::realpath(path.c_str(), nullptr);

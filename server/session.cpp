@@ -3,6 +3,7 @@
 
 #include "server/approval_form.hpp"
 #include "server/logging.hpp"
+#include "tools/call_shapes.hpp"
 #include "tools/hash.hpp"
 
 #include <algorithm>
@@ -449,7 +450,7 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
         reply.error(protocol::invalid_params, "Invalid params: tools/call needs \"name\", a string");
         co_return;
     }
-    const std::string name = name_it->get<std::string>();
+    std::string name = name_it->get<std::string>();
     const tools::ToolDefinition* tool = registry_.find(name);
     if (!tool) {
         std::string available;
@@ -464,6 +465,13 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
             co_return;
         }
         args = std::move(*a);  // nothing reads params["arguments"] after this
+    }
+    // Other agents' call shapes (Anthropic's `command`, pi's and Kimi's edit lists, Roo's XML) may
+    // name another of our tools: the call is served, and its permissions asked, as that tool.
+    tools::CallShape shape = tools::map_call_shape(name, args);
+    if (const tools::ToolDefinition* mapped = registry_.find(shape.tool); mapped && mapped != tool) {
+        tool = mapped;
+        name = shape.tool;
     }
     tools::Registry::apply_aliases(args);
 
@@ -489,6 +497,8 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     tools::UnknownArguments unknown;
     if (misconfigured) {
         outcome = tools::ToolResult::error(config_.misconfiguration, tools::ErrorReason::no_root);
+    } else if (shape.error) {
+        outcome = tools::ToolResult::error(std::move(*shape.error), tools::ErrorReason::invalid_arguments);
     } else if (unknown = registry_.set_aside_unknown_arguments(*tool, args); unknown.error) {
         outcome = tools::ToolResult::error(std::move(*unknown.error), tools::ErrorReason::invalid_arguments);
     } else if (auto problem = registry_.validate(*tool, args)) {
@@ -533,6 +543,9 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
 
     // Said once, to the first call the client's roots affect; then what this call's arguments lost.
     if (workspace && outcome.input_required.is_null()) add_note(outcome, std::exchange(roots_note_, {}));
+    std::string shape_note;
+    for (const auto& note : shape.notes) shape_note += (shape_note.empty() ? "" : " ") + note;
+    add_note(outcome, shape_note);
     add_note(outcome, unknown.note);
 
     if (!outcome.input_required.is_null()) {

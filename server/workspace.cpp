@@ -206,7 +206,18 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
                                           : "no usable root: " + problems_.front() + ". Nothing inside them can be touched.";
         return false;
     }
-    const std::string absolute = path[0] == '/' ? path : join(roots_.front(), path);
+    // `~/x` (and `~`): the user's home, then checked against the roots like any absolute path.
+    std::string absolute;
+    if (path == "~" || path.starts_with("~/")) {
+        const auto home = platform::home_directory();
+        if (!home) {
+            error.message = "Cannot resolve " + path + ": the user's home directory is unknown ($HOME is not set). Pass an absolute path.";
+            return false;
+        }
+        absolute = path == "~" ? *home : join(*home, path.substr(2));
+    } else {
+        absolute = path[0] == '/' ? path : join(roots_.front(), path);
+    }
     // `real`: where the path resolves; or, for a path that does not exist (`missing`), where its
     // nearest existing folder does.
     auto outside = [&](const std::string& real, bool missing) {

@@ -128,19 +128,24 @@ describe('messages that said what is not true', { concurrency: true }, () => {
     });
   });
 
-  test("Roo's XML form is named, with what apply_diff takes", async () => {
+  test("Roo's XML form: one file is read as file_path + diff; several files are refused saying what to send", async () => {
     const dir = makeTempDir();
     const file = path.join(dir, 'a.txt');
     fs.writeFileSync(file, 'one\n');
-    const xml = '<args>\n<file>\n<path>a.txt</path>\n<diff>\n<content>\n<<<<<<< SEARCH\none\n=======\n1\n>>>>>>> REPLACE\n</content>\n</diff>\n</file>\n</args>\n';
+    fs.writeFileSync(path.join(dir, 'b.txt'), 'two\n');
+    const block = (from, to) => `<diff>\n<content>\n<<<<<<< SEARCH\n${from}\n=======\n${to}\n>>>>>>> REPLACE\n</content>\n</diff>\n`;
+    const one = `<args>\n<file>\n<path>a.txt</path>\n${block('one', '1')}</file>\n</args>\n`;
+    const two = `<args>\n<file>\n<path>a.txt</path>\n${block('1', 'uno')}</file>\n<file>\n<path>b.txt</path>\n${block('two', '2')}</file>\n</args>\n`;
     await withRaw('roo xml', ['--root', dir, '--no-fsync', '--approval', 'auto'], {}, async (s, call) => {
-      const text = assertReason(await call('apply_diff', { diff: xml }), 'invalid_arguments', 'Roo XML without file_path');
-      assert.ok(!/need file_path/.test(text) || /XML/.test(text), text);
-      assert.match(text, /Roo Code's XML form/, text);
-      assert.match(text, /not a format apply_diff reads/, text);
-      assert.match(text, /SEARCH\/REPLACE blocks .*file_path/, text);
-      assert.match(text, /unified diff/, text);
-      assert.match(text, /\*\*\* Begin Patch/, text);
+      const r = await call('apply_diff', { diff: one });
+      assertOk(r, 'Roo XML, one file');
+      assert.equal(fs.readFileSync(file, 'utf8'), '1\n');
+      assert.match(r.content[0].text, /Read the XML in `diff` as `file_path` and `diff`\./, r.content[0].text);
+      const text = assertReason(await call('apply_diff', { diff: two }), 'invalid_arguments', 'Roo XML, two files');
+      assert.ok(!/need file_path/.test(text), text);
+      assert.match(text, /names 2 files/, text);
+      assert.match(text, /one call per file/, text);
+      assert.equal(fs.readFileSync(file, 'utf8'), '1\n', 'nothing written for the refused two-file form');
     });
   });
 });

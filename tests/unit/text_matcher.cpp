@@ -213,6 +213,28 @@ TEST_CASE("matching tier 5: line-number prefixes copied from read output") {
     CHECK_FALSE(text::strip_line_number_prefixes("10 x").has_value());
 }
 
+TEST_CASE("matching tier 5: Claude Code's `N→` and Roo's `N | ` prefixes, only when every line has one") {
+    const std::string file = "x\nfoo\ny\nfoo\n";
+    const Applied arrow = apply(file, "     4\u2192foo", "     4\u2192bar");
+    CHECK(arrow.tier == "line_numbers");
+    CHECK(arrow.bytes == "x\nfoo\ny\nbar\n");
+    const Applied bar = apply(file, "3 | y\n4 | foo", "3 | y\n4 | baz");
+    CHECK(bar.tier == "line_numbers");
+    CHECK(bar.bytes == "x\nfoo\ny\nbaz\n");
+    // Roo's empty line is "N |" once the trailing space is trimmed.
+    CHECK(apply("a\n\nb\n", "1 | a\n2 |\n3 | b", "ab").bytes == "ab\n");
+
+    std::size_t number = 0;
+    CHECK(text::strip_line_number_prefixes("  12\u2192x\n  13\u2192", &number) == std::string("x\n"));
+    CHECK(number == 12);
+    CHECK(text::strip_line_number_prefixes("12 | x\n13 | y") == std::string("x\ny"));
+    // One line without a prefix, or forms mixed: nothing is stripped.
+    CHECK_FALSE(text::strip_line_number_prefixes("12 | x\ny").has_value());
+    CHECK_FALSE(text::strip_line_number_prefixes("12\u2192x\ny").has_value());
+    CHECK_FALSE(text::strip_line_number_prefixes("12 | x\n13\u2192y").has_value());
+    CHECK_FALSE(text::strip_line_number_prefixes("12 |x").has_value());
+}
+
 TEST_CASE("replace_all: every non-overlapping place at the deciding tier") {
     CHECK(apply("a b a b a\n", "a", "c", true).bytes == "c b c b c\n");
     CHECK(apply("aaaa\n", "aa", "b", true).bytes == "bb\n");
@@ -442,4 +464,14 @@ TEST_CASE("absence: lines that look alike are told apart by their bytes") {
     REQUIRE_FALSE(latin.ok());
     CHECK(latin.error().message.find("the file has caf\\xE9 au lait where old_string has caf\\xC3\\xA8 au lait") !=
           std::string::npos);
+}
+
+TEST_CASE("matching: an old_string starting with U+FEFF matches a file with a BOM; the BOM stays") {
+    const std::string file = "\xEF\xBB\xBFkey = 1\nkey = 1\n";
+    const Applied first = apply(file, "\xEF\xBB\xBFkey = 1", "key = 2");
+    CHECK(first.tier == "exact");
+    CHECK(first.bytes == "\xEF\xBB\xBFkey = 2\nkey = 1\n");
+    CHECK(apply(file, "\xEF\xBB\xBFkey = 1\n", "\xEF\xBB\xBFkey = 3\n").bytes == "\xEF\xBB\xBFkey = 3\nkey = 1\n");
+    // Without a BOM in the file, U+FEFF is text like any other.
+    CHECK(apply("key = 1\n", "\xEF\xBB\xBFkey = 1", "x").kind == MatchErrorKind::not_found);
 }

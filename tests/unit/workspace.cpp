@@ -1,6 +1,7 @@
 // Unit tests of server/workspace: roots, containment, symlink escapes, `..`, new files.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -202,4 +203,23 @@ TEST_CASE("workspace: a missing path outside the roots is not said to resolve to
     CHECK(err.message.find("escape resolves to " + secret) != std::string::npos);
     CHECK_FALSE(ws.resolve("", out, err));
     CHECK(err.reason == tools::ErrorReason::invalid_arguments);
+}
+
+TEST_CASE("workspace: `~/` is the user's home, then checked against the roots") {
+    TempTree t;
+    const char* saved = std::getenv("HOME");
+    const std::string saved_home = saved ? saved : "";
+    ::setenv("HOME", t.root().c_str(), 1);
+    server::Workspace ws({t.root()});
+    server::ResolvedPath out;
+    server::PathError err;
+    CHECK(ws.resolve("~/a.txt", out, err));
+    CHECK(out.real == fs::canonical(t.base / "root" / "a.txt").string());
+    CHECK(ws.resolve("~/new.txt", out, err));
+    CHECK_FALSE(out.exists);
+    ::setenv("HOME", (t.base / "outside").string().c_str(), 1);
+    CHECK_FALSE(ws.resolve("~/secret.txt", out, err));
+    CHECK(err.message.find("outside the allowed roots") != std::string::npos);
+    if (saved) ::setenv("HOME", saved_home.c_str(), 1);
+    else ::unsetenv("HOME");
 }

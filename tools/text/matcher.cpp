@@ -46,6 +46,7 @@ std::optional<std::string> strip_line_number_prefixes(std::string_view s, std::s
     std::string out;
     out.reserve(s.size());
     bool any = false;
+    enum class LineNumberForm { none, tab, arrow, bar } form = LineNumberForm::none;
     std::size_t index = 0;
     std::size_t b = 0;
     while (b <= s.size()) {
@@ -64,13 +65,29 @@ std::optional<std::string> strip_line_number_prefixes(std::string_view s, std::s
                 }
                 ++i;
             }
-            if (i == digits || i >= line.size() || line[i] != '\t') return std::nullopt;
+            if (i == digits) return std::nullopt;
+            // The separator after the number: our `read`'s tab (cat -n), Claude Code's `→`, Roo's
+            // ` | ` (` |` on an empty line); every line must carry the form the first one has.
+            const std::string_view rest = line.substr(i);
+            std::size_t separator = 0;
+            LineNumberForm line_form = LineNumberForm::none;
+            if (rest.starts_with("\t")) {
+                line_form = LineNumberForm::tab, separator = 1;
+            } else if (rest.starts_with("\xE2\x86\x92")) {
+                line_form = LineNumberForm::arrow, separator = 3;
+            } else if (rest.starts_with(" | ")) {
+                line_form = LineNumberForm::bar, separator = 3;
+            } else if (rest == " |") {
+                line_form = LineNumberForm::bar, separator = 2;
+            }
+            if (line_form == LineNumberForm::none || (any && line_form != form)) return std::nullopt;
+            form = line_form;
             if (!any) {
                 if (first_number) *first_number = number;
                 if (first_index) *first_index = index;
             }
             any = true;
-            out.append(line.substr(i + 1));
+            out.append(line.substr(i + separator));
         }
         if (last) break;
         out += '\n';
@@ -210,12 +227,21 @@ public:
         : spec_(spec),
           options_(options),
           lf_(file),
+          file_has_bom_(file.starts_with("\xEF\xBB\xBF")),
           cap_(spec.replace_all ? std::numeric_limits<std::size_t>::max() : std::max<std::size_t>(1, options.max_listed_places)) {}
 
     Result<Match, MatchError> run() {
         Attempt first;
         first.needle = normalize_newlines(spec_.old_string);
         first.replacement = normalize_newlines(spec_.new_string);
+        // An old_string starting with U+FEFF was copied from a view that kept the file's BOM: the
+        // text after it is matched from line 1 of the view (which has no BOM), the BOM stays on disk.
+        constexpr std::string_view bom = "\xEF\xBB\xBF";
+        if (file_has_bom_ && first.needle.starts_with(bom) && first.needle.size() > bom.size()) {
+            first.needle.erase(0, bom.size());
+            if (first.replacement.starts_with(bom)) first.replacement.erase(0, bom.size());
+            first.line_hint = 1;
+        }
         if (auto decided = try_tiers(first, std::nullopt)) return std::move(*decided);
 
         // Tier 5: line-number prefixes copied from `read` output.
@@ -607,6 +633,7 @@ private:
     const EditSpec& spec_;
     const MatchOptions& options_;
     LfView lf_;
+    bool file_has_bom_ = false;
     std::size_t cap_;
     std::optional<TolerantView> view2_;
     std::optional<TolerantView> view3_;

@@ -83,8 +83,9 @@ Result<Match, MatchError> match_edit(std::string_view file_bytes, const EditSpec
 
 // Helpers shared with the other tools (apply_diff, messages):
 
-// old_string without the `read` line-number prefixes (`^[ \t]*[0-9]+\t`), when every non-empty
-// line has one; nullopt otherwise. `first_number` receives the number on the first line and
+// old_string without the line-number prefixes of a file view (`^[ \t]*[0-9]+` then our `read`'s
+// tab, Claude Code's `→` or Roo's ` | `), when every non-empty line has one, all of one form;
+// nullopt otherwise. `first_number` receives the number on the first line and
 // `first_index` that line's index in the text (0 when it is the first line).
 std::optional<std::string> strip_line_number_prefixes(std::string_view lf_text,
                                                       std::size_t* first_number = nullptr,

@@ -1,0 +1,47 @@
+// Call shapes other agents' tools use, mapped onto ours before the aliases and validation run:
+// Anthropic's text editor (`command: "str_replace"` ...), pi's and Kimi's edit lists, `insert_line`
+// on insert, Roo Code's XML apply_diff. A model that sends them would otherwise fail and retry;
+// each mapping is said in the result's notes so it learns our names.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tools {
+
+struct CallShape {
+    std::string tool;                  // the tool that serves the call (may differ from the one named)
+    std::vector<std::string> notes;    // one sentence per mapping ("Read `insert_line` as `line`.")
+    std::optional<std::string> error;  // set: the call fails with this message for the model
+};
+
+// Maps `args` (as the caller sent them, before Registry::apply_aliases) in place for a call of
+// `tool`, one of ours. Arguments that need no mapping are left as they are.
+CallShape map_call_shape(std::string_view tool, nlohmann::json& args);
+
+// One file of Roo Code's multi-file apply_diff XML:
+// <args><file><path>P</path><diff><content>SEARCH/REPLACE</content><start_line>N</start_line></diff>...</file>...</args>
+struct RooFileDiff {
+    std::string path;
+    std::string diff;  // the SEARCH/REPLACE text of its diffs, each block given its start_line
+};
+
+struct RooXml {
+    std::vector<RooFileDiff> files;
+    std::string error;  // set when the text looks like the XML form but cannot be read
+};
+
+// Reads the XML form (a bounded scan, not a general XML parser): `<args>` optional; per `<file>` a
+// `<path>` and one or more `<diff>`, each holding `<content>` (or the text directly) and an
+// optional `<start_line>`; CDATA sections are unwrapped; entities are not decoded (Roo sends the
+// content verbatim).
+RooXml parse_roo_xml(std::string_view text);
+
+// Does `text` start (after whitespace) with `<args>` or `<file>`?
+bool looks_like_roo_xml(std::string_view text);
+
+}  // namespace tools

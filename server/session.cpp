@@ -579,6 +579,12 @@ void Session::handle_response(const protocol::Response& response) {
         spdlog::debug("ignoring a response to unknown or finished request {}", response.id.key());
         return;
     }
+    if (it->second->response) {
+        // The first answer to a request decides (an approval form answered twice in one write must
+        // not let the second answer overturn the first before the waiting call has looked).
+        spdlog::warn("ignoring a second response to request {}: the first answer to it decides", response.id.to_json().dump());
+        return;
+    }
     Json message = Json::object();
     if (response.result) message["result"] = *response.result;
     else message["error"] = *response.error;

@@ -771,6 +771,7 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
         if (!modern) {
             double ticks = 0;
             auto tick = [progress, &ticks] { progress(++ticks, 0, "waiting for the user's approval"); };
+            if (ask.waiting_for_human) ask.waiting_for_human();
             ClientAnswer answer = co_await self->ask_client(
                 "elicitation/create", form, std::chrono::steady_clock::now() + config.approval_timeout, call, tick);
             if (answer.refused) {

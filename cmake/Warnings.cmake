@@ -7,7 +7,14 @@ target_compile_options(mcp_edit_warnings INTERFACE
   $<$<CXX_COMPILER_ID:GNU>:-Wno-restrict>)
 
 add_library(mcp_edit_sanitizers INTERFACE)
-if(MCP_EDIT_SANITIZE)
+if(MCP_EDIT_SANITIZE STREQUAL "thread")
+  # ThreadSanitizer: the unit tests (with tests/unit/concurrency_stress.cpp) as its workload.
+  # asio's handler fences (std::atomic_thread_fence) are invisible to TSan: asio's own switch
+  # replaces them with nothing; the scheduler's mutexes order the handlers.
+  target_compile_options(mcp_edit_sanitizers INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
+  target_compile_definitions(mcp_edit_sanitizers INTERFACE ASIO_DISABLE_FENCED_BLOCK)
+  target_link_options(mcp_edit_sanitizers INTERFACE -fsanitize=thread)
+elseif(MCP_EDIT_SANITIZE)
   target_compile_options(mcp_edit_sanitizers INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(mcp_edit_sanitizers INTERFACE -fsanitize=address,undefined)

@@ -596,6 +596,12 @@ void Session::handle_response(const protocol::Response& response) {
         spdlog::debug("ignoring a response to unknown or finished request {}", response.id.key());
         return;
     }
+    if (it->second->response) {
+        // The first answer to a request decides (an approval form answered twice in one write must
+        // not let the second answer overturn the first before the waiting call has looked).
+        spdlog::warn("ignoring a second response to request {}: the first answer to it decides", response.id.to_json().dump());
+        return;
+    }
     Json message = Json::object();
     if (response.result) message["result"] = *response.result;
     else message["error"] = *response.error;
@@ -783,6 +789,7 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
         if (!modern) {
             double ticks = 0;
             auto tick = [progress, &ticks] { progress(++ticks, 0, "waiting for the user's approval"); };
+            if (ask.waiting_for_human) ask.waiting_for_human();
             ClientAnswer answer = co_await self->ask_client(
                 "elicitation/create", form, std::chrono::steady_clock::now() + config.approval_timeout, call, tick);
             if (answer.refused) {

@@ -3,6 +3,7 @@
 // every file planned, every lane taken (sorted), one approval, every file staged and verified,
 // then renamed; a failure rolls back what was renamed. Nothing is ever half-applied.
 #include <algorithm>
+#include <deque>
 #include <set>
 
 #include <spdlog/spdlog.h>
@@ -28,6 +29,11 @@ struct FileWork {
     text::FilePlan plan;
     text::UnifiedDiff diff;
     std::string new_hash;
+    // Other names of this file that had their own section (hard links, symlinks, other spellings),
+    // and how they are the same file: their blocks were merged into this one's.
+    std::vector<std::string> aliases;
+    std::string alias_reason;
+    text::FilePatch* own_patch = nullptr;  // the merged section (in the handler's store) when aliases exist
     bool created() const { return patch->action == text::FileAction::create; }
     bool deleted() const { return patch->action == text::FileAction::remove; }
     const server::ResolvedPath& result_path() const { return destination ? *destination : source; }
@@ -68,6 +74,19 @@ constexpr const char* roo_xml_note =
 // counts as one step of the patch: it is reported as one block.
 std::size_t blocks_of(const text::FilePatch& patch) { return std::max<std::size_t>(1, patch.blocks.size()); }
 
+// The index in `files` of the section whose source is the same file as `path` (same real path, or
+// same device and inode), or files.size() when none is.
+std::size_t same_file(const std::vector<FileWork>& files, const std::vector<platform::FileStat>& identities,
+                      const server::ResolvedPath& path, const platform::FileStat& identity) {
+    const bool exists = identity.kind != platform::FileKind::missing;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (files[i].source.real == path.real) return i;
+        if (exists && identities[i].kind != platform::FileKind::missing && identities[i].identity == identity.identity)
+            return i;
+    }
+    return files.size();
+}
+
 bool load_snapshot(const CallContext& ctx, const server::ResolvedPath& path, FileSnapshot& out, Failure& error) {
     out.file.path = path;
     out.exists = platform::stat_path(path.real).kind != platform::FileKind::missing;
@@ -78,6 +97,25 @@ bool load_snapshot(const CallContext& ctx, const server::ResolvedPath& path, Fil
     }
     out.file.path = path;
     return true;
+}
+
+// What a planned file's change relies on having been seen by the model ("" when nothing): a
+// deletion that does not show the content it deletes (one that does was checked against the
+// file), or lines placed by a line number alone (a block with no lines of the file to match).
+std::string relies_on(const FileWork& work, text::PatchFormat format) {
+    if (work.deleted()) return work.patch->blocks.empty() ? "the patch deletes it without showing its content" : "";
+    const char* block = format == text::PatchFormat::unified ? "hunk" : format == text::PatchFormat::apply_patch ? "chunk" : "block";
+    std::string placed;
+    std::size_t count = 0;
+    for (const auto& b : work.plan.blocks) {
+        if (b.match != "inserted" || b.stated_line == 0) continue;
+        if (++count > 3) continue;  // the first three named
+        placed += std::string(placed.empty() ? "" : ", ") + block + " " + std::to_string(b.index) + " after line " +
+                  std::to_string(b.stated_line);
+    }
+    if (!count) return "";
+    if (count > 3) placed += " and " + std::to_string(count - 3) + " more";
+    return "the patch places lines by line number alone (" + placed + "; no lines of the file to match), which must come from its current content";
 }
 
 Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double fuzzy_threshold, text::PatchFormat format) {
@@ -127,6 +165,13 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
             continue;
         }
         work.plan = std::move(plan.value());
+        if (const std::string why = relies_on(work, format); !why.empty()) {
+            if (auto refusal = unseen_or_stale(ctx.file_states, work.before, work.source.display, why,
+                                               "send the patch again, made on its current content")) {
+                failed(std::move(refusal->message), refusal->reason);
+                continue;
+            }
+        }
         text::DiffOptions diff_options;
         diff_options.old_path = work.source.display;
         diff_options.new_path = work.result_path().display;
@@ -222,10 +267,19 @@ ToolResult build_result(const text::Patch& patch, const Planned& planned, bool d
         if (!diffs.empty()) diffs += "\n";
         diffs += work.diff.text;
     }
+    std::string merged_note;
+    for (const auto& work : planned.files) {
+        if (work.aliases.empty()) continue;
+        std::string names = work.patch->path.empty() ? work.source.display : work.patch->path;  // as the patch names them
+        for (const auto& alias : work.aliases) names += " and " + alias;
+        merged_note += " " + names + " are one file (" + work.alias_reason +
+                       "): their sections were applied together, on its one content.";
+    }
     std::string summary = std::string(dry_run ? "Dry run (nothing written): the patch would change " : "Applied the patch to ") +
                           std::to_string(planned.files.size()) + " file" + (planned.files.size() == 1 ? "" : "s") + " (" +
                           text::to_string(patch.format) + ", " + std::to_string(planned.blocks) + " block" +
-                          (planned.blocks == 1 ? "" : "s") + ", +" + std::to_string(additions) + " -" + std::to_string(removals) + ").";
+                          (planned.blocks == 1 ? "" : "s") + ", +" + std::to_string(additions) + " -" + std::to_string(removals) + ")." +
+                          merged_note;
     std::string approval = dry_run ? "none" : "policy";
     if (decision) {
         approval = decision->approval;
@@ -268,8 +322,12 @@ Handler apply_diff_handler() {
             co_return ToolResult::error("The patch names no file and holds no block: nothing to apply.",
                                         ErrorReason::invalid_arguments);
 
-        // Every path through the boundary, before anything is read.
+        // Every path through the boundary, before anything is read. Sections that name one file
+        // under different names (hard links, a symlink and its target, other spellings) become one
+        // section, so the file is planned once, on one content, and written once.
         std::vector<FileWork> files;
+        std::vector<platform::FileStat> identities;  // of each files[i].source, to find hard links
+        std::deque<text::FilePatch> merged_patches;  // stable addresses for FileWork::patch
         std::set<std::string> seen;
         for (const auto& fp : patch.files) {
             FileWork work;
@@ -292,6 +350,33 @@ Handler apply_diff_handler() {
                     co_return ToolResult::error(error.message, error.reason);
                 work.destination = destination;
             }
+            const platform::FileStat identity = platform::stat_path(work.source.real);
+            if (auto same = same_file(files, identities, work.source, identity); same != files.size()) {
+                FileWork& first = files[same];
+                const bool hard_link = first.source.real != work.source.real;
+                const std::string reason = hard_link ? "hard links: the same device and inode"
+                                                     : "the same file through a symlink or another spelling of its path";
+                const bool both_change = fp.action == text::FileAction::update && !fp.move_to &&
+                                         first.patch->action == text::FileAction::update && !first.destination;
+                if (!both_change)
+                    co_return ToolResult::error(
+                        "The patch was not applied (no file was changed): its sections for " + first.patch->path + " and " +
+                        fp.path + " name one file (" + reason + "), and one of them " +
+                        (fp.action == text::FileAction::create || first.patch->action == text::FileAction::create ? "creates"
+                         : fp.action == text::FileAction::remove || first.patch->action == text::FileAction::remove ? "deletes"
+                                                                                                                   : "moves") +
+                        " it. Put all of this file's changes in one section, under one name, and call again.");
+                if (!first.own_patch) {
+                    first.own_patch = &merged_patches.emplace_back(*first.patch);
+                    first.patch = first.own_patch;
+                }
+                // All located on the file's one content, as one section's blocks are.
+                first.own_patch->blocks.insert(first.own_patch->blocks.end(), fp.blocks.begin(), fp.blocks.end());
+                first.aliases.push_back(fp.path.empty() ? work.source.display : fp.path);
+                if (first.alias_reason.empty() || hard_link)
+                    first.alias_reason = hard_link ? "hard links" : "a symlink or another spelling of its path";
+                continue;
+            }
             for (const auto* p : {&work.source, work.destination ? &*work.destination : nullptr}) {
                 if (!p) continue;
                 if (!seen.insert(p->real).second)
@@ -300,6 +385,7 @@ Handler apply_diff_handler() {
                                                 ErrorReason::invalid_arguments);
             }
             files.push_back(std::move(work));
+            identities.push_back(identity);
         }
 
         // Lanes in sorted order (no deadlock with another multi-file change).
@@ -333,7 +419,12 @@ Handler apply_diff_handler() {
                 ask.images.push_back({work.source.real, work.before.exists ? &work.before.file.bytes : nullptr, result});
             }
         }
+        const auto reads_go_on = [&ctx, &lanes](bool waiting) {
+            for (const auto& lane : lanes) ctx.lanes.waiting_for_human(lane.key(), waiting);
+        };
+        ask.waiting_for_human = [&reads_go_on] { reads_go_on(true); };
         const ApprovalDecision decision = co_await ctx.approve(ask);
+        reads_go_on(false);
         if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
 
         ErrorReason write_reason = ErrorReason::io_error;

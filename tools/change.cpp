@@ -7,6 +7,7 @@
 
 #include "server/platform.hpp"
 #include "tools/hash.hpp"
+#include "tools/text/file_facts.hpp"
 #include "tools/text/unified_diff.hpp"
 
 namespace tools {
@@ -17,6 +18,28 @@ std::string lane_key(const std::string& real_path, const platform::FileStat& st)
     if (st.kind == platform::FileKind::regular && st.links > 1)
         return "inode:" + std::to_string(st.identity.device) + ":" + std::to_string(st.identity.inode);
     return "path:" + real_path;
+}
+
+std::optional<Failure> unseen_or_stale(const FileStates& states, const FileSnapshot& before, const std::string& display,
+                                       const std::string& why, const std::string& next) {
+    if (!before.exists) return std::nullopt;
+    const auto known = states.known_hash(before.file.path.real);
+    if (known && *known == before.file.fingerprint()) return std::nullopt;
+    std::size_t lines = 0;
+    text::for_each_line(std::string_view(before.file.bytes).substr(before.file.facts.bom_size), [&](const text::LineSpan&) {
+        ++lines;
+        return true;
+    });
+    const std::string facts = "It has " + std::to_string(lines) + " line" + (lines == 1 ? "" : "s") + " now (sha256 " +
+                              sha256_hex(before.file.bytes) + ").";
+    if (!known)
+        return Failure{"Refused: this session has not read " + display + ", and " + why + ". Nothing was written. " + facts +
+                           " Call read on it first, then " + next + ".",
+                       ErrorReason::not_read};
+    return Failure{"Refused: " + display + " changed on disk since this session last read or wrote it (another program or a "
+                   "formatter changed its content), and " + why + ". Nothing was written. " + facts +
+                       " Call read on it again, then " + next + ".",
+                   ErrorReason::stale};
 }
 
 namespace {
@@ -312,7 +335,9 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     ask.diff = planned.diff.text;
     ask.images.push_back({path.real, planned.before.exists ? &planned.before.file.bytes : nullptr,
                           planned.plan.delete_file ? nullptr : &planned.plan.new_bytes});
+    ask.waiting_for_human = [&ctx, &lane] { ctx.lanes.waiting_for_human(lane.key(), true); };
     const ApprovalDecision decision = co_await ctx.approve(ask);
+    ctx.lanes.waiting_for_human(lane.key(), false);
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
 
     ErrorReason write_reason = ErrorReason::io_error;

@@ -89,6 +89,14 @@ void discard_change(StagedChange& change);
 // Puts back what `change` replaced (the old bytes; removes a file it created).
 std::string revert_committed(const CallContext& ctx, const StagedChange& change);
 
+// For changes that rely on what the model saw of a file: lines placed by number (insert, a
+// patch's pure insertion) or a file deleted unseen. nullopt when this session has read or written
+// `before` and its content has not changed since; otherwise the refusal for the model: that it was
+// never read, or that it changed, then `why` (what the change relies on), the file's facts now
+// (lines as read counts them, sha256 as read reports it), and `next` (the call that would work).
+std::optional<Failure> unseen_or_stale(const FileStates& states, const FileSnapshot& before,
+                                           const std::string& display, const std::string& why, const std::string& next);
+
 // The lane key of a resolved path: device + inode for a file with several hard links (written in
 // place, so its inode is stable), else the real path (stable across our renames).
 std::string lane_key(const std::string& real_path);

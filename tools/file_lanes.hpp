@@ -57,13 +57,32 @@ public:
 
     asio::awaitable<Guard> acquire(std::string key);
 
+    // For a read, which changes nothing: takes the lane like acquire (so it sees every change that
+    // arrived before it), except while the lane's holder waits for a human (an approval form is
+    // open): then it returns at once, or as soon as the holder starts waiting, with a Guard that
+    // holds nothing, and the read is served from the bytes on disk. Only changes queue for a human.
+    asio::awaitable<Guard> acquire_for_read(std::string key);
+
+    // The holder of `key`'s lane starts (true) or stops (false) waiting for a human. Handing the
+    // lane over ends it too.
+    void waiting_for_human(const std::string& key, bool waiting);
+
     std::size_t lanes() const { return lanes_.size(); }
 
 private:
+    struct Waiter {
+        asio::steady_timer wakeup;
+        bool reader = false;
+        bool granted = false;  // woken with the lane (else: a reader let go without it)
+        explicit Waiter(const asio::any_io_executor& executor)
+            : wakeup(executor, asio::steady_timer::time_point::max()) {}
+    };
     struct Lane {
         bool held = false;
-        std::deque<std::shared_ptr<asio::steady_timer>> waiters;
+        bool holder_waits_for_human = false;
+        std::deque<std::shared_ptr<Waiter>> waiters;
     };
+    asio::awaitable<Guard> wait_in_line(std::string key, bool reader);
     void release(const std::string& key);
 
     asio::any_io_executor executor_;

@@ -1,5 +1,6 @@
 // The `insert` tool: whole lines at a line boundary (0 = before line 1, N = after line N,
-// -1 = at the end), in the file's line-ending style.
+// -1 = at the end), in the file's line-ending style. After line N only when this session has read
+// (or written) the file and it has not changed since: the number must be one the model saw.
 #include "tools/change.hpp"
 #include "tools/registry.hpp"
 #include "tools/text/splice.hpp"
@@ -14,7 +15,17 @@ Handler insert_handler() {
         request.dry_run = args.value("dry_run", false);
         const long long line = args.at("line").get<long long>();
         std::string text_to_insert = args.at("text").get<std::string>();
-        request.planner = [line, text_to_insert](const FileSnapshot& before, const std::string& display) -> PlanOutcome {
+        const FileStates& states = ctx.file_states;
+        request.planner = [line, text_to_insert, &states](const FileSnapshot& before, const std::string& display) -> PlanOutcome {
+            // A line number means something only on the content it was read from. Line 0 (the top)
+            // and -1 (the end) name no line, so they need no read, as an edit needs none.
+            if (line > 0) {
+                const std::string n = std::to_string(line);
+                if (auto refusal = unseen_or_stale(states, before, display,
+                                                   "insert places its text after line " + n + " by number, which must come from the file's current content",
+                                                   "insert again at the line number read shows (line 0 or -1 for the top or the end)"))
+                    return PlanOutcome::fail(std::move(refusal->message), refusal->reason);
+            }
             auto inserted = text::insert_lines(before.file.bytes, line, text_to_insert);
             if (!inserted) return PlanOutcome::fail(display + ": " + inserted.error().message, ErrorReason::invalid_arguments);
             Plan plan;

@@ -112,12 +112,13 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
 
 Handler read_handler() {
     return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
-        // Reads take the file's lane too, so a read sees every change that arrived before it.
+        // Reads take the file's lane too, so a read sees every change that arrived before it;
+        // except a change that waits for a human: then the read is served from the disk at once.
         FileLanes::Guard lane;
         server::ResolvedPath path;
         server::PathError ignored;
         if (ctx.workspace.resolve(args.at("file_path").get<std::string>(), path, ignored))
-            lane = co_await ctx.lanes.acquire(lane_key(path.real));
+            lane = co_await ctx.lanes.acquire_for_read(lane_key(path.real));
         const bool small = ctx.alone() && !path.real.empty() && platform::stat_path(path.real).size <= inline_work_bytes;
         co_return co_await offload(ctx.blocking, [&ctx, &args] { return read_file(ctx, args); }, small);
     };

@@ -47,6 +47,9 @@ struct ApprovalRequest {
         const std::string* after = nullptr;
     };
     std::vector<Image> images;
+    // Called by a gate right before it waits for a human (an open form), so that reads of these
+    // files stop queueing behind the change (FileLanes::waiting_for_human). Unset: nothing to do.
+    std::function<void()> waiting_for_human;
 };
 
 struct ApprovalDecision {

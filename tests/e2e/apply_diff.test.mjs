@@ -129,6 +129,8 @@ test('*** Begin Patch: add, update with move, delete', async () => {
   const diff = ['*** Begin Patch', '*** Add File: p/added.txt', '+hello', '+world',
     '*** Update File: p/src.txt', '*** Move to: p/dst.txt', '@@', ' keep', '-old line', '+new line',
     '*** Delete File: p/del.txt', '*** End Patch', ''].join('\n');
+  // Deleting a file without showing its content needs it read first (as write does).
+  await client.callTool({ name: 'read', arguments: { file_path: file('p/del.txt') } });
   const s = await ok({ diff });
   assert.equal(s.format, 'apply_patch');
   assert.equal(bytes('p/added.txt'), 'hello\nworld\n');

@@ -1,8 +1,12 @@
-// The `multiedit` tool: several edits to one file, each on the result of the one before, all or
-// nothing, one write. Errors name edits[i].
+// The `multiedit` tool: several edits to one file, all or nothing, one write. By default each edit
+// applies to the result of the one before; with `against: "original"` every edit is located on the
+// file as it was and they are applied at once (pi's semantics). Errors name edits[i].
+#include <algorithm>
+
 #include "tools/change.hpp"
 #include "tools/registry.hpp"
 #include "tools/text/matcher.hpp"
+#include "tools/text/splice.hpp"
 
 namespace tools {
 
@@ -25,6 +29,81 @@ int tolerance(const std::string& tier) {
     return 0;
 }
 
+struct Located {
+    std::size_t edit = 0;  // index in edits[]
+    text::Replacement replacement;
+    text::LineRange lines;
+};
+
+// against "original": every edit matched on the file as it is, then all spliced in one pass.
+PlanOutcome plan_against_original(const FileSnapshot& before, const std::string& display,
+                                  const std::vector<EditArgs>& edits) {
+    if (!before.exists)
+        return PlanOutcome::fail("File not found: " + display +
+                                     ". With against \"original\" every edit is located in the existing file; to "
+                                     "create it, call write (or multiedit without against) with the whole content.",
+                                 ErrorReason::not_found);
+    const std::string& bytes = before.file.bytes;
+    std::vector<Located> located;
+    Json tiers = Json::array();
+    std::string most_tolerant = "none";
+    for (std::size_t i = 0; i < edits.size(); ++i) {
+        const std::string name = "edits[" + std::to_string(i) + "]";
+        if (edits[i].old_string.empty())
+            return PlanOutcome::fail(name + ": old_string is empty; with against \"original\" every edit replaces "
+                                            "text of the existing file. No edit was applied.",
+                                     ErrorReason::invalid_arguments);
+        text::EditSpec spec{edits[i].old_string, edits[i].new_string, edits[i].replace_all};
+        auto match = text::match_edit(bytes, spec);
+        if (!match) {
+            const auto kind = match.error().kind;
+            const ErrorReason reason = kind == text::MatchErrorKind::ambiguous        ? ErrorReason::ambiguous
+                                       : kind == text::MatchErrorKind::already_applied ? ErrorReason::already_applied
+                                       : kind == text::MatchErrorKind::not_found       ? ErrorReason::not_found
+                                                                                       : ErrorReason::invalid_arguments;
+            return PlanOutcome::fail(name + " failed, so no edit was applied (all or nothing; every edit is "
+                                            "matched against the original file):\n" + match.error().message,
+                                     reason);
+        }
+        for (std::size_t r = 0; r < match->replacements.size(); ++r)
+            located.push_back({i, std::move(match->replacements[r]), match->lines[r]});
+        const std::string tier = text::to_string(match->tier);
+        tiers.push_back(tier);
+        if (tolerance(tier) > tolerance(most_tolerant)) most_tolerant = tier;
+    }
+    std::stable_sort(located.begin(), located.end(),
+                     [](const Located& a, const Located& b) { return a.replacement.begin < b.replacement.begin; });
+    for (std::size_t k = 1; k < located.size(); ++k) {
+        const Located& a = located[k - 1];
+        const Located& b = located[k];
+        if (b.replacement.begin >= a.replacement.end) continue;
+        const Located& first = a.edit < b.edit ? a : b;
+        const Located& second = a.edit < b.edit ? b : a;
+        if (first.edit == second.edit) continue;  // one edit's own places never overlap
+        return PlanOutcome::fail(
+            "edits[" + std::to_string(second.edit) + "] (line" + (second.lines.first == second.lines.last ? " " : "s ") +
+                text::to_string(second.lines) + ") overlaps edits[" + std::to_string(first.edit) + "] (line" +
+                (first.lines.first == first.lines.last ? " " : "s ") + text::to_string(first.lines) +
+                "), so no edit was applied. With against \"original\" every edit is located on the original file "
+                "and they must not touch the same text: merge the two into one edit, or drop against to apply each "
+                "edit to the result of the one before.",
+            ErrorReason::overlap);
+    }
+    std::vector<text::Replacement> replacements;
+    replacements.reserve(located.size());
+    for (Located& l : located) replacements.push_back(std::move(l.replacement));
+    auto spliced = text::splice(bytes, replacements, text::dominant_newline(before.file.facts));
+    if (!spliced)
+        return PlanOutcome::fail("Internal error while applying the edits: " + spliced.error().message,
+                                 ErrorReason::internal);
+    Plan plan;
+    plan.new_bytes = std::move(spliced.value());
+    plan.replacements = replacements.size();
+    plan.match = most_tolerant;
+    plan.extra["matches"] = tiers;
+    return {std::move(plan), ""};
+}
+
 }  // namespace
 
 Handler multiedit_handler() {
@@ -37,6 +116,12 @@ Handler multiedit_handler() {
         for (const auto& e : args.at("edits"))
             edits.push_back({e.at("old_string").get<std::string>(), e.at("new_string").get<std::string>(),
                              e.value("replace_all", false)});
+        if (args.value("against", std::string("previous")) == "original") {
+            request.planner = [edits](const FileSnapshot& before, const std::string& display) {
+                return plan_against_original(before, display, edits);
+            };
+            co_return co_await run_change(ctx, std::move(request));
+        }
         request.may_create = !edits.empty() && edits.front().old_string.empty();
         request.planner = [edits](const FileSnapshot& before, const std::string& display) -> PlanOutcome {
             Plan plan;

@@ -24,3 +24,10 @@ target_link_libraries(mcp_edit::xxhash INTERFACE "${XXHASH_LIBRARY}")
 find_path(DTL_INCLUDE_DIR dtl/dtl.hpp REQUIRED)
 add_library(mcp_edit::dtl INTERFACE IMPORTED)
 target_include_directories(mcp_edit::dtl SYSTEM INTERFACE "${DTL_INCLUDE_DIR}")
+
+# utf8proc (Debian libutf8proc-dev): Unicode normalisation (NFKC) for the matcher's Unicode tier.
+find_path(UTF8PROC_INCLUDE_DIR utf8proc.h REQUIRED)
+find_library(UTF8PROC_LIBRARY utf8proc REQUIRED)
+add_library(mcp_edit::utf8proc INTERFACE IMPORTED)
+target_include_directories(mcp_edit::utf8proc SYSTEM INTERFACE "${UTF8PROC_INCLUDE_DIR}")
+target_link_libraries(mcp_edit::utf8proc INTERFACE "${UTF8PROC_LIBRARY}")

@@ -131,7 +131,8 @@ TEST_CASE("matching tier 2: trailing whitespace ignored") {
 TEST_CASE("matching tier 3: typographic quotes, dashes, spaces and ellipsis") {
     const Applied quotes = apply("s = \u201chello\u201d;\nt = \u2018x\u2019;\n", "s = \"hello\";", "s = \"bye\";");
     CHECK(quotes.tier == "unicode_normalized");
-    CHECK(quotes.bytes == "s = \"bye\";\nt = \u2018x\u2019;\n");
+    // new_string takes the file's curly quotes at the places old_string had them.
+    CHECK(quotes.bytes == "s = \u201cbye\u201d;\nt = \u2018x\u2019;\n");
 
     // The needle has the typography, the file is ASCII.
     const Applied reverse = apply("a - b\n", "a \u2014 b", "a + b");
@@ -140,7 +141,7 @@ TEST_CASE("matching tier 3: typographic quotes, dashes, spaces and ellipsis") {
 
     const Applied spaces = apply("x\u00A0=\u20091\n", "x = 1", "x = 2");
     CHECK(spaces.tier == "unicode_normalized");
-    CHECK(spaces.bytes == "x = 2\n");
+    CHECK(spaces.bytes == "x\u00A0=\u20092\n");
 
     const Applied dots = apply("wait\u2026 done\n", "wait... done", "ok");
     CHECK(dots.tier == "unicode_normalized");
@@ -285,8 +286,8 @@ TEST_CASE("absence: the closest region, what differs, whitespace made visible") 
     CHECK(m.error().kind == MatchErrorKind::not_found);
     CHECK(m.error().region == LineRange{4, 5});
     CHECK(m.error().message ==
-          "old_string was not found in the file, not even with trailing whitespace, typographic quotes, dashes and "
-          "spaces, indentation or read line-number prefixes tolerated. The closest region is lines 4-5 (1 of 2 "
+          "old_string was not found in the file, not even with trailing whitespace, Unicode forms (NFKC), typographic "
+          "quotes, dashes and spaces, indentation or read line-number prefixes tolerated. The closest region is lines 4-5 (1 of 2 "
           "lines identical). Whitespace is shown as \u2192 for a tab and \u00B7 for a leading or trailing space:\n"
           "  line 5: text differs from column 8\n"
           "    file:       \u00B7\u00B7\u00B7\u00B7return 2\n"
@@ -474,4 +475,41 @@ TEST_CASE("matching: an old_string starting with U+FEFF matches a file with a BO
     CHECK(apply(file, "\xEF\xBB\xBFkey = 1\n", "\xEF\xBB\xBFkey = 3\n").bytes == "\xEF\xBB\xBFkey = 3\nkey = 1\n");
     // Without a BOM in the file, U+FEFF is text like any other.
     CHECK(apply("key = 1\n", "\xEF\xBB\xBFkey = 1", "x").kind == MatchErrorKind::not_found);
+}
+
+TEST_CASE("matching tier 3: new_string keeps the file's typography where old_string had it") {
+    // Kept characters take the file's form; new quotes follow the file's usage, opening or closing.
+    const std::string file = "print(\u201cIt\u2019s done \u2014 ok\u201d)\n";
+    const Applied kept = apply(file, "print(\"It's done - ok\")", "print(\"It's done - fine\")");
+    CHECK(kept.tier == "unicode_normalized");
+    CHECK(kept.bytes == "print(\u201cIt\u2019s done \u2014 fine\u201d)\n");
+    const Applied added = apply(file, "print(\"It's done - ok\")", "print(\"It's done - ok\", \"and 'more'\")");
+    CHECK(added.bytes == "print(\u201cIt\u2019s done \u2014 ok\u201d, \u201cand \u2018more\u2019\u201d)\n");
+    // The other way round: the file is ASCII, old_string and new_string came back curly.
+    const Applied ascii = apply("say(\"hi\")\n", "say(\u201chi\u201d)", "say(\u201chello\u201d, \u201cyou\u201d)");
+    CHECK(ascii.tier == "unicode_normalized");
+    CHECK(ascii.bytes == "say(\"hello\", \"you\")\n");
+    // Over several CRLF lines with trailing whitespace in the file.
+    const Applied lines = apply("a = \u2018x\u2019  \r\nb = \u2018y\u2019\r\n", "a = 'x'\nb = 'y'", "a = 'x'\nb = 'z'\nc = 'w'");
+    CHECK(lines.bytes == "a = \u2018x\u2019\r\nb = \u2018z\u2019\r\nc = \u2018w\u2019\r\n");
+}
+
+TEST_CASE("matching tier 3: Unicode forms (NFKC): fullwidth letters, ligatures, decomposed accents") {
+    // The file has fullwidth letters; old_string is ASCII.
+    const Applied fullwidth = apply("id = \uFF21\uFF22\uFF23\nnext\n", "id = ABC", "id = XYZ");
+    CHECK(fullwidth.tier == "unicode_normalized");
+    CHECK(fullwidth.bytes == "id = XYZ\nnext\n");
+    // A ligature in the file, the letters in old_string; and the reverse.
+    const Applied ligature = apply("the \uFB01le\n", "the file", "a file");
+    CHECK(ligature.tier == "unicode_normalized");
+    CHECK(ligature.bytes == "a file\n");
+    CHECK(apply("the file\n", "the \uFB01le", "a file").bytes == "a file\n");
+    // Decomposed accents (e + U+0301) in the file, composed in old_string, with CRLF; bytes around kept.
+    const Applied accents = apply("x\r\ncaf" "e\u0301 au lait\r\ny\r\n", "caf\u00E9 au lait", "th\u00E9");
+    CHECK(accents.tier == "unicode_normalized");
+    CHECK(accents.bytes == "x\r\nth\u00E9\r\ny\r\n");
+    // A place may not end inside a folded cluster: "caf" + "e" is not a place in "café" decomposed.
+    CHECK(apply("cafe\u0301\n", "cafe", "x").kind == MatchErrorKind::not_found);
+    // Superscripts read as digits only through NFKC; ambiguity is still refused.
+    CHECK(apply("x\u00B2 + x\u00B2\n", "x2", "y").kind == MatchErrorKind::ambiguous);
 }

@@ -1,4 +1,4 @@
-// The matching tiers of edit/multiedit/apply_diff: exact, trailing whitespace, typography,
+// The matching tiers of edit/multiedit/apply_diff: exact, trailing whitespace, Unicode (NFKC, typography),
 // indentation, line-number prefixes; each tolerant view is built only when the tiers before fail.
 #include "tools/text/matcher.hpp"
 
@@ -11,6 +11,7 @@
 #include "tools/text/byte_search.hpp"
 #include "tools/text/near_miss.hpp"
 #include "tools/text/normalized_view.hpp"
+#include "tools/text/typography_transfer.hpp"
 
 namespace text {
 
@@ -488,7 +489,7 @@ private:
             if (v.folded() || needle3.text != needle2.text) {
                 found = search(v.text(), needle3.text, needle3.last_line_stripped,
                                [&v](std::size_t p) { return v.to_source(p); });
-                if (found.count) return decide(decided_by(MatchTier::unicode_normalized), std::move(found), a);
+                if (found.count) return decide(decided_by(MatchTier::unicode_normalized), std::move(found), a, true);
             }
             found = search_indentation(needle3.text);
             if (found.count) return decide(decided_by(MatchTier::indentation), std::move(found), a);
@@ -516,7 +517,8 @@ private:
         }
     }
 
-    Result<Match, MatchError> decide(MatchTier tier, Found found, const Attempt& a) {
+    // `folded`: the places were found with Unicode folded, so the replacement takes the file's typography.
+    Result<Match, MatchError> decide(MatchTier tier, Found found, const Attempt& a, bool folded = false) {
         assign_lines(found.places);
         std::vector<const Place*> chosen;
         if (spec_.replace_all || found.count == 1) {
@@ -550,7 +552,14 @@ private:
             Replacement r;
             r.begin = p->begin;
             r.end = p->end;
-            r.text = p->shift ? reindent(a.replacement, *p->shift) : a.replacement;
+            if (p->shift) {
+                r.text = reindent(a.replacement, *p->shift);
+            } else if (folded) {
+                r.text = keep_file_typography(a.needle, lf_.text().substr(p->lf_begin, p->lf_end - p->lf_begin),
+                                              a.replacement);
+            } else {
+                r.text = a.replacement;
+            }
             m.replacements.push_back(std::move(r));
             m.lines.push_back(p->lines);
         }
@@ -570,7 +579,7 @@ private:
             case MatchTier::exact: m += " in the file"; break;
             case MatchTier::trailing_whitespace: m += " when trailing whitespace is ignored"; break;
             case MatchTier::unicode_normalized:
-                m += " when typographic quotes, dashes and spaces are read as ASCII";
+                m += " when Unicode forms are normalized (NFKC) and typographic quotes, dashes and spaces read as ASCII";
                 break;
             case MatchTier::indentation: m += " when indentation is ignored"; break;
             case MatchTier::line_numbers: m += " once its read line-number prefixes are removed"; break;

@@ -13,6 +13,7 @@
 #include "tools/text/file_facts.hpp"
 #include "tools/text/normalized_view.hpp"
 #include "tools/text/typography.hpp"
+#include "tools/text/unicode_fold.hpp"
 
 namespace text {
 
@@ -118,7 +119,7 @@ double similarity(std::string_view file_line, std::string_view needle_line) {
     const std::string_view a = trim(file_line);
     const std::string_view b = trim(needle_line);
     if (a == b) return 0.96;
-    if (a.size() < 512 && b.size() < 512 && fold_typography(a) == fold_typography(b)) return 0.94;
+    if (a.size() < 512 && b.size() < 512 && fold_unicode(a) == fold_unicode(b)) return 0.94;
     return 0.9 * dice(a, b);
 }
 
@@ -308,8 +309,8 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
     const std::string name(old_name);
     NearMiss out;
     std::string& m = out.message;
-    m = name + " was not found in the file, not even with trailing whitespace, typographic quotes, dashes and "
-               "spaces, indentation or read line-number prefixes tolerated.";
+    m = name + " was not found in the file, not even with trailing whitespace, Unicode forms (NFKC), typographic "
+               "quotes, dashes and spaces, indentation or read line-number prefixes tolerated.";
     if (lf.empty()) {
         m += " The file is empty: use write to give it content, or insert to add lines.";
         return out;

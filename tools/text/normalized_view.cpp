@@ -7,6 +7,7 @@
 
 #include "tools/text/file_facts.hpp"
 #include "tools/text/typography.hpp"
+#include "tools/text/unicode_fold.hpp"
 
 namespace text {
 
@@ -68,9 +69,6 @@ std::optional<std::size_t> OffsetMap::to_source(std::size_t p) const {
     return piece.source + piece.source_len + (p - piece.view - piece.view_len);
 }
 
-namespace {
-
-// End of line [b, e) once its trailing whitespace is dropped.
 std::size_t trimmed_end(std::string_view s, std::size_t b, std::size_t e, bool special_spaces) {
     while (e > b) {
         if (is_blank_byte(s[e - 1])) {
@@ -97,6 +95,8 @@ std::size_t trimmed_end(std::string_view s, std::size_t b, std::size_t e, bool s
     }
     return e;
 }
+
+namespace {
 
 // Applies `tol` to every line of `src`. Until the first change nothing is copied: `changed` stays
 // false and the result is `src` itself. `map` (optional) receives the pieces.
@@ -130,25 +130,26 @@ Transformed transform(std::string_view src, Tolerance tol, OffsetMap* map) {
         std::size_t run = b;
         if (tol.fold_typography) {
             for (std::size_t i = b; i < content_end;) {
-                if (static_cast<unsigned char>(src[i]) < 0xC2) {
+                // ASCII not followed by a possible combining mark is its own fold (the common case).
+                if (static_cast<unsigned char>(src[i]) < 0x80 &&
+                    (i + 1 >= content_end || static_cast<unsigned char>(src[i + 1]) < 0x80)) {
                     ++i;
                     continue;
                 }
-                const Typographic t = typographic_at(src, i);
-                if (t.size == 0 || i + t.size > content_end) {
-                    ++i;
+                const FoldedCluster c = fold_cluster_at(src, i, content_end);
+                if (!c.changed) {
+                    i += c.size;
                     continue;
                 }
                 keep(run, i);
                 start_copy(i);
                 if (map) {
-                    map->add({view, i, static_cast<std::uint32_t>(t.ascii.size()),
-                              static_cast<std::uint32_t>(t.size)});
+                    map->add({view, i, static_cast<std::uint32_t>(c.text.size()), static_cast<std::uint32_t>(c.size)});
                 }
-                out.text.append(t.ascii);
-                view += t.ascii.size();
+                out.text.append(c.text);
+                view += c.text.size();
                 out.folded = true;
-                i += t.size;
+                i += c.size;
                 run = i;
             }
         }

@@ -1,5 +1,5 @@
 // Views of a file's text that the matcher searches (newlines read as "\n", trailing whitespace
-// dropped, typography folded), each with a map back to the offsets it came from. Own file: the maps.
+// dropped, Unicode folded), each with a map back to the offsets it came from.
 #pragma once
 
 #include <cstddef>
@@ -58,7 +58,7 @@ private:
 
 struct Tolerance {
     bool strip_trailing_whitespace = false;  // spaces, tabs, \f, \v (and special spaces when folding)
-    bool fold_typography = false;            // see typography.hpp
+    bool fold_typography = false;            // NFKC and typography read as ASCII: see unicode_fold.hpp
 };
 
 // A text (LF newlines) with the tolerance applied to every line; no copy when nothing changes.
@@ -87,6 +87,10 @@ struct TolerantText {
     bool last_line_stripped = false;
 };
 TolerantText tolerant_text(std::string_view s, Tolerance tolerance);
+
+// The end of line s[b, e) once its trailing blanks (and, with special_spaces, the typographic
+// spaces of typography.hpp) are dropped.
+std::size_t trimmed_end(std::string_view s, std::size_t b, std::size_t e, bool special_spaces);
 
 // True for the bytes read as blanks at the end of a line: space, tab, form feed, vertical tab.
 inline bool is_blank_byte(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }

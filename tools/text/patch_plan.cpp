@@ -635,7 +635,7 @@ private:
             switch (*err.tier) {
                 case MatchTier::exact: break;
                 case MatchTier::trailing_whitespace: m += " when trailing whitespace is ignored"; break;
-                case MatchTier::unicode_normalized: m += " when typographic quotes, dashes and spaces are read as ASCII"; break;
+                case MatchTier::unicode_normalized: m += " when Unicode forms are normalized (NFKC) and typographic quotes, dashes and spaces read as ASCII"; break;
                 case MatchTier::indentation: m += " when indentation is ignored"; break;
                 case MatchTier::line_numbers: m += " once its line-number prefixes are removed"; break;
             }

@@ -463,8 +463,9 @@ TEST_CASE("absence: lines that look alike are told apart by their bytes") {
     // Latin-1 bytes (shown as U+FFFD by read) against other bytes.
     auto latin = text::match_edit("caf\xE9 au lait\n", EditSpec{"caf\xC3\xA8 au lait", "x", false});
     REQUIRE_FALSE(latin.ok());
-    CHECK(latin.error().message.find("the file has caf\\xE9 au lait where old_string has caf\\xC3\\xA8 au lait") !=
-          std::string::npos);
+    CHECK(latin.error().message.find("line 1: text differs from column 4; the file has the byte \\xE9 at column 4, which "
+                                     "is not UTF-8 (read shows it as U+FFFD), where old_string has \\xC3\\xA8: write one "
+                                     "U+FFFD in old_string for each such byte and the byte is kept") != std::string::npos);
 }
 
 TEST_CASE("matching: an old_string starting with U+FEFF matches a file with a BOM; the BOM stays") {
@@ -512,4 +513,30 @@ TEST_CASE("matching tier 3: Unicode forms (NFKC): fullwidth letters, ligatures, 
     CHECK(apply("cafe\u0301\n", "cafe", "x").kind == MatchErrorKind::not_found);
     // Superscripts read as digits only through NFKC; ambiguity is still refused.
     CHECK(apply("x\u00B2 + x\u00B2\n", "x2", "y").kind == MatchErrorKind::ambiguous);
+}
+
+TEST_CASE("matching: U+FFFD in old_string stands for one byte that is not UTF-8; the bytes are kept") {
+    // read shows "caf\xE9" as "caf\uFFFD": copied back, it matches, and the Latin-1 byte stays.
+    const Applied latin = apply("x\r\ncaf\xE9 au lait\r\n", "caf\uFFFD au lait", "caf\uFFFD noir");
+    CHECK(latin.tier == "exact");
+    CHECK(latin.bytes == "x\r\ncaf\xE9 noir\r\n");
+    // Two bytes, two U+FFFDs, each kept in order; a U+FFFD only in old_string's shared end is kept too.
+    CHECK(apply("a\xE9" "b\xFC" "c\n", "a\uFFFDb\uFFFDc", "A\uFFFDB\uFFFDC").bytes == "A\xE9" "B\xFC" "C\n");
+    CHECK(apply("na\xEFve \xE0 la\n", "na\uFFFDve \uFFFD la", "na\uFFFDve\n\uFFFD la").bytes == "na\xEFve\n\xE0 la\n");
+    CHECK(apply("na\xEFve \xE0 la\n", "na\uFFFDve \uFFFD la", "na\uFFFDf \uFFFD la").bytes == "na\xEF" "f \xE0 la\n");
+    // A U+FFFD new in new_string is written as U+FFFD.
+    CHECK(apply("caf\xE9\n", "caf\uFFFD", "caf\uFFFD \uFFFD").bytes == "caf\xE9 \xEF\xBF\xBD\n");
+    // Only old_string of U+FFFDs: places are the invalid bytes; two of them are ambiguous.
+    CHECK(apply("\xE9\n", "\uFFFD", "e").bytes == "e\n");
+    CHECK(apply("\xE9 \xE8\n", "\uFFFD", "e").kind == MatchErrorKind::ambiguous);
+    // One U+FFFD is one byte: two invalid bytes need two.
+    CHECK(apply("x\xE9\xE9y\n", "x\uFFFDy", "z").kind == MatchErrorKind::not_found);
+    CHECK(apply("x\xE9\xE9y\n", "x\uFFFD\uFFFDy", "z").bytes == "z\n");
+    // A real U+FFFD in the file is matched exactly first.
+    CHECK(apply("a\uFFFDb\n", "a\uFFFDb", "c").bytes == "c\n");
+    // Where U+FFFD meets a valid character, the error names the character's bytes.
+    const Applied valid = apply("caf\u00E9 au lait\n", "caf\uFFFD au lait", "x");
+    CHECK(valid.kind == MatchErrorKind::not_found);
+    CHECK(valid.error.find("old_string has U+FFFD at column 4, which matches only a byte that is not UTF-8, but the file "
+                           "has \\xC3\\xA9 (valid UTF-8) there: copy that character instead of U+FFFD") != std::string::npos);
 }

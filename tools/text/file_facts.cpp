@@ -111,6 +111,17 @@ std::string to_valid_utf8(std::string_view s) {
     return out;
 }
 
+std::vector<std::size_t> invalid_utf8_bytes(std::string_view s) {
+    std::vector<std::size_t> out;
+    if (is_valid_utf8(s)) return out;
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t len = utf8_sequence_length(s, i);
+        if (len == 0) out.push_back(i++);
+        else i += len;
+    }
+    return out;
+}
+
 FileFacts analyze(std::string_view bytes) {
     FileFacts f;
     f.bom = detect_bom(bytes, &f.bom_size);

@@ -49,6 +49,10 @@ bool is_valid_utf8(std::string_view bytes);
 // Used only for display; files are never rewritten with it.
 std::string to_valid_utf8(std::string_view bytes);
 
+// The offsets of the bytes that are not part of a valid UTF-8 sequence, in order: the bytes
+// to_valid_utf8 (and so `read`) shows as one U+FFFD each.
+std::vector<std::size_t> invalid_utf8_bytes(std::string_view bytes);
+
 // A line of the file: [begin, end) excludes the terminator; terminator_size is 0, 1 or 2.
 struct LineSpan {
     std::size_t begin = 0;

@@ -9,6 +9,7 @@
 
 #include "tools/text/byte_scan.hpp"
 #include "tools/text/byte_search.hpp"
+#include "tools/text/file_facts.hpp"
 #include "tools/text/near_miss.hpp"
 #include "tools/text/normalized_view.hpp"
 #include "tools/text/typography_transfer.hpp"
@@ -202,12 +203,52 @@ std::string reindent(std::string_view text, const Shift& shift) {
     return out;
 }
 
+// new_string with its U+FFFDs written as the file's bytes they stand for in old_string (`bytes`,
+// one per U+FFFD of old_string): in order when both have as many; otherwise those in the text the
+// two share at the start and at the end. A U+FFFD new in new_string stays one.
+std::string restore_invalid_bytes(std::string_view needle, std::string_view replacement, std::string_view bytes) {
+    constexpr std::string_view fffd = "\xEF\xBF\xBD";
+    std::vector<std::size_t> in_new;
+    for (std::size_t p = find_bytes(replacement, fffd); p != std::string_view::npos; p = find_bytes(replacement, fffd, p + 3))
+        in_new.push_back(p);
+    std::vector<std::optional<char>> byte_for(in_new.size());
+    if (in_new.size() == bytes.size()) {
+        for (std::size_t k = 0; k < in_new.size(); ++k) byte_for[k] = bytes[k];
+    } else {
+        std::size_t prefix = 0;
+        while (prefix < needle.size() && prefix < replacement.size() && needle[prefix] == replacement[prefix]) ++prefix;
+        std::size_t suffix = 0;
+        while (suffix < needle.size() - prefix && suffix < replacement.size() - prefix &&
+               needle[needle.size() - 1 - suffix] == replacement[replacement.size() - 1 - suffix])
+            ++suffix;
+        std::size_t k = 0;
+        for (; k < in_new.size() && in_new[k] + 3 <= prefix; ++k) byte_for[k] = bytes[k];
+        for (std::size_t back = 0; back < in_new.size() && back < bytes.size(); ++back) {
+            const std::size_t idx = in_new.size() - 1 - back;
+            if (in_new[idx] < replacement.size() - suffix || idx < k) break;
+            byte_for[idx] = bytes[bytes.size() - 1 - back];
+        }
+    }
+    std::string out;
+    out.reserve(replacement.size());
+    std::size_t from = 0;
+    for (std::size_t k = 0; k < in_new.size(); ++k) {
+        out.append(replacement.substr(from, in_new[k] - from));
+        if (byte_for[k]) out += *byte_for[k];
+        else out.append(fffd);
+        from = in_new[k] + 3;
+    }
+    out.append(replacement.substr(from));
+    return out;
+}
+
 struct Place {
     std::size_t lf_begin = 0;  // in the LF view
     std::size_t lf_end = 0;
     std::size_t begin = 0;  // in the file
     std::size_t end = 0;
     std::optional<Shift> shift;  // indentation tier
+    std::string invalid_bytes;   // the file's bytes that old_string's U+FFFDs stood for, in order
     LineRange lines;
 };
 
@@ -324,6 +365,71 @@ private:
             }
             record(found, *b, *e, std::nullopt);
             from = end;
+        }
+        return found;
+    }
+
+    // `read` shows each byte that is not UTF-8 as U+FFFD: in old_string, each U+FFFD stands for
+    // exactly one such byte at that place (the exact tier otherwise). The bytes are kept.
+    Found search_invalid_bytes(std::string_view needle) {
+        Found found;
+        constexpr std::string_view fffd = "\xEF\xBF\xBD";
+        if (find_bytes(needle, fffd) == std::string_view::npos) return found;
+        const std::string_view lf = lf_.text();
+        if (!invalid_) invalid_ = invalid_utf8_bytes(lf);
+        const std::vector<std::size_t>& invalid = *invalid_;
+        if (invalid.empty()) return found;
+        // The needle as pieces of literal text, each followed by one U+FFFD except the last; where
+        // each piece and each stand-in byte lies relative to the start of a place in the file.
+        std::vector<std::string_view> pieces;
+        std::vector<std::size_t> piece_at, byte_at;
+        std::size_t b = 0, offset = 0;
+        while (true) {
+            const std::size_t e = find_bytes(needle, fffd, b);
+            const std::string_view piece = needle.substr(b, (e == std::string_view::npos ? needle.size() : e) - b);
+            pieces.push_back(piece);
+            piece_at.push_back(offset);
+            offset += piece.size();
+            if (e == std::string_view::npos) break;
+            byte_at.push_back(offset++);
+            b = e + fffd.size();
+        }
+        const std::size_t length = offset;
+        auto is_invalid = [&invalid](std::size_t pos) { return std::binary_search(invalid.begin(), invalid.end(), pos); };
+        auto matches_at = [&](std::size_t start) {
+            if (start + length > lf.size()) return false;
+            for (std::size_t k = 0; k < pieces.size(); ++k)
+                if (lf.compare(start + piece_at[k], pieces[k].size(), pieces[k]) != 0) return false;
+            for (const std::size_t at : byte_at)
+                if (!is_invalid(start + at)) return false;
+            return true;
+        };
+        auto take = [&](std::size_t start) {
+            record(found, start, start + length, std::nullopt);
+            if (found.places.size() && found.places.back().lf_begin == start) {
+                for (const std::size_t at : byte_at) found.places.back().invalid_bytes += lf[start + at];
+            }
+        };
+        // Candidates: where the longest piece occurs, or, when there is no literal text, every invalid byte.
+        std::size_t longest = 0;
+        for (std::size_t k = 1; k < pieces.size(); ++k)
+            if (pieces[k].size() > pieces[longest].size()) longest = k;
+        std::size_t next_free = 0;  // places do not overlap
+        if (pieces[longest].empty()) {
+            for (const std::size_t pos : invalid) {
+                if (pos < byte_at[0] || pos - byte_at[0] < next_free) continue;
+                const std::size_t start = pos - byte_at[0];
+                if (matches_at(start)) take(start), next_free = start + length;
+            }
+            return found;
+        }
+        for (std::size_t hit = find_bytes(lf, pieces[longest]); hit != std::string_view::npos;
+             hit = find_bytes(lf, pieces[longest], hit + 1)) {
+            if (hit < piece_at[longest]) continue;
+            const std::size_t start = hit - piece_at[longest];
+            if (start < next_free || !matches_at(start)) continue;
+            take(start);
+            next_free = start + length;
         }
         return found;
     }
@@ -474,6 +580,8 @@ private:
 
         Found found = search(lf, a.needle, false, [](std::size_t p) { return std::optional<std::size_t>(p); });
         if (found.count) return decide(decided_by(MatchTier::exact), std::move(found), a);
+        found = search_invalid_bytes(a.needle);
+        if (found.count) return decide(decided_by(MatchTier::exact), std::move(found), a);
 
         const TolerantText needle2 = tolerant_text(a.needle, Tolerance{true, false});
         if (has_visible_text(needle2.text) && (view2().changed() || needle2.text != a.needle)) {
@@ -552,7 +660,9 @@ private:
             Replacement r;
             r.begin = p->begin;
             r.end = p->end;
-            if (p->shift) {
+            if (!p->invalid_bytes.empty()) {
+                r.text = restore_invalid_bytes(a.needle, a.replacement, p->invalid_bytes);
+            } else if (p->shift) {
                 r.text = reindent(a.replacement, *p->shift);
             } else if (folded) {
                 r.text = keep_file_typography(a.needle, lf_.text().substr(p->lf_begin, p->lf_end - p->lf_begin),
@@ -647,6 +757,7 @@ private:
     std::optional<TolerantView> view2_;
     std::optional<TolerantView> view3_;
     std::optional<std::vector<std::size_t>> starts3_;
+    std::optional<std::vector<std::size_t>> invalid_;  // the LF view's bytes that are not UTF-8
 };
 
 }  // namespace

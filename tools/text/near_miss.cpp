@@ -201,6 +201,41 @@ std::string differing_bytes(std::string_view file_line, std::string_view needle_
            std::string(old_name) + " has " + escaped_bytes(needle_line, from, to);
 }
 
+// Where the first difference (byte i, column `column`) involves a byte that is not UTF-8 or a
+// U+FFFD standing for one: which byte, and what old_string needs there. Empty otherwise.
+std::string invalid_byte_words(std::string_view file_line, std::string_view needle_line, std::size_t i,
+                               std::size_t column, std::string_view old_name) {
+    constexpr std::string_view fffd = "\xEF\xBF\xBD";
+    // Back to the start of the character in both lines (the common prefix may end inside one).
+    std::size_t at = i;
+    while (at > 0 && (static_cast<unsigned char>(needle_line[at]) & 0xC0) == 0x80 && at < needle_line.size()) --at;
+    const std::vector<std::size_t> invalid = invalid_utf8_bytes(file_line);
+    const bool file_invalid = std::binary_search(invalid.begin(), invalid.end(), i);
+    const bool needle_fffd = needle_line.substr(at).starts_with(fffd);
+    const std::string col = " at column " + std::to_string(column);
+    auto next_character = [](std::string_view line, std::size_t from) {
+        std::size_t to = from + 1;
+        while (to < line.size() && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80 && to - from < 4) ++to;
+        return to;
+    };
+    if (file_invalid) {
+        return "the file has the byte " + escaped_bytes(file_line.substr(i, 1), 0, 1) + col +
+               ", which is not UTF-8 (read shows it as U+FFFD), where " + std::string(old_name) + " has " +
+               (at < needle_line.size() ? escaped_bytes(needle_line.substr(at, next_character(needle_line, at) - at), 0, 4)
+                                        : std::string("nothing")) +
+               ": write one U+FFFD in " + std::string(old_name) + " for each such byte and the byte is kept";
+    }
+    if (needle_fffd) {
+        const std::size_t file_at = std::min(at, file_line.size());
+        return std::string(old_name) + " has U+FFFD" + col + ", which matches only a byte that is not UTF-8, but the file has " +
+               (file_at < file_line.size()
+                    ? escaped_bytes(file_line.substr(file_at, next_character(file_line, file_at) - file_at), 0, 4) +
+                                                 " (valid UTF-8) there: copy that character instead of U+FFFD"
+                                           : std::string("the end of the line there"));
+    }
+    return {};
+}
+
 bool is_word_byte(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
@@ -293,6 +328,8 @@ std::string describe_difference(std::string_view file_line, std::string_view nee
         const auto c = static_cast<unsigned char>(line[at]);
         return c >= 0x7F || (c < 0x20 && c != '\t');
     };
+    if (const std::string bytes = invalid_byte_words(file_line, needle_line, i, column, old_name); !bytes.empty())
+        return s + "; " + bytes;
     if (in_file.empty() && in_needle.empty() && (unclear(file_line, i) || unclear(needle_line, i)))
         s += "; " + differing_bytes(file_line, needle_line, old_name);
     return s;

@@ -10,7 +10,7 @@ find_package(valijson REQUIRED)
 find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
 add_library(mcp_edit::asio INTERFACE IMPORTED)
 target_include_directories(mcp_edit::asio SYSTEM INTERFACE "${ASIO_INCLUDE_DIR}")
-target_compile_definitions(mcp_edit::asio INTERFACE ASIO_STANDALONE
+target_compile_definitions(mcp_edit::asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED
   # asio 1.22 looks for clang's coroutines in <experimental/coroutine> only; clang 14 with
   # libstdc++ has C++20's <coroutine>, which asio then uses.
   $<$<CXX_COMPILER_ID:Clang>:ASIO_HAS_CO_AWAIT=1>)

@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include "fuzz/fuzz_common.hpp"
-#include "tools/text/patch_detect.hpp"
-#include "tools/text/patch_apply_patch.hpp"
+#include "text/patch_detect.hpp"
+#include "text/patch_apply_patch.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const fuzz::Input input = fuzz::split(data, size);

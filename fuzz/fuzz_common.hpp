@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
-#include "tools/text/file_facts.hpp"
-#include "tools/text/patch_model.hpp"
-#include "tools/text/patch_plan.hpp"
-#include "tools/text/result.hpp"
+#include "text/file_facts.hpp"
+#include "text/patch_model.hpp"
+#include "text/patch_plan.hpp"
+#include "base/result.hpp"
 
 namespace fuzz {
 

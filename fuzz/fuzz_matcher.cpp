@@ -8,12 +8,12 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "fuzz/fuzz_common.hpp"
-#include "tools/text/byte_scan.hpp"
-#include "tools/text/byte_search.hpp"
-#include "tools/text/file_facts.hpp"
-#include "tools/text/matcher.hpp"
-#include "tools/text/patch_search_replace.hpp"
-#include "tools/text/splice.hpp"
+#include "text/byte_scan.hpp"
+#include "text/byte_search.hpp"
+#include "text/file_facts.hpp"
+#include "text/matcher.hpp"
+#include "text/patch_search_replace.hpp"
+#include "text/splice.hpp"
 
 namespace {
 

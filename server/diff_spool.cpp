@@ -3,7 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "server/platform.hpp"
+#include "os/platform.hpp"
 
 namespace server {
 

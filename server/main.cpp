@@ -17,10 +17,10 @@
 
 #include "server/config.hpp"
 #include "server/logging.hpp"
-#include "server/platform.hpp"
+#include "os/platform.hpp"
 #include "server/session.hpp"
 #include "server/stdio_transport.hpp"
-#include "server/workspace.hpp"
+#include "os/workspace.hpp"
 #include "tools/registry.hpp"
 
 namespace {
@@ -72,12 +72,12 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
 }
 
 // Fills in config.misconfiguration and config.warnings from what the roots turned out to be.
-void judge_roots(server::Config& config, const server::Workspace& workspace) {
+void judge_roots(server::Config& config, const os::Workspace& workspace) {
     std::vector<std::string> problems;
     for (const auto& problem : workspace.problems())
         problems.push_back(config.roots_given ? "--root " + problem : "its working directory " + problem);
     if (problems.empty()) return;
-    const std::string what = server::Workspace::list_text(problems);
+    const std::string what = os::Workspace::list_text(problems);
     if (workspace.roots().empty()) {
         config.misconfiguration =
             config.roots_given
@@ -88,7 +88,7 @@ void judge_roots(server::Config& config, const server::Workspace& workspace) {
         return;
     }
     config.warnings.push_back(what + (problems.size() == 1 ? ", so it is" : ", so they are") + " left out (the roots are " +
-                              server::Workspace::list_text(workspace.roots()) + ")");
+                              os::Workspace::list_text(workspace.roots()) + ")");
 }
 
 }  // namespace
@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
 
     if (!config.roots_given) config.roots.push_back(platform::current_directory());
-    const server::Workspace workspace(
+    const os::Workspace workspace(
         config.roots, config.roots_given ? "" : "this server's working directory; it was started without --root");
     judge_roots(config, workspace);
     if (!config.misconfiguration.empty()) spdlog::error("{}", config.misconfiguration);

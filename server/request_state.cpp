@@ -10,7 +10,7 @@
 
 #include <sys/random.h>
 
-#include "tools/hash.hpp"
+#include "os/hash.hpp"
 
 namespace server {
 
@@ -54,7 +54,7 @@ std::optional<std::string> decode(const std::string& in) {
 }  // namespace
 
 std::string canonical_digest(const nlohmann::json& value) {
-    return tools::sha256_hex(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return os::sha256_hex(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 namespace {

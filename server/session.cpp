@@ -4,7 +4,7 @@
 #include "server/approval_form.hpp"
 #include "server/logging.hpp"
 #include "tools/call_shapes.hpp"
-#include "tools/hash.hpp"
+#include "os/hash.hpp"
 
 #include <algorithm>
 #include <array>
@@ -152,7 +152,7 @@ private:
 };
 
 Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Config& config,
-                 StdioTransport& transport, const Workspace& workspace, const tools::Registry& registry)
+                 StdioTransport& transport, const os::Workspace& workspace, const tools::Registry& registry)
     : io_(io),
       blocking_(std::move(blocking)),
       config_(config),
@@ -488,7 +488,7 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     tools::ToolResult outcome;
     // A server without a usable root says why on every call (without --root, the client's roots
     // may still supply a workspace; client roots never widen a --root that was given).
-    std::shared_ptr<const Workspace> workspace;
+    std::shared_ptr<const os::Workspace> workspace;
     bool misconfigured = !config_.misconfiguration.empty();
     if (misconfigured && !config_.roots_given) {
         workspace = co_await call_workspace(state);
@@ -496,13 +496,13 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     }
     tools::UnknownArguments unknown;
     if (misconfigured) {
-        outcome = tools::ToolResult::error(config_.misconfiguration, tools::ErrorReason::no_root);
+        outcome = tools::ToolResult::error(config_.misconfiguration, base::ErrorReason::no_root);
     } else if (shape.error) {
-        outcome = tools::ToolResult::error(std::move(*shape.error), tools::ErrorReason::invalid_arguments);
+        outcome = tools::ToolResult::error(std::move(*shape.error), base::ErrorReason::invalid_arguments);
     } else if (unknown = registry_.set_aside_unknown_arguments(*tool, args); unknown.error) {
-        outcome = tools::ToolResult::error(std::move(*unknown.error), tools::ErrorReason::invalid_arguments);
+        outcome = tools::ToolResult::error(std::move(*unknown.error), base::ErrorReason::invalid_arguments);
     } else if (auto problem = registry_.validate(*tool, args)) {
-        outcome = tools::ToolResult::error(std::move(*problem), tools::ErrorReason::invalid_arguments);
+        outcome = tools::ToolResult::error(std::move(*problem), base::ErrorReason::invalid_arguments);
     } else {
         if (!workspace) workspace = co_await call_workspace(state);
         tools::CallContext ctx{*workspace, file_states_, lanes_, {}, blocking_};
@@ -537,7 +537,7 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
             spdlog::error("tool {} failed: {}", name, e.what());
             outcome = tools::ToolResult::error(std::string("Internal error in ") + name + ": " + e.what() +
                                                ". The file was not changed.",
-                                               tools::ErrorReason::internal);
+                                               base::ErrorReason::internal);
         }
     }
 
@@ -565,7 +565,7 @@ asio::awaitable<void> Session::call_tool(protocol::Request request, Reply reply,
     if (outcome.is_error) {
         result["isError"] = true;
         // Why, as a word (structuredContent would hide content[0] from some hosts; errors have none).
-        result["_meta"] = {{tools::reason_meta_key, tools::to_string(outcome.reason)}};
+        result["_meta"] = {{base::reason_meta_key, base::to_string(outcome.reason)}};
     } else if (!outcome.structured.is_null()) result["structuredContent"] = std::move(outcome.structured);
     if (era_ == protocol::Era::modern) result["resultType"] = "complete";
     reply.result(std::move(result));
@@ -656,8 +656,8 @@ bool Session::client_can_elicit(const Json& capabilities) const {
     return e->empty() || e->contains("form");
 }
 
-asio::awaitable<std::shared_ptr<const Workspace>> Session::call_workspace(std::shared_ptr<InFlight> call) {
-    std::shared_ptr<const Workspace> base(std::shared_ptr<const Workspace>(), &workspace_);
+asio::awaitable<std::shared_ptr<const os::Workspace>> Session::call_workspace(std::shared_ptr<InFlight> call) {
+    std::shared_ptr<const os::Workspace> base(std::shared_ptr<const os::Workspace>(), &workspace_);
     if (era_ != protocol::Era::legacy || !client_capabilities_.contains("roots")) co_return base;
     // A call that finds a roots/list out waits for it; if that one is abandoned (its call was
     // cancelled), the next round asks anew. Four rounds at most.
@@ -670,8 +670,8 @@ asio::awaitable<std::shared_ptr<const Workspace>> Session::call_workspace(std::s
     co_return client_workspace_ ? client_workspace_ : base;
 }
 
-asio::awaitable<std::shared_ptr<const Workspace>> Session::fetch_client_roots(std::shared_ptr<InFlight> call) {
-    std::shared_ptr<const Workspace> base(std::shared_ptr<const Workspace>(), &workspace_);
+asio::awaitable<std::shared_ptr<const os::Workspace>> Session::fetch_client_roots(std::shared_ptr<InFlight> call) {
+    std::shared_ptr<const os::Workspace> base(std::shared_ptr<const os::Workspace>(), &workspace_);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     const std::uint64_t generation = roots_generation_;
     roots_fetching_ = true;
@@ -694,12 +694,12 @@ asio::awaitable<std::shared_ptr<const Workspace>> Session::fetch_client_roots(st
                      config_.roots_given ? "--root" : "the working directory");
     } else {
         // As many as the message held (bounded by --max-message-size); the workspace examines
-        // the first Workspace::max_client_roots.
+        // the first os::Workspace::max_client_roots.
         for (const auto& root : roots)
             if (root.is_object() && root.contains("uri") && root["uri"].is_string()) uris.push_back(root["uri"].get<std::string>());
     }
     auto outcome = workspace_.with_client_roots(uris, config_.roots_given);
-    client_workspace_ = std::make_shared<const Workspace>(std::move(outcome.workspace));
+    client_workspace_ = std::make_shared<const os::Workspace>(std::move(outcome.workspace));
     roots_stale_ = generation != roots_generation_;
     if (outcome.note != last_roots_note_) {
         if (!outcome.note.empty()) spdlog::warn("{}", outcome.note);
@@ -707,7 +707,7 @@ asio::awaitable<std::shared_ptr<const Workspace>> Session::fetch_client_roots(st
         last_roots_note_ = outcome.note;
     }
     spdlog::info("client roots: the workspace is {} ({})",
-                 client_workspace_->roots().empty() ? std::string("(nothing)") : Workspace::list_text(client_workspace_->roots()),
+                 client_workspace_->roots().empty() ? std::string("(nothing)") : os::Workspace::list_text(client_workspace_->roots()),
                  client_workspace_->origin().empty() ? std::string("--root") : client_workspace_->origin());
     co_return client_workspace_;
 }
@@ -770,7 +770,7 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
                 d.message = "Refused: this server requires the user's approval for every change (--approval require), "
                             "and this client cannot show an approval form (it did not declare elicitation). Nothing was "
                             "written. Show the user the change (call again with dry_run: true for the diff) and let them apply it.";
-                d.reason = tools::ErrorReason::approval_unavailable;
+                d.reason = base::ErrorReason::approval_unavailable;
                 co_return d;
             }
             d.kind = Decision::Kind::approved;
@@ -794,18 +794,18 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
                 "elicitation/create", form, std::chrono::steady_clock::now() + config.approval_timeout, call, tick);
             if (answer.refused) {
                 d.message = "Too many approval requests are waiting for the user; nothing was written. Try again once they are answered.";
-                d.reason = tools::ErrorReason::approval_unavailable;
+                d.reason = base::ErrorReason::approval_unavailable;
             } else if (answer.cancelled) {
                 d.message = "Cancelled by the client while waiting for approval; nothing was written.";
-                d.reason = tools::ErrorReason::cancelled;
+                d.reason = base::ErrorReason::cancelled;
             } else if (answer.timed_out) {
                 d.message = "No answer to the approval request within " + std::to_string(config.approval_timeout.count()) +
                             " s, so it counts as rejected: nothing was written. Ask the user, then call again.";
-                d.reason = tools::ErrorReason::timeout;
+                d.reason = base::ErrorReason::timeout;
             } else if (!answer.response->contains("result")) {
                 d.message = "The client could not show the approval form (" +
                             (*answer.response)["error"].value("message", std::string("error")) + "); nothing was written.";
-                d.reason = tools::ErrorReason::approval_unavailable;
+                d.reason = base::ErrorReason::approval_unavailable;
             } else {
                 d = self->decide(read_approval_answer((*answer.response)["result"]), what);
             }
@@ -816,8 +816,8 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
         // requestState; the retry carries the user's answer and the state back.
         ApprovalBinding binding{tool, canonical_digest(*args), Json::object(), Json::object()};
         for (const auto& image : ask.images) {
-            binding.pre_images[image.real_path] = image.before ? tools::sha256_hex(*image.before) : std::string("absent");
-            binding.post_images[image.real_path] = image.after ? tools::sha256_hex(*image.after) : std::string("deleted");
+            binding.pre_images[image.real_path] = image.before ? os::sha256_hex(*image.before) : std::string("absent");
+            binding.post_images[image.real_path] = image.after ? os::sha256_hex(*image.after) : std::string("deleted");
         }
         const auto now = std::chrono::system_clock::now();
         auto ask_again = [&](const std::string& why) {
@@ -839,19 +839,19 @@ tools::ApprovalGate Session::make_gate(const std::string& tool, const Json& args
         if (checked.verdict == Verdict::expired) {
             d.message = "The approval request expired (after " + std::to_string(config.approval_timeout.count()) +
                         " s); nothing was written. Call the tool again without requestState to ask anew.";
-            d.reason = tools::ErrorReason::timeout;
+            d.reason = base::ErrorReason::timeout;
             co_return d;
         }
         if (checked.verdict != Verdict::valid) {
             d.message = "Refused: requestState was not issued by this server or was altered; nothing was written. "
                         "Call the tool again without requestState and inputResponses.";
-            d.reason = tools::ErrorReason::invalid_arguments;
+            d.reason = base::ErrorReason::invalid_arguments;
             co_return d;
         }
         if (checked.binding.tool != binding.tool || checked.binding.arguments_digest != binding.arguments_digest) {
             d.message = "Refused: requestState belongs to a different tool call (other tool or arguments); nothing was "
                         "written. Retry with exactly the arguments of the call that asked, or call again without requestState.";
-            d.reason = tools::ErrorReason::invalid_arguments;
+            d.reason = base::ErrorReason::invalid_arguments;
             co_return d;
         }
         if (checked.binding.pre_images != binding.pre_images || checked.binding.post_images != binding.post_images)
@@ -871,7 +871,7 @@ tools::ApprovalDecision Session::decide(const ApprovalAnswer& answer, const std:
         if (answer.kind == ApprovalAnswer::Kind::apply_session) approved_for_session_ = true;
     } else {
         d.message = refusal_message(answer, what);
-        d.reason = answer.kind == ApprovalAnswer::Kind::cancel ? tools::ErrorReason::cancelled : tools::ErrorReason::rejected;
+        d.reason = answer.kind == ApprovalAnswer::Kind::cancel ? base::ErrorReason::cancelled : base::ErrorReason::rejected;
     }
     return d;
 }

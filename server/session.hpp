@@ -25,7 +25,7 @@
 #include "server/diff_spool.hpp"
 #include "server/request_state.hpp"
 #include "server/stdio_transport.hpp"
-#include "server/workspace.hpp"
+#include "os/workspace.hpp"
 #include "tools/file_lanes.hpp"
 #include "tools/file_states.hpp"
 #include "tools/history.hpp"
@@ -38,7 +38,7 @@ using protocol::Json;
 class Session : public std::enable_shared_from_this<Session> {
 public:
     Session(asio::io_context& io, asio::any_io_executor blocking, const Config& config,
-            StdioTransport& transport, const Workspace& workspace, const tools::Registry& registry);
+            StdioTransport& transport, const os::Workspace& workspace, const tools::Registry& registry);
 
     void on_line(std::string line);
     void on_oversized(std::size_t bytes);
@@ -87,8 +87,8 @@ private:
     // The workspace of a call: --root, narrowed by the client's roots when it declared them (or,
     // started without --root, the client's roots). One roots/list at a time: calls that come
     // while it is out wait for its answer.
-    asio::awaitable<std::shared_ptr<const Workspace>> call_workspace(std::shared_ptr<InFlight> call);
-    asio::awaitable<std::shared_ptr<const Workspace>> fetch_client_roots(std::shared_ptr<InFlight> call);
+    asio::awaitable<std::shared_ptr<const os::Workspace>> call_workspace(std::shared_ptr<InFlight> call);
+    asio::awaitable<std::shared_ptr<const os::Workspace>> fetch_client_roots(std::shared_ptr<InFlight> call);
     asio::awaitable<void> wait_for_client_roots(std::shared_ptr<InFlight> call);
 
     Json initialize(const Json& params);
@@ -105,7 +105,7 @@ private:
     asio::any_io_executor blocking_;
     const Config& config_;
     StdioTransport& transport_;
-    const Workspace& workspace_;
+    const os::Workspace& workspace_;
     const tools::Registry& registry_;
     tools::FileStates file_states_;
     tools::FileLanes lanes_;
@@ -117,7 +117,7 @@ private:
     std::unordered_map<std::string, std::shared_ptr<Outgoing>> outgoing_;
     std::int64_t next_outgoing_id_ = 1;
 
-    std::shared_ptr<const Workspace> client_workspace_;  // what the client's roots make of --root
+    std::shared_ptr<const os::Workspace> client_workspace_;  // what the client's roots make of --root
     bool roots_stale_ = true;
     bool roots_fetching_ = false;          // a roots/list is out; other calls wait for its answer
     std::uint64_t roots_generation_ = 0;   // counts notifications/roots/list_changed

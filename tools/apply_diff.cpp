@@ -9,11 +9,11 @@
 #include <spdlog/spdlog.h>
 
 #include "tools/change.hpp"
-#include "tools/hash.hpp"
+#include "os/hash.hpp"
 #include "tools/registry.hpp"
-#include "tools/text/patch_detect.hpp"
-#include "tools/text/patch_plan.hpp"
-#include "tools/text/unified_diff.hpp"
+#include "text/patch_detect.hpp"
+#include "text/patch_plan.hpp"
+#include "text/unified_diff.hpp"
 
 namespace tools {
 
@@ -22,8 +22,8 @@ namespace {
 // One file of the patch, from its paths to its planned bytes.
 struct FileWork {
     const text::FilePatch* patch = nullptr;
-    server::ResolvedPath source;
-    std::optional<server::ResolvedPath> destination;  // a move
+    os::ResolvedPath source;
+    std::optional<os::ResolvedPath> destination;  // a move
     FileSnapshot before;                               // the source as it is
     FileSnapshot destination_before;                   // the move's target (must be absent)
     text::FilePlan plan;
@@ -36,25 +36,25 @@ struct FileWork {
     text::FilePatch* own_patch = nullptr;  // the merged section (in the handler's store) when aliases exist
     bool created() const { return patch->action == text::FileAction::create; }
     bool deleted() const { return patch->action == text::FileAction::remove; }
-    const server::ResolvedPath& result_path() const { return destination ? *destination : source; }
+    const os::ResolvedPath& result_path() const { return destination ? *destination : source; }
 };
 
 struct Planned {
     std::string error;
-    ErrorReason reason = ErrorReason::other;  // of the first failing file, when it failed
+    base::ErrorReason reason = base::ErrorReason::other;  // of the first failing file, when it failed
     std::vector<FileWork> files;
     std::size_t blocks = 0;
 };
 
 // The reason for a text::BlockFailure kind ("not_found", "ambiguous", ...).
-ErrorReason reason_of_block_failure(std::string_view kind) {
-    if (kind == "not_found") return ErrorReason::not_found;
-    if (kind == "ambiguous") return ErrorReason::ambiguous;
-    if (kind == "already_applied") return ErrorReason::already_applied;
-    if (kind == "overlap") return ErrorReason::overlap;
-    if (kind == "already_exists") return ErrorReason::exists;
-    if (kind == "identical" || kind == "bad_line") return ErrorReason::invalid_arguments;
-    return ErrorReason::other;
+base::ErrorReason reason_of_block_failure(std::string_view kind) {
+    if (kind == "not_found") return base::ErrorReason::not_found;
+    if (kind == "ambiguous") return base::ErrorReason::ambiguous;
+    if (kind == "already_applied") return base::ErrorReason::already_applied;
+    if (kind == "overlap") return base::ErrorReason::overlap;
+    if (kind == "already_exists") return base::ErrorReason::exists;
+    if (kind == "identical" || kind == "bad_line") return base::ErrorReason::invalid_arguments;
+    return base::ErrorReason::other;
 }
 
 // Roo Code's XML form of a multi-file diff (<args><file><path>…</path><diff>…</diff></file></args>).
@@ -77,7 +77,7 @@ std::size_t blocks_of(const text::FilePatch& patch) { return std::max<std::size_
 // The index in `files` of the section whose source is the same file as `path` (same real path, or
 // same device and inode), or files.size() when none is.
 std::size_t same_file(const std::vector<FileWork>& files, const std::vector<platform::FileStat>& identities,
-                      const server::ResolvedPath& path, const platform::FileStat& identity) {
+                      const os::ResolvedPath& path, const platform::FileStat& identity) {
     const bool exists = identity.kind != platform::FileKind::missing;
     for (std::size_t i = 0; i < files.size(); ++i) {
         if (files[i].source.real == path.real) return i;
@@ -87,7 +87,7 @@ std::size_t same_file(const std::vector<FileWork>& files, const std::vector<plat
     return files.size();
 }
 
-bool load_snapshot(const CallContext& ctx, const server::ResolvedPath& path, FileSnapshot& out, Failure& error) {
+bool load_snapshot(const CallContext& ctx, const os::ResolvedPath& path, FileSnapshot& out, base::Failure& error) {
     out.file.path = path;
     out.exists = platform::stat_path(path.real).kind != platform::FileKind::missing;
     if (!out.exists) return true;
@@ -122,12 +122,12 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
     Planned out;
     std::string failures;
     // The first failure's reason stands for the patch's.
-    auto failed = [&](std::string text, ErrorReason reason) {
+    auto failed = [&](std::string text, base::ErrorReason reason) {
         if (failures.empty()) out.reason = reason;
         failures += "\n- " + text;
     };
     for (auto& work : files) {
-        Failure error;
+        base::Failure error;
         if (!load_snapshot(ctx, work.source, work.before, error)) {
             failed(work.source.display + ": " + error.message, error.reason);
             continue;
@@ -139,7 +139,7 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
         if (work.destination && work.destination_before.exists) {
             failed(work.source.display + " cannot move to " + work.destination->display +
                        ": that file exists already. Delete it first or pick another name.",
-                   ErrorReason::exists);
+                   base::ErrorReason::exists);
             continue;
         }
         const auto action = work.patch->action;
@@ -147,7 +147,7 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
             failed(work.source.display + ": file not found (the patch " +
                        (action == text::FileAction::remove ? "deletes" : "changes") +
                        " it). Check the path; a new file is written as a creation (--- /dev/null, or *** Add File:).",
-                   ErrorReason::not_found);
+                   base::ErrorReason::not_found);
             continue;
         }
         text::PlanOptions options;
@@ -160,7 +160,7 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
         if (!plan) {
             // The message names the file and the blocks.
             failed(plan.error().message, plan.error().failures.empty()
-                                             ? ErrorReason::other
+                                             ? base::ErrorReason::other
                                              : reason_of_block_failure(plan.error().failures.front().kind));
             continue;
         }
@@ -180,7 +180,7 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
         diff_options.max_bytes = 64 * 1024 / std::max<std::size_t>(1, files.size()) + 1024;
         work.diff = text::unified_diff(work.before.exists ? std::string_view(work.before.file.bytes) : std::string_view(),
                                        work.deleted() ? std::string_view() : std::string_view(work.plan.bytes), diff_options);
-        work.new_hash = work.deleted() ? std::string("deleted") : content_fingerprint(work.plan.bytes);
+        work.new_hash = work.deleted() ? std::string("deleted") : os::content_fingerprint(work.plan.bytes);
         out.blocks += blocks_of(*work.patch);
     }
     if (!failures.empty()) {
@@ -193,8 +193,8 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
 
 // Stages, verifies and commits every file; on any failure nothing stays changed. "" on success;
 // else the error, and its reason in `reason` (conflict when a file changed meanwhile, io_error).
-std::string write_all(const CallContext& ctx, std::vector<FileWork>& files, ErrorReason& reason) {
-    reason = ErrorReason::io_error;
+std::string write_all(const CallContext& ctx, std::vector<FileWork>& files, base::ErrorReason& reason) {
+    reason = base::ErrorReason::io_error;
     std::vector<StagedChange> changes;
     changes.reserve(files.size() * 2);
     auto abandon = [&](const std::string& why) {
@@ -230,7 +230,7 @@ std::string write_all(const CallContext& ctx, std::vector<FileWork>& files, Erro
     }
     for (const auto& change : changes) {
         if (auto conflict = verify_unchanged(ctx, *change.before); !conflict.empty()) {
-            reason = ErrorReason::conflict;
+            reason = base::ErrorReason::conflict;
             return abandon(conflict);
         }
     }
@@ -315,12 +315,12 @@ Handler apply_diff_handler() {
             std::string message = parsed.error().message;
             if (looks_like_roo_xml(diff_text))
                 message = roo_xml_note + std::string("\n") + message;
-            co_return ToolResult::error(std::move(message), ErrorReason::invalid_arguments);
+            co_return ToolResult::error(std::move(message), base::ErrorReason::invalid_arguments);
         }
         const text::Patch& patch = parsed.value();
         if (patch.files.empty())
             co_return ToolResult::error("The patch names no file and holds no block: nothing to apply.",
-                                        ErrorReason::invalid_arguments);
+                                        base::ErrorReason::invalid_arguments);
 
         // Every path through the boundary, before anything is read. Sections that name one file
         // under different names (hard links, a symlink and its target, other spellings) become one
@@ -338,14 +338,14 @@ Handler apply_diff_handler() {
                     co_return ToolResult::error(std::string(roo_xml_note) +
                                                     " For SEARCH/REPLACE blocks, set file_path to the file they change and "
                                                     "pass the blocks alone as diff (one call per file).",
-                                                ErrorReason::invalid_arguments);
+                                                base::ErrorReason::invalid_arguments);
                 co_return ToolResult::error("SEARCH/REPLACE blocks need file_path: call apply_diff with file_path set to the file they change.",
-                                            ErrorReason::invalid_arguments);
+                                            base::ErrorReason::invalid_arguments);
             }
-            server::PathError error;
+            os::PathError error;
             if (!ctx.workspace.resolve(name, work.source, error)) co_return ToolResult::error(error.message, error.reason);
             if (fp.move_to) {
-                server::ResolvedPath destination;
+                os::ResolvedPath destination;
                 if (!ctx.workspace.resolve(*fp.move_to, destination, error))
                     co_return ToolResult::error(error.message, error.reason);
                 work.destination = destination;
@@ -382,7 +382,7 @@ Handler apply_diff_handler() {
                 if (!seen.insert(p->real).second)
                     co_return ToolResult::error("The patch touches " + p->display +
                                                 " twice; put all of a file's changes in one section and call again.",
-                                                ErrorReason::invalid_arguments);
+                                                base::ErrorReason::invalid_arguments);
             }
             files.push_back(std::move(work));
             identities.push_back(identity);
@@ -396,7 +396,7 @@ Handler apply_diff_handler() {
         std::vector<FileLanes::Guard> lanes;
         for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
         if (ctx.cancelled->load())
-            co_return ToolResult::error("Cancelled by the client; nothing was written.", ErrorReason::cancelled);
+            co_return ToolResult::error("Cancelled by the client; nothing was written.", base::ErrorReason::cancelled);
 
         Planned planned = co_await offload(ctx.blocking, [&ctx, &files, fuzzy, &patch] {
             return plan_patch(ctx, std::move(files), fuzzy, patch.format);
@@ -427,7 +427,7 @@ Handler apply_diff_handler() {
         reads_go_on(false);
         if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
 
-        ErrorReason write_reason = ErrorReason::io_error;
+        base::ErrorReason write_reason = base::ErrorReason::io_error;
         std::string write_error = co_await offload(
             ctx.blocking, [&ctx, &planned, &write_reason] { return write_all(ctx, planned.files, write_reason); });
         if (!write_error.empty()) co_return ToolResult::error(std::move(write_error), write_reason);

@@ -5,10 +5,10 @@
 
 #include <spdlog/spdlog.h>
 
-#include "server/platform.hpp"
-#include "tools/hash.hpp"
-#include "tools/text/file_facts.hpp"
-#include "tools/text/unified_diff.hpp"
+#include "os/platform.hpp"
+#include "os/hash.hpp"
+#include "text/file_facts.hpp"
+#include "text/unified_diff.hpp"
 
 namespace tools {
 
@@ -20,7 +20,7 @@ std::string lane_key(const std::string& real_path, const platform::FileStat& st)
     return "path:" + real_path;
 }
 
-std::optional<Failure> unseen_or_stale(const FileStates& states, const FileSnapshot& before, const std::string& display,
+std::optional<base::Failure> unseen_or_stale(const FileStates& states, const FileSnapshot& before, const std::string& display,
                                        const std::string& why, const std::string& next) {
     if (!before.exists) return std::nullopt;
     const auto known = states.known_hash(before.file.path.real);
@@ -31,22 +31,22 @@ std::optional<Failure> unseen_or_stale(const FileStates& states, const FileSnaps
         return true;
     });
     const std::string facts = "It has " + std::to_string(lines) + " line" + (lines == 1 ? "" : "s") + " now (sha256 " +
-                              sha256_hex(before.file.bytes) + ").";
+                              os::sha256_hex(before.file.bytes) + ").";
     if (!known)
-        return Failure{"Refused: this session has not read " + display + ", and " + why + ". Nothing was written. " + facts +
+        return base::Failure{"Refused: this session has not read " + display + ", and " + why + ". Nothing was written. " + facts +
                            " Call read on it first, then " + next + ".",
-                       ErrorReason::not_read};
-    return Failure{"Refused: " + display + " changed on disk since this session last read or wrote it (another program or a "
+                       base::ErrorReason::not_read};
+    return base::Failure{"Refused: " + display + " changed on disk since this session last read or wrote it (another program or a "
                    "formatter changed its content), and " + why + ". Nothing was written. " + facts +
                        " Call read on it again, then " + next + ".",
-                   ErrorReason::stale};
+                   base::ErrorReason::stale};
 }
 
 namespace {
 
 struct Planned {
     std::string error;  // non-empty: the change cannot be made
-    ErrorReason reason = ErrorReason::other;  // why, when it cannot
+    base::ErrorReason reason = base::ErrorReason::other;  // why, when it cannot
     FileSnapshot before;
     Plan plan;
     text::UnifiedDiff diff;
@@ -59,7 +59,7 @@ std::string plural(std::size_t n, const char* word) {
 
 // `st`: the file's stat, taken once the lane was held. `recheck`: time passed since `path` was
 // resolved (the lane was busy), so the path goes through the workspace boundary again.
-Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const server::ResolvedPath& path,
+Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const os::ResolvedPath& path,
                     const platform::FileStat& st, bool recheck, bool keep_open) {
     Planned out;
     out.before.exists = st.kind != platform::FileKind::missing;
@@ -75,7 +75,7 @@ Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const 
     } else if (!request.may_create) {
         out.error = "File not found: " + request.file_path + " (resolved to " + path.real +
                     "). Check the path with read; to create a new file use write, or edit with an empty old_string.";
-        out.reason = ErrorReason::not_found;
+        out.reason = base::ErrorReason::not_found;
         return out;
     } else {
         out.before.file.path = path;
@@ -90,7 +90,7 @@ Planned plan_change(const CallContext& ctx, const ChangeRequest& request, const 
     if (out.plan.new_bytes.size() > ctx.limits.max_file_size) {
         out.error = "Refused: the result would be " + std::to_string(out.plan.new_bytes.size()) +
                     " bytes, over the limit of " + std::to_string(ctx.limits.max_file_size) + " (--max-file-size).";
-        out.reason = ErrorReason::too_large;
+        out.reason = base::ErrorReason::too_large;
         return out;
     }
     out.unchanged = out.before.exists && !out.plan.delete_file && out.plan.new_bytes == out.before.file.bytes;
@@ -142,7 +142,7 @@ std::string verify_unchanged(const CallContext& ctx, const FileSnapshot& before)
         if (now.kind == platform::FileKind::missing) {
             conflict = path.display + " was deleted by another program while this change was being prepared.";
         } else if (!platform::read_regular_file(path.real, ctx.limits.max_file_size, current, failure) ||
-                   content_fingerprint(current.bytes) != before.file.fingerprint()) {
+                   os::content_fingerprint(current.bytes) != before.file.fingerprint()) {
             text::DiffOptions options;
             options.old_path = path.display;
             const auto fresh = text::unified_diff(before.file.bytes, current.bytes, options);
@@ -197,15 +197,15 @@ std::string revert_committed(const CallContext& ctx, const StagedChange& change)
 }
 
 std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
-                          bool delete_file, ErrorReason* reason) {
-    ErrorReason ignored;
-    ErrorReason& why = reason ? *reason : ignored;
-    why = ErrorReason::io_error;
+                          bool delete_file, base::ErrorReason* reason) {
+    base::ErrorReason ignored;
+    base::ErrorReason& why = reason ? *reason : ignored;
+    why = base::ErrorReason::io_error;
     StagedChange change;
     if (auto error = stage_change(ctx, before, new_bytes, delete_file, change); !error.empty()) return error;
     if (auto conflict = verify_unchanged(ctx, before); !conflict.empty()) {
         discard_change(change);
-        why = ErrorReason::conflict;
+        why = base::ErrorReason::conflict;
         return conflict;
     }
     return commit_change(ctx, change);
@@ -285,13 +285,13 @@ std::optional<ToolResult> unless_approved(const CallContext& ctx, const Approval
         return pending;
     }
     if (decision.kind != ApprovalDecision::Kind::approved) return ToolResult::error(decision.message, decision.reason);
-    if (ctx.cancelled->load()) return ToolResult::error("Cancelled by the client; nothing was written.", ErrorReason::cancelled);
+    if (ctx.cancelled->load()) return ToolResult::error("Cancelled by the client; nothing was written.", base::ErrorReason::cancelled);
     return std::nullopt;
 }
 
 asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) {
-    server::ResolvedPath path;
-    server::PathError path_error;
+    os::ResolvedPath path;
+    os::PathError path_error;
     if (!ctx.workspace.resolve(request.file_path, path, path_error))
         co_return ToolResult::error(path_error.message, path_error.reason);
 
@@ -310,7 +310,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
         lane.release();
         lane = co_await ctx.lanes.acquire(std::move(key));
     }
-    if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.", ErrorReason::cancelled);
+    if (ctx.cancelled->load()) co_return ToolResult::error("Cancelled by the client; nothing was written.", base::ErrorReason::cancelled);
 
     // Small work runs right here: not even through offload's coroutine frame.
     const bool alone = ctx.alone();
@@ -340,7 +340,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     ctx.lanes.waiting_for_human(lane.key(), false);
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
 
-    ErrorReason write_reason = ErrorReason::io_error;
+    base::ErrorReason write_reason = base::ErrorReason::io_error;
     const auto write = [&ctx, &planned, &write_reason] {
         return write_checked(ctx, planned.before, planned.plan.new_bytes, planned.plan.delete_file, &write_reason);
     };
@@ -375,7 +375,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
                           history = request.record_history ? ctx.history : nullptr, tool = request.tool,
                           real = path.real] {
         Afterwards& a = *afterwards;
-        const std::string new_hash = a.deleted ? std::string("deleted") : content_fingerprint(a.new_bytes);
+        const std::string new_hash = a.deleted ? std::string("deleted") : os::content_fingerprint(a.new_bytes);
         if (!a.deleted) file_states->record(real, new_hash);
         if (history)
             history->record(tool, real, a.before.exists, std::move(a.before.file.bytes), std::move(a.new_bytes), new_hash);

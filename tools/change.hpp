@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "server/platform.hpp"
+#include "os/platform.hpp"
 #include "tools/file_access.hpp"
 #include "tools/tool.hpp"
 
@@ -35,8 +35,8 @@ struct Plan {
 struct PlanOutcome {
     std::optional<Plan> plan;
     std::string error;
-    ErrorReason reason = ErrorReason::other;
-    static PlanOutcome fail(std::string message, ErrorReason reason = ErrorReason::other) {
+    base::ErrorReason reason = base::ErrorReason::other;
+    static PlanOutcome fail(std::string message, base::ErrorReason reason = base::ErrorReason::other) {
         return {std::nullopt, std::move(message), reason};
     }
 };
@@ -67,7 +67,7 @@ std::optional<ToolResult> unless_approved(const CallContext& ctx, const Approval
 // error for the model (nothing written on a conflict; the error carries what changed), and its
 // reason in `*reason` when given (conflict, io_error).
 std::string write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
-                          bool delete_file = false, ErrorReason* reason = nullptr);
+                          bool delete_file = false, base::ErrorReason* reason = nullptr);
 
 // The steps of write_checked, for changes of several files that must land together (apply_diff):
 // stage every file, verify every file, then commit; on a failure, discard what is staged and
@@ -94,7 +94,7 @@ std::string revert_committed(const CallContext& ctx, const StagedChange& change)
 // `before` and its content has not changed since; otherwise the refusal for the model: that it was
 // never read, or that it changed, then `why` (what the change relies on), the file's facts now
 // (lines as read counts them, sha256 as read reports it), and `next` (the call that would work).
-std::optional<Failure> unseen_or_stale(const FileStates& states, const FileSnapshot& before,
+std::optional<base::Failure> unseen_or_stale(const FileStates& states, const FileSnapshot& before,
                                            const std::string& display, const std::string& why, const std::string& next);
 
 // The lane key of a resolved path: device + inode for a file with several hard links (written in

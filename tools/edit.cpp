@@ -2,22 +2,22 @@
 // by the matching tiers; an empty old_string creates a file that does not exist.
 #include "tools/change.hpp"
 #include "tools/registry.hpp"
-#include "tools/text/matcher.hpp"
-#include "tools/text/splice.hpp"
+#include "text/matcher.hpp"
+#include "text/splice.hpp"
 
 namespace tools {
 
 namespace {
 
-ErrorReason reason_of(text::MatchErrorKind kind) {
+base::ErrorReason reason_of(text::MatchErrorKind kind) {
     switch (kind) {
-        case text::MatchErrorKind::not_found: return ErrorReason::not_found;
-        case text::MatchErrorKind::already_applied: return ErrorReason::already_applied;
-        case text::MatchErrorKind::ambiguous: return ErrorReason::ambiguous;
+        case text::MatchErrorKind::not_found: return base::ErrorReason::not_found;
+        case text::MatchErrorKind::already_applied: return base::ErrorReason::already_applied;
+        case text::MatchErrorKind::ambiguous: return base::ErrorReason::ambiguous;
         case text::MatchErrorKind::empty_old_string:
-        case text::MatchErrorKind::identical: return ErrorReason::invalid_arguments;
+        case text::MatchErrorKind::identical: return base::ErrorReason::invalid_arguments;
     }
-    return ErrorReason::other;
+    return base::ErrorReason::other;
 }
 
 }  // namespace
@@ -30,7 +30,7 @@ PlanOutcome apply_one_edit(const std::string& bytes, bool exists, const std::str
             return PlanOutcome::fail("old_string is empty, but " + display +
                                      " already exists and is not empty. To change part of it, put the exact text to "
                                      "replace in old_string (read it first); to replace the whole file, use write.",
-                                     ErrorReason::exists);
+                                     base::ErrorReason::exists);
         plan.new_bytes = new_string;
         plan.replacements += 1;
         return {std::move(plan), ""};
@@ -38,13 +38,13 @@ PlanOutcome apply_one_edit(const std::string& bytes, bool exists, const std::str
     if (!exists)
         return PlanOutcome::fail("File not found: " + display +
                                  ". To create it, call edit with an empty old_string (or write) and the whole content in new_string.",
-                                 ErrorReason::not_found);
+                                 base::ErrorReason::not_found);
     text::EditSpec spec{old_string, new_string, replace_all};
     auto match = text::match_edit(bytes, spec);
     if (!match) return PlanOutcome::fail(match.error().message, reason_of(match.error().kind));
     auto spliced = text::splice(bytes, match->replacements, newline);
     if (!spliced)
-        return PlanOutcome::fail("Internal error while applying the edit: " + spliced.error().message, ErrorReason::internal);
+        return PlanOutcome::fail("Internal error while applying the edit: " + spliced.error().message, base::ErrorReason::internal);
     plan.new_bytes = std::move(spliced.value());
     plan.replacements += match->replacements.size();
     plan.match = text::to_string(match->tier);

@@ -7,15 +7,15 @@
 #include <optional>
 #include <string>
 
-#include "server/platform.hpp"
-#include "server/workspace.hpp"
-#include "tools/text/file_facts.hpp"
+#include "os/platform.hpp"
+#include "os/workspace.hpp"
+#include "text/file_facts.hpp"
 #include "tools/tool.hpp"
 
 namespace tools {
 
 struct LoadedFile {
-    server::ResolvedPath path;
+    os::ResolvedPath path;
     std::string bytes;
     platform::FileStat stat;
     text::FileFacts facts;
@@ -26,16 +26,16 @@ struct LoadedFile {
     const std::string& fingerprint() const;
 
 private:
-    friend std::optional<Failure> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool);
+    friend std::optional<base::Failure> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool);
     mutable std::optional<std::string> fingerprint_;
 };
 
 // nullopt on success; otherwise the error for the model and its reason.
-std::optional<Failure> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
+std::optional<base::Failure> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
 
 // The same for a file whose path the caller has just resolved (out.path set, existing): no second
 // resolution. `path` is how the messages name it. `keep_open`: see platform::ReadFile.
-std::optional<Failure> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
+std::optional<base::Failure> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
                                               bool keep_open = false);
 
 }  // namespace tools

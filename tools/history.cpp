@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "tools/text/byte_scan.hpp"
+#include "text/byte_scan.hpp"
 
 namespace tools {
 

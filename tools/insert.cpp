@@ -3,7 +3,7 @@
 // (or written) the file and it has not changed since: the number must be one the model saw.
 #include "tools/change.hpp"
 #include "tools/registry.hpp"
-#include "tools/text/splice.hpp"
+#include "text/splice.hpp"
 
 namespace tools {
 
@@ -27,7 +27,7 @@ Handler insert_handler() {
                     return PlanOutcome::fail(std::move(refusal->message), refusal->reason);
             }
             auto inserted = text::insert_lines(before.file.bytes, line, text_to_insert);
-            if (!inserted) return PlanOutcome::fail(display + ": " + inserted.error().message, ErrorReason::invalid_arguments);
+            if (!inserted) return PlanOutcome::fail(display + ": " + inserted.error().message, base::ErrorReason::invalid_arguments);
             Plan plan;
             plan.new_bytes = std::move(inserted->bytes);
             plan.replacements = 1;

@@ -5,8 +5,8 @@
 
 #include "tools/change.hpp"
 #include "tools/registry.hpp"
-#include "tools/text/matcher.hpp"
-#include "tools/text/splice.hpp"
+#include "text/matcher.hpp"
+#include "text/splice.hpp"
 
 namespace tools {
 
@@ -42,7 +42,7 @@ PlanOutcome plan_against_original(const FileSnapshot& before, const std::string&
         return PlanOutcome::fail("File not found: " + display +
                                      ". With against \"original\" every edit is located in the existing file; to "
                                      "create it, call write (or multiedit without against) with the whole content.",
-                                 ErrorReason::not_found);
+                                 base::ErrorReason::not_found);
     const std::string& bytes = before.file.bytes;
     std::vector<Located> located;
     Json tiers = Json::array();
@@ -52,15 +52,15 @@ PlanOutcome plan_against_original(const FileSnapshot& before, const std::string&
         if (edits[i].old_string.empty())
             return PlanOutcome::fail(name + ": old_string is empty; with against \"original\" every edit replaces "
                                             "text of the existing file. No edit was applied.",
-                                     ErrorReason::invalid_arguments);
+                                     base::ErrorReason::invalid_arguments);
         text::EditSpec spec{edits[i].old_string, edits[i].new_string, edits[i].replace_all};
         auto match = text::match_edit(bytes, spec);
         if (!match) {
             const auto kind = match.error().kind;
-            const ErrorReason reason = kind == text::MatchErrorKind::ambiguous        ? ErrorReason::ambiguous
-                                       : kind == text::MatchErrorKind::already_applied ? ErrorReason::already_applied
-                                       : kind == text::MatchErrorKind::not_found       ? ErrorReason::not_found
-                                                                                       : ErrorReason::invalid_arguments;
+            const base::ErrorReason reason = kind == text::MatchErrorKind::ambiguous        ? base::ErrorReason::ambiguous
+                                       : kind == text::MatchErrorKind::already_applied ? base::ErrorReason::already_applied
+                                       : kind == text::MatchErrorKind::not_found       ? base::ErrorReason::not_found
+                                                                                       : base::ErrorReason::invalid_arguments;
             return PlanOutcome::fail(name + " failed, so no edit was applied (all or nothing; every edit is "
                                             "matched against the original file):\n" + match.error().message,
                                      reason);
@@ -87,7 +87,7 @@ PlanOutcome plan_against_original(const FileSnapshot& before, const std::string&
                 "), so no edit was applied. With against \"original\" every edit is located on the original file "
                 "and they must not touch the same text: merge the two into one edit, or drop against to apply each "
                 "edit to the result of the one before.",
-            ErrorReason::overlap);
+            base::ErrorReason::overlap);
     }
     std::vector<text::Replacement> replacements;
     replacements.reserve(located.size());
@@ -95,7 +95,7 @@ PlanOutcome plan_against_original(const FileSnapshot& before, const std::string&
     auto spliced = text::splice(bytes, replacements, text::dominant_newline(before.file.facts));
     if (!spliced)
         return PlanOutcome::fail("Internal error while applying the edits: " + spliced.error().message,
-                                 ErrorReason::internal);
+                                 base::ErrorReason::internal);
     Plan plan;
     plan.new_bytes = std::move(spliced.value());
     plan.replacements = replacements.size();
@@ -133,7 +133,7 @@ Handler multiedit_handler() {
                 if (i > 0 && edits[i].old_string.empty())
                     return PlanOutcome::fail("edits[" + std::to_string(i) +
                                              "]: old_string is empty; only the first edit may create the file. No edit was applied.",
-                                             ErrorReason::invalid_arguments);
+                                             base::ErrorReason::invalid_arguments);
                 Plan step;
                 step.replacements = plan.replacements;
                 // The file's style as it was; a file created by edits[0] has what edits[0] gave it.

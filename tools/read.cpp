@@ -2,12 +2,12 @@
 // line endings, final newline, hash), recorded as this session's view of the file.
 #include <algorithm>
 
-#include "server/platform.hpp"
+#include "os/platform.hpp"
 #include "tools/change.hpp"
 #include "tools/file_access.hpp"
-#include "tools/hash.hpp"
+#include "os/hash.hpp"
 #include "tools/registry.hpp"
-#include "tools/text/file_facts.hpp"
+#include "text/file_facts.hpp"
 
 namespace tools {
 
@@ -49,7 +49,7 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
         return ToolResult::error("offset " + std::to_string(first) + " is past the end of " + path + ", which has " +
                                  std::to_string(total_lines) + " line" + (total_lines == 1 ? "" : "s") +
                                  ". Call read with offset between 1 and " + std::to_string(std::max<std::size_t>(total_lines, 1)) + ".",
-                                 ErrorReason::invalid_arguments);
+                                 base::ErrorReason::invalid_arguments);
     }
 
     const std::size_t budget = ctx.limits.max_result_text;
@@ -96,7 +96,7 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
         {"bom", file.facts.bom != text::Bom::none},
         {"line_ending", text::to_string(file.facts.line_ending)},
         {"final_newline", file.facts.final_newline},
-        {"sha256", sha256_hex(file.bytes)},
+        {"sha256", os::sha256_hex(file.bytes)},
         {"size_bytes", file.bytes.size()},
     };
     // content[1]: the facts alone, for hosts that show only content[]; structuredContent also
@@ -115,8 +115,8 @@ Handler read_handler() {
         // Reads take the file's lane too, so a read sees every change that arrived before it;
         // except a change that waits for a human: then the read is served from the disk at once.
         FileLanes::Guard lane;
-        server::ResolvedPath path;
-        server::PathError ignored;
+        os::ResolvedPath path;
+        os::PathError ignored;
         if (ctx.workspace.resolve(args.at("file_path").get<std::string>(), path, ignored))
             lane = co_await ctx.lanes.acquire_for_read(lane_key(path.real));
         const bool small = ctx.alone() && !path.real.empty() && platform::stat_path(path.real).size <= inline_work_bytes;

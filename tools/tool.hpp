@@ -17,8 +17,8 @@
 #include <asio/use_awaitable.hpp>
 #include <nlohmann/json.hpp>
 
-#include "server/workspace.hpp"
-#include "tools/error_reason.hpp"
+#include "os/workspace.hpp"
+#include "base/error_reason.hpp"
 #include "tools/file_lanes.hpp"
 #include "tools/file_states.hpp"
 #include "tools/history.hpp"
@@ -56,7 +56,7 @@ struct ApprovalDecision {
     enum class Kind { approved, rejected, input_required } kind = Kind::rejected;
     std::string approval;  // approved: "user", "session" or "policy"
     std::string message;   // rejected: the error for the model; approved: a note ("" when none)
-    ErrorReason reason = ErrorReason::rejected;  // rejected: why (rejected, cancelled, timeout, ...)
+    base::ErrorReason reason = base::ErrorReason::rejected;  // rejected: why (rejected, cancelled, timeout, ...)
     std::string feedback;  // what the human wrote for the agent, if anything
     Json input_required;   // input_required: the InputRequiredResult to answer with
 };
@@ -64,7 +64,7 @@ struct ApprovalDecision {
 using ApprovalGate = std::function<asio::awaitable<ApprovalDecision>(const ApprovalRequest&)>;
 
 struct CallContext {
-    const server::Workspace& workspace;
+    const os::Workspace& workspace;
     FileStates& file_states;
     FileLanes& lanes;
     Limits limits;
@@ -93,7 +93,7 @@ struct ToolResult {
     Json structured;        // structuredContent (null when none; never on errors)
     std::string extra_text; // content[1] when non-empty
     Json input_required;    // when set: answer with this InputRequiredResult instead (2026-07-28)
-    ErrorReason reason = ErrorReason::other;  // is_error: why, for `_meta` (see error_reason.hpp)
+    base::ErrorReason reason = base::ErrorReason::other;  // is_error: why, for `_meta` (see error_reason.hpp)
 
     // Bookkeeping after a write that can wait until the reply is out: the history entry, the new
     // content's fingerprint, closing the replaced file (whose last reference frees its blocks).
@@ -103,14 +103,14 @@ struct ToolResult {
     std::function<void()> after_reply;
     bool after_reply_heavy = false;
 
-    static ToolResult error(std::string message, ErrorReason reason = ErrorReason::other) {
+    static ToolResult error(std::string message, base::ErrorReason reason = base::ErrorReason::other) {
         ToolResult r;
         r.is_error = true;
         r.text = std::move(message);
         r.reason = reason;
         return r;
     }
-    static ToolResult error(Failure failure) { return error(std::move(failure.message), failure.reason); }
+    static ToolResult error(base::Failure failure) { return error(std::move(failure.message), failure.reason); }
 };
 
 using Handler = std::function<asio::awaitable<ToolResult>(CallContext&, const Json& args)>;

@@ -2,7 +2,7 @@
 // exactly what the server wrote; repeated calls walk further back; a created file is removed.
 #include "tools/change.hpp"
 #include "tools/registry.hpp"
-#include "tools/text/unified_diff.hpp"
+#include "text/unified_diff.hpp"
 
 namespace tools {
 
@@ -41,16 +41,16 @@ Handler undo_handler() {
                     return PlanOutcome::fail("Nothing more to undo for " + display + ": " + std::to_string(evicted) +
                                              " earlier change(s) by this server were dropped from the undo history to stay "
                                              "within its memory cap. Use edit or write to restore the content instead.",
-                                             ErrorReason::nothing_to_undo);
+                                             base::ErrorReason::nothing_to_undo);
                 return PlanOutcome::fail("Nothing to undo for " + display +
                                          ": this server has not changed it in this session (or every change was undone).",
-                                         ErrorReason::nothing_to_undo);
+                                         base::ErrorReason::nothing_to_undo);
             }
             const bool was_deleted = entry->after_hash == "deleted";
             if (was_deleted && current.exists)
                 return PlanOutcome::fail("Cannot undo: " + display + " was deleted by " + entry->tool +
                                          ", but a file exists there again; nothing was changed. Move it away first.",
-                                         ErrorReason::conflict);
+                                         base::ErrorReason::conflict);
             if (was_deleted) {
                 Plan plan;
                 plan.replacements = 1;
@@ -67,7 +67,7 @@ Handler undo_handler() {
             if (!current.exists)
                 return PlanOutcome::fail("Cannot undo: " + display + " no longer exists, so it is not what this server wrote (by " +
                                          entry->tool + "). Nothing was changed.",
-                                         ErrorReason::conflict);
+                                         base::ErrorReason::conflict);
             if (current.file.fingerprint() != entry->after_hash) {
                 text::DiffOptions options;
                 options.old_path = display;
@@ -75,7 +75,7 @@ Handler undo_handler() {
                 return PlanOutcome::fail("Cannot undo: " + display + " changed since this server wrote it (by " + entry->tool +
                                          "), so reverting would lose those changes. Nothing was changed. How the file differs "
                                          "from what the server wrote:\n" + drift.text,
-                                         ErrorReason::conflict);
+                                         base::ErrorReason::conflict);
             }
             Plan plan;
             plan.replacements = 1;

@@ -2,7 +2,7 @@
 // has not changed since. Over an existing file, its CRLF line endings and BOM are kept.
 #include "tools/change.hpp"
 #include "tools/registry.hpp"
-#include "tools/text/splice.hpp"
+#include "text/splice.hpp"
 
 namespace tools {
 
@@ -28,12 +28,12 @@ Handler write_handler() {
                                          " already exists and this session has not read it. Call read on it first (so "
                                          "nothing in it is overwritten unseen), then write again; for a targeted "
                                          "change, edit is safer than rewriting the whole file.",
-                                         ErrorReason::not_read);
+                                         base::ErrorReason::not_read);
             if (*known != before.file.fingerprint())
                 return PlanOutcome::fail("Refused: " + display +
                                          " changed on disk since this session last read or wrote it (another program "
                                          "or a formatter changed its content). Call read on it again, then write.",
-                                         ErrorReason::stale);
+                                         base::ErrorReason::stale);
             text::AdaptedContent adapted = text::adapt_whole_content(before.file.bytes, content);
             plan.new_bytes = std::move(adapted.bytes);
             if (!adapted.note.empty()) plan.notes.push_back(adapted.note);

@@ -35,7 +35,7 @@ struct Stress {
     fs::path root;
     asio::io_context io;
     asio::thread_pool pool{4};
-    server::Workspace workspace;
+    os::Workspace workspace;
     tools::FileStates states;
     tools::FileLanes lanes{io.get_executor()};
     tools::History history;

@@ -1,8 +1,8 @@
-// Unit tests of tools/text/file_facts: BOMs, line-ending styles, final newline, UTF-8 validity,
+// Unit tests of text/file_facts: BOMs, line-ending styles, final newline, UTF-8 validity,
 // binary detection and line splitting.
 #include <doctest/doctest.h>
 
-#include "tools/text/file_facts.hpp"
+#include "text/file_facts.hpp"
 
 using namespace text;
 

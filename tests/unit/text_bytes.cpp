@@ -7,9 +7,9 @@
 #include <random>
 #include <string>
 
-#include "tools/text/byte_buffer.hpp"
-#include "tools/text/byte_scan.hpp"
-#include "tools/text/byte_search.hpp"
+#include "text/byte_buffer.hpp"
+#include "text/byte_scan.hpp"
+#include "text/byte_search.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/text/line_diff.hpp"
-#include "tools/text/unified_diff.hpp"
+#include "text/line_diff.hpp"
+#include "text/unified_diff.hpp"
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include "tools/text/matcher.hpp"
-#include "tools/text/near_miss.hpp"
-#include "tools/text/normalized_view.hpp"
-#include "tools/text/splice.hpp"
+#include "text/matcher.hpp"
+#include "text/near_miss.hpp"
+#include "text/normalized_view.hpp"
+#include "text/splice.hpp"
 
 using text::EditSpec;
 using text::LineRange;

@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "tools/text/patch_apply_patch.hpp"
-#include "tools/text/patch_detect.hpp"
-#include "tools/text/patch_search_replace.hpp"
-#include "tools/text/patch_unified.hpp"
+#include "text/patch_apply_patch.hpp"
+#include "text/patch_detect.hpp"
+#include "text/patch_search_replace.hpp"
+#include "text/patch_unified.hpp"
 
 using text::FileAction;
 using text::PatchFormat;

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "tools/text/patch_detect.hpp"
-#include "tools/text/patch_plan.hpp"
-#include "tools/text/patch_similarity.hpp"
+#include "text/patch_detect.hpp"
+#include "text/patch_plan.hpp"
+#include "text/patch_similarity.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/text/splice.hpp"
+#include "text/splice.hpp"
 
 using text::Replacement;
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "tools/change.hpp"
-#include "tools/hash.hpp"
+#include "os/hash.hpp"
 #include "tools/registry.hpp"
 
 namespace fs = std::filesystem;
@@ -31,7 +31,7 @@ namespace {
 struct Fixture {
     fs::path root;
     asio::io_context io;
-    server::Workspace workspace;
+    os::Workspace workspace;
     tools::FileStates states;
     tools::FileLanes lanes{io.get_executor()};
     tools::CallContext ctx;
@@ -104,7 +104,7 @@ TEST_CASE("insert after line N: refused on a file this session never read, with 
     const auto r = f.insert("a.txt", 2, "new");
     CHECK(r.is_error);
     CHECK(has(r.text, "Refused: this session has not read a.txt"));
-    CHECK(has(r.text, "It has 3 lines now (sha256 " + tools::sha256_hex("one\ntwo\nthree\n") + ")."));
+    CHECK(has(r.text, "It has 3 lines now (sha256 " + os::sha256_hex("one\ntwo\nthree\n") + ")."));
     CHECK(has(r.text, "Call read on it first, then insert again at the line number read shows"));
     CHECK(f.get("a.txt") == "one\ntwo\nthree\n");
     CHECK_FALSE(f.read("a.txt").is_error);
@@ -121,7 +121,7 @@ TEST_CASE("insert after line N: refused when another program changed the file si
     const auto r = f.insert("a.txt", 2, "after two");
     CHECK(r.is_error);
     CHECK(has(r.text, "Refused: a.txt changed on disk since this session last read or wrote it"));
-    CHECK(has(r.text, "It has 5 lines now (sha256 " + tools::sha256_hex("header 1\nheader 2\none\ntwo\nthree\n") + ")."));
+    CHECK(has(r.text, "It has 5 lines now (sha256 " + os::sha256_hex("header 1\nheader 2\none\ntwo\nthree\n") + ")."));
     CHECK(has(r.text, "Call read on it again, then insert again"));
     CHECK(f.get("a.txt") == "header 1\nheader 2\none\ntwo\nthree\n");
     CHECK_FALSE(f.read("a.txt").is_error);
@@ -152,7 +152,7 @@ TEST_CASE("apply_diff: *** Delete File: of a file never read, or changed since, 
     auto r = f.apply_diff(patch);
     CHECK(r.is_error);
     CHECK(has(r.text, "Refused: this session has not read gone.txt, and the patch deletes it without showing its content"));
-    CHECK(has(r.text, "It has 1 line now (sha256 " + tools::sha256_hex("keep me\n") + ")."));
+    CHECK(has(r.text, "It has 1 line now (sha256 " + os::sha256_hex("keep me\n") + ")."));
     CHECK(fs::exists(f.root / "gone.txt"));
     CHECK_FALSE(f.read("gone.txt").is_error);
     f.put("gone.txt", "keep me\nand me\n");
@@ -383,7 +383,7 @@ TEST_CASE("multiedit against original: every edit located on the file as it was,
     const auto sequential = f.call(tools::multiedit_handler(), {{"file_path", f.path("m.txt")}, {"edits", edits}});
     INFO(sequential.text);
     CHECK(sequential.is_error);
-    CHECK(sequential.reason == tools::ErrorReason::ambiguous);
+    CHECK(sequential.reason == base::ErrorReason::ambiguous);
     CHECK(f.get("m.txt") == "alpha\r\nbeta\r\ngamma\r\n");
     const auto r = f.call(tools::multiedit_handler(),
                           {{"file_path", f.path("m.txt")}, {"edits", edits}, {"against", "original"}});
@@ -402,7 +402,7 @@ TEST_CASE("multiedit against original: overlapping edits are refused as an overl
                            {"edits", Json::array({{{"old_string", "two\nthree"}, {"new_string", "2\n3"}},
                                                   {{"old_string", "three\nfour"}, {"new_string", "3\n4"}}})}});
     REQUIRE(r.is_error);
-    CHECK(r.reason == tools::ErrorReason::overlap);
+    CHECK(r.reason == base::ErrorReason::overlap);
     CHECK(has(r.text, "edits[1] (lines 3-4) overlaps edits[0] (lines 2-3)"));
     CHECK(f.get("m.txt") == "one\ntwo\nthree\nfour\n");
 }
@@ -416,7 +416,7 @@ TEST_CASE("multiedit against original: a missing old_string names its edit; noth
                            {"edits", Json::array({{{"old_string", "one"}, {"new_string", "1"}},
                                                   {{"old_string", "zzz"}, {"new_string", "2"}}})}});
     REQUIRE(r.is_error);
-    CHECK(r.reason == tools::ErrorReason::not_found);
+    CHECK(r.reason == base::ErrorReason::not_found);
     CHECK(r.text.starts_with("edits[1] failed"));
     CHECK(f.get("m.txt") == "one\ntwo\n");
 }

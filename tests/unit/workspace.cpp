@@ -1,4 +1,4 @@
-// Unit tests of server/workspace: roots, containment, symlink escapes, `..`, new files.
+// Unit tests of os/workspace: roots, containment, symlink escapes, `..`, new files.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#include "server/workspace.hpp"
+#include "os/workspace.hpp"
 
 namespace fs = std::filesystem;
 
@@ -35,9 +35,9 @@ struct TempTree {
 
 TEST_CASE("workspace: relative and absolute paths inside the root resolve") {
     TempTree t;
-    server::Workspace ws({t.root()});
-    server::ResolvedPath out;
-    server::PathError err;
+    os::Workspace ws({t.root()});
+    os::ResolvedPath out;
+    os::PathError err;
     REQUIRE(ws.resolve("a.txt", out, err));
     CHECK(out.real == fs::canonical(t.base / "root" / "a.txt").string());
     CHECK(out.exists);
@@ -50,9 +50,9 @@ TEST_CASE("workspace: relative and absolute paths inside the root resolve") {
 
 TEST_CASE("workspace: escapes are refused with a message naming the roots") {
     TempTree t;
-    server::Workspace ws({t.root()});
-    server::ResolvedPath out;
-    server::PathError err;
+    os::Workspace ws({t.root()});
+    os::ResolvedPath out;
+    os::PathError err;
     CHECK_FALSE(ws.resolve("escape", out, err));
     CHECK(err.message.find("outside the allowed roots") != std::string::npos);
     CHECK_FALSE(ws.resolve("../outside/secret.txt", out, err));
@@ -66,9 +66,9 @@ TEST_CASE("workspace: escapes are refused with a message naming the roots") {
 
 TEST_CASE("workspace: new files resolve through their nearest existing ancestor") {
     TempTree t;
-    server::Workspace ws({t.root()});
-    server::ResolvedPath out;
-    server::PathError err;
+    os::Workspace ws({t.root()});
+    os::ResolvedPath out;
+    os::PathError err;
     REQUIRE(ws.resolve("new/dir/file.txt", out, err));
     CHECK_FALSE(out.exists);
     CHECK(out.display == "new/dir/file.txt");
@@ -78,14 +78,14 @@ TEST_CASE("workspace: new files resolve through their nearest existing ancestor"
 
 TEST_CASE("workspace: unusable roots are reported, duplicates merged") {
     TempTree t;
-    server::Workspace ws({t.root(), t.root(), (t.base / "missing").string(), (t.base / "root" / "a.txt").string()});
+    os::Workspace ws({t.root(), t.root(), (t.base / "missing").string(), (t.base / "root" / "a.txt").string()});
     CHECK(ws.roots().size() == 1);
     CHECK(ws.problems().size() == 2);
 }
 
 TEST_CASE("workspace: unusable roots say why") {
     TempTree t;
-    server::Workspace ws({(t.base / "missing").string(), (t.base / "root" / "a.txt").string()});
+    os::Workspace ws({(t.base / "missing").string(), (t.base / "root" / "a.txt").string()});
     CHECK(ws.roots().empty());
     REQUIRE(ws.problems().size() == 2);
     CHECK(ws.problems()[0] == (t.base / "missing").string() + " does not exist");
@@ -94,14 +94,14 @@ TEST_CASE("workspace: unusable roots say why") {
 
 TEST_CASE("workspace: with --root given, client roots narrow it where they overlap") {
     TempTree t;
-    const server::Workspace ws({t.root()});
+    const os::Workspace ws({t.root()});
     const std::string sub = fs::canonical(t.base / "root" / "sub").string();
     const auto narrowed = ws.with_client_roots({"file://" + sub}, true);
     CHECK(narrowed.note.empty());
     REQUIRE(narrowed.workspace.roots() == std::vector<std::string>{sub});
     // A path inside --root but outside the client's roots is refused, naming both sets.
-    server::ResolvedPath out;
-    server::PathError err;
+    os::ResolvedPath out;
+    os::PathError err;
     CHECK_FALSE(narrowed.workspace.resolve(t.root() + "/a.txt", out, err));
     CHECK(err.message.find("outside the allowed roots (" + sub + ": where the client's roots (" + sub +
                            ") and this server's --root (" + fs::canonical(t.root()).string() + ") overlap)") !=
@@ -116,14 +116,14 @@ TEST_CASE("workspace: with --root given, client roots narrow it where they overl
 
 TEST_CASE("workspace: with --root given, disjoint client roots leave --root and say so") {
     TempTree t;
-    const server::Workspace ws({t.root()});
+    const os::Workspace ws({t.root()});
     const std::string outside = fs::canonical(t.base / "outside").string();
     const std::string root = fs::canonical(t.root()).string();
     const auto kept = ws.with_client_roots({"file://" + outside}, true);
     CHECK(kept.workspace.roots() == ws.roots());
     CHECK(kept.note == "The client's roots (" + outside + ") are outside this server's --root (" + root + "); --root is used.");
-    server::ResolvedPath out;
-    server::PathError err;
+    os::ResolvedPath out;
+    os::PathError err;
     CHECK(kept.workspace.resolve("a.txt", out, err));
     CHECK_FALSE(kept.workspace.resolve(outside + "/secret.txt", out, err));
     CHECK(err.message.find("(" + root + ": this server's --root; the client's roots (" + outside + ") are outside it)") !=
@@ -142,12 +142,12 @@ TEST_CASE("workspace: with --root given, disjoint client roots leave --root and 
 TEST_CASE("workspace: without --root, the client's roots are the roots; the working directory is the fallback") {
     TempTree t;
     const std::string outside = fs::canonical(t.base / "outside").string();
-    const server::Workspace cwd({t.root()}, "this server's working directory; it was started without --root");
+    const os::Workspace cwd({t.root()}, "this server's working directory; it was started without --root");
     const auto theirs = cwd.with_client_roots({"file://" + outside}, false);
     CHECK(theirs.note.empty());
     REQUIRE(theirs.workspace.roots() == std::vector<std::string>{outside});
-    server::ResolvedPath out;
-    server::PathError err;
+    os::ResolvedPath out;
+    os::PathError err;
     REQUIRE(theirs.workspace.resolve("secret.txt", out, err));  // relative to the client's root
     CHECK(out.real == outside + "/secret.txt");
     CHECK_FALSE(theirs.workspace.resolve(t.root() + "/a.txt", out, err));
@@ -166,14 +166,14 @@ TEST_CASE("workspace: without --root, the client's roots are the roots; the work
 TEST_CASE("workspace: client root URIs are decoded; only the first max_client_roots are examined") {
     TempTree t;
     fs::create_directories(t.base / "root" / "with space");
-    const server::Workspace ws({t.root()});
+    const os::Workspace ws({t.root()});
     const std::string spaced = fs::canonical(t.base / "root" / "with space").string();
     std::string uri = "file://";
     for (const char c : spaced) uri += c == ' ' ? std::string("%20") : std::string(1, c);
     const auto decoded = ws.with_client_roots({uri}, true);
     CHECK(decoded.workspace.roots() == std::vector<std::string>{spaced});
 
-    std::vector<std::string> many(server::Workspace::max_client_roots, "file://" + (t.base / "gone").string());
+    std::vector<std::string> many(os::Workspace::max_client_roots, "file://" + (t.base / "gone").string());
     many.push_back("file://" + spaced);  // past the bound: not examined
     const auto bounded = ws.with_client_roots(many, true);
     CHECK(bounded.workspace.roots() == ws.roots());
@@ -182,13 +182,13 @@ TEST_CASE("workspace: client root URIs are decoded; only the first max_client_ro
 
 TEST_CASE("workspace: a missing path outside the roots is not said to resolve to its ancestor") {
     TempTree t;
-    server::Workspace ws({t.root()});
-    server::ResolvedPath out;
-    server::PathError err;
+    os::Workspace ws({t.root()});
+    os::ResolvedPath out;
+    os::PathError err;
     const std::string root = fs::canonical(t.root()).string();
     const std::string secret = fs::canonical(t.base / "outside" / "secret.txt").string();
     CHECK_FALSE(ws.resolve("/no-such-dir-mcp-edit/sub/zzz.txt", out, err));
-    CHECK(err.reason == tools::ErrorReason::outside_root);
+    CHECK(err.reason == base::ErrorReason::outside_root);
     CHECK(err.message.find("resolves to /,") == std::string::npos);
     CHECK(err.message.find("Refused: /no-such-dir-mcp-edit/sub/zzz.txt is outside the allowed roots (" + root +
                            "): it does not exist, and its nearest existing folder, /, is outside them.") == 0);
@@ -202,7 +202,7 @@ TEST_CASE("workspace: a missing path outside the roots is not said to resolve to
     CHECK_FALSE(ws.resolve("escape", out, err));
     CHECK(err.message.find("escape resolves to " + secret) != std::string::npos);
     CHECK_FALSE(ws.resolve("", out, err));
-    CHECK(err.reason == tools::ErrorReason::invalid_arguments);
+    CHECK(err.reason == base::ErrorReason::invalid_arguments);
 }
 
 TEST_CASE("workspace: `~/` is the user's home, then checked against the roots") {
@@ -210,9 +210,9 @@ TEST_CASE("workspace: `~/` is the user's home, then checked against the roots") 
     const char* saved = std::getenv("HOME");
     const std::string saved_home = saved ? saved : "";
     ::setenv("HOME", t.root().c_str(), 1);
-    server::Workspace ws({t.root()});
-    server::ResolvedPath out;
-    server::PathError err;
+    os::Workspace ws({t.root()});
+    os::ResolvedPath out;
+    os::PathError err;
     CHECK(ws.resolve("~/a.txt", out, err));
     CHECK(out.real == fs::canonical(t.base / "root" / "a.txt").string());
     CHECK(ws.resolve("~/new.txt", out, err));

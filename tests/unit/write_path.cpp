@@ -20,7 +20,7 @@ namespace {
 struct Fixture {
     fs::path root;
     asio::io_context io;
-    server::Workspace workspace;
+    os::Workspace workspace;
     tools::FileStates states;
     tools::FileLanes lanes{io.get_executor()};
     tools::CallContext ctx;
@@ -49,7 +49,7 @@ struct Fixture {
     }
     tools::FileSnapshot snapshot(const std::string& name) {
         tools::FileSnapshot s;
-        server::PathError err;
+        os::PathError err;
         REQUIRE(workspace.resolve(name, s.file.path, err));
         s.exists = s.file.path.exists;
         if (s.exists) REQUIRE_FALSE(tools::load_text_file(ctx, name, s.file).has_value());

@@ -1,0 +1,302 @@
+// Roots, the client's roots, and path resolution (contract section 7).
+#include "os/workspace.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <utility>
+
+#include "os/platform.hpp"
+
+namespace os {
+
+namespace {
+
+bool is_within(const std::string& path, const std::string& root) {
+    if (root == "/") return !path.empty() && path[0] == '/';
+    return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
+                            path[root.size()] == '/');
+}
+
+std::string join(const std::string& base, const std::string& rest) {
+    if (rest.empty()) return base;
+    if (base.empty() || base.back() == '/') return base + rest;
+    return base + "/" + rest;
+}
+
+std::string parent_of(const std::string& p) {
+    const auto slash = p.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    if (slash == 0) return "/";
+    return p.substr(0, slash);
+}
+
+std::string name_of(const std::string& p) {
+    const auto slash = p.find_last_of('/');
+    return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+// Why `path` cannot be a root ("" when it can), and its real path when it can.
+std::string root_problem(const std::string& path, std::string& real_out) {
+    int err = 0;
+    auto real = platform::real_path(path, &err);
+    if (!real) {
+        if (err == ENOENT) return path + " does not exist";
+        return path + " cannot be used: " + platform::error_text(err);
+    }
+    if (platform::stat_path(*real).kind != platform::FileKind::directory) return path + " is not a directory";
+    real_out = *real;
+    return "";
+}
+
+// For an absolute path outside the roots (say /repo/src/x.py, written for another machine's
+// checkout): the longest of its tails ("src/x.py", then "x.py") that exists under `root`; "" when
+// none does. Bounded: at most 64 tails are tried.
+std::string existing_tail_inside(const std::string& root, const std::string& path) {
+    if (path.empty() || path[0] != '/') return "";
+    std::string tail = path.substr(1);
+    for (int tries = 0; tries < 64 && !tail.empty(); ++tries) {
+        const auto slash = tail.find('/');
+        if (slash == std::string::npos) break;  // the bare file name alone is too weak a guess
+        tail = tail.substr(slash + 1);
+        if (tail.empty() || tail.find("..") != std::string::npos) break;
+        if (platform::stat_path(join(root, tail)).kind != platform::FileKind::missing) return tail;
+    }
+    return "";
+}
+
+}  // namespace
+
+Workspace::Workspace(const std::vector<std::string>& roots, std::string origin) : origin_(std::move(origin)) {
+    for (const auto& r : roots) {
+        std::string real;
+        if (std::string problem = root_problem(r, real); !problem.empty()) {
+            problems_.push_back(std::move(problem));
+            continue;
+        }
+        bool duplicate = false;
+        for (const auto& known : roots_) duplicate = duplicate || known == real;
+        if (!duplicate) roots_.push_back(std::move(real));
+    }
+}
+
+std::string Workspace::list_text(const std::vector<std::string>& items) {
+    constexpr std::size_t max_shown = 8;
+    std::string out;
+    for (std::size_t i = 0; i < items.size() && i < max_shown; ++i) out += (i ? ", " : "") + items[i];
+    if (items.size() > max_shown) out += " and " + std::to_string(items.size() - max_shown) + " more";
+    return out;
+}
+
+namespace {
+
+// "file:///a%20b" -> "/a b"; anything else that is not an absolute path -> "".
+std::string path_from_root_uri(const std::string& uri) {
+    std::string rest;
+    if (uri.rfind("file://", 0) == 0) {
+        rest = uri.substr(7);
+        if (rest.rfind("localhost/", 0) == 0) rest = rest.substr(9);
+    } else {
+        rest = uri;
+    }
+    if (rest.empty() || rest[0] != '/') return "";
+    std::string out;
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+        if (rest[i] == '%' && i + 2 < rest.size() && std::isxdigit(static_cast<unsigned char>(rest[i + 1])) &&
+            std::isxdigit(static_cast<unsigned char>(rest[i + 2]))) {
+            out += static_cast<char>(std::stoi(rest.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+        } else {
+            out += rest[i];
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+Workspace::WithClientRoots Workspace::with_client_roots(const std::vector<std::string>& client_roots,
+                                                        bool server_roots_given) const {
+    if (client_roots.empty()) return {*this, ""};
+    std::vector<std::string> sent;     // as the client named them (paths when file:// URIs)
+    std::vector<std::string> usable;   // real paths of existing directories
+    std::vector<std::string> problems;
+    for (std::size_t i = 0; i < client_roots.size() && i < max_client_roots; ++i) {
+        const std::string path = path_from_root_uri(client_roots[i]);
+        if (path.empty()) {
+            sent.push_back(client_roots[i]);
+            problems.push_back(client_roots[i] + " is not a file:// URI");
+            continue;
+        }
+        sent.push_back(path);
+        std::string real;
+        if (std::string problem = root_problem(path, real); !problem.empty()) problems.push_back(std::move(problem));
+        else usable.push_back(std::move(real));
+    }
+    std::string theirs = list_text(sent);
+    if (client_roots.size() > max_client_roots)
+        theirs += " (and " + std::to_string(client_roots.size() - max_client_roots) + " more not examined)";
+    const std::string ours = list_text(roots_);
+
+    if (!server_roots_given) {
+        // Started without --root: the client's roots are the roots; the working directory is only
+        // the fallback.
+        if (!usable.empty()) return {Workspace(usable, "the client's roots; this server was started without --root"), ""};
+        Workspace fallback = *this;
+        fallback.origin_ = "this server's working directory; the client's roots (" + theirs + ") cannot be used";
+        std::string note;
+        if (!roots_.empty())
+            note = "The client's roots (" + theirs + ") cannot be used (" + problems.front() +
+                   "); this server was started without --root, so its working directory (" + ours + ") is used.";
+        return {std::move(fallback), std::move(note)};
+    }
+
+    // --root given: the client narrows it where they overlap and never widens it.
+    std::vector<std::string> allowed;
+    for (const auto& client : usable) {
+        for (const auto& root : roots_) {
+            if (is_within(client, root)) allowed.push_back(client);     // the client narrows this root
+            else if (is_within(root, client)) allowed.push_back(root);  // the client's root is wider: ours stays
+        }
+    }
+    if (!allowed.empty())
+        return {Workspace(allowed, "where the client's roots (" + theirs + ") and this server's --root (" + ours + ") overlap"), ""};
+    Workspace unchanged = *this;
+    unchanged.origin_ = "this server's --root; the client's roots (" + theirs + ") are outside it";
+    std::string note;
+    if (roots_.empty()) {
+        // No usable --root either: the server's own configuration problem says what to do.
+    } else if (usable.empty()) {
+        unchanged.origin_ = "this server's --root; the client's roots (" + theirs + ") cannot be used";
+        note = "The client's roots (" + theirs + ") cannot be used (" + problems.front() + "); this server's --root (" +
+               ours + ") is used.";
+    } else {
+        note = "The client's roots (" + theirs + ") are outside this server's --root (" + ours + "); --root is used.";
+    }
+    return {std::move(unchanged), std::move(note)};
+}
+
+bool Workspace::inside_roots(const std::string& real) const {
+    for (const auto& root : roots_)
+        if (is_within(real, root)) return true;
+    return false;
+}
+
+std::string Workspace::display_path(const std::string& real) const {
+    for (const auto& root : roots_) {
+        if (real == root) return ".";
+        if (is_within(real, root)) return root == "/" ? real.substr(1) : real.substr(root.size() + 1);
+    }
+    return real;
+}
+
+bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& error) const {
+    auto roots_text = [&] { return list_text(roots_) + (origin_.empty() ? "" : ": " + origin_); };
+    error.reason = base::ErrorReason::invalid_arguments;  // unless a refusal below says otherwise
+    if (path.empty()) {
+        error.message = "file_path is empty: pass a path relative to " + list_text(roots_) + " or an absolute path inside it.";
+        return false;
+    }
+    if (path.find('\0') != std::string::npos) {
+        error.message = "file_path contains a NUL byte and was refused.";
+        return false;
+    }
+    if (roots_.empty()) {
+        error.reason = base::ErrorReason::no_root;
+        error.message = problems_.empty() ? "no usable root is configured; start the server with --root DIR."
+                                          : "no usable root: " + problems_.front() + ". Nothing inside them can be touched.";
+        return false;
+    }
+    // `~/x` (and `~`): the user's home, then checked against the roots like any absolute path.
+    std::string absolute;
+    if (path == "~" || path.starts_with("~/")) {
+        const auto home = platform::home_directory();
+        if (!home) {
+            error.message = "Cannot resolve " + path + ": the user's home directory is unknown ($HOME is not set). Pass an absolute path.";
+            return false;
+        }
+        absolute = path == "~" ? *home : join(*home, path.substr(2));
+    } else {
+        absolute = path[0] == '/' ? path : join(roots_.front(), path);
+    }
+    // `real`: where the path resolves; or, for a path that does not exist (`missing`), where its
+    // nearest existing folder does.
+    auto outside = [&](const std::string& real, bool missing) {
+        error.reason = base::ErrorReason::outside_root;
+        if (missing)
+            error.message = "Refused: " + path + " is outside the allowed roots (" + roots_text() +
+                            "): it does not exist, and its nearest existing folder, " + real + ", is outside them.";
+        else if (real == path)
+            error.message = "Refused: " + path + " is outside the allowed roots (" + roots_text() + ").";
+        else
+            error.message = "Refused: " + path + " resolves to " + real + ", which is outside the allowed roots (" +
+                            roots_text() + ").";
+        if (const std::string inside = existing_tail_inside(roots_.front(), path); !inside.empty())
+            error.message += " " + join(roots_.front(), inside) + " exists: if that is the file meant, pass " + inside + ".";
+        else
+            error.message += " Use a path inside one of them, e.g. a path relative to " + roots_.front() + ".";
+        return false;
+    };
+
+    int err = 0;
+    if (auto real = platform::real_path(absolute, &err)) {
+        if (!inside_roots(*real)) return outside(*real, false);
+        out.real = *real;
+        out.display = display_path(*real);
+        out.exists = true;
+        return true;
+    }
+    if (err != ENOENT) {
+        if (err == ENOTDIR) {
+            error.message = "Cannot resolve " + path + ": a component of the path is a file, not a directory.";
+        } else if (err == ELOOP) {
+            error.message = "Cannot resolve " + path + ": too many levels of symbolic links.";
+        } else {
+            error.reason = base::ErrorReason::io_error;
+            error.message = "Cannot resolve " + path + ": " + platform::error_text(err) + ".";
+        }
+        return false;
+    }
+
+    // Missing: walk up to the nearest existing ancestor, which must resolve inside a root. The
+    // missing tail may not contain `..` (it could not be checked), nor be a dangling symlink.
+    std::vector<std::string> tail;
+    std::string cursor = absolute;
+    for (int guard = 0; guard < 4096; ++guard) {
+        std::string name = name_of(cursor);
+        if (name == "..") {
+            error.message = "Refused: " + path + " uses `..` in a part of the path that does not exist yet. Pass the path without `..`.";
+            return false;
+        }
+        if (!name.empty() && name != ".") tail.push_back(name);
+        cursor = parent_of(cursor);
+        int perr = 0;
+        if (auto real = platform::real_path(cursor, &perr)) {
+            if (!inside_roots(*real)) return outside(*real, !tail.empty());
+            if (platform::stat_path(*real).kind != platform::FileKind::directory) {
+                error.message = "Cannot create " + path + ": " + *real + " is not a directory.";
+                return false;
+            }
+            std::string result = *real;
+            for (auto it = tail.rbegin(); it != tail.rend(); ++it) result = join(result, *it);
+            if (platform::is_symlink(absolute)) {
+                error.reason = base::ErrorReason::outside_root;
+                error.message = "Refused: " + path + " is a symbolic link whose target does not exist; a write through it could land outside the roots.";
+                return false;
+            }
+            out.real = result;
+            out.display = display_path(result);
+            out.exists = false;
+            return true;
+        }
+        if (perr != ENOENT) {
+            error.reason = base::ErrorReason::io_error;
+            error.message = "Cannot resolve " + path + ": " + platform::error_text(perr) + ".";
+            return false;
+        }
+        if (cursor == "/") break;
+    }
+    error.message = "Cannot resolve " + path + ".";
+    return false;
+}
+
+}  // namespace os

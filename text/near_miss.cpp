@@ -1,0 +1,545 @@
+// The "not found" explanation: anchor on the needle's most distinctive lines (or words) with linear
+// searches, score the candidate windows line by line, then describe the best one's differences.
+#include "text/near_miss.hpp"
+
+#include <algorithm>
+#include <bitset>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "text/byte_search.hpp"
+#include "text/file_facts.hpp"
+#include "text/normalized_view.hpp"
+#include "text/typography.hpp"
+#include "text/unicode_fold.hpp"
+
+namespace text {
+
+namespace {
+
+// The bytes [from, from + max_bytes) of `line` (from at a character start) made visible; leading
+// and trailing spaces are judged on the whole line.
+std::string render_visible(std::string_view line, std::size_t from, std::size_t max_bytes) {
+    std::size_t lead = 0;
+    while (lead < line.size() && (line[lead] == ' ' || line[lead] == '\t')) ++lead;
+    std::size_t trail = line.size();
+    while (trail > lead && (line[trail - 1] == ' ' || line[trail - 1] == '\t' || line[trail - 1] == '\r')) --trail;
+    std::size_t to = line.size();
+    bool cut = false;
+    if (to - from > max_bytes) {
+        to = from + max_bytes;
+        while (to > from && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80) --to;  // not inside a character
+        cut = true;
+    }
+    std::string out = from > 0 ? "\u2026" : "";
+    std::string body;
+    body.reserve(to - from + 16);
+    for (std::size_t i = from; i < to; ++i) {
+        const char c = line[i];
+        if (c == '\t') {
+            body += "\u2192";
+        } else if (c == ' ' && (i < lead || i >= trail)) {
+            body += "\u00B7";
+        } else if (c == '\r') {
+            body += "\u240D";
+        } else {
+            body += c;
+        }
+    }
+    out += to_valid_utf8(body);
+    if (cut) out += "\u2026";
+    return out;
+}
+
+}  // namespace
+
+std::string visible_whitespace(std::string_view line, std::size_t max_bytes) {
+    return render_visible(line, 0, max_bytes);
+}
+
+namespace {
+
+constexpr std::size_t kMaxProbes = 6;
+constexpr std::size_t kMaxWordProbes = 16;  // words are short: more of them are tried
+constexpr std::size_t kMinWordBytes = 3;
+constexpr std::size_t kEscapedBytes = 24;   // of each line, where two lines differ in look-alike bytes
+constexpr std::size_t kHitsPerProbe = 64;
+constexpr std::size_t kScoredLines = 200;
+constexpr std::size_t kDescribedLines = 6;
+constexpr std::size_t kShownBytes = 200;
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && is_blank_byte(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_blank_byte(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+std::string_view rtrim(std::string_view s) {
+    while (!s.empty() && is_blank_byte(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+// Dice coefficient of the byte bigrams of two strings (their first 256 bytes).
+double dice(std::string_view a, std::string_view b) {
+    a = a.substr(0, 256);
+    b = b.substr(0, 256);
+    if (a.size() < 2 || b.size() < 2) return a == b ? 1.0 : 0.0;
+    auto grams = [](std::string_view s) {
+        std::vector<std::uint16_t> g;
+        g.reserve(s.size());
+        for (std::size_t i = 0; i + 1 < s.size(); ++i) {
+            g.push_back(static_cast<std::uint16_t>((static_cast<unsigned char>(s[i]) << 8) |
+                                                   static_cast<unsigned char>(s[i + 1])));
+        }
+        std::sort(g.begin(), g.end());
+        return g;
+    };
+    const auto x = grams(a);
+    const auto y = grams(b);
+    std::size_t i = 0, j = 0, common = 0;
+    while (i < x.size() && j < y.size()) {
+        if (x[i] == y[j]) {
+            ++common;
+            ++i;
+            ++j;
+        } else if (x[i] < y[j]) {
+            ++i;
+        } else {
+            ++j;
+        }
+    }
+    return 2.0 * static_cast<double>(common) / static_cast<double>(x.size() + y.size());
+}
+
+double similarity(std::string_view file_line, std::string_view needle_line) {
+    if (file_line == needle_line) return 1.0;
+    if (rtrim(file_line) == rtrim(needle_line)) return 0.98;
+    const std::string_view a = trim(file_line);
+    const std::string_view b = trim(needle_line);
+    if (a == b) return 0.96;
+    if (a.size() < 512 && b.size() < 512 && fold_unicode(a) == fold_unicode(b)) return 0.94;
+    return 0.9 * dice(a, b);
+}
+
+// Reads the lines of an LF text forward from an offset.
+struct LineCursor {
+    std::string_view text;
+    std::size_t pos = 0;
+    bool next(std::string_view& line) {
+        if (pos >= text.size()) return false;
+        const std::size_t e = text.find('\n', pos);
+        const std::size_t end = e == std::string_view::npos ? text.size() : e;
+        line = text.substr(pos, end - pos);
+        pos = e == std::string_view::npos ? text.size() : e + 1;
+        return true;
+    }
+};
+
+struct Hit {
+    std::size_t pos = 0;
+    std::size_t needle_line = 0;
+    bool operator<(const Hit& o) const { return pos != o.pos ? pos < o.pos : needle_line < o.needle_line; }
+    bool operator==(const Hit& o) const = default;
+};
+
+struct Probe {
+    std::string_view text;
+    std::size_t needle_line = 0;
+};
+
+// Searches the longest kMaxProbes distinct probes, and more (up to `max_probes`) while none was
+// found; returns those searched, longest first.
+std::vector<std::string_view> search_probes(std::string_view lf, std::vector<Probe> probes, std::vector<Hit>& hits,
+                                            std::size_t max_probes = kMaxProbes) {
+    std::stable_sort(probes.begin(), probes.end(),
+                     [](const Probe& a, const Probe& b) { return a.text.size() > b.text.size(); });
+    std::vector<std::string_view> used;
+    for (const Probe& p : probes) {
+        if (used.size() >= max_probes || (used.size() >= kMaxProbes && !hits.empty())) break;
+        if (std::find(used.begin(), used.end(), p.text) != used.end()) continue;
+        used.push_back(p.text);
+        std::size_t from = 0;
+        for (std::size_t c = 0; c < kHitsPerProbe; ++c) {
+            const std::size_t at = find_bytes(lf, p.text, from);
+            if (at == std::string_view::npos) break;
+            hits.push_back({at, p.needle_line});
+            from = at + p.text.size();
+        }
+    }
+    return used;
+}
+
+// Bytes [from, to) of `s` as printable ASCII, every other byte (and the backslash) escaped as \xHH.
+std::string escaped_bytes(std::string_view s, std::size_t from, std::size_t to) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out = from > 0 ? "\u2026" : "";
+    for (std::size_t i = from; i < to && i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c < 0x7F && c != '\\') {
+            out += static_cast<char>(c);
+        } else {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 0xF];
+        }
+    }
+    if (to < s.size()) out += "\u2026";
+    return out;
+}
+
+// For two lines that may look the same when shown (look-alike characters, invalid UTF-8 shown as
+// U+FFFD, invisible characters): their bytes around the first difference, escaped.
+std::string differing_bytes(std::string_view file_line, std::string_view needle_line, std::string_view old_name) {
+    std::size_t i = 0;
+    while (i < file_line.size() && i < needle_line.size() && file_line[i] == needle_line[i]) ++i;
+    std::size_t from = i > 8 ? i - 8 : 0;
+    while (from > 0 && (static_cast<unsigned char>(file_line[from]) & 0xC0) == 0x80) --from;
+    const std::size_t to = i + kEscapedBytes / 2;
+    return "in bytes (\\xHH for all but printable ASCII) the file has " + escaped_bytes(file_line, from, to) + " where " +
+           std::string(old_name) + " has " + escaped_bytes(needle_line, from, to);
+}
+
+// Where the first difference (byte i, column `column`) involves a byte that is not UTF-8 or a
+// U+FFFD standing for one: which byte, and what old_string needs there. Empty otherwise.
+std::string invalid_byte_words(std::string_view file_line, std::string_view needle_line, std::size_t i,
+                               std::size_t column, std::string_view old_name) {
+    constexpr std::string_view fffd = "\xEF\xBF\xBD";
+    // Back to the start of the character in both lines (the common prefix may end inside one).
+    std::size_t at = i;
+    while (at > 0 && (static_cast<unsigned char>(needle_line[at]) & 0xC0) == 0x80 && at < needle_line.size()) --at;
+    const std::vector<std::size_t> invalid = invalid_utf8_bytes(file_line);
+    const bool file_invalid = std::binary_search(invalid.begin(), invalid.end(), i);
+    const bool needle_fffd = needle_line.substr(at).starts_with(fffd);
+    const std::string col = " at column " + std::to_string(column);
+    auto next_character = [](std::string_view line, std::size_t from) {
+        std::size_t to = from + 1;
+        while (to < line.size() && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80 && to - from < 4) ++to;
+        return to;
+    };
+    if (file_invalid) {
+        return "the file has the byte " + escaped_bytes(file_line.substr(i, 1), 0, 1) + col +
+               ", which is not UTF-8 (read shows it as U+FFFD), where " + std::string(old_name) + " has " +
+               (at < needle_line.size() ? escaped_bytes(needle_line.substr(at, next_character(needle_line, at) - at), 0, 4)
+                                        : std::string("nothing")) +
+               ": write one U+FFFD in " + std::string(old_name) + " for each such byte and the byte is kept";
+    }
+    if (needle_fffd) {
+        const std::size_t file_at = std::min(at, file_line.size());
+        return std::string(old_name) + " has U+FFFD" + col + ", which matches only a byte that is not UTF-8, but the file has " +
+               (file_at < file_line.size()
+                    ? escaped_bytes(file_line.substr(file_at, next_character(file_line, file_at) - file_at), 0, 4) +
+                                                 " (valid UTF-8) there: copy that character instead of U+FFFD"
+                                           : std::string("the end of the line there"));
+    }
+    return {};
+}
+
+bool is_word_byte(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// The one line of the file most like `probe` by shared bigrams: a single linear pass.
+std::optional<std::size_t> most_similar_line(std::string_view lf, std::string_view probe) {
+    probe = probe.substr(0, 512);
+    if (probe.size() < 2) return std::nullopt;
+    auto set = std::make_unique<std::bitset<65536>>();
+    std::size_t distinct = 0;
+    for (std::size_t i = 0; i + 1 < probe.size(); ++i) {
+        const auto g = (static_cast<unsigned char>(probe[i]) << 8) | static_cast<unsigned char>(probe[i + 1]);
+        if (!set->test(static_cast<std::size_t>(g))) {
+            set->set(static_cast<std::size_t>(g));
+            ++distinct;
+        }
+    }
+    double best = 0.5;  // below this nothing is "like" the probe
+    std::optional<std::size_t> best_pos;
+    LineCursor cursor{lf, 0};
+    std::string_view line;
+    std::size_t at = 0;
+    while (cursor.next(line)) {
+        const std::string_view t = trim(line).substr(0, 512);
+        if (t.size() >= 2) {
+            std::size_t shared = 0;
+            for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+                const auto g = (static_cast<unsigned char>(t[i]) << 8) | static_cast<unsigned char>(t[i + 1]);
+                if (set->test(static_cast<std::size_t>(g))) ++shared;
+            }
+            const double score =
+                static_cast<double>(std::min(shared, distinct)) / static_cast<double>(std::max(distinct, t.size() - 1));
+            if (score > best) {
+                best = score;
+                best_pos = at;
+            }
+        }
+        at = cursor.pos;
+    }
+    return best_pos;
+}
+
+std::string describe_typography(std::string_view s, std::string_view where) {
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (static_cast<unsigned char>(s[i]) < 0xC2) continue;
+        const Typographic t = typographic_at(s, i);
+        if (t.size) {
+            return std::string(where) + " has " + std::string(s.substr(i, t.size)) + " (" +
+                   code_point_label(t.code_point) + " " + std::string(t.name) + ")";
+        }
+    }
+    return {};
+}
+
+// How a line of the file differs from the needle's line, in words.
+std::string describe_difference(std::string_view file_line, std::string_view needle_line, std::string_view old_name) {
+    if (rtrim(file_line) == rtrim(needle_line)) return "trailing whitespace differs";
+    const std::string_view a = trim(file_line);
+    const std::string_view b = trim(needle_line);
+    if (a == b) {
+        const std::string_view file_tail = file_line.substr(rtrim(file_line).size());
+        const std::string_view needle_tail = needle_line.substr(rtrim(needle_line).size());
+        return file_tail == needle_tail ? "indentation differs" : "indentation and trailing whitespace differ";
+    }
+    const std::string in_file = describe_typography(file_line, "the file");
+    const std::string in_needle = describe_typography(needle_line, old_name);
+    if (fold_typography(a) == fold_typography(b)) {
+        std::string s = "typographic characters differ: ";
+        if (!in_file.empty()) {
+            s += in_file;
+            if (!in_needle.empty()) s += " and " + in_needle;
+        } else {
+            s += in_needle;
+        }
+        return s;
+    }
+    std::size_t i = 0;
+    while (i < file_line.size() && i < needle_line.size() && file_line[i] == needle_line[i]) ++i;
+    std::size_t column = 1;
+    for (std::size_t k = 0; k < i; ++k) {
+        if ((static_cast<unsigned char>(file_line[k]) & 0xC0) != 0x80) ++column;
+    }
+    std::string s = "text differs from column " + std::to_string(column);
+    if (!in_file.empty()) s += "; " + in_file;
+    if (!in_needle.empty()) s += "; " + in_needle;
+    // Where a byte that is not printable ASCII differs (bytes shown as U+FFFD, invisible or
+    // look-alike characters), the lines may look the same: their bytes say how they differ.
+    const auto unclear = [](std::string_view line, std::size_t at) {
+        if (at >= line.size()) return false;
+        const auto c = static_cast<unsigned char>(line[at]);
+        return c >= 0x7F || (c < 0x20 && c != '\t');
+    };
+    if (const std::string bytes = invalid_byte_words(file_line, needle_line, i, column, old_name); !bytes.empty())
+        return s + "; " + bytes;
+    if (in_file.empty() && in_needle.empty() && (unclear(file_line, i) || unclear(needle_line, i)))
+        s += "; " + differing_bytes(file_line, needle_line, old_name);
+    return s;
+}
+
+std::string range_words(std::size_t first, std::size_t last) {
+    return first == last ? "line " + std::to_string(first)
+                         : "lines " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+}  // namespace
+
+NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::string_view old_name) {
+    const std::string name(old_name);
+    NearMiss out;
+    std::string& m = out.message;
+    m = name + " was not found in the file, not even with trailing whitespace, Unicode forms (NFKC), typographic "
+               "quotes, dashes and spaces, indentation or read line-number prefixes tolerated.";
+    if (lf.empty()) {
+        m += " The file is empty: use write to give it content, or insert to add lines.";
+        return out;
+    }
+    bool ends_with_newline = false;
+    const std::vector<std::string_view> lines = split_lf_lines(needle, &ends_with_newline);
+    const std::size_t k = lines.size();
+
+    // 1. Where the needle's most distinctive lines, or else its longest words, occur.
+    std::vector<Hit> hits;
+    {
+        std::vector<Probe> probes;
+        for (std::size_t j = 0; j < k; ++j) {
+            const std::string_view core = trim(lines[j]);
+            if (core.size() >= (k == 1 ? 2u : 3u)) probes.push_back({core, j});
+        }
+        search_probes(lf, probes, hits);
+    }
+    std::vector<std::string_view> words_searched;
+    if (hits.empty()) {
+        std::vector<Probe> probes;
+        for (std::size_t j = 0; j < k; ++j) {
+            const std::string_view l = lines[j];
+            for (std::size_t i = 0; i < l.size();) {
+                if (!is_word_byte(l[i])) {
+                    ++i;
+                    continue;
+                }
+                std::size_t e = i;
+                while (e < l.size() && is_word_byte(l[e])) ++e;
+                if (e - i >= kMinWordBytes) probes.push_back({l.substr(i, e - i), j});
+                i = e;
+            }
+        }
+        words_searched = search_probes(lf, probes, hits, kMaxWordProbes);
+    }
+    if (hits.empty()) {
+        std::size_t longest = 0;
+        for (std::size_t j = 1; j < k; ++j) {
+            if (trim(lines[j]).size() > trim(lines[longest]).size()) longest = j;
+        }
+        if (const auto pos = most_similar_line(lf, trim(lines[longest]))) hits.push_back({*pos, longest});
+    }
+    if (hits.empty()) {
+        // Say what was searched, not more: shorter lines and words may well occur.
+        m += " No part of the file resembles it: the file has none of its lines";
+        if (!words_searched.empty()) {
+            m += ", none of the words ";
+            for (std::size_t i = 0; i < words_searched.size(); ++i) {
+                m += (i == 0 ? "" : i + 1 == words_searched.size() ? " and " : ", ") + std::string(1, '"') +
+                     std::string(words_searched[i]) + '"';
+            }
+        }
+        m += ", and no line like its longest one. Next: read the file to see its current text, then retry with " +
+             name + " copied from it.";
+        return out;
+    }
+
+    // 2. Candidate windows: where the needle would start if that hit were its line.
+    std::sort(hits.begin(), hits.end());
+    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+    struct Window {
+        std::size_t line = 1;    // 1-based
+        std::size_t offset = 0;  // of that line in lf
+        bool operator<(const Window& o) const { return line < o.line; }
+    };
+    std::vector<Window> windows;
+    {
+        // Hits are sorted: line numbers and line starts advance with one forward pass in all.
+        std::size_t at = 0, line = 1, line_start = 0;
+        for (const Hit& h : hits) {
+            for (std::size_t i = at; i < h.pos; ++i) {
+                if (lf[i] == '\n') {
+                    ++line;
+                    line_start = i + 1;
+                }
+            }
+            at = h.pos;
+            std::size_t start = line_start;
+            std::size_t steps = 0;
+            while (steps < h.needle_line && start > 0) {
+                start = start >= 2 ? lf.rfind('\n', start - 2) + 1 : 0;
+                ++steps;
+            }
+            windows.push_back({line - steps, start});
+        }
+        std::sort(windows.begin(), windows.end());
+        windows.erase(std::unique(windows.begin(), windows.end(),
+                                  [](const Window& a, const Window& b) { return a.line == b.line; }),
+                      windows.end());
+    }
+
+    // 3. The window most like the needle.
+    const std::size_t scored = std::min(k, kScoredLines);
+    double best_score = -1.0;
+    Window best;
+    for (const Window& w : windows) {
+        LineCursor cursor{lf, w.offset};
+        double score = 0.0;
+        std::string_view line;
+        for (std::size_t t = 0; t < scored && cursor.next(line); ++t) score += similarity(line, lines[t]);
+        if (score > best_score) {
+            best_score = score;
+            best = w;
+        }
+    }
+
+    // 4. What differs there.
+    struct Difference {
+        std::size_t line = 0;
+        std::string how;
+        std::optional<std::string_view> file_line;
+        std::string_view needle_line;
+        std::size_t show_from = 0;  // both lines are shown from here (far differences in long lines)
+    };
+    std::vector<Difference> differences;
+    std::size_t identical = 0, different = 0, present = 0;
+    bool reaches_end = false;  // the region's last line is the file's last line
+    {
+        LineCursor cursor{lf, best.offset};
+        std::string_view line;
+        for (std::size_t t = 0; t < k; ++t) {
+            const bool has = cursor.next(line);
+            bool same = false;
+            if (has) {
+                ++present;
+                same = line == lines[t] || (t == 0 && k > 1 && line.ends_with(lines[t])) ||
+                       (t + 1 == k && !ends_with_newline && k > 1 && line.starts_with(lines[t]));
+            }
+            if (same) {
+                ++identical;
+                continue;
+            }
+            ++different;
+            if (differences.size() >= kDescribedLines) continue;
+            Difference d;
+            d.line = best.line + t;
+            d.needle_line = lines[t];
+            if (has) {
+                d.file_line = line;
+                d.how = describe_difference(line, lines[t], name);
+                std::size_t first = 0;
+                while (first < line.size() && first < lines[t].size() && line[first] == lines[t][first]) ++first;
+                if (first > kShownBytes - 40) {
+                    d.show_from = first - 60;
+                    while (d.show_from > 0 && (static_cast<unsigned char>(line[d.show_from]) & 0xC0) == 0x80) {
+                        --d.show_from;
+                    }
+                }
+            } else {
+                d.how = "the file ends before this line of " + name;
+            }
+            differences.push_back(std::move(d));
+        }
+        reaches_end = cursor.pos >= lf.size();
+    }
+    const std::size_t last = best.line + (present ? present - 1 : 0);
+    out.region = LineRange{best.line, last};
+
+    m += " The closest region is " + range_words(best.line, last) + " (" + std::to_string(identical) + " of " +
+         std::to_string(k) + (k == 1 ? " line" : " lines") + " identical";
+    if (best_score < 0.5 * static_cast<double>(scored)) m += ", only loosely similar";
+    m += ").";
+    if (differences.empty()) {
+        if (ends_with_newline && reaches_end && lf.back() != '\n') {
+            m += " " + name + " ends with a newline, but the file's last line has none: drop the final newline "
+                 "from " + name + ".";
+        } else {
+            m += " Its lines differ from " + name + " only in where " + name + " starts or ends within them.";
+        }
+    } else {
+        m += " Whitespace is shown as \u2192 for a tab and \u00B7 for a leading or trailing space:";
+        const std::size_t width = std::max<std::size_t>(name.size(), 4) + 1;
+        auto label = [&](std::string_view what) {
+            std::string l = "    " + std::string(what) + ":";
+            l.append(width - what.size(), ' ');
+            return l;
+        };
+        for (const Difference& d : differences) {
+            m += "\n  line " + std::to_string(d.line) + ": " + d.how;
+            if (d.file_line) m += "\n" + label("file") + render_visible(*d.file_line, d.show_from, kShownBytes);
+            m += "\n" + label(name) + render_visible(d.needle_line, d.show_from, kShownBytes);
+        }
+        if (different > differences.size()) {
+            m += "\n  ... and " + std::to_string(different - differences.size()) + " more " +
+                 (different - differences.size() == 1 ? "line differs." : "lines differ.");
+        }
+    }
+    m += "\nNext: read " + range_words(best.line, last) + " (read with offset " + std::to_string(best.line) +
+         " and limit " + std::to_string(last - best.line + 1) + ") and retry with " + name +
+         " copied exactly from there, without the line-number prefixes that read adds.";
+    return out;
+}
+
+}  // namespace text

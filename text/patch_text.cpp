@@ -1,0 +1,46 @@
+// Numbered lines of a patch and the small string helpers its parsers share.
+// Newlines are normalized once here so that every parser counts lines the same way.
+#include "text/patch_text.hpp"
+
+#include "text/file_facts.hpp"
+#include "text/normalized_view.hpp"
+
+namespace text {
+
+PatchText::PatchText(std::string_view patch) : text_(normalize_newlines(patch)) {
+    const std::string_view t = text_;
+    std::size_t begin = 0;
+    while (begin < t.size()) {
+        std::size_t end = t.find('\n', begin);
+        if (end == std::string_view::npos) end = t.size();
+        lines_.push_back(t.substr(begin, end - begin));
+        begin = end + 1;
+    }
+}
+
+std::string quote_patch_line(std::string_view line, std::size_t max_bytes) {
+    bool cut = false;
+    if (line.size() > max_bytes) {
+        std::size_t n = max_bytes;
+        while (n > 0 && (static_cast<unsigned char>(line[n]) & 0xC0) == 0x80) --n;
+        line = line.substr(0, n);
+        cut = true;
+    }
+    std::string out = "\"" + to_valid_utf8(line);
+    if (cut) out += "\u2026";
+    out += "\"";
+    return out;
+}
+
+std::string_view trim_right(std::string_view line) {
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+    return line;
+}
+
+std::string_view trim_both(std::string_view line) {
+    line = trim_right(line);
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    return line;
+}
+
+}  // namespace text

@@ -1,0 +1,464 @@
+// The unified-diff reader: sections (git header and/or ---/+++), their hunks, and the rules that
+// decide where a hunk ends when its counts cannot be trusted. One forward pass, bounded lookahead.
+#include "text/patch_unified.hpp"
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "text/patch_text.hpp"
+
+namespace text {
+
+const char* const kUnifiedFormat =
+    "A unified diff looks like this (a/ and b/ are optional; --- /dev/null creates a file, "
+    "+++ /dev/null deletes one):\n"
+    "--- a/PATH\n"
+    "+++ b/PATH\n"
+    "@@ -OLD_START,OLD_COUNT +NEW_START,NEW_COUNT @@\n"
+    " a context line, copied from the file with a space before it\n"
+    "-a line to remove, with a minus before it\n"
+    "+a line to add, with a plus before it";
+
+namespace {
+
+constexpr std::string_view kDevNull = "/dev/null";
+
+struct HunkHeader {
+    std::optional<std::size_t> old_start, old_count, new_start, new_count;
+};
+
+// "N" or "N,M" at s[*at]; advances *at.
+bool parse_range(std::string_view s, std::size_t* at, std::optional<std::size_t>* start,
+                 std::optional<std::size_t>* count) {
+    auto number = [&](std::optional<std::size_t>* out) {
+        std::size_t digits = 0, n = 0;
+        while (*at < s.size() && s[*at] >= '0' && s[*at] <= '9') {
+            if (digits < 12) n = n * 10 + static_cast<std::size_t>(s[*at] - '0');
+            ++digits;
+            ++*at;
+        }
+        if (digits == 0 || digits > 12) return false;
+        *out = n;
+        return true;
+    };
+    if (!number(start)) return false;
+    if (*at < s.size() && s[*at] == ',') {
+        ++*at;
+        if (!number(count)) return false;
+    } else {
+        *count = 1;
+    }
+    return true;
+}
+
+// "@@ -a,b +c,d @@ section": the numbers when they are there and well formed, none otherwise.
+HunkHeader parse_hunk_header(std::string_view line) {
+    HunkHeader h;
+    std::size_t at = 2;
+    while (at < line.size() && line[at] == ' ') ++at;
+    if (at >= line.size() || line[at] != '-') return h;
+    ++at;
+    HunkHeader parsed;
+    if (!parse_range(line, &at, &parsed.old_start, &parsed.old_count)) return h;
+    while (at < line.size() && line[at] == ' ') ++at;
+    if (at >= line.size() || line[at] != '+') return h;
+    ++at;
+    if (!parse_range(line, &at, &parsed.new_start, &parsed.new_count)) return h;
+    while (at < line.size() && line[at] == ' ') ++at;
+    if (line.substr(at).starts_with("@@")) return parsed;
+    return h;
+}
+
+// A git C-quoted name ("a/b\tc") from s[*at] (at the opening quote); advances past the closing one.
+std::optional<std::string> unquote(std::string_view s, std::size_t* at) {
+    std::string out;
+    std::size_t i = *at + 1;
+    while (i < s.size()) {
+        const char c = s[i];
+        if (c == '"') {
+            *at = i + 1;
+            return out;
+        }
+        if (c != '\\') {
+            out += c;
+            ++i;
+            continue;
+        }
+        if (i + 1 >= s.size()) return std::nullopt;
+        const char e = s[i + 1];
+        i += 2;
+        switch (e) {
+            case 'a': out += '\a'; break;
+            case 'b': out += '\b'; break;
+            case 'f': out += '\f'; break;
+            case 'n': out += '\n'; break;
+            case 'r': out += '\r'; break;
+            case 't': out += '\t'; break;
+            case 'v': out += '\v'; break;
+            case '\\': out += '\\'; break;
+            case '"': out += '"'; break;
+            default:
+                if (e >= '0' && e <= '7') {
+                    unsigned value = static_cast<unsigned>(e - '0');
+                    for (int k = 0; k < 2 && i < s.size() && s[i] >= '0' && s[i] <= '7'; ++k, ++i) {
+                        value = value * 8 + static_cast<unsigned>(s[i] - '0');
+                    }
+                    out += static_cast<char>(value & 0xFF);
+                } else {
+                    out += e;
+                }
+        }
+    }
+    return std::nullopt;
+}
+
+// The name on a "--- " / "+++ " line (after the marker): quoted, or up to a tab, trailing blanks cut.
+std::string header_name(std::string_view rest) {
+    std::size_t i = 0;
+    while (i < rest.size() && rest[i] == ' ') ++i;
+    rest.remove_prefix(i);
+    if (!rest.empty() && rest[0] == '"') {
+        std::size_t at = 0;
+        if (auto name = unquote(rest, &at)) return *name;
+    }
+    const std::size_t tab = rest.find('\t');
+    if (tab != std::string_view::npos) rest = rest.substr(0, tab);
+    return std::string(trim_right(rest));
+}
+
+std::string strip_prefix(std::string name, char side) {
+    if (name.size() > 2 && name[0] == side && name[1] == '/') name.erase(0, 2);
+    return name;
+}
+
+bool is_body_line(std::string_view line) {
+    return !line.empty() && (line[0] == ' ' || line[0] == '-' || line[0] == '+');
+}
+
+struct Section {
+    std::size_t line = 0;  // where it starts
+    bool git = false;
+    bool have_names = false;  // ---/+++ seen
+    std::string old_name, new_name;
+    std::string git_old, git_new;  // from the "diff --git" line
+    std::optional<std::string> rename_from, rename_to;
+    bool new_file = false, deleted_file = false;
+    std::vector<PatchBlock> blocks;
+};
+
+class Reader {
+public:
+    explicit Reader(std::string_view patch) : text_(patch) {}
+
+    base::Result<Patch, PatchError> run() {
+        const std::size_t n = text_.size();
+        std::size_t i = 0;
+        while (i < n) {
+            const std::string_view line = text_.line(i);
+            if (line.starts_with("diff --git ")) {
+                finish();
+                open(i);
+                current_->git = true;
+                git_names(line.substr(11));
+                ++i;
+                continue;
+            }
+            if (line.starts_with("Binary files ") || line == "GIT binary patch") {
+                return error(PatchText::number(i), "binary patches cannot be applied; apply_diff changes text files "
+                                                   "only. Use write to give a file its whole new content.");
+            }
+            if (line.starts_with("--- ") && i + 1 < n && text_.line(i + 1).starts_with("+++ ")) {
+                if (!current_ || !current_->git || current_->have_names || !current_->blocks.empty()) {
+                    finish();
+                    open(i);
+                }
+                current_->have_names = true;
+                current_->old_name = header_name(line.substr(4));
+                current_->new_name = header_name(text_.line(i + 1).substr(4));
+                if (current_->old_name.empty() || current_->new_name.empty()) {
+                    return error(PatchText::number(current_->old_name.empty() ? i : i + 1),
+                                 "a file header names no file. " + std::string(kUnifiedFormat));
+                }
+                i += 2;
+                continue;
+            }
+            if (line.starts_with("@@")) {
+                if (!current_) open(i);
+                auto next = hunk(i);
+                if (!next.ok()) return base::fail(std::move(next.error()));
+                i = next.value();
+                continue;
+            }
+            if (current_ && current_->git && current_->blocks.empty() && !current_->have_names) git_header(line);
+            ++i;
+        }
+        finish();
+        return build();
+    }
+
+private:
+    void open(std::size_t i) {
+        sections_.emplace_back();
+        current_ = &sections_.back();
+        current_->line = PatchText::number(i);
+    }
+    void finish() { current_ = nullptr; }
+
+    // "a/x b/y" on the diff --git line: used when no ---/+++ or rename lines name the files.
+    void git_names(std::string_view rest) {
+        if (!rest.empty() && rest[0] == '"') {
+            std::size_t at = 0;
+            auto a = unquote(rest, &at);
+            while (at < rest.size() && rest[at] == ' ') ++at;
+            std::optional<std::string> b;
+            if (at < rest.size() && rest[at] == '"') {
+                b = unquote(rest, &at);
+            } else if (at < rest.size()) {
+                b = std::string(rest.substr(at));
+            }
+            if (a && b) {
+                current_->git_old = *a;
+                current_->git_new = *b;
+            }
+            return;
+        }
+        // Same name on both sides ("a/x y b/x y"): split in the middle; otherwise at " b/".
+        if (rest.size() % 2 == 1) {
+            const std::size_t mid = rest.size() / 2;
+            if (rest[mid] == ' ' && strip_prefix(std::string(rest.substr(0, mid)), 'a') ==
+                                        strip_prefix(std::string(rest.substr(mid + 1)), 'b')) {
+                current_->git_old = std::string(rest.substr(0, mid));
+                current_->git_new = std::string(rest.substr(mid + 1));
+                return;
+            }
+        }
+        const std::size_t split = rest.find(" b/");
+        if (split != std::string_view::npos) {
+            current_->git_old = std::string(rest.substr(0, split));
+            current_->git_new = std::string(rest.substr(split + 1));
+        }
+    }
+
+    void git_header(std::string_view line) {
+        if (line.starts_with("new file mode")) {
+            current_->new_file = true;
+        } else if (line.starts_with("deleted file mode")) {
+            current_->deleted_file = true;
+        } else if (line.starts_with("rename from ")) {
+            current_->rename_from = header_name(line.substr(12));
+        } else if (line.starts_with("rename to ")) {
+            current_->rename_to = header_name(line.substr(10));
+        }
+        // index, old mode, new mode, similarity index, copy from/to: nothing to do.
+    }
+
+    // A line that starts the next section or hunk, so cannot continue a hunk past its counts.
+    bool starts_header(std::size_t j) const {
+        const std::string_view line = text_.line(j);
+        if (line.starts_with("@@") || line.starts_with("diff ") || line.starts_with("Index: ")) return true;
+        if (line.starts_with("--- ") && j + 1 < text_.size() && text_.line(j + 1).starts_with("+++ ")) return true;
+        return line == "-- ";  // the signature line of git format-patch mail
+    }
+
+    // Reads the hunk whose header is line i; returns the index of the first line after it.
+    base::Result<std::size_t, PatchError> hunk(std::size_t i) {
+        const HunkHeader header = parse_hunk_header(text_.line(i));
+        const bool counted = header.old_count && header.new_count;
+        std::size_t old_left = counted ? *header.old_count : 0;
+        std::size_t new_left = counted ? *header.new_count : 0;
+
+        PatchBlock block;
+        block.patch_line = PatchText::number(i);
+        bool new_no_newline = false, any_marker = false;
+        bool has_context_or_removed = false;
+        char last_op = 0;
+        const std::size_t n = text_.size();
+        std::size_t j = i + 1;
+        auto take = [&](char op, std::string_view content) {
+            if (op != '+') {
+                block.old_text.append(content);
+                block.old_text += '\n';
+                if (old_left) --old_left;
+                has_context_or_removed = true;
+            }
+            if (op != '-') {
+                block.new_text.append(content);
+                block.new_text += '\n';
+                if (new_left) --new_left;
+            }
+            last_op = op;
+        };
+        while (j < n) {
+            const std::string_view line = text_.line(j);
+            if (!line.empty() && line[0] == '\\') {  // "\ No newline at end of file"
+                if (last_op == 0) break;
+                any_marker = true;
+                if (last_op != '-') new_no_newline = true;
+                ++j;
+                continue;
+            }
+            if (counted && (old_left > 0 || new_left > 0)) {
+                if (line.empty()) {
+                    take(' ', "");
+                } else if (is_body_line(line)) {
+                    take(line[0], line.substr(1));
+                } else {
+                    break;  // the counts were too large
+                }
+                ++j;
+                continue;
+            }
+            // Past the counts (or without them): go on only with lines that can only be hunk lines.
+            if (starts_header(j)) break;
+            if (is_body_line(line)) {
+                take(line[0], line.substr(1));
+                ++j;
+                continue;
+            }
+            if (line.empty()) {
+                std::size_t k = j;
+                while (k < n && text_.line(k).empty()) ++k;
+                if (k < n && is_body_line(text_.line(k)) && !starts_header(k)) {
+                    for (; j < k; ++j) take(' ', "");
+                    continue;
+                }
+            }
+            break;
+        }
+        if (last_op == 0) {
+            return base::fail(make_error(block.patch_line, "the hunk has no lines: a hunk header must be followed by its "
+                                                     "context (' '), removed ('-') and added ('+') lines."));
+        }
+        if (any_marker) {
+            block.final_newline = !new_no_newline;
+            block.at_end_of_file = true;
+        }
+        if (header.old_start) {
+            const std::size_t start = *header.old_start;
+            const std::size_t count = header.old_count.value_or(1);
+            if (!has_context_or_removed) {
+                block.start_line = count == 0 ? start : (start > 0 ? start - 1 : 0);
+            } else {
+                const std::size_t first = count == 0 ? start + 1 : start;
+                if (first > 0) block.start_line = first;
+            }
+        } else if (!has_context_or_removed) {
+            return base::fail(make_error(block.patch_line,
+                                   "the hunk only adds lines and its header gives no line numbers, so there is no "
+                                   "way to tell where they go. Write the header as \"@@ -N,0 +M,K @@\" (the lines "
+                                   "go after line N), or add a context line or two around them."));
+        }
+        block.index = ++block_count_;
+        current_->blocks.push_back(std::move(block));
+        return j;
+    }
+
+    base::Result<Patch, PatchError> build() {
+        Patch patch;
+        patch.format = PatchFormat::unified;
+        std::unordered_map<std::string, std::size_t> by_path;  // path -> index in patch.files
+        for (Section& s : sections_) {
+            std::string old_name = s.have_names ? s.old_name : s.git_old;
+            std::string new_name = s.have_names ? s.new_name : s.git_new;
+            const bool strip = s.git || ((old_name.starts_with("a/") || old_name == kDevNull) &&
+                                         (new_name.starts_with("b/") || new_name == kDevNull));
+            if (strip) {
+                old_name = strip_prefix(old_name, 'a');
+                new_name = strip_prefix(new_name, 'b');
+            }
+            if (s.rename_from) old_name = *s.rename_from;
+            if (s.rename_to) new_name = *s.rename_to;
+
+            FilePatch file;
+            file.patch_line = s.line;
+            const bool creates = old_name == kDevNull || s.new_file;
+            const bool deletes = new_name == kDevNull || s.deleted_file;
+            if (creates && deletes) {
+                return error(s.line, "this section both creates and deletes its file (/dev/null on both sides).");
+            }
+            if (creates) {
+                file.action = FileAction::create;
+                file.path = new_name;
+                for (const PatchBlock& b : s.blocks) {
+                    if (!b.old_text.empty()) {
+                        return error(b.patch_line, "the hunk creates " + file.path +
+                                                       " (--- /dev/null), so it can only have '+' lines; it "
+                                                       "has context or '-' lines.");
+                    }
+                }
+            } else if (deletes) {
+                file.action = FileAction::remove;
+                file.path = old_name;
+                for (const PatchBlock& b : s.blocks) {
+                    if (!b.new_text.empty()) {
+                        return error(b.patch_line, "the hunk deletes " + file.path +
+                                                       " (+++ /dev/null), so it can only have '-' lines; it "
+                                                       "has context or '+' lines.");
+                    }
+                }
+            } else {
+                file.action = FileAction::update;
+                if (s.rename_from || s.rename_to) {
+                    file.path = old_name;
+                    if (new_name != old_name) file.move_to = new_name;
+                } else {
+                    file.path = new_name;
+                }
+                if (s.blocks.empty() && !file.move_to) continue;  // a mode change or an empty section
+            }
+            if (file.path.empty() && (s.git || s.have_names)) {
+                return error(s.line, "this section names no file. " + std::string(kUnifiedFormat));
+            }
+            file.blocks = std::move(s.blocks);
+            // Sections naming the same file (updates, no move) are one FilePatch.
+            const auto [seen, fresh] = by_path.try_emplace(file.path, patch.files.size());
+            if (!fresh) {
+                FilePatch* same = &patch.files[seen->second];
+                if (same->action != FileAction::update || file.action != FileAction::update || same->move_to ||
+                    file.move_to) {
+                    return error(s.line, (file.path.empty() ? std::string("the file") : file.path) +
+                                             " appears twice in the diff (also at line " +
+                                             std::to_string(same->patch_line) +
+                                             "); give each file one section with all of its hunks.");
+                }
+                for (PatchBlock& b : file.blocks) same->blocks.push_back(std::move(b));
+                continue;
+            }
+            patch.files.push_back(std::move(file));
+        }
+        if (patch.files.empty()) {
+            return error(0, "the diff has no hunks (no line starting with \"@@\"), so there is nothing to apply. " +
+                                std::string(kUnifiedFormat));
+        }
+        for (const FilePatch& f : patch.files) patch.block_count += f.blocks.size();
+        return patch;
+    }
+
+    PatchError make_error(std::size_t line, const std::string& what) const {
+        PatchError e;
+        e.patch_line = line;
+        e.message = "Malformed unified diff";
+        if (line) e.message += " at line " + std::to_string(line);
+        e.message += ": " + what + " Nothing was changed.";
+        return e;
+    }
+    base::Result<Patch, PatchError> error(std::size_t line, const std::string& what) const {
+        return base::fail(make_error(line, what));
+    }
+
+    PatchText text_;
+    std::vector<Section> sections_;
+    Section* current_ = nullptr;
+    std::size_t block_count_ = 0;
+};
+
+}  // namespace
+
+base::Result<Patch, PatchError> parse_unified_diff(std::string_view patch) {
+    Reader reader(patch);
+    return reader.run();
+}
+
+}  // namespace text

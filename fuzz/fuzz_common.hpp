@@ -1,5 +1,5 @@
 // What the apply_diff fuzz targets share: splitting an input into patch and file, checking the
-// patch model's invariants, and planning every file. Own file: four targets, one set of checks.
+// patch model's invariants, and planning every file. Four targets, one set of checks.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "text/file_facts.hpp"
+#include "text/patch_detect.hpp"
 #include "text/patch_model.hpp"
 #include "text/patch_plan.hpp"
 #include "base/result.hpp"
@@ -90,6 +91,24 @@ inline void plan_all(const text::Patch& patch, std::string_view file, double fuz
             }
         }
     }
+}
+
+// One parser's target: read the patch, check the model, plan every file, and ask the detector
+// (which agrees or says no; it never crashes). The last byte of the input chooses exact matching or
+// a similarity threshold.
+template <class Parse>
+int run_parser_target(const std::uint8_t* data, std::size_t size, Parse&& parse) {
+    const Input input = split(data, size);
+    auto patch = parse(input.patch);
+    if (!patch.ok()) {
+        require(!patch.error().message.empty());
+        return 0;
+    }
+    check_patch(patch.value(), input.patch);
+    const double threshold = size > 0 && (data[size - 1] & 1) ? 0.5 + (data[size - 1] % 50) / 100.0 : 1.0;
+    plan_all(patch.value(), input.file, threshold);
+    (void)text::detect_patch_format(input.patch);
+    return 0;
 }
 
 }  // namespace fuzz

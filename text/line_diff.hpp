@@ -1,5 +1,5 @@
 // The edit script between two sequences of lines, at bounded cost: dtl inside pieces small enough
-// for it, pieces split by unique common lines. Own file: the unified diff prints what this computes.
+// for it, pieces split by unique common lines. The unified diff prints what this computes.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // Finding old_string in a file for edit, multiedit and apply_diff: the exact tier, then the
-// tolerant tiers, mapped back to the file's own bytes. Own file: the contract's "Matching" rules.
+// tolerant tiers, mapped back to the file's own bytes. The contract's "Matching" rules.
 #pragma once
 
 #include <cstddef>

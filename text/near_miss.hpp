@@ -1,5 +1,5 @@
 // Why old_string was not found: the closest region of the file, which of its lines differ and how,
-// with whitespace made visible. Own file: it is the one part of matching that searches by likeness.
+// with whitespace made visible. It is the one part of matching that searches by likeness.
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
 // Reading OpenAI's `*** Begin Patch` envelope (the apply_patch format) into the patch model.
-// Own file: its file operations, `@@` anchors and `*** End of File` belong to this format alone.
+// Its file operations, `@@` anchors and `*** End of File` belong to this format alone.
 #pragma once
 
 #include <string_view>

@@ -1,5 +1,5 @@
 // Telling which apply_diff format a patch is written in, and reading it with the right parser.
-// Own file: the one place that knows all three formats' first lines.
+// The one place that knows all three formats' first lines.
 #pragma once
 
 #include <string_view>

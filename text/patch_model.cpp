@@ -1,5 +1,5 @@
 // The names of the patch model's enums, as results and messages show them.
-// Own file: the model's header is included everywhere and holds no code.
+// The model's header is included everywhere and holds no code.
 #include "text/patch_model.hpp"
 
 namespace text {

@@ -1,5 +1,5 @@
 // The common model every apply_diff format is parsed into: files, and the blocks (old lines to find,
-// new lines to put) of each. Own file: the three parsers produce it and the planner consumes it.
+// new lines to put) of each. The three parsers produce it and the planner consumes it.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // Applying one file's part of a patch to its bytes, in memory: every block located on the original
-// content, then all spliced at once. Own file: the semantics shared by all three apply_diff formats.
+// content, then all spliced at once. The semantics shared by all three apply_diff formats.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // Reading SEARCH/REPLACE blocks (Roo Code's apply_diff format) into the patch model.
-// Own file: its markers, escapes and the malformed-block messages belong to this format alone.
+// Its markers, escapes and the malformed-block messages belong to this format alone.
 #pragma once
 
 #include <string_view>

@@ -1,5 +1,5 @@
 // Similarity (Levenshtein) matching for apply_diff blocks no tier found, asked for with a threshold
-// below 1. Own file: the one quadratic-cost search, kept behind a linear prefilter, a band and a
+// below 1. The one quadratic-cost search, kept behind a linear prefilter, a band and a
 // work budget.
 #pragma once
 

@@ -1,5 +1,5 @@
 // A patch's text as numbered lines (LF, CRLF and lone CR all end a line), shared by the format
-// detector and the three parsers. Own file: they must agree on every line number they quote.
+// detector and the three parsers. They must agree on every line number they quote.
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 // Reading unified diffs (git and GNU) into the patch model: file headers, git extended headers,
-// hunks. Own file: the format's tolerance rules (counts, prefixes, timestamps) are all here.
+// hunks. The format's tolerance rules (counts, prefixes, timestamps) are all here.
 #pragma once
 
 #include <string_view>

@@ -1,5 +1,5 @@
 // Producing a file's new bytes from its old bytes: literal replacement of byte ranges, whole-line
-// insertion, whole-content adaptation. Own file: everything that writes bytes keeps the file's style.
+// insertion, whole-content adaptation. Everything that writes bytes keeps the file's style.
 #pragma once
 
 #include <cstddef>

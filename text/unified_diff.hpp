@@ -1,5 +1,5 @@
 // The unified diff every mutating tool shows: computed on the window around the change only, so
-// its cost follows the change and not the file; the text is capped. Own file: the contract's format.
+// its cost follows the change and not the file; the text is capped. The contract's format.
 #pragma once
 
 #include <cstddef>

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "text/line_number_prefixes.hpp"
 #include "text/splice.hpp"
 
 namespace text {
@@ -80,15 +81,5 @@ struct MatchError {
 // Finds where `spec` applies in `file_bytes` (the raw file, BOM and all).
 base::Result<Match, MatchError> match_edit(std::string_view file_bytes, const EditSpec& spec,
                                      const MatchOptions& options = {});
-
-// Helpers shared with the other tools (apply_diff, messages):
-
-// old_string without the line-number prefixes of a file view (`^[ \t]*[0-9]+` then our `read`'s
-// tab, Claude Code's `→` or Roo's ` | `), when every non-empty line has one, all of one form;
-// nullopt otherwise. `first_number` receives the number on the first line and
-// `first_index` that line's index in the text (0 when it is the first line).
-std::optional<std::string> strip_line_number_prefixes(std::string_view lf_text,
-                                                      std::size_t* first_number = nullptr,
-                                                      std::size_t* first_index = nullptr);
 
 }  // namespace text

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "text/byte_search.hpp"
+#include "text/escapes.hpp"
 #include "text/file_facts.hpp"
+#include "text/lines.hpp"
 #include "text/normalized_view.hpp"
 #include "text/typography.hpp"
 #include "text/unicode_fold.hpp"
@@ -22,15 +24,14 @@ namespace {
 // The bytes [from, from + max_bytes) of `line` (from at a character start) made visible; leading
 // and trailing spaces are judged on the whole line.
 std::string render_visible(std::string_view line, std::size_t from, std::size_t max_bytes) {
-    std::size_t lead = 0;
-    while (lead < line.size() && (line[lead] == ' ' || line[lead] == '\t')) ++lead;
+    const std::size_t lead = indentation(line).size();
     std::size_t trail = line.size();
     while (trail > lead && (line[trail - 1] == ' ' || line[trail - 1] == '\t' || line[trail - 1] == '\r')) --trail;
     std::size_t to = line.size();
     bool cut = false;
     if (to - from > max_bytes) {
         to = from + max_bytes;
-        while (to > from && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80) --to;  // not inside a character
+        to = utf8_floor(line, to, from);  // not inside a character
         cut = true;
     }
     std::string out = from > 0 ? "\u2026" : "";
@@ -70,17 +71,6 @@ constexpr std::size_t kScoredLines = 200;
 constexpr std::size_t kDescribedLines = 6;
 constexpr std::size_t kShownBytes = 200;
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_blank_byte(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_blank_byte(s.back())) s.remove_suffix(1);
-    return s;
-}
-
-std::string_view rtrim(std::string_view s) {
-    while (!s.empty() && is_blank_byte(s.back())) s.remove_suffix(1);
-    return s;
-}
-
 // Dice coefficient of the byte bigrams of two strings (their first 256 bytes).
 double dice(std::string_view a, std::string_view b) {
     a = a.substr(0, 256);
@@ -115,27 +105,13 @@ double dice(std::string_view a, std::string_view b) {
 
 double similarity(std::string_view file_line, std::string_view needle_line) {
     if (file_line == needle_line) return 1.0;
-    if (rtrim(file_line) == rtrim(needle_line)) return 0.98;
-    const std::string_view a = trim(file_line);
-    const std::string_view b = trim(needle_line);
+    if (rtrim_blanks(file_line) == rtrim_blanks(needle_line)) return 0.98;
+    const std::string_view a = trim_blanks(file_line);
+    const std::string_view b = trim_blanks(needle_line);
     if (a == b) return 0.96;
     if (a.size() < 512 && b.size() < 512 && fold_unicode(a) == fold_unicode(b)) return 0.94;
     return 0.9 * dice(a, b);
 }
-
-// Reads the lines of an LF text forward from an offset.
-struct LineCursor {
-    std::string_view text;
-    std::size_t pos = 0;
-    bool next(std::string_view& line) {
-        if (pos >= text.size()) return false;
-        const std::size_t e = text.find('\n', pos);
-        const std::size_t end = e == std::string_view::npos ? text.size() : e;
-        line = text.substr(pos, end - pos);
-        pos = e == std::string_view::npos ? text.size() : e + 1;
-        return true;
-    }
-};
 
 struct Hit {
     std::size_t pos = 0;
@@ -171,31 +147,13 @@ std::vector<std::string_view> search_probes(std::string_view lf, std::vector<Pro
     return used;
 }
 
-// Bytes [from, to) of `s` as printable ASCII, every other byte (and the backslash) escaped as \xHH.
-std::string escaped_bytes(std::string_view s, std::size_t from, std::size_t to) {
-    static const char* hex = "0123456789ABCDEF";
-    std::string out = from > 0 ? "\u2026" : "";
-    for (std::size_t i = from; i < to && i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x20 && c < 0x7F && c != '\\') {
-            out += static_cast<char>(c);
-        } else {
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 0xF];
-        }
-    }
-    if (to < s.size()) out += "\u2026";
-    return out;
-}
-
 // For two lines that may look the same when shown (look-alike characters, invalid UTF-8 shown as
 // U+FFFD, invisible characters): their bytes around the first difference, escaped.
 std::string differing_bytes(std::string_view file_line, std::string_view needle_line, std::string_view old_name) {
     std::size_t i = 0;
     while (i < file_line.size() && i < needle_line.size() && file_line[i] == needle_line[i]) ++i;
     std::size_t from = i > 8 ? i - 8 : 0;
-    while (from > 0 && (static_cast<unsigned char>(file_line[from]) & 0xC0) == 0x80) --from;
+    from = utf8_floor(file_line, from);
     const std::size_t to = i + kEscapedBytes / 2;
     return "in bytes (\\xHH for all but printable ASCII) the file has " + escaped_bytes(file_line, from, to) + " where " +
            std::string(old_name) + " has " + escaped_bytes(needle_line, from, to);
@@ -208,15 +166,13 @@ std::string invalid_byte_words(std::string_view file_line, std::string_view need
     constexpr std::string_view fffd = "\xEF\xBF\xBD";
     // Back to the start of the character in both lines (the common prefix may end inside one).
     std::size_t at = i;
-    while (at > 0 && (static_cast<unsigned char>(needle_line[at]) & 0xC0) == 0x80 && at < needle_line.size()) --at;
+    at = utf8_floor(needle_line, at);
     const std::vector<std::size_t> invalid = invalid_utf8_bytes(file_line);
     const bool file_invalid = std::binary_search(invalid.begin(), invalid.end(), i);
     const bool needle_fffd = needle_line.substr(at).starts_with(fffd);
     const std::string col = " at column " + std::to_string(column);
     auto next_character = [](std::string_view line, std::size_t from) {
-        std::size_t to = from + 1;
-        while (to < line.size() && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80 && to - from < 4) ++to;
-        return to;
+        return utf8_ceil(line, from + 1, 3);
     };
     if (file_invalid) {
         return "the file has the byte " + escaped_bytes(file_line.substr(i, 1), 0, 1) + col +
@@ -259,7 +215,7 @@ std::optional<std::size_t> most_similar_line(std::string_view lf, std::string_vi
     std::string_view line;
     std::size_t at = 0;
     while (cursor.next(line)) {
-        const std::string_view t = trim(line).substr(0, 512);
+        const std::string_view t = trim_blanks(line).substr(0, 512);
         if (t.size() >= 2) {
             std::size_t shared = 0;
             for (std::size_t i = 0; i + 1 < t.size(); ++i) {
@@ -273,7 +229,7 @@ std::optional<std::size_t> most_similar_line(std::string_view lf, std::string_vi
                 best_pos = at;
             }
         }
-        at = cursor.pos;
+        at = cursor.position();
     }
     return best_pos;
 }
@@ -292,12 +248,12 @@ std::string describe_typography(std::string_view s, std::string_view where) {
 
 // How a line of the file differs from the needle's line, in words.
 std::string describe_difference(std::string_view file_line, std::string_view needle_line, std::string_view old_name) {
-    if (rtrim(file_line) == rtrim(needle_line)) return "trailing whitespace differs";
-    const std::string_view a = trim(file_line);
-    const std::string_view b = trim(needle_line);
+    if (rtrim_blanks(file_line) == rtrim_blanks(needle_line)) return "trailing whitespace differs";
+    const std::string_view a = trim_blanks(file_line);
+    const std::string_view b = trim_blanks(needle_line);
     if (a == b) {
-        const std::string_view file_tail = file_line.substr(rtrim(file_line).size());
-        const std::string_view needle_tail = needle_line.substr(rtrim(needle_line).size());
+        const std::string_view file_tail = file_line.substr(rtrim_blanks(file_line).size());
+        const std::string_view needle_tail = needle_line.substr(rtrim_blanks(needle_line).size());
         return file_tail == needle_tail ? "indentation differs" : "indentation and trailing whitespace differ";
     }
     const std::string in_file = describe_typography(file_line, "the file");
@@ -314,10 +270,7 @@ std::string describe_difference(std::string_view file_line, std::string_view nee
     }
     std::size_t i = 0;
     while (i < file_line.size() && i < needle_line.size() && file_line[i] == needle_line[i]) ++i;
-    std::size_t column = 1;
-    for (std::size_t k = 0; k < i; ++k) {
-        if ((static_cast<unsigned char>(file_line[k]) & 0xC0) != 0x80) ++column;
-    }
+    const std::size_t column = 1 + utf8_length(file_line.substr(0, i));
     std::string s = "text differs from column " + std::to_string(column);
     if (!in_file.empty()) s += "; " + in_file;
     if (!in_needle.empty()) s += "; " + in_needle;
@@ -361,7 +314,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
     {
         std::vector<Probe> probes;
         for (std::size_t j = 0; j < k; ++j) {
-            const std::string_view core = trim(lines[j]);
+            const std::string_view core = trim_blanks(lines[j]);
             if (core.size() >= (k == 1 ? 2u : 3u)) probes.push_back({core, j});
         }
         search_probes(lf, probes, hits);
@@ -387,9 +340,9 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
     if (hits.empty()) {
         std::size_t longest = 0;
         for (std::size_t j = 1; j < k; ++j) {
-            if (trim(lines[j]).size() > trim(lines[longest]).size()) longest = j;
+            if (trim_blanks(lines[j]).size() > trim_blanks(lines[longest]).size()) longest = j;
         }
-        if (const auto pos = most_similar_line(lf, trim(lines[longest]))) hits.push_back({*pos, longest});
+        if (const auto pos = most_similar_line(lf, trim_blanks(lines[longest]))) hits.push_back({*pos, longest});
     }
     if (hits.empty()) {
         // Say what was searched, not more: shorter lines and words may well occur.
@@ -493,16 +446,14 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
                 while (first < line.size() && first < lines[t].size() && line[first] == lines[t][first]) ++first;
                 if (first > kShownBytes - 40) {
                     d.show_from = first - 60;
-                    while (d.show_from > 0 && (static_cast<unsigned char>(line[d.show_from]) & 0xC0) == 0x80) {
-                        --d.show_from;
-                    }
+                    d.show_from = utf8_floor(line, d.show_from);
                 }
             } else {
                 d.how = "the file ends before this line of " + name;
             }
             differences.push_back(std::move(d));
         }
-        reaches_end = cursor.pos >= lf.size();
+        reaches_end = cursor.position() >= lf.size();
     }
     const std::size_t last = best.line + (present ? present - 1 : 0);
     out.region = LineRange{best.line, last};

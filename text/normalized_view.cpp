@@ -191,21 +191,4 @@ TolerantText tolerant_text(std::string_view s, Tolerance tolerance) {
     return out;
 }
 
-std::vector<std::string_view> split_lf_lines(std::string_view s, bool* ends_with_newline) {
-    std::vector<std::string_view> lines;
-    *ends_with_newline = !s.empty() && s.back() == '\n';
-    if (*ends_with_newline) s.remove_suffix(1);
-    std::size_t b = 0;
-    while (true) {
-        const std::size_t e = s.find('\n', b);
-        if (e == std::string_view::npos) {
-            lines.push_back(s.substr(b));
-            break;
-        }
-        lines.push_back(s.substr(b, e - b));
-        b = e + 1;
-    }
-    return lines;
-}
-
 }  // namespace text

@@ -9,14 +9,12 @@
 #include <string_view>
 #include <vector>
 
+#include "text/lines.hpp"
+
 namespace text {
 
 // `s` with CRLF and lone CR written as LF.
 std::string normalize_newlines(std::string_view s);
-
-// The lines of an LF text (a needle, an old_string) without their "\n"; one final newline is not
-// an extra empty line and is reported in *ends_with_newline.
-std::vector<std::string_view> split_lf_lines(std::string_view s, bool* ends_with_newline);
 
 // The file with its BOM removed and CRLF / CR read as "\n". No copy is made when the file has no
 // CR (the view is then the file itself, shifted past the BOM).
@@ -91,8 +89,5 @@ TolerantText tolerant_text(std::string_view s, Tolerance tolerance);
 // The end of line s[b, e) once its trailing blanks (and, with special_spaces, the typographic
 // spaces of typography.hpp) are dropped.
 std::size_t trimmed_end(std::string_view s, std::size_t b, std::size_t e, bool special_spaces);
-
-// True for the bytes read as blanks at the end of a line: space, tab, form feed, vertical tab.
-inline bool is_blank_byte(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
 
 }  // namespace text

@@ -21,26 +21,13 @@ PatchText::PatchText(std::string_view patch) : text_(normalize_newlines(patch)) 
 std::string quote_patch_line(std::string_view line, std::size_t max_bytes) {
     bool cut = false;
     if (line.size() > max_bytes) {
-        std::size_t n = max_bytes;
-        while (n > 0 && (static_cast<unsigned char>(line[n]) & 0xC0) == 0x80) --n;
-        line = line.substr(0, n);
+        line = line.substr(0, utf8_floor(line, max_bytes));
         cut = true;
     }
     std::string out = "\"" + to_valid_utf8(line);
     if (cut) out += "\u2026";
     out += "\"";
     return out;
-}
-
-std::string_view trim_right(std::string_view line) {
-    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
-    return line;
-}
-
-std::string_view trim_both(std::string_view line) {
-    line = trim_right(line);
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    return line;
 }
 
 }  // namespace text

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "text/lines.hpp"
+
 namespace text {
 
 class PatchText {
@@ -28,10 +30,5 @@ private:
 
 // A line shown in a message: cut at `max_bytes` (with …), made valid UTF-8, quoted.
 std::string quote_patch_line(std::string_view line, std::size_t max_bytes = 120);
-
-// `line` without trailing spaces and tabs.
-std::string_view trim_right(std::string_view line);
-// `line` without leading and trailing spaces and tabs.
-std::string_view trim_both(std::string_view line);
 
 }  // namespace text

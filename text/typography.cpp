@@ -2,7 +2,6 @@
 // Only the table lives here; the views that fold a whole file are in normalized_view.cpp.
 #include "text/typography.hpp"
 
-#include <cstdio>
 
 namespace text {
 
@@ -108,12 +107,6 @@ std::string fold_typography(std::string_view s) {
         out += s[i++];
     }
     return out;
-}
-
-std::string code_point_label(char32_t cp) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
-    return buf;
 }
 
 }  // namespace text

@@ -9,6 +9,7 @@
 #include "text/byte_scan.hpp"
 #include "text/file_facts.hpp"
 #include "text/line_diff.hpp"
+#include "text/lines.hpp"
 
 namespace text {
 
@@ -118,8 +119,8 @@ std::string shown_line(std::string_view line, std::size_t line_offset, std::size
     }
     to = std::min(to, line.size());
     // Whole characters only (bounded: a UTF-8 sequence has at most 3 continuation bytes).
-    for (int k = 0; k < 3 && from > 0 && (static_cast<unsigned char>(line[from]) & 0xC0) == 0x80; ++k) --from;
-    for (int k = 0; k < 3 && to < line.size() && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80; ++k) ++to;
+    from = utf8_floor(line, from, 0, 3);
+    to = utf8_ceil(line, to, 3);
     std::string out;
     if (from > 0) out += "[\u2026 " + std::to_string(from) + " bytes of this line not shown] ";
     out += to_valid_utf8(line.substr(from, to - from));

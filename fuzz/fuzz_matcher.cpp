@@ -120,7 +120,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::string expected = file;
             expected.replace(at, old_text.size(), new_text);
             fuzz::require(plan->bytes == expected);
-            fuzz::require(plan->blocks.size() == 1 && plan->blocks[0].match == "exact");
+            fuzz::require(plan->blocks.size() == 1 && plan->blocks[0].match == text::BlockMatch::exact);
         }
     }
 

@@ -14,6 +14,7 @@
 #include "text/indentation_search.hpp"
 #include "text/line_number_prefixes.hpp"
 #include "text/lines.hpp"
+#include "text/match_messages.hpp"
 #include "text/normalized_view.hpp"
 #include "text/stand_in_bytes.hpp"
 #include "text/typography_transfer.hpp"
@@ -254,16 +255,10 @@ private:
                 if (chosen.size() != 1) chosen.clear();
             }
             if (chosen.empty() && options_.start_line_hint) {
-                const std::size_t hint = *options_.start_line_hint;
-                auto distance = [hint](const Place& p) {
-                    return p.lines.first > hint ? p.lines.first - hint : hint - p.lines.first;
-                };
-                std::size_t best = std::numeric_limits<std::size_t>::max();
-                for (const Place& p : found.places) best = std::min(best, distance(p));
-                for (const Place& p : found.places) {
-                    if (distance(p) == best) chosen.push_back(&p);
-                }
-                if (chosen.size() != 1) chosen.clear();
+                const std::vector<std::size_t> nearest =
+                    nearest_to_hint(found.places.size(), *options_.start_line_hint,
+                                    [&](std::size_t i) { return found.places[i].lines.first; });
+                if (nearest.size() == 1) chosen.push_back(&found.places[nearest.front()]);
             }
             if (chosen.empty()) return ambiguous(tier, found);
         }
@@ -297,30 +292,7 @@ private:
         err.tier = tier;
         err.place_count = found.count;
         for (const Place& p : found.places) err.places.push_back(p.lines);
-        const std::string n = std::to_string(found.count);
-        std::string& m = err.message;
-        m += std::string(options_.old_name) + " matches " + n + " places";
-        switch (tier) {
-            case MatchTier::exact: m += " in the file"; break;
-            case MatchTier::trailing_whitespace: m += " when trailing whitespace is ignored"; break;
-            case MatchTier::unicode_normalized:
-                m += " when Unicode forms are normalized (NFKC) and typographic quotes, dashes and spaces read as ASCII";
-                break;
-            case MatchTier::indentation: m += " when indentation is ignored"; break;
-            case MatchTier::line_numbers: m += " once its read line-number prefixes are removed"; break;
-        }
-        m += " (at lines ";
-        constexpr std::size_t kListed = 50;
-        for (std::size_t i = 0; i < err.places.size() && i < kListed; ++i) {
-            if (i) m += ", ";
-            m += to_string(err.places[i]);
-        }
-        if (found.count > std::min(err.places.size(), kListed)) {
-            m += ", and " + std::to_string(found.count - std::min(err.places.size(), kListed)) + " more";
-        }
-        m += "), but it must match exactly one. Include more of the surrounding lines in " +
-             std::string(options_.old_name) + " so that it matches only the place meant, or set replace_all " +
-             "to true to change all " + n + ".";
+        err.message = ambiguous_match_message(options_, tier, err.places, found.count);
         return base::fail(std::move(err));
     }
 
@@ -328,9 +300,8 @@ private:
         const std::string_view lf = lf_.text();
         // "Already applied" only for a distinctive new text (a few visible bytes, found once):
         // a short or repeated one says nothing about this edit.
-        const auto visible = static_cast<std::size_t>(std::count_if(
-            a.replacement.begin(), a.replacement.end(),
-            is_visible_byte));
+        const auto visible =
+            static_cast<std::size_t>(std::count_if(a.replacement.begin(), a.replacement.end(), is_visible_byte));
         if (visible >= 6) {
             std::size_t hit = find_bytes(lf, a.replacement);
             if (hit != std::string_view::npos && find_bytes(lf, a.replacement, hit + 1) != std::string_view::npos) {
@@ -345,14 +316,7 @@ private:
                 MatchError err;
                 err.kind = MatchErrorKind::already_applied;
                 err.region = one[0].lines;
-                err.message = std::string(options_.old_name) + " was not found in the file, but the new text (" +
-                              std::string(options_.new_name) + ") is already present at line " +
-                              std::to_string(one[0].lines.first) +
-                              (one[0].lines.last != one[0].lines.first ? " (lines " + to_string(one[0].lines) + ")"
-                                                                        : std::string()) +
-                              ": this edit looks already applied, so nothing was changed. If it was not, read " +
-                              "the file and retry with " + std::string(options_.old_name) +
-                              " copied from its current text.";
+                err.message = already_applied_message(options_, one[0].lines);
                 return base::fail(std::move(err));
             }
         }
@@ -381,17 +345,13 @@ base::Result<Match, MatchError> match_edit(std::string_view file_bytes, const Ed
     if (spec.old_string.empty()) {
         MatchError err;
         err.kind = MatchErrorKind::empty_old_string;
-        err.message = std::string(options.old_name) +
-                      " is empty, but the file already exists. Copy the text to replace from the file into " +
-                      std::string(options.old_name) + " (read it first), or use write to replace the whole file.";
+        err.message = empty_old_string_message(options);
         return base::fail(std::move(err));
     }
     if (spec.old_string == spec.new_string) {
         MatchError err;
         err.kind = MatchErrorKind::identical;
-        err.message = std::string(options.old_name) + " and " + std::string(options.new_name) +
-                      " are identical, so the edit would change nothing. Put the text that should replace " +
-                      std::string(options.old_name) + " in " + std::string(options.new_name) + ".";
+        err.message = identical_message(options);
         return base::fail(std::move(err));
     }
     Matcher matcher(file_bytes, spec, options);

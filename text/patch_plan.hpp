@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "text/matcher.hpp"
 #include "text/patch_model.hpp"
 #include "base/result.hpp"
 
@@ -28,16 +29,36 @@ struct PlanOptions {
                                               // before the best place is certain, nothing is applied
 };
 
+// How a block was placed: the matcher's tier, or by similarity, or as an insertion, a created or a
+// deleted file.
+enum class BlockMatch {
+    exact,
+    trailing_whitespace,
+    unicode_normalized,
+    indentation,
+    line_numbers,
+    fuzzy,
+    inserted,  // a block with no old lines
+    created,
+    deleted,
+};
+// to_string(MatchTier) for the tiers, then "fuzzy", "inserted", "created", "deleted"
+const char* to_string(BlockMatch match);
+BlockMatch block_match(MatchTier tier);
+
+// Why a block (or the whole file) could not be applied.
+enum class BlockFailureKind { not_found, already_applied, ambiguous, identical, overlap, bad_line, already_exists };
+// "not_found", "already_applied", "ambiguous", "identical", "overlap", "bad_line", "already_exists"
+const char* to_string(BlockFailureKind kind);
+
 struct BlockReport {
     std::size_t index = 0;        // PatchBlock::index
     std::size_t patch_line = 0;   // PatchBlock::patch_line
     std::size_t line = 0;         // 1-based line of the original file where the block applied
                                   // (its first replaced line; for an insertion, the line it went before)
     std::size_t stated_line = 0;  // the line the block gave (:start_line:, hunk header); 0 = none
-    // to_string(MatchTier) ("exact", "trailing_whitespace", ...), "fuzzy", "inserted" (a block with
-    // no old lines), "created", "deleted".
-    std::string match;
-    double similarity = 1.0;  // below 1 only for "fuzzy"
+    BlockMatch match = BlockMatch::exact;
+    double similarity = 1.0;  // below 1 only for fuzzy
 };
 
 struct FilePlan {
@@ -51,8 +72,7 @@ struct FilePlan {
 struct BlockFailure {
     std::size_t index = 0;
     std::size_t patch_line = 0;
-    // "not_found", "already_applied", "ambiguous", "identical", "overlap", "bad_line"
-    std::string kind;
+    BlockFailureKind kind = BlockFailureKind::not_found;
     std::string message;  // the reason alone (PlanError::message has the whole story)
 };
 

@@ -108,7 +108,7 @@ std::string relies_on(const FileWork& work, text::PatchFormat format) {
     std::string placed;
     std::size_t count = 0;
     for (const auto& b : work.plan.blocks) {
-        if (b.match != "inserted" || b.stated_line == 0) continue;
+        if (b.match != text::BlockMatch::inserted || b.stated_line == 0) continue;
         if (++count > 3) continue;  // the first three named
         placed += std::string(placed.empty() ? "" : ", ") + block + " " + std::to_string(b.index) + " after line " +
                   std::to_string(b.stated_line);
@@ -161,7 +161,7 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
             // The message names the file and the blocks.
             failed(plan.error().message, plan.error().failures.empty()
                                              ? base::ErrorReason::other
-                                             : reason_of_block_failure(plan.error().failures.front().kind));
+                                             : reason_of_block_failure(text::to_string(plan.error().failures.front().kind)));
             continue;
         }
         work.plan = std::move(plan.value());
@@ -256,8 +256,8 @@ ToolResult build_result(const text::Patch& patch, const Planned& planned, bool d
         if (work.destination) entry["moved_from"] = work.source.real;
         files.push_back(std::move(entry));
         for (const auto& b : work.plan.blocks) {
-            Json block = {{"index", b.index}, {"file_path", work.result_path().real}, {"line", b.line}, {"match", b.match}};
-            if (b.match == "fuzzy") block["similarity"] = b.similarity;
+            Json block = {{"index", b.index}, {"file_path", work.result_path().real}, {"line", b.line}, {"match", text::to_string(b.match)}};
+            if (b.match == text::BlockMatch::fuzzy) block["similarity"] = b.similarity;
             blocks.push_back(std::move(block));
         }
         if (work.plan.blocks.empty()) {  // the section itself (see blocks_of): index 0, no block of its own

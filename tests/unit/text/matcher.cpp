@@ -205,13 +205,6 @@ TEST_CASE("matching tier 5: line-number prefixes copied from read output") {
     CHECK(apply("a\nb\n", "1\ta\n2\tb", "1\tA\nB").bytes == "1\tA\nB\n");
     // Empty lines of read output ("     5\t") are empty lines.
     CHECK(apply("a\n\nb\n", "     1\ta\n     2\t\n     3\tb", "ab").bytes == "ab\n");
-
-    std::size_t number = 0, index = 0;
-    CHECK(text::strip_line_number_prefixes("  10\tx\n  11\ty", &number, &index) == std::string("x\ny"));
-    CHECK(number == 10);
-    CHECK(index == 0);
-    CHECK_FALSE(text::strip_line_number_prefixes("  10\tx\ny").has_value());
-    CHECK_FALSE(text::strip_line_number_prefixes("10 x").has_value());
 }
 
 TEST_CASE("matching tier 5: Claude Code's `N→` and Roo's `N | ` prefixes, only when every line has one") {
@@ -224,16 +217,6 @@ TEST_CASE("matching tier 5: Claude Code's `N→` and Roo's `N | ` prefixes, only
     CHECK(bar.bytes == "x\nfoo\ny\nbaz\n");
     // Roo's empty line is "N |" once the trailing space is trimmed.
     CHECK(apply("a\n\nb\n", "1 | a\n2 |\n3 | b", "ab").bytes == "ab\n");
-
-    std::size_t number = 0;
-    CHECK(text::strip_line_number_prefixes("  12\u2192x\n  13\u2192", &number) == std::string("x\n"));
-    CHECK(number == 12);
-    CHECK(text::strip_line_number_prefixes("12 | x\n13 | y") == std::string("x\ny"));
-    // One line without a prefix, or forms mixed: nothing is stripped.
-    CHECK_FALSE(text::strip_line_number_prefixes("12 | x\ny").has_value());
-    CHECK_FALSE(text::strip_line_number_prefixes("12\u2192x\ny").has_value());
-    CHECK_FALSE(text::strip_line_number_prefixes("12 | x\n13\u2192y").has_value());
-    CHECK_FALSE(text::strip_line_number_prefixes("12 |x").has_value());
 }
 
 TEST_CASE("replace_all: every non-overlapping place at the deciding tier") {

@@ -72,7 +72,7 @@ TEST_CASE("plan search/replace: blocks apply together against the original, each
     CHECK(o.blocks[0].index == 1);
     CHECK(o.blocks[0].patch_line == 1);
     CHECK(o.blocks[0].line == 2);
-    CHECK(o.blocks[0].match == "exact");
+    CHECK(o.blocks[0].match == text::BlockMatch::exact);
     CHECK(o.blocks[0].similarity == 1.0);
     CHECK(o.blocks[1].line == 4);
     CHECK(o.blocks[1].patch_line == 8);
@@ -115,7 +115,7 @@ TEST_CASE("plan search/replace: duplicates: an error without a hint, the nearest
           ":start_line:1 right after <<<<<<< SEARCH), or include more of the surrounding lines in SEARCH so that "
           "it matches only that place.\nNothing was changed.");
     REQUIRE(none.failures.size() == 1);
-    CHECK(none.failures[0].kind == "ambiguous");
+    CHECK(none.failures[0].kind == text::BlockFailureKind::ambiguous);
     CHECK(none.failures[0].index == 1);
 
     const Outcome hinted = apply(sr("x = 1\n", "x = 2\n", ":start_line:4\n"), file);
@@ -165,15 +165,15 @@ TEST_CASE("plan search/replace: line-number prefixes copied from read output are
     const Outcome o = apply(patch, "alpha\nbeta\ngamma\n");
     REQUIRE(o.error == "");
     CHECK(o.bytes == "alpha\nBETA\ngamma\n");
-    CHECK(o.blocks[0].match == "line_numbers");
+    CHECK(o.blocks[0].match == text::BlockMatch::line_numbers);
 }
 
 TEST_CASE("plan search/replace: tolerant tiers are named, indentation is carried to the new lines") {
     const Outcome o = apply(sr("if x:\n    y()\n", "if x:\n    z()\n"), "def f():\n    if x:\n        y()\n");
     REQUIRE(o.error == "");
     CHECK(o.bytes == "def f():\n    if x:\n        z()\n");
-    CHECK(o.blocks[0].match == "indentation");
-    CHECK(apply(sr("a = 1  \n", "a = 2\n"), "a = 1\n").blocks[0].match == "trailing_whitespace");
+    CHECK(o.blocks[0].match == text::BlockMatch::indentation);
+    CHECK(apply(sr("a = 1  \n", "a = 2\n"), "a = 1\n").blocks[0].match == text::BlockMatch::trailing_whitespace);
 }
 
 TEST_CASE("plan search/replace: not found, already applied, identical: the matcher's explanation, all blocks") {
@@ -188,14 +188,14 @@ TEST_CASE("plan search/replace: not found, already applied, identical: the match
     CHECK(o.error.ends_with("\nNothing was changed: no block was applied, so send the whole diff again with the "
                             "failing blocks fixed."));
     REQUIRE(o.failures.size() == 3);
-    CHECK(o.failures[0].kind == "not_found");
+    CHECK(o.failures[0].kind == text::BlockFailureKind::not_found);
     CHECK(o.failures[0].index == 2);
     CHECK(o.failures[0].message.find("The closest region is line 3") != std::string::npos);
-    CHECK(o.failures[2].kind == "identical");
+    CHECK(o.failures[2].kind == text::BlockFailureKind::identical);
 
     const Outcome done = apply(sr("2nd line\n", "second line\n"), "one\nsecond line\nthree\n");
     REQUIRE(done.failures.size() == 1);
-    CHECK(done.failures[0].kind == "already_applied");
+    CHECK(done.failures[0].kind == text::BlockFailureKind::already_applied);
     CHECK(done.error.starts_with("Block 1 (line 1 of the diff) could not be applied to f.txt: SEARCH was not found "
                                  "in the file, but the new text (REPLACE) is already present at line 2"));
     (void)file;
@@ -209,7 +209,7 @@ TEST_CASE("plan search/replace: overlapping blocks are an error naming both") {
           "file as it is now, so two of them must not change the same lines: merge them into one block.\n"
           "Nothing was changed: no block was applied, so send the whole diff again with the failing block fixed.");
     REQUIRE(o.failures.size() == 1);
-    CHECK(o.failures[0].kind == "overlap");
+    CHECK(o.failures[0].kind == text::BlockFailureKind::overlap);
     // Adjacent blocks do not overlap.
     CHECK(apply(sr("b\n", "B\n") + sr("c\n", "C\n"), "a\nb\nc\nd\n").bytes == "a\nB\nC\nd\n");
 }
@@ -219,13 +219,13 @@ TEST_CASE("plan search/replace: similarity matching only below threshold 1, with
     const std::string patch = sr("    total = compute(a, c)\n", "    total = compute(a, d)\n", ":start_line:58\n");
     const Outcome exact = apply(patch, file);
     REQUIRE(exact.failures.size() == 1);
-    CHECK(exact.failures[0].kind == "not_found");
+    CHECK(exact.failures[0].kind == text::BlockFailureKind::not_found);
 
     const Outcome fuzzy = apply(patch, file, 0.9);
     REQUIRE(fuzzy.error == "");
     CHECK(fuzzy.bytes == numbered(60, "row") + "    total = compute(a, d)\n" + numbered(5, "end"));
     REQUIRE(fuzzy.blocks.size() == 1);
-    CHECK(fuzzy.blocks[0].match == "fuzzy");
+    CHECK(fuzzy.blocks[0].match == text::BlockMatch::fuzzy);
     CHECK(fuzzy.blocks[0].line == 61);
     CHECK(fuzzy.blocks[0].similarity == doctest::Approx(1.0 - 1.0 / 25.0));
 
@@ -304,7 +304,7 @@ TEST_CASE("plan search/replace: fuzzy without a hint goes to the most similar pl
     const Outcome o = apply(sr(one_change_per_line(30), replaced_block(30)), file, 0.8);
     REQUIRE(o.error == "");
     REQUIRE(o.blocks.size() == 1);
-    CHECK(o.blocks[0].match == "fuzzy");
+    CHECK(o.blocks[0].match == text::BlockMatch::fuzzy);
     CHECK(o.blocks[0].line == 2501);
     CHECK(o.blocks[0].similarity > 0.97);
     const std::size_t at = o.bytes.find(replaced_block(30));
@@ -329,7 +329,7 @@ TEST_CASE("plan search/replace: fuzzy in a 120,000-line file finds the block at 
     MESSAGE("120,030-line file, 30-line block: planned in " << ms.count() << " ms");
     REQUIRE(o.error == "");
     REQUIRE(o.blocks.size() == 1);
-    CHECK(o.blocks[0].match == "fuzzy");
+    CHECK(o.blocks[0].match == text::BlockMatch::fuzzy);
     CHECK(o.blocks[0].line == 120'001);
     CHECK(o.bytes.ends_with(replaced_block(30)));
 }
@@ -344,7 +344,7 @@ TEST_CASE("plan search/replace: fuzzy refuses when two places are about as simil
     }
     const Outcome o = apply(sr(one_change_per_line(10), replaced_block(10)), file, 0.8);
     REQUIRE(o.failures.size() == 1);
-    CHECK(o.failures[0].kind == "ambiguous");
+    CHECK(o.failures[0].kind == text::BlockFailureKind::ambiguous);
     CHECK(o.error.find("The SEARCH text was not found as it is, and by similarity 2 places in the file are about as "
                        "like it: lines 20-29 (0.98), and lines 150-159 (0.96). A similar place is used only when it "
                        "is at least 0.05 more similar than any other, so nothing was applied. Give :start_line: with "
@@ -488,7 +488,7 @@ TEST_CASE("plan unified: in a large file, the nearest place to the stated line, 
     REQUIRE(three.size() > (1u << 20));
     CHECK(changed_line(apply(hunk(29000), three)) == 30000);
     CHECK(changed_line(apply(hunk(45000), three)) == 50000);  // 5000 lines away: the whole file decides
-    CHECK(apply(hunk(40000), three).failures.at(0).kind == "ambiguous");
+    CHECK(apply(hunk(40000), three).failures.at(0).kind == text::BlockFailureKind::ambiguous);
     const std::string pair = make({27000, 31000, 31001});
     CHECK(changed_line(apply(hunk(29000), pair)) == 0);  // 27000 and 31000 are both 2000 lines away
     CHECK(apply(hunk(29000), pair).error.find("and lines 27000, 31000 are equally near the stated line 29000") !=
@@ -538,20 +538,20 @@ TEST_CASE("plan unified: create and delete") {
     CHECK(created.action == text::FileAction::create);
     CHECK(created.bytes == "hello\nworld\n");
     REQUIRE(created.blocks.size() == 1);
-    CHECK(created.blocks[0].match == "created");
+    CHECK(created.blocks[0].match == text::BlockMatch::created);
 
     const Outcome exists = apply(patch, std::string_view("other\n"), 1.0, 0);
     CHECK(exists.error ==
           "new.txt already exists (6 bytes), so it cannot be created. To change it, send a diff against its "
           "current content (--- a/new.txt, +++ b/new.txt); read it first to see its lines. Nothing was changed.");
-    CHECK(apply(patch, std::string_view("hello\r\nworld\r\n"), 1.0, 0).failures[0].kind == "already_applied");
+    CHECK(apply(patch, std::string_view("hello\r\nworld\r\n"), 1.0, 0).failures[0].kind == text::BlockFailureKind::already_applied);
     CHECK(apply(patch, std::string_view(""), 1.0, 0).bytes == "hello\nworld\n");  // an empty file may be filled
 
     const Outcome deleted = apply(patch, std::string_view("bye\r\nnow"), 1.0, 1);
     REQUIRE(deleted.error == "");
     CHECK(deleted.action == text::FileAction::remove);
     CHECK(deleted.bytes == "");
-    CHECK(deleted.blocks[0].match == "deleted");
+    CHECK(deleted.blocks[0].match == text::BlockMatch::deleted);
     CHECK(apply(patch, std::string_view("bye\nlater\n"), 1.0, 1).error ==
           "the diff deletes old.txt, but the lines it shows as removed are not the file's content (at line 2 the "
           "file has \"later\" and the diff has \"now\"). Read the file and send the deletion again with its current "
@@ -615,7 +615,7 @@ TEST_CASE("plan apply_patch: chunks in order, insertions after an anchor or at t
     REQUIRE(o.error == "");
     CHECK(o.bytes == "def f():\n    return 1\n\ndef g():\n    \"\"\"g.\"\"\"\n    return 2\n# end\n");
     REQUIRE(o.blocks.size() == 4);
-    CHECK(o.blocks[2].match == "inserted");
+    CHECK(o.blocks[2].match == text::BlockMatch::inserted);
     CHECK(o.blocks[2].line == 5);
     CHECK(o.blocks[3].line == 6);
 }

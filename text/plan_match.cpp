@@ -1,0 +1,196 @@
+// Locating a block with old lines by the matcher: after the previous chunk and the anchors
+// (apply_patch), near the stated line first on large files, then on the whole file; an exact-tier
+// ambiguity settled by whole lines; by similarity last, when the options allow it.
+#include <algorithm>
+
+#include "text/byte_scan.hpp"
+#include "text/match_messages.hpp"
+#include "text/plan_locate.hpp"
+
+namespace text {
+
+namespace {
+
+constexpr std::size_t kNearMinBytes = 1 << 20;  // files this large try the lines near the hint first
+constexpr std::size_t kNearLines = 2000;
+
+std::string_view first_line(std::string_view lf_text) {
+    const std::size_t e = lf_text.find('\n');
+    return e == std::string_view::npos ? lf_text : lf_text.substr(0, e);
+}
+
+class BlockMatcher {
+public:
+    BlockMatcher(PlanContext& ctx, const BlockAt& at) : ctx_(ctx), file_(ctx.file), at_(at), b_(at.block) {}
+
+    Placement run(SimilarityBudget& budget) {
+        // Same lines on both sides: only a hunk that changes the final newline does something. It is
+        // located with a stand-in new text (the matcher refuses identical ones) and changes no byte itself.
+        same_lines_ = b_.old_text == b_.new_text;
+        if (same_lines_ && !b_.final_newline) return unplaced(BlockFailureKind::identical, identical_block_message());
+        const std::string stand_in = same_lines_ ? b_.new_text + '\x01' : std::string();
+        spec_ = EditSpec{b_.old_text, same_lines_ ? std::string_view(stand_in) : std::string_view(b_.new_text), false};
+        MatchOptions mo;
+        mo.old_name = ctx_.subject.words.old_name;
+        mo.new_name = ctx_.subject.words.new_name;
+
+        // apply_patch: after the previous chunk and after the anchors, the first occurrence is meant.
+        std::size_t region = 1;
+        std::string note_on_anchor;
+        if (b_.after_previous && at_.previous_end > 0) region = at_.previous_end + 1;
+        for (const std::string& anchor : b_.anchors) {
+            if (const auto line = find_anchor(file_, anchor, region)) {
+                region = *line + 1;
+            } else {
+                note_on_anchor = anchor_note(anchor);
+                break;
+            }
+        }
+        if (region > 1 && !b_.at_end_of_file && region <= file_.line_count()) {
+            const std::size_t slice = file_.line_begin(region);
+            MatchOptions first = mo;
+            first.start_line_hint = 1;
+            auto m = match_edit(file_.haystack().substr(slice), spec_, first);
+            if (m.ok() && aligned(m.value(), slice)) return from_match(m.value(), slice, region - 1);
+        }
+
+        std::optional<std::size_t> hint = b_.start_line;
+        if (!hint && b_.at_end_of_file) {
+            const std::size_t k = count_byte(b_.old_text, '\n');
+            hint = file_.line_count() >= k ? file_.line_count() - k + 1 : 1;
+        }
+        if (!hint && region > 1) hint = region;
+        mo.start_line_hint = hint;
+        if (hint) {
+            if (auto near = near_hint(mo, *hint)) return std::move(*near);
+        }
+        auto m = match_edit(file_.haystack(), spec_, mo);
+        if (m.ok()) {
+            if (!aligned(m.value(), 0)) {
+                return unplaced(BlockFailureKind::not_found,
+                                misaligned_message(ctx_.subject, m.value().lines.front().first));
+            }
+            return from_match(m.value(), 0, 0);
+        }
+        const MatchError& err = m.error();
+
+        if (err.kind == MatchErrorKind::ambiguous && err.tier == MatchTier::exact) {
+            if (const auto line = whole_line_choice(err, hint)) {
+                mo.start_line_hint = *line;
+                auto again = match_edit(file_.haystack(), spec_, mo);
+                if (again.ok() && aligned(again.value(), 0)) return from_match(again.value(), 0, 0);
+            }
+        }
+        std::string similarity_note;
+        if (err.kind == MatchErrorKind::not_found && ctx_.options.fuzzy_threshold < 1.0 && !same_lines_) {
+            SimilarityOutcome similar = locate_by_similarity(ctx_, at_, hint, budget);
+            if (similar.place) return std::move(*similar.place);
+            if (similar.failure) return base::fail(std::move(*similar.failure));
+            similarity_note = std::move(similar.note);
+        }
+        switch (err.kind) {
+            case MatchErrorKind::ambiguous:
+                return unplaced(BlockFailureKind::ambiguous,
+                                ambiguous_block_message(ctx_.subject, err, b_, hint) + note_on_anchor);
+            case MatchErrorKind::already_applied:
+                return unplaced(BlockFailureKind::already_applied, err.message + note_on_anchor);
+            case MatchErrorKind::identical:
+                return unplaced(BlockFailureKind::identical, err.message);
+            case MatchErrorKind::empty_old_string:
+            case MatchErrorKind::not_found:
+                break;
+        }
+        return unplaced(BlockFailureKind::not_found, err.message + similarity_note + note_on_anchor);
+    }
+
+private:
+    static Placement unplaced(BlockFailureKind kind, std::string message) {
+        return base::fail(Unplaced{kind, std::move(message)});
+    }
+
+    // A large file's fast path: the exact tier on the lines around the hint. An exact place at most
+    // kNearLines from the hint is what the whole-file search would choose too (the nearest exact
+    // place; a tie is reported by the matcher on the window as on the file), so only such a result is
+    // taken; anything else goes to the whole file.
+    std::optional<Located> near_hint(const MatchOptions& mo, std::size_t hint) {
+        if (file_.bytes().size() < kNearMinBytes) return std::nullopt;
+        const std::size_t count = file_.line_count();
+        const std::size_t k = count_byte(b_.old_text, '\n');
+        const std::size_t first = hint > kNearLines ? hint - kNearLines : 1;
+        if (first > count) return std::nullopt;
+        const std::size_t last = hint + kNearLines + k;
+        const std::size_t from = file_.line_begin(first);
+        const std::size_t to = last >= count ? file_.haystack().size() : file_.line_end(last);
+        MatchOptions window = mo;
+        window.start_line_hint = hint - (first - 1);
+        auto m = match_edit(file_.haystack().substr(from, to - from), spec_, window);
+        if (!m.ok() || m->tier != MatchTier::exact || !aligned(m.value(), from)) return std::nullopt;
+        const std::size_t line = m->lines.front().first + (first - 1);
+        if (line_distance(line, hint) > kNearLines) return std::nullopt;
+        return from_match(m.value(), from, first - 1);
+    }
+
+    // Blocks are whole lines. When old_text starts with an empty line, the matcher (which searches
+    // text, not lines) could take the newline that ends some line for it; such a place is not one.
+    bool aligned(const Match& m, std::size_t byte_offset) const {
+        if (b_.old_text.empty() || b_.old_text.front() != '\n') return true;
+        const std::size_t begin = m.replacements.front().begin + byte_offset;
+        const std::string_view bytes = file_.bytes();
+        if (begin <= file_.bom() || begin > bytes.size()) return true;
+        const char before = bytes[begin - 1];
+        return before == '\n' || (before == '\r' && (begin >= bytes.size() || bytes[begin] != '\n'));
+    }
+
+    // A block that only locates a place (a final-newline-only hunk) changes no byte.
+    Located from_match(const Match& m, std::size_t byte_offset, std::size_t line_offset) const {
+        const Replacement& r = m.replacements.front();
+        const std::size_t size = file_.bytes().size();
+        Located l;
+        l.block = at_.position;
+        l.begin = std::min(r.begin + byte_offset, size);
+        l.end = std::min(r.end + byte_offset, size);
+        l.at_eof = r.end + byte_offset >= size;
+        l.text = r.text;
+        if (same_lines_) {
+            l.begin = l.end;
+            l.text.clear();
+        }
+        l.first_line = m.lines.front().first + line_offset;
+        l.last_line = m.lines.front().last + line_offset;
+        l.match = block_match(m.tier);
+        return l;
+    }
+
+    // An exact-tier ambiguity where only one place starts at the start of a line (or only one is
+    // nearest the stated line among those): its line. Blocks are whole lines.
+    std::optional<std::size_t> whole_line_choice(const MatchError& err, std::optional<std::size_t> hint) {
+        if (err.places.size() != err.place_count) return std::nullopt;
+        const std::string_view first = first_line(b_.old_text);
+        std::vector<std::size_t> whole;
+        for (const LineRange& p : err.places) {
+            if (p.first >= 1 && p.first <= file_.line_count() && file_.line(p.first) == first) whole.push_back(p.first);
+        }
+        if (whole.size() == 1) return whole.front();
+        if (whole.size() < 2 || !hint) return std::nullopt;
+        const std::vector<std::size_t> nearest =
+            nearest_to_hint(whole.size(), *hint, [&](std::size_t i) { return whole[i]; });
+        if (nearest.size() != 1) return std::nullopt;
+        return whole[nearest.front()];
+    }
+
+    PlanContext& ctx_;
+    OriginalFile& file_;
+    const BlockAt& at_;
+    const PatchBlock& b_;
+    bool same_lines_ = false;
+    EditSpec spec_;
+};
+
+}  // namespace
+
+Placement locate_by_match(PlanContext& ctx, const BlockAt& at, SimilarityBudget& budget) {
+    BlockMatcher matcher(ctx, at);
+    return matcher.run(budget);
+}
+
+}  // namespace text

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "text/line_difference.hpp"
 #include "text/matcher.hpp"
 
 namespace text {
@@ -21,8 +22,5 @@ struct NearMiss {
 NearMiss explain_not_found(std::string_view lf_text, std::string_view needle,
                            std::string_view old_name = "old_string");
 
-// A line with its whitespace made visible: tab as →, leading and trailing spaces as ·, CR as ␍;
-// bytes that are not UTF-8 as U+FFFD; cut with … after `max_bytes`.
-std::string visible_whitespace(std::string_view line, std::size_t max_bytes = 200);
 
 }  // namespace text

@@ -226,12 +226,7 @@ private:
     }
 
     PatchError make_error(std::size_t line, const std::string& what) const {
-        PatchError e;
-        e.patch_line = line;
-        e.message = "Malformed *** Begin Patch envelope";
-        if (line) e.message += " at line " + std::to_string(line);
-        e.message += ": " + what + " Nothing was changed.\n" + kApplyPatchFormat;
-        return e;
+        return malformed_patch("*** Begin Patch envelope", line, what, kApplyPatchFormat);
     }
     base::Result<Patch, PatchError> error(std::size_t line, const std::string& what) const {
         return base::fail(make_error(line, what));

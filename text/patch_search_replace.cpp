@@ -221,12 +221,7 @@ private:
     }
 
     PatchError make_error(std::size_t n, std::string what) const {
-        PatchError e;
-        e.patch_line = n;
-        e.message = "Malformed SEARCH/REPLACE diff";
-        if (n) e.message += " at line " + std::to_string(n);
-        e.message += ": " + what + " Nothing was changed.\n" + kSearchReplaceFormat;
-        return e;
+        return malformed_patch("SEARCH/REPLACE diff", n, what, kSearchReplaceFormat);
     }
     base::Result<Patch, PatchError> error(std::size_t n, std::string what) const { return base::fail(make_error(n, std::move(what))); }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "text/lines.hpp"
+#include "text/patch_model.hpp"
 
 namespace text {
 
@@ -30,5 +31,10 @@ private:
 
 // A line shown in a message: cut at `max_bytes` (with …), made valid UTF-8, quoted.
 std::string quote_patch_line(std::string_view line, std::size_t max_bytes = 120);
+
+// A patch that cannot be read: "Malformed <format> at line N: <what> Nothing was changed.", then
+// `format_help` (what a correct one looks like) on its own line when there is one.
+PatchError malformed_patch(std::string_view format, std::size_t line, std::string_view what,
+                           std::string_view format_help = {});
 
 }  // namespace text

@@ -1,0 +1,28 @@
+// The header lines of a unified diff: "@@ -a,b +c,d @@" hunk headers and the file names of
+// "--- " / "+++ " lines (git's C-quoted names included).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace text {
+
+struct HunkHeader {
+    std::optional<std::size_t> old_start, old_count, new_start, new_count;
+};
+
+// "@@ -a,b +c,d @@ section": the numbers when they are there and well formed, none otherwise.
+HunkHeader parse_hunk_header(std::string_view line);
+
+// A git C-quoted name ("a/b\tc") from s[*at] (at the opening quote); advances past the closing one.
+std::optional<std::string> unquote(std::string_view s, std::size_t* at);
+
+// The name on a "--- " / "+++ " line (after the marker): quoted, or up to a tab, trailing blanks cut.
+std::string header_name(std::string_view rest);
+
+// `name` without its "a/" or "b/" (side 'a' or 'b').
+std::string strip_prefix(std::string name, char side);
+
+}  // namespace text

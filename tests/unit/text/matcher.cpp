@@ -42,6 +42,15 @@ Applied apply(std::string_view file, std::string_view old_s, std::string_view ne
     return out;
 }
 
+// The edit (apply's arguments) is decided by `expected_tier` and gives `expected_bytes`; failures
+// name the caller's line.
+#define CHECK_EDIT(expected_tier, expected_bytes, ...)  \
+    do {                                                \
+        const Applied edit_result = apply(__VA_ARGS__); \
+        CHECK(edit_result.tier == (expected_tier));     \
+        CHECK(edit_result.bytes == (expected_bytes));   \
+    } while (false)
+
 }  // namespace
 
 TEST_CASE("matching tier 1: exact, with the byte range of the original file") {
@@ -110,14 +119,10 @@ TEST_CASE("replacement text is literal: no regex, no $ expansion") {
 
 TEST_CASE("matching tier 2: trailing whitespace ignored") {
     const std::string file = "int x = 1;   \nint y = 2;\t\nint z;\n";
-    const Applied a = apply(file, "int x = 1;\nint y = 2;\n", "int x = 3;\nint y = 4;\n");
-    CHECK(a.tier == "trailing_whitespace");
-    CHECK(a.bytes == "int x = 3;\nint y = 4;\nint z;\n");
+    CHECK_EDIT("trailing_whitespace", "int x = 3;\nint y = 4;\nint z;\n", file, "int x = 1;\nint y = 2;\n", "int x = 3;\nint y = 4;\n");
 
     // Trailing whitespace in the needle that the file does not have.
-    const Applied b = apply("f(a)\ng(b)\n", "f(a)  \ng(b)", "F\nG");
-    CHECK(b.tier == "trailing_whitespace");
-    CHECK(b.bytes == "F\nG\n");
+    CHECK_EDIT("trailing_whitespace", "F\nG\n", "f(a)\ng(b)\n", "f(a)  \ng(b)", "F\nG");
 
     // The needle's own last line ended in blanks: it must then end at a line end in the file.
     const Applied c = apply("foobar\n", "foo  ", "x");
@@ -135,33 +140,23 @@ TEST_CASE("matching tier 3: typographic quotes, dashes, spaces and ellipsis") {
     CHECK(quotes.bytes == "s = \u201cbye\u201d;\nt = \u2018x\u2019;\n");
 
     // The needle has the typography, the file is ASCII.
-    const Applied reverse = apply("a - b\n", "a \u2014 b", "a + b");
-    CHECK(reverse.tier == "unicode_normalized");
-    CHECK(reverse.bytes == "a + b\n");
+    CHECK_EDIT("unicode_normalized", "a + b\n", "a - b\n", "a \u2014 b", "a + b");
 
-    const Applied spaces = apply("x\u00A0=\u20091\n", "x = 1", "x = 2");
-    CHECK(spaces.tier == "unicode_normalized");
-    CHECK(spaces.bytes == "x\u00A0=\u20092\n");
+    CHECK_EDIT("unicode_normalized", "x\u00A0=\u20092\n", "x\u00A0=\u20091\n", "x = 1", "x = 2");
 
-    const Applied dots = apply("wait\u2026 done\n", "wait... done", "ok");
-    CHECK(dots.tier == "unicode_normalized");
-    CHECK(dots.bytes == "ok\n");
+    CHECK_EDIT("unicode_normalized", "ok\n", "wait\u2026 done\n", "wait... done", "ok");
 
     // A match may not end inside a folded character: "wait.." is not a place in "wait…".
     CHECK(apply("wait\u2026\n", "wait..", "x").kind == MatchErrorKind::not_found);
 
     // Primes and minus sign, with CRLF around.
-    const Applied primes = apply("h = 5\u2032 3\u2033\r\nv = \u22121\r\n", "h = 5' 3\"\nv = -1", "h = 0\nv = 0");
-    CHECK(primes.tier == "unicode_normalized");
-    CHECK(primes.bytes == "h = 0\r\nv = 0\r\n");
+    CHECK_EDIT("unicode_normalized", "h = 0\r\nv = 0\r\n", "h = 5\u2032 3\u2033\r\nv = \u22121\r\n", "h = 5' 3\"\nv = -1", "h = 0\nv = 0");
 }
 
 TEST_CASE("matching tier 4: uniform indentation shift, new_string re-indented") {
     // The needle lacks the file's indentation: the file's prefix is added to new_string.
     const std::string file = "class A {\n    void f() {\n        g();\n    }\n}\n";
-    const Applied added = apply(file, "void f() {\n    g();\n}", "void f() {\n    h();\n\n    i();\n}");
-    CHECK(added.tier == "indentation");
-    CHECK(added.bytes == "class A {\n    void f() {\n        h();\n\n        i();\n    }\n}\n");
+    CHECK_EDIT("indentation", "class A {\n    void f() {\n        h();\n\n        i();\n    }\n}\n", file, "void f() {\n    g();\n}", "void f() {\n    h();\n\n    i();\n}");
 
     // The needle has more indentation than the file: it is removed from new_string.
     const Applied removed = apply("if (a) {\n  b();\n}\n", "    if (a) {\n      b();\n    }\n",
@@ -170,21 +165,15 @@ TEST_CASE("matching tier 4: uniform indentation shift, new_string re-indented") 
     CHECK(removed.bytes == "if (a) {\n  c();\n}\n");
 
     // Tabs in the file: the added prefix is the file's tabs.
-    const Applied tabs = apply("\tif (a) {\n\t\tb();\n\t}\n", "if (a) {\n\tb();\n}", "if (a) {\n\tc();\n}");
-    CHECK(tabs.tier == "indentation");
-    CHECK(tabs.bytes == "\tif (a) {\n\t\tc();\n\t}\n");
+    CHECK_EDIT("indentation", "\tif (a) {\n\t\tc();\n\t}\n", "\tif (a) {\n\t\tb();\n\t}\n", "if (a) {\n\tb();\n}", "if (a) {\n\tc();\n}");
 
     // The file indents with tabs, the needle with spaces: widths compared, the file's tabs written.
     const std::string go = "func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n";
-    const Applied width = apply(go, "    if x {\n        return 1\n    }", "    if x {\n        return 2\n    }");
-    CHECK(width.tier == "indentation");
-    CHECK(width.bytes == "func f() {\n\tif x {\n\t\treturn 2\n\t}\n}\n");
+    CHECK_EDIT("indentation", "func f() {\n\tif x {\n\t\treturn 2\n\t}\n}\n", go, "    if x {\n        return 1\n    }", "    if x {\n        return 2\n    }");
 
     // And the other way round: spaces in the file, tabs in the needle.
     const std::string py = "def g():\n    if x:\n        return 2\n";
-    const Applied back = apply(py, "if x:\n\treturn 2\n", "if x:\n\treturn 3\n\t# done\n");
-    CHECK(back.tier == "indentation");
-    CHECK(back.bytes == "def g():\n    if x:\n        return 3\n        # done\n");
+    CHECK_EDIT("indentation", "def g():\n    if x:\n        return 3\n        # done\n", py, "if x:\n\treturn 2\n", "if x:\n\treturn 3\n\t# done\n");
 
     // Lines that do not shift alike are not a match.
     CHECK(apply("  a\n    b\n", "a\nb", "x").kind == MatchErrorKind::not_found);
@@ -193,13 +182,9 @@ TEST_CASE("matching tier 4: uniform indentation shift, new_string re-indented") 
 TEST_CASE("matching tier 5: line-number prefixes copied from read output") {
     const std::string file = "x\nfoo\ny\nfoo\n";
     // Duplicated text: the copied line number says which one.
-    const Applied hinted = apply(file, "     4\tfoo", "     4\tbar");
-    CHECK(hinted.tier == "line_numbers");
-    CHECK(hinted.bytes == "x\nfoo\ny\nbar\n");
+    CHECK_EDIT("line_numbers", "x\nfoo\ny\nbar\n", file, "     4\tfoo", "     4\tbar");
 
-    const Applied two = apply("a\nb\nc\n", "     2\tb\n     3\tc\n", "B\nC\n");
-    CHECK(two.tier == "line_numbers");
-    CHECK(two.bytes == "a\nB\nC\n");
+    CHECK_EDIT("line_numbers", "a\nB\nC\n", "a\nb\nc\n", "     2\tb\n     3\tc\n", "B\nC\n");
 
     // new_string keeps its text when not every line of it has a prefix.
     CHECK(apply("a\nb\n", "1\ta\n2\tb", "1\tA\nB").bytes == "1\tA\nB\n");
@@ -209,12 +194,8 @@ TEST_CASE("matching tier 5: line-number prefixes copied from read output") {
 
 TEST_CASE("matching tier 5: Claude Code's `N→` and Roo's `N | ` prefixes, only when every line has one") {
     const std::string file = "x\nfoo\ny\nfoo\n";
-    const Applied arrow = apply(file, "     4\u2192foo", "     4\u2192bar");
-    CHECK(arrow.tier == "line_numbers");
-    CHECK(arrow.bytes == "x\nfoo\ny\nbar\n");
-    const Applied bar = apply(file, "3 | y\n4 | foo", "3 | y\n4 | baz");
-    CHECK(bar.tier == "line_numbers");
-    CHECK(bar.bytes == "x\nfoo\ny\nbaz\n");
+    CHECK_EDIT("line_numbers", "x\nfoo\ny\nbar\n", file, "     4\u2192foo", "     4\u2192bar");
+    CHECK_EDIT("line_numbers", "x\nfoo\ny\nbaz\n", file, "3 | y\n4 | foo", "3 | y\n4 | baz");
     // Roo's empty line is "N |" once the trailing space is trimmed.
     CHECK(apply("a\n\nb\n", "1 | a\n2 |\n3 | b", "ab").bytes == "ab\n");
 }
@@ -226,9 +207,7 @@ TEST_CASE("replace_all: every non-overlapping place at the deciding tier") {
     // Exact places decide: the tolerant ones are not added.
     CHECK(apply("f \nf\n", "f\n", "g\n", true).bytes == "f \ng\n");
     // A tolerant tier with several places and replace_all.
-    const Applied ws = apply("k = 1 \nk = 1\t\n", "k = 1  ", "k = 2", true);
-    CHECK(ws.tier == "trailing_whitespace");
-    CHECK(ws.bytes == "k = 2 \nk = 2\t\n");
+    CHECK_EDIT("trailing_whitespace", "k = 2 \nk = 2\t\n", "k = 1 \nk = 1\t\n", "k = 1  ", "k = 2", true);
 
     auto m = text::match_edit("a\na\na\n", EditSpec{"a", "b", true});
     REQUIRE(m.ok());
@@ -453,9 +432,7 @@ TEST_CASE("absence: lines that look alike are told apart by their bytes") {
 
 TEST_CASE("matching: an old_string starting with U+FEFF matches a file with a BOM; the BOM stays") {
     const std::string file = "\xEF\xBB\xBFkey = 1\nkey = 1\n";
-    const Applied first = apply(file, "\xEF\xBB\xBFkey = 1", "key = 2");
-    CHECK(first.tier == "exact");
-    CHECK(first.bytes == "\xEF\xBB\xBFkey = 2\nkey = 1\n");
+    CHECK_EDIT("exact", "\xEF\xBB\xBFkey = 2\nkey = 1\n", file, "\xEF\xBB\xBFkey = 1", "key = 2");
     CHECK(apply(file, "\xEF\xBB\xBFkey = 1\n", "\xEF\xBB\xBFkey = 3\n").bytes == "\xEF\xBB\xBFkey = 3\nkey = 1\n");
     // Without a BOM in the file, U+FEFF is text like any other.
     CHECK(apply("key = 1\n", "\xEF\xBB\xBFkey = 1", "x").kind == MatchErrorKind::not_found);
@@ -464,15 +441,11 @@ TEST_CASE("matching: an old_string starting with U+FEFF matches a file with a BO
 TEST_CASE("matching tier 3: new_string keeps the file's typography where old_string had it") {
     // Kept characters take the file's form; new quotes follow the file's usage, opening or closing.
     const std::string file = "print(\u201cIt\u2019s done \u2014 ok\u201d)\n";
-    const Applied kept = apply(file, "print(\"It's done - ok\")", "print(\"It's done - fine\")");
-    CHECK(kept.tier == "unicode_normalized");
-    CHECK(kept.bytes == "print(\u201cIt\u2019s done \u2014 fine\u201d)\n");
+    CHECK_EDIT("unicode_normalized", "print(\u201cIt\u2019s done \u2014 fine\u201d)\n", file, "print(\"It's done - ok\")", "print(\"It's done - fine\")");
     const Applied added = apply(file, "print(\"It's done - ok\")", "print(\"It's done - ok\", \"and 'more'\")");
     CHECK(added.bytes == "print(\u201cIt\u2019s done \u2014 ok\u201d, \u201cand \u2018more\u2019\u201d)\n");
     // The other way round: the file is ASCII, old_string and new_string came back curly.
-    const Applied ascii = apply("say(\"hi\")\n", "say(\u201chi\u201d)", "say(\u201chello\u201d, \u201cyou\u201d)");
-    CHECK(ascii.tier == "unicode_normalized");
-    CHECK(ascii.bytes == "say(\"hello\", \"you\")\n");
+    CHECK_EDIT("unicode_normalized", "say(\"hello\", \"you\")\n", "say(\"hi\")\n", "say(\u201chi\u201d)", "say(\u201chello\u201d, \u201cyou\u201d)");
     // Over several CRLF lines with trailing whitespace in the file.
     const Applied lines = apply("a = \u2018x\u2019  \r\nb = \u2018y\u2019\r\n", "a = 'x'\nb = 'y'", "a = 'x'\nb = 'z'\nc = 'w'");
     CHECK(lines.bytes == "a = \u2018x\u2019\r\nb = \u2018z\u2019\r\nc = \u2018w\u2019\r\n");
@@ -480,18 +453,12 @@ TEST_CASE("matching tier 3: new_string keeps the file's typography where old_str
 
 TEST_CASE("matching tier 3: Unicode forms (NFKC): fullwidth letters, ligatures, decomposed accents") {
     // The file has fullwidth letters; old_string is ASCII.
-    const Applied fullwidth = apply("id = \uFF21\uFF22\uFF23\nnext\n", "id = ABC", "id = XYZ");
-    CHECK(fullwidth.tier == "unicode_normalized");
-    CHECK(fullwidth.bytes == "id = XYZ\nnext\n");
+    CHECK_EDIT("unicode_normalized", "id = XYZ\nnext\n", "id = \uFF21\uFF22\uFF23\nnext\n", "id = ABC", "id = XYZ");
     // A ligature in the file, the letters in old_string; and the reverse.
-    const Applied ligature = apply("the \uFB01le\n", "the file", "a file");
-    CHECK(ligature.tier == "unicode_normalized");
-    CHECK(ligature.bytes == "a file\n");
+    CHECK_EDIT("unicode_normalized", "a file\n", "the \uFB01le\n", "the file", "a file");
     CHECK(apply("the file\n", "the \uFB01le", "a file").bytes == "a file\n");
     // Decomposed accents (e + U+0301) in the file, composed in old_string, with CRLF; bytes around kept.
-    const Applied accents = apply("x\r\ncaf" "e\u0301 au lait\r\ny\r\n", "caf\u00E9 au lait", "th\u00E9");
-    CHECK(accents.tier == "unicode_normalized");
-    CHECK(accents.bytes == "x\r\nth\u00E9\r\ny\r\n");
+    CHECK_EDIT("unicode_normalized", "x\r\nth\u00E9\r\ny\r\n", "x\r\ncaf" "e\u0301 au lait\r\ny\r\n", "caf\u00E9 au lait", "th\u00E9");
     // A place may not end inside a folded cluster: "caf" + "e" is not a place in "café" decomposed.
     CHECK(apply("cafe\u0301\n", "cafe", "x").kind == MatchErrorKind::not_found);
     // Superscripts read as digits only through NFKC; ambiguity is still refused.
@@ -500,9 +467,7 @@ TEST_CASE("matching tier 3: Unicode forms (NFKC): fullwidth letters, ligatures, 
 
 TEST_CASE("matching: U+FFFD in old_string stands for one byte that is not UTF-8; the bytes are kept") {
     // read shows "caf\xE9" as "caf\uFFFD": copied back, it matches, and the Latin-1 byte stays.
-    const Applied latin = apply("x\r\ncaf\xE9 au lait\r\n", "caf\uFFFD au lait", "caf\uFFFD noir");
-    CHECK(latin.tier == "exact");
-    CHECK(latin.bytes == "x\r\ncaf\xE9 noir\r\n");
+    CHECK_EDIT("exact", "x\r\ncaf\xE9 noir\r\n", "x\r\ncaf\xE9 au lait\r\n", "caf\uFFFD au lait", "caf\uFFFD noir");
     // Two bytes, two U+FFFDs, each kept in order; a U+FFFD only in old_string's shared end is kept too.
     CHECK(apply("a\xE9" "b\xFC" "c\n", "a\uFFFDb\uFFFDc", "A\uFFFDB\uFFFDC").bytes == "A\xE9" "B\xFC" "C\n");
     CHECK(apply("na\xEFve \xE0 la\n", "na\uFFFDve \uFFFD la", "na\uFFFDve\n\uFFFD la").bytes == "na\xEFve\n\xE0 la\n");

@@ -46,9 +46,7 @@ TEST_CASE("unified diff: nothing changed") {
 }
 
 TEST_CASE("unified diff: creation, from /dev/null, -0,0") {
-    text::DiffOptions o;
-    o.old_path = "new.txt";
-    o.old_missing = true;
+    const text::DiffOptions o{.old_path = "new.txt", .old_missing = true};
     const auto d = text::unified_diff("", "a\nb\n", o);
     CHECK(d.text == "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n");
     CHECK(d.additions == 2);
@@ -81,9 +79,7 @@ TEST_CASE("unified diff: insertion in the middle, window empty on the old side")
 
 TEST_CASE("unified diff: delete everything, and deletion of the file") {
     CHECK(diff("a\nb\n", "").text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +0,0 @@\n-a\n-b\n");
-    text::DiffOptions o;
-    o.old_path = "f.txt";
-    o.new_missing = true;
+    const text::DiffOptions o{.old_path = "f.txt", .new_missing = true};
     const auto d = text::unified_diff("a\nb\n", "", o);
     CHECK(d.text == "--- a/f.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n");
     CHECK(d.removals == 2);
@@ -164,10 +160,7 @@ TEST_CASE("unified diff: bytes that are not UTF-8 are shown as U+FFFD") {
 }
 
 TEST_CASE("unified diff: the text is capped and says how much was cut") {
-    text::DiffOptions o;
-    o.old_path = "f.txt";
-    o.old_missing = true;
-    o.max_bytes = 100;
+    const text::DiffOptions o{.old_path = "f.txt", .old_missing = true, .max_bytes = 100};
     std::string lots;
     for (int i = 0; i < 100; ++i) lots += "x\n";
     const auto d = text::unified_diff("", lots, o);
@@ -359,9 +352,7 @@ TEST_CASE("property: applying the diff to the old text gives the new text") {
                 b.replace(at, del, random_text(rng() % 3));
             }
         }
-        text::DiffOptions o;
-        o.old_path = "f";
-        o.context = rng() % 4;
+        const text::DiffOptions o{.old_path = "f", .context = rng() % 4};
         const auto d = text::unified_diff(a, b, o);
         if (a == b) {
             CHECK(d.text.empty());

@@ -3,6 +3,7 @@
 // stated line, lists of places cut after a few, and the matcher's own failure messages.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>

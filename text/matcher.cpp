@@ -1,5 +1,7 @@
 // The matching tiers of edit/multiedit/apply_diff: exact, trailing whitespace, Unicode (NFKC, typography),
 // indentation, line-number prefixes; each tolerant view is built only when the tiers before fail.
+// Over 300 lines: the Matcher class keeps the lazily built views every tier shares; the
+// indentation search, U+FFFD stand-ins, line-number prefixes and messages have files of their own.
 #include "text/matcher.hpp"
 
 #include <algorithm>
@@ -10,11 +12,11 @@
 #include "text/byte_scan.hpp"
 #include "text/byte_search.hpp"
 #include "text/file_facts.hpp"
-#include "text/near_miss.hpp"
 #include "text/indentation_search.hpp"
 #include "text/line_number_prefixes.hpp"
 #include "text/lines.hpp"
 #include "text/match_messages.hpp"
+#include "text/near_miss.hpp"
 #include "text/normalized_view.hpp"
 #include "text/stand_in_bytes.hpp"
 #include "text/typography_transfer.hpp"

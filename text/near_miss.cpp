@@ -1,5 +1,7 @@
 // The "not found" explanation: anchor on the needle's most distinctive lines (or words) with linear
 // searches, score the candidate windows line by line, then describe the best one's differences.
+// Over 300 lines: explain_not_found is one pipeline (probes, windows, scores, the message) whose
+// steps share its locals; the line-level descriptions live in line_difference.cpp.
 #include "text/near_miss.hpp"
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 // The unified-diff reader: sections (git header and/or ---/+++), their hunks, and the rules that
 // decide where a hunk ends when its counts cannot be trusted. One forward pass, bounded lookahead.
+// Over 300 lines: the Reader is one state machine over the lines; header lines are read in
+// unified_headers.cpp.
 #include "text/patch_unified.hpp"
 
 #include <optional>

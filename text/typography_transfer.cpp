@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "text/line_diff.hpp"
+#include "text/lines.hpp"
 #include "text/normalized_view.hpp"
 #include "text/typography.hpp"
 #include "text/unicode_fold.hpp"
@@ -27,18 +28,17 @@ struct Character {
 // `s` cut into clusters, line by line ("\n" is a character of its own).
 std::vector<Character> characters(std::string_view s) {
     std::vector<Character> out;
-    std::size_t b = 0;
-    while (b <= s.size() && out.size() <= kMaxCharacters) {
-        std::size_t e = s.find('\n', b);
-        if (e == std::string_view::npos) e = s.size();
+    LineCursor cursor(s);
+    std::string_view line;
+    while (out.size() <= kMaxCharacters && cursor.next(line)) {
+        const std::size_t b = static_cast<std::size_t>(line.data() - s.data());
+        const std::size_t e = b + line.size();
         for (std::size_t i = b; i < e;) {
             const FoldedCluster c = fold_cluster_at(s, i, e);
             out.push_back({s.substr(i, c.size), c.changed ? c.text : std::string(s.substr(i, c.size))});
             i += c.size;
         }
-        if (e == s.size()) break;
-        out.push_back({s.substr(e, 1), "\n"});
-        b = e + 1;
+        if (cursor.newline()) out.push_back({s.substr(e, 1), "\n"});
     }
     return out;
 }

@@ -43,9 +43,7 @@ std::optional<IndentShift> shift_between(std::string_view file_line, std::string
     return std::nullopt;
 }
 
-struct Needle {
-    std::vector<std::string_view> lines;
-    bool ends_with_newline = false;
+struct Needle : LfLines {
     std::size_t first = 0;  // the first non-empty line
 };
 
@@ -143,8 +141,7 @@ std::size_t scan(const LineTable& file, const Needle& n, ShiftAt&& shift_at, con
 }  // namespace
 
 std::size_t find_indented(const LineTable& file, std::string_view needle, const IndentedPlaceSink& take) {
-    Needle n;
-    n.lines = split_lf_lines(needle, &n.ends_with_newline);
+    Needle n{split_lf_lines(needle)};
     while (n.first < n.lines.size() && n.lines[n.first].empty()) ++n.first;
     if (n.first == n.lines.size()) return 0;
     const std::size_t by_prefix =

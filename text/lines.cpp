@@ -3,10 +3,11 @@
 
 namespace text {
 
-std::vector<std::string_view> split_lf_lines(std::string_view s, bool* ends_with_newline) {
-    std::vector<std::string_view> lines;
-    *ends_with_newline = !s.empty() && s.back() == '\n';
-    if (*ends_with_newline) s.remove_suffix(1);
+LfLines split_lf_lines(std::string_view s) {
+    LfLines out;
+    std::vector<std::string_view>& lines = out.lines;
+    out.ends_with_newline = !s.empty() && s.back() == '\n';
+    if (out.ends_with_newline) s.remove_suffix(1);
     std::size_t b = 0;
     while (true) {
         const std::size_t e = s.find('\n', b);
@@ -17,7 +18,7 @@ std::vector<std::string_view> split_lf_lines(std::string_view s, bool* ends_with
         lines.push_back(s.substr(b, e - b));
         b = e + 1;
     }
-    return lines;
+    return out;
 }
 
 LineTable::LineTable(std::string_view text) : text_(text) {

@@ -102,8 +102,12 @@ private:
 };
 
 // The lines of an LF text (a needle, an old_string) without their "\n"; one final newline is not
-// an extra empty line and is reported in *ends_with_newline.
-std::vector<std::string_view> split_lf_lines(std::string_view s, bool* ends_with_newline);
+// an extra empty line: it is reported in ends_with_newline.
+struct LfLines {
+    std::vector<std::string_view> lines;
+    bool ends_with_newline = false;
+};
+LfLines split_lf_lines(std::string_view s);
 
 // The lines of an LF text by index: line i (0-based) without its "\n". A final "\n" does not start
 // an extra empty line. Built once, each line found in constant time.

@@ -167,8 +167,9 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         m += " The file is empty: use write to give it content, or insert to add lines.";
         return out;
     }
-    bool ends_with_newline = false;
-    const std::vector<std::string_view> lines = split_lf_lines(needle, &ends_with_newline);
+    const LfLines needle_lines = split_lf_lines(needle);
+    const std::vector<std::string_view>& lines = needle_lines.lines;
+    const bool ends_with_newline = needle_lines.ends_with_newline;
     const std::size_t k = lines.size();
 
     // 1. Where the needle's most distinctive lines, or else its longest words, occur.

@@ -71,9 +71,10 @@ TEST_CASE("LineTable and split_lf_lines agree on what a line is") {
     CHECK(table.begin(2) == 4);
     CHECK(table.end(2) == 6);
     CHECK(text::LineTable("x").line(0) == "x");
-    bool ends = false;
-    CHECK(text::split_lf_lines("ab\n\ncd\n", &ends) == Lines{"ab", "", "cd"});
-    CHECK(ends);
-    CHECK(text::split_lf_lines("ab", &ends) == Lines{"ab"});
-    CHECK_FALSE(ends);
+    const text::LfLines ended = text::split_lf_lines("ab\n\ncd\n");
+    CHECK(ended.lines == Lines{"ab", "", "cd"});
+    CHECK(ended.ends_with_newline);
+    const text::LfLines open = text::split_lf_lines("ab");
+    CHECK(open.lines == Lines{"ab"});
+    CHECK_FALSE(open.ends_with_newline);
 }

@@ -183,6 +183,20 @@ private:
         return found;
     }
 
+    // Tier 4, line by line on the most tolerant view.
+    Found search_indentation(std::string_view needle3) {
+        Found found;
+        const TolerantView& view = view3();
+        find_indented(lines3(), needle3, [&](std::size_t vb, std::size_t ve, const IndentShift& shift) {
+            const std::optional<std::size_t> b = view.to_source(vb);
+            const std::optional<std::size_t> e = view.to_source(ve);
+            if (!b || !e) return false;  // a boundary inside a folded character
+            record(found, *b, *e, shift);
+            return true;
+        });
+        return found;
+    }
+
     // Tiers 1-4 for one needle; a result when a tier found something (or decided ambiguity).
     std::optional<base::Result<Match, MatchError>> try_tiers(const Attempt& a, std::optional<MatchTier> label) {
         if (a.needle.empty()) return std::nullopt;
@@ -210,14 +224,7 @@ private:
                                [&v](std::size_t p) { return v.to_source(p); });
                 if (found.count) return decide(decided_by(MatchTier::unicode_normalized), std::move(found), a, true);
             }
-            const TolerantView& view = view3();
-            find_indented(lines3(), needle3.text, [&](std::size_t vb, std::size_t ve, const IndentShift& shift) {
-                const std::optional<std::size_t> b = view.to_source(vb);
-                const std::optional<std::size_t> e = view.to_source(ve);
-                if (!b || !e) return false;
-                record(found, *b, *e, shift);
-                return true;
-            });
+            found = search_indentation(needle3.text);
             if (found.count) return decide(decided_by(MatchTier::indentation), std::move(found), a);
         }
         return std::nullopt;

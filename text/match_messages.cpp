@@ -3,6 +3,12 @@
 
 namespace text {
 
+std::string lines_words(std::size_t first, std::size_t last) {
+    return last < first    ? "before line " + std::to_string(first)
+           : last == first ? "line " + std::to_string(first)
+                           : "lines " + std::to_string(first) + "-" + std::to_string(last);
+}
+
 std::string tier_condition(MatchTier tier, bool prefixes_from_read) {
     switch (tier) {
         case MatchTier::exact: return "";

@@ -46,6 +46,9 @@ std::string list_items(std::size_t available, std::size_t max_shown, std::size_t
     return s;
 }
 
+// Lines by number: "line 12", "lines 12-14", or "before line 12" for an insertion (last < first).
+std::string lines_words(std::size_t first, std::size_t last);
+
 // What a tolerant tier ignored, as a clause after "matches N places": " when trailing whitespace
 // is ignored", ...; empty for the exact tier. `prefixes_from_read`: the line-number prefixes are
 // named as `read`'s.

@@ -1,22 +1,18 @@
 // The "not found" explanation: anchor on the needle's most distinctive lines (or words) with linear
 // searches, score the candidate windows line by line, then describe the best one's differences.
-// Over 300 lines: explain_not_found is one pipeline (probes, windows, scores, the message) whose
-// steps share its locals; the line-level descriptions live in line_difference.cpp.
 #include "text/near_miss.hpp"
 
 #include <algorithm>
-#include <bitset>
-#include <cstdint>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "text/byte_search.hpp"
 #include "text/file_facts.hpp"
 #include "text/line_difference.hpp"
+#include "text/line_likeness.hpp"
 #include "text/lines.hpp"
+#include "text/match_messages.hpp"
 #include "text/normalized_view.hpp"
-#include "text/unicode_fold.hpp"
 
 namespace text {
 
@@ -29,48 +25,6 @@ constexpr std::size_t kHitsPerProbe = 64;
 constexpr std::size_t kScoredLines = 200;
 constexpr std::size_t kDescribedLines = 6;
 constexpr std::size_t kShownBytes = 200;
-
-// Dice coefficient of the byte bigrams of two strings (their first 256 bytes).
-double dice(std::string_view a, std::string_view b) {
-    a = a.substr(0, 256);
-    b = b.substr(0, 256);
-    if (a.size() < 2 || b.size() < 2) return a == b ? 1.0 : 0.0;
-    auto grams = [](std::string_view s) {
-        std::vector<std::uint16_t> g;
-        g.reserve(s.size());
-        for (std::size_t i = 0; i + 1 < s.size(); ++i) {
-            g.push_back(static_cast<std::uint16_t>((static_cast<unsigned char>(s[i]) << 8) |
-                                                   static_cast<unsigned char>(s[i + 1])));
-        }
-        std::sort(g.begin(), g.end());
-        return g;
-    };
-    const auto x = grams(a);
-    const auto y = grams(b);
-    std::size_t i = 0, j = 0, common = 0;
-    while (i < x.size() && j < y.size()) {
-        if (x[i] == y[j]) {
-            ++common;
-            ++i;
-            ++j;
-        } else if (x[i] < y[j]) {
-            ++i;
-        } else {
-            ++j;
-        }
-    }
-    return 2.0 * static_cast<double>(common) / static_cast<double>(x.size() + y.size());
-}
-
-double similarity(std::string_view file_line, std::string_view needle_line) {
-    if (file_line == needle_line) return 1.0;
-    if (rtrim_blanks(file_line) == rtrim_blanks(needle_line)) return 0.98;
-    const std::string_view a = trim_blanks(file_line);
-    const std::string_view b = trim_blanks(needle_line);
-    if (a == b) return 0.96;
-    if (a.size() < 512 && b.size() < 512 && fold_unicode(a) == fold_unicode(b)) return 0.94;
-    return 0.9 * dice(a, b);
-}
 
 struct Hit {
     std::size_t pos = 0;
@@ -109,50 +63,6 @@ std::vector<std::string_view> search_probes(std::string_view lf, std::vector<Pro
 
 bool is_word_byte(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-// The one line of the file most like `probe` by shared bigrams: a single linear pass.
-std::optional<std::size_t> most_similar_line(std::string_view lf, std::string_view probe) {
-    probe = probe.substr(0, 512);
-    if (probe.size() < 2) return std::nullopt;
-    auto set = std::make_unique<std::bitset<65536>>();
-    std::size_t distinct = 0;
-    for (std::size_t i = 0; i + 1 < probe.size(); ++i) {
-        const auto g = (static_cast<unsigned char>(probe[i]) << 8) | static_cast<unsigned char>(probe[i + 1]);
-        if (!set->test(static_cast<std::size_t>(g))) {
-            set->set(static_cast<std::size_t>(g));
-            ++distinct;
-        }
-    }
-    double best = 0.5;  // below this nothing is "like" the probe
-    std::optional<std::size_t> best_pos;
-    LineCursor cursor{lf, 0};
-    std::string_view line;
-    std::size_t at = 0;
-    while (cursor.next(line)) {
-        const std::string_view t = trim_blanks(line).substr(0, 512);
-        if (t.size() >= 2) {
-            std::size_t shared = 0;
-            for (std::size_t i = 0; i + 1 < t.size(); ++i) {
-                const auto g = (static_cast<unsigned char>(t[i]) << 8) | static_cast<unsigned char>(t[i + 1]);
-                if (set->test(static_cast<std::size_t>(g))) ++shared;
-            }
-            const double score =
-                static_cast<double>(std::min(shared, distinct)) / static_cast<double>(std::max(distinct, t.size() - 1));
-            if (score > best) {
-                best = score;
-                best_pos = at;
-            }
-        }
-        at = cursor.position();
-    }
-    return best_pos;
-}
-
-
-std::string range_words(std::size_t first, std::size_t last) {
-    return first == last ? "line " + std::to_string(first)
-                         : "lines " + std::to_string(first) + "-" + std::to_string(last);
 }
 
 }  // namespace
@@ -264,7 +174,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         LineCursor cursor{lf, w.offset};
         double score = 0.0;
         std::string_view line;
-        for (std::size_t t = 0; t < scored && cursor.next(line); ++t) score += similarity(line, lines[t]);
+        for (std::size_t t = 0; t < scored && cursor.next(line); ++t) score += line_likeness(line, lines[t]);
         if (score > best_score) {
             best_score = score;
             best = w;
@@ -321,7 +231,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
     const std::size_t last = best.line + (present ? present - 1 : 0);
     out.region = LineRange{best.line, last};
 
-    m += " The closest region is " + range_words(best.line, last) + " (" + std::to_string(identical) + " of " +
+    m += " The closest region is " + lines_words(best.line, last) + " (" + std::to_string(identical) + " of " +
          std::to_string(k) + (k == 1 ? " line" : " lines") + " identical";
     if (best_score < 0.5 * static_cast<double>(scored)) m += ", only loosely similar";
     m += ").";
@@ -350,7 +260,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
                  (different - differences.size() == 1 ? "line differs." : "lines differ.");
         }
     }
-    m += "\nNext: read " + range_words(best.line, last) + " (read with offset " + std::to_string(best.line) +
+    m += "\nNext: read " + lines_words(best.line, last) + " (read with offset " + std::to_string(best.line) +
          " and limit " + std::to_string(last - best.line + 1) + ") and retry with " + name +
          " copied exactly from there, without the line-number prefixes that read adds.";
     return out;

@@ -28,8 +28,7 @@ std::string percent(double threshold) {
 }
 
 std::string window_words(const SimilarWindow& w, std::size_t k) {
-    return k == 1 ? "line " + std::to_string(w.first_line)
-                  : "lines " + std::to_string(w.first_line) + "-" + std::to_string(w.first_line + k - 1);
+    return lines_words(w.first_line, w.first_line + k - 1);
 }
 
 std::string line_list(const std::vector<std::size_t>& lines, std::size_t total) {
@@ -55,12 +54,6 @@ PlanWords plan_words(PatchFormat format) {
             return {"chunk", "Chunk", "the chunk", "the chunk's new lines", "The chunk", "patch"};
     }
     return {"block", "Block", "SEARCH", "REPLACE", "The SEARCH text", "diff"};
-}
-
-std::string lines_words(std::size_t first, std::size_t last) {
-    return last < first    ? "before line " + std::to_string(first)
-           : last == first ? "line " + std::to_string(first)
-                           : "lines " + std::to_string(first) + "-" + std::to_string(last);
 }
 
 std::string missing_file_message(const PlanSubject& s) {

@@ -34,10 +34,6 @@ struct PlanSubject {
     std::string name;  // the path, the display path, or "the file"
 };
 
-// A block's lines by number: "line 12", "lines 12-14", or "before line 12" for an insertion
-// (last < first).
-std::string lines_words(std::size_t first, std::size_t last);
-
 // ---- locating ----
 std::string missing_file_message(const PlanSubject& s);
 std::string identical_block_message();

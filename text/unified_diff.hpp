@@ -9,8 +9,8 @@
 namespace text {
 
 struct DiffOptions {
-    std::string_view old_path;   // shown as "a/PATH" (a leading "/" is dropped)
-    std::string_view new_path;   // shown as "b/PATH"; empty = old_path (set it for a move)
+    std::string_view old_path = {};  // shown as "a/PATH" (a leading "/" is dropped)
+    std::string_view new_path = {};  // shown as "b/PATH"; empty = old_path (set it for a move)
     bool old_missing = false;    // creation: "--- /dev/null", "@@ -0,0 +1,N @@"
     bool new_missing = false;    // deletion: "+++ /dev/null"
     std::size_t context = 3;     // lines of context around each change

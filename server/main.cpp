@@ -134,9 +134,7 @@ int main(int argc, char** argv) {
         spdlog::info("signal {}: finishing in-flight work", signo);
         session->shut_down();
     });
-    transport.start({[&](std::string line) { session->on_line(std::move(line)); },
-                     [&](std::size_t bytes) { session->on_oversized(bytes); },
-                     [&] { session->on_eof(); }});
+    transport.start(session->receiver());
     asio::co_spawn(
         io,
         [&]() -> asio::awaitable<void> {

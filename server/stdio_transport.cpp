@@ -60,8 +60,8 @@ StdioTransport::~StdioTransport() {
     if (out_fd_ >= 0) ::close(out_fd_);
 }
 
-void StdioTransport::start(Callbacks callbacks) {
-    callbacks_ = std::move(callbacks);
+void StdioTransport::start(Receiver receiver) {
+    receiver_ = std::move(receiver);
     asio::co_spawn(io_, write_loop(), asio::detached);
     if (in_) {
         asio::co_spawn(io_, read_loop(), asio::detached);
@@ -69,7 +69,7 @@ void StdioTransport::start(Callbacks callbacks) {
         // Regular files never block for long, so this thread always finishes on its own.
         in_thread_ = std::thread([this] { read_thread_loop(); });
     } else {
-        asio::post(io_, [this] { callbacks_.on_eof(); });
+        asio::post(io_, [this] { receiver_.on_eof(); });
     }
 }
 
@@ -93,12 +93,12 @@ void StdioTransport::feed(const char* data, std::size_t n) {
         if (!nl) break;
         if (discarding_) {
             discarding_ = false;
-            callbacks_.on_oversized(discarded_);
+            receiver_.on_oversized(discarded_);
             discarded_ = 0;
         } else {
             std::string line;
             line.swap(partial_);
-            if (line.find_first_not_of(" \t\r") != std::string::npos) callbacks_.on_line(std::move(line));
+            if (line.find_first_not_of(" \t\r") != std::string::npos) receiver_.on_line(std::move(line));
         }
         start = end + 1;
     }
@@ -126,11 +126,11 @@ asio::awaitable<void> StdioTransport::read_loop() {
     if (!partial_.empty() && reading_ && partial_.find_first_not_of(" \t\r") != std::string::npos) {
         std::string line;
         line.swap(partial_);
-        callbacks_.on_line(std::move(line));  // a last line without its newline
+        receiver_.on_line(std::move(line));  // a last line without its newline
     }
     if (!eof_sent_) {
         eof_sent_ = true;
-        callbacks_.on_eof();
+        receiver_.on_eof();
     }
 }
 
@@ -147,11 +147,11 @@ void StdioTransport::read_thread_loop() {
         if (!partial_.empty() && reading_ && partial_.find_first_not_of(" \t\r") != std::string::npos) {
             std::string line;
             line.swap(partial_);
-            callbacks_.on_line(std::move(line));
+            receiver_.on_line(std::move(line));
         }
         if (!eof_sent_) {
             eof_sent_ = true;
-            callbacks_.on_eof();
+            receiver_.on_eof();
         }
     });
 }

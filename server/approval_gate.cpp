@@ -17,6 +17,10 @@ bool client_can_elicit(const Json& capabilities) {
     return e->empty() || e->contains("form");
 }
 
+std::string Approvals::timeout_seconds() const {
+    return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(config_.approval_timeout).count());
+}
+
 namespace {
 
 tools::ApprovalDecision approved(tools::ApprovalSource source, std::string note = {}) {
@@ -77,7 +81,7 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_elicitation(const tools::
     if (answer.cancelled)
         co_return refused("Cancelled by the client while waiting for approval; nothing was written.", base::ErrorReason::cancelled);
     if (answer.timed_out)
-        co_return refused("No answer to the approval request within " + std::to_string(config_.approval_timeout.count()) +
+        co_return refused("No answer to the approval request within " + timeout_seconds() +
                               " s, so it counts as rejected: nothing was written. Ask the user, then call again.",
                           base::ErrorReason::timeout);
     if (!answer.response->contains("result"))
@@ -116,7 +120,7 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tool
     const auto checked = signer_.verify(state_it->get<std::string>(), now);
     using Verdict = RequestStateSigner::Verdict;
     if (checked.verdict == Verdict::expired)
-        co_return refused("The approval request expired (after " + std::to_string(config_.approval_timeout.count()) +
+        co_return refused("The approval request expired (after " + timeout_seconds() +
                               " s); nothing was written. Call the tool again without requestState to ask anew.",
                           base::ErrorReason::timeout);
     if (checked.verdict != Verdict::valid)

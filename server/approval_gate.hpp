@@ -59,6 +59,7 @@ private:
     asio::awaitable<Decision> by_input_required(const tools::ApprovalRequest& ask, Call call);
     // The human's answer as a decision; "Apply and stop asking" is remembered for the session.
     Decision decide(const ApprovalAnswer& answer, const tools::ApprovalRequest& ask);
+    std::string timeout_seconds() const;  // --approval-timeout as the messages say it
 
     const Config& config_;
     RpcPeer& peer_;

@@ -37,7 +37,7 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         {"require", server::ApprovalPolicy::require}};
     app.add_option("--approval", config.approval, "ask | auto | require (default ask)")
         ->transform(CLI::CheckedTransformer(policies, CLI::ignore_case));
-    std::int64_t timeout = config.approval_timeout.count();
+    std::int64_t timeout = std::chrono::duration_cast<std::chrono::seconds>(config.approval_timeout).count();
     app.add_option("--approval-timeout", timeout, "Seconds before an unanswered approval counts as rejected (default 600)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400}));
     app.add_option("--max-file-size", config.max_file_size, "Largest file read or changed, in bytes (default 256 MiB)")

@@ -30,9 +30,9 @@ constexpr std::size_t max_queued_output = 64u << 20;
 StdioTransport::StdioTransport(asio::io_context& io, int in_fd, int out_fd, std::size_t max_line)
     : io_(io),
       max_line_(max_line),
-      write_wakeup_(io, asio::steady_timer::time_point::max()),
-      drained_signal_(io, asio::steady_timer::time_point::max()),
-      backpressure_(io, asio::steady_timer::time_point::max()) {
+      write_wakeup_(io.get_executor()),
+      drained_signal_(io.get_executor()),
+      backpressure_(io.get_executor()) {
     in_fd_ = ::fcntl(in_fd, F_DUPFD_CLOEXEC, 3);
     out_fd_ = ::fcntl(out_fd, F_DUPFD_CLOEXEC, 3);
     if (in_fd_ >= 0) {
@@ -108,8 +108,7 @@ asio::awaitable<void> StdioTransport::read_loop() {
     std::array<char, 65536> buffer;
     while (reading_) {
         if (queued_bytes_ > max_queued_output && !output_broken_) {
-            asio::error_code ignored;
-            co_await backpressure_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+            co_await backpressure_.wait();
             continue;
         }
         asio::error_code ec;
@@ -170,7 +169,7 @@ void StdioTransport::send(std::string message) {
     message += '\n';
     queued_bytes_ += message.size();
     queue_.push_back(std::move(message));
-    write_wakeup_.cancel();
+    write_wakeup_.notify();
 }
 
 bool StdioTransport::write_blocking(const std::string& data) {
@@ -189,10 +188,8 @@ bool StdioTransport::write_blocking(const std::string& data) {
 asio::awaitable<void> StdioTransport::write_loop() {
     for (;;) {
         if (queue_.empty()) {
-            drained_signal_.cancel();
-            asio::error_code ignored;
-            write_wakeup_.expires_at(asio::steady_timer::time_point::max());
-            co_await write_wakeup_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+            drained_signal_.notify();
+            co_await write_wakeup_.wait();
             continue;
         }
         // Gather what is queued into one write.
@@ -213,14 +210,14 @@ asio::awaitable<void> StdioTransport::write_loop() {
             ok = false;
         }
         queued_bytes_ -= std::min(queued_bytes_, batch.size());
-        if (queued_bytes_ <= max_queued_output) backpressure_.cancel();
+        if (queued_bytes_ <= max_queued_output) backpressure_.notify();
         if (!ok) {
             spdlog::warn("stdout closed; dropping further output");
             output_broken_ = true;
             queue_.clear();
             queued_bytes_ = 0;
-            backpressure_.cancel();
-            drained_signal_.cancel();
+            backpressure_.notify();
+            drained_signal_.notify();
             co_return;
         }
     }
@@ -228,15 +225,11 @@ asio::awaitable<void> StdioTransport::write_loop() {
 
 asio::awaitable<void> StdioTransport::drained() {
     while (!queue_.empty() && !output_broken_) {
-        asio::error_code ignored;
-        drained_signal_.expires_at(asio::steady_timer::time_point::max());
-        co_await drained_signal_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+        co_await drained_signal_.wait();
     }
     // The last batch may still be in flight inside async_write: wait for it too.
     while (queued_bytes_ > 0 && !output_broken_) {
-        asio::error_code ignored;
-        drained_signal_.expires_at(asio::steady_timer::time_point::max());
-        co_await drained_signal_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+        co_await drained_signal_.wait();
     }
 }
 

@@ -13,9 +13,9 @@
 #include <asio/awaitable.hpp>
 #include <asio/io_context.hpp>
 #include <asio/posix/stream_descriptor.hpp>
-#include <asio/steady_timer.hpp>
 
 #include "server/transport.hpp"
+#include "server/wake_signal.hpp"
 
 namespace server {
 
@@ -57,9 +57,9 @@ private:
     std::deque<std::string> queue_;
     std::size_t queued_bytes_ = 0;
     bool output_broken_ = false;
-    asio::steady_timer write_wakeup_;
-    asio::steady_timer drained_signal_;
-    asio::steady_timer backpressure_;
+    WakeSignal write_wakeup_;    // something was queued
+    WakeSignal drained_signal_;  // the queue ran empty (or output broke)
+    WakeSignal backpressure_;    // queued output fell below the cap
 };
 
 }  // namespace server

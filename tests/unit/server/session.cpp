@@ -121,12 +121,8 @@ TEST_CASE("session: logging/setLevel takes MCP's eight names and forwards record
 }
 
 TEST_CASE("session: one reply per request; an id in use is refused without disturbing the first") {
-    Client c([](server::Config& config) { config.approval = server::ApprovalPolicy::ask; });
-    c.initialize("2025-11-25", {{"elicitation", Json::object()}});
-    c.put("a.txt", "one\n");
-    c.request(1, "tools/call", Client::call_params("read", {{"file_path", c.path("a.txt")}}));
-    c.reply(1);
-    c.request(2, "tools/call", Client::call_params("edit", {{"file_path", c.path("a.txt")}, {"old_string", "one"}, {"new_string", "two"}}));
+    Client c;
+    c.start_legacy_edit();
     const Json form = c.server_request("elicitation/create");
     REQUIRE(form.contains("id"));
     c.request(2, "ping");  // while call 2 waits for the form
@@ -142,11 +138,7 @@ TEST_CASE("session: one reply per request; an id in use is refused without distu
 
 TEST_CASE("session: notifications/cancelled drops the reply and withdraws the form; nothing is written") {
     Client c;
-    c.initialize("2025-11-25", {{"elicitation", Json::object()}});
-    c.put("a.txt", "one\n");
-    c.request(1, "tools/call", Client::call_params("read", {{"file_path", c.path("a.txt")}}));
-    c.reply(1);
-    c.request(2, "tools/call", Client::call_params("edit", {{"file_path", c.path("a.txt")}, {"old_string", "one"}, {"new_string", "two"}}));
+    c.start_legacy_edit();
     const Json form = c.server_request("elicitation/create");
     c.notify("notifications/cancelled", {{"requestId", 2}, {"reason", "user pressed stop"}});
     const Json withdrawn = c.notification("notifications/cancelled");

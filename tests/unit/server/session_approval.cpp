@@ -15,19 +15,6 @@ namespace {
 
 const Json elicit = {{"elicitation", Json::object()}};
 
-Json edit_args(const Client& c) {
-    return {{"file_path", c.path("a.txt")}, {"old_string", "one"}, {"new_string", "two"}};
-}
-
-// A legacy session that has read a.txt ("one\n") and started an edit of it (id 2).
-void start_legacy_edit(Client& c, Json capabilities = elicit) {
-    c.initialize("2025-11-25", std::move(capabilities));
-    c.put("a.txt", "one\n");
-    c.request(1, "tools/call", Client::call_params("read", {{"file_path", c.path("a.txt")}}));
-    c.reply(1);
-    c.request(2, "tools/call", Client::call_params("edit", edit_args(c)));
-}
-
 std::string reason_of(const Json& result) { return result.value("_meta", Json::object()).value(base::reason_meta_key, ""); }
 
 // The result of the legacy edit once the form is answered with `answer`.
@@ -43,7 +30,7 @@ Json answer_form(Client& c, Json answer) {
 
 TEST_CASE("approval, legacy: apply writes (approval user)") {
     Client c;
-    start_legacy_edit(c);
+    c.start_legacy_edit();
     const Json r = answer_form(c, {{"action", "accept"}, {"content", {{"decision", "apply"}, {"feedback", "fine"}}}});
     CHECK(r["structuredContent"]["approval"] == "user");
     CHECK(r["structuredContent"]["feedback"] == "fine");
@@ -52,7 +39,7 @@ TEST_CASE("approval, legacy: apply writes (approval user)") {
 
 TEST_CASE("approval, legacy: apply for the session stops asking") {
     Client c;
-    start_legacy_edit(c);
+    c.start_legacy_edit();
     answer_form(c, {{"action", "accept"}, {"content", {{"decision", "apply_session"}}}});
     c.request(3, "tools/call", Client::call_params("edit", {{"file_path", c.path("a.txt")}, {"old_string", "two"}, {"new_string", "three"}}));
     CHECK(c.reply(3)["result"]["structuredContent"]["approval"] == "session");
@@ -64,7 +51,7 @@ TEST_CASE("approval, legacy: decline and reject refuse; cancel is a cancellation
                                          std::pair{Json{{"action", "accept"}, {"content", {{"decision", "reject"}}}}, "rejected"},
                                          std::pair{Json{{"action", "cancel"}}, "cancelled"}}) {
         Client c;
-        start_legacy_edit(c);
+        c.start_legacy_edit();
         const Json r = answer_form(c, answer);
         CHECK(r["isError"] == true);
         CHECK(reason_of(r) == reason);
@@ -75,7 +62,7 @@ TEST_CASE("approval, legacy: decline and reject refuse; cancel is a cancellation
 
 TEST_CASE("approval, legacy: an error answer means the form could not be shown") {
     Client c;
-    start_legacy_edit(c);
+    c.start_legacy_edit();
     const Json form = c.server_request("elicitation/create");
     c.send({{"jsonrpc", "2.0"}, {"id", form["id"]}, {"error", {{"code", -32601}, {"message", "no forms here"}}}});
     const Json r = c.reply(2)["result"];
@@ -86,7 +73,7 @@ TEST_CASE("approval, legacy: an error answer means the form could not be shown")
 
 TEST_CASE("approval, legacy: no answer in time counts as rejected and withdraws the form") {
     Client c([](server::Config& config) { config.approval_timeout = std::chrono::milliseconds(30); });
-    start_legacy_edit(c);
+    c.start_legacy_edit();
     const Json form = c.server_request("elicitation/create");
     const Json r = c.reply(2)["result"];
     CHECK(reason_of(r) == "timeout");
@@ -99,20 +86,20 @@ TEST_CASE("approval, legacy: no answer in time counts as rejected and withdraws 
 TEST_CASE("approval, legacy: without elicitation the policy decides (ask writes, require refuses, auto writes)") {
     {
         Client c;
-        start_legacy_edit(c, Json::object());
+        c.start_legacy_edit(Json::object());
         const Json r = c.reply(2)["result"];
         CHECK(r["structuredContent"]["approval"] == "policy");
         CHECK(r["content"][0]["text"].get<std::string>().find("Written without asking") != std::string::npos);
     }
     {
         Client c([](server::Config& config) { config.approval = server::ApprovalPolicy::require; });
-        start_legacy_edit(c, Json::object());
+        c.start_legacy_edit(Json::object());
         CHECK(reason_of(c.reply(2)["result"]) == "approval_unavailable");
         CHECK(c.get("a.txt") == "one\n");
     }
     {
         Client c([](server::Config& config) { config.approval = server::ApprovalPolicy::automatic; });
-        start_legacy_edit(c);  // can elicit, but the policy does not ask
+        c.start_legacy_edit();  // can elicit, but the policy does not ask
         CHECK(c.reply(2)["result"]["structuredContent"]["approval"] == "policy");
         CHECK(c.get("a.txt") == "two\n");
     }
@@ -126,7 +113,7 @@ Json modern_first_round(Client& c, int id = 2) {
     c.request(1, "tools/call",
               {{"name", "read"}, {"arguments", {{"file_path", c.path("a.txt")}}}, {"_meta", Client::modern_meta(elicit)}});
     c.reply(1);
-    c.request(id, "tools/call", {{"name", "edit"}, {"arguments", edit_args(c)}, {"_meta", Client::modern_meta(elicit)}});
+    c.request(id, "tools/call", {{"name", "edit"}, {"arguments", c.edit_args()}, {"_meta", Client::modern_meta(elicit)}});
     return c.reply(id)["result"];
 }
 
@@ -149,7 +136,7 @@ TEST_CASE("approval, 2026-07-28: input_required first, then the retry with the a
     CHECK(first["inputRequests"]["approval"]["method"] == "elicitation/create");
     REQUIRE(first["requestState"].is_string());
     CHECK(c.get("a.txt") == "one\n");
-    const Json r = modern_retry(c, 3, first["requestState"], {{"action", "accept"}, {"content", {{"decision", "apply"}}}}, edit_args(c));
+    const Json r = modern_retry(c, 3, first["requestState"], {{"action", "accept"}, {"content", {{"decision", "apply"}}}}, c.edit_args());
     CHECK(r["resultType"] == "complete");
     CHECK(r["structuredContent"]["approval"] == "user");
     CHECK(c.get("a.txt") == "two\n");
@@ -158,15 +145,15 @@ TEST_CASE("approval, 2026-07-28: input_required first, then the retry with the a
 TEST_CASE("approval, 2026-07-28: decline refuses; an altered or foreign state is refused; a retry without answer asks again") {
     Client c;
     const Json state = modern_first_round(c)["requestState"];
-    CHECK(reason_of(modern_retry(c, 3, state, {{"action", "decline"}}, edit_args(c))) == "rejected");
+    CHECK(reason_of(modern_retry(c, 3, state, {{"action", "decline"}}, c.edit_args())) == "rejected");
     std::string altered = state.get<std::string>();
     altered[3] = altered[3] == 'A' ? 'B' : 'A';
-    CHECK(reason_of(modern_retry(c, 4, altered, {{"action", "accept"}}, edit_args(c))) == "invalid_arguments");
-    Json other = edit_args(c);
+    CHECK(reason_of(modern_retry(c, 4, altered, {{"action", "accept"}}, c.edit_args())) == "invalid_arguments");
+    Json other = c.edit_args();
     other["new_string"] = "zwei";
     CHECK(reason_of(modern_retry(c, 5, state, {{"action", "accept"}}, other)) == "invalid_arguments");
     c.request(6, "tools/call",
-              {{"name", "edit"}, {"arguments", edit_args(c)}, {"requestState", state}, {"_meta", Client::modern_meta(elicit)}});
+              {{"name", "edit"}, {"arguments", c.edit_args()}, {"requestState", state}, {"_meta", Client::modern_meta(elicit)}});
     CHECK(c.reply(6)["result"]["resultType"] == "input_required");
     CHECK(c.get("a.txt") == "one\n");
 }
@@ -175,7 +162,7 @@ TEST_CASE("approval, 2026-07-28: an expired state asks the model to start again"
     Client c([](server::Config& config) { config.approval_timeout = std::chrono::milliseconds(1); });
     const Json state = modern_first_round(c)["requestState"];
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    const Json r = modern_retry(c, 3, state, {{"action", "accept"}, {"content", {{"decision", "apply"}}}}, edit_args(c));
+    const Json r = modern_retry(c, 3, state, {{"action", "accept"}, {"content", {{"decision", "apply"}}}}, c.edit_args());
     CHECK(reason_of(r) == "timeout");
     CHECK(c.get("a.txt") == "one\n");
 }

@@ -154,6 +154,18 @@ public:
     }
     static Json call_params(const std::string& tool, Json args) { return {{"name", tool}, {"arguments", std::move(args)}}; }
 
+    // The arguments of an edit of a.txt from "one" to "two".
+    Json edit_args() const { return {{"file_path", path("a.txt")}, {"old_string", "one"}, {"new_string", "two"}}; }
+    // A legacy session that has read a.txt ("one\n") and started an edit of it (id 2), which
+    // waits for the approval form when `capabilities` let the client show one.
+    void start_legacy_edit(Json capabilities = {{"elicitation", Json::object()}}) {
+        initialize("2025-11-25", std::move(capabilities));
+        put("a.txt", "one\n");
+        request(1, "tools/call", call_params("read", {{"file_path", path("a.txt")}}));
+        reply(1);
+        request(2, "tools/call", call_params("edit", edit_args()));
+    }
+
     void put(const std::string& name, const std::string& bytes) const {
         std::ofstream(root_ / name, std::ios::binary) << bytes;
     }

@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/logging.hpp"
+#include "server/server_description.hpp"
 
 namespace server {
 
@@ -185,12 +186,13 @@ void Session::initialize(protocol::Request& request, Reply& reply) {
 
 void Session::ping(protocol::Request&, Reply& reply) { reply.result(Json::object()); }
 
-void Session::discover(protocol::Request&, Reply& reply) { reply.result(discover_result()); }
+void Session::discover(protocol::Request&, Reply& reply) { reply.result(discover_result(config_)); }
 
 void Session::list_tools(protocol::Request& request, Reply& reply) {
-    reply.result(tools_list_result(era_ == protocol::Era::modern
-                                       ? meta_object(request.params, protocol::meta_client_capabilities)
-                                       : client_capabilities_));
+    const bool modern = era_ == protocol::Era::modern;
+    reply.result(tools_list_result(config_, registry_,
+                                   modern ? meta_object(request.params, protocol::meta_client_capabilities) : client_capabilities_,
+                                   modern));
 }
 
 void Session::set_log_level(protocol::Request& request, Reply& reply) {
@@ -333,12 +335,6 @@ Approvals::Call Session::approval_call(const ToolCall& call, const Json& params,
     return c;
 }
 
-Json Session::server_capabilities() const {
-    Json caps = {{"tools", {{"listChanged", false}}}};
-    if (era_ != protocol::Era::modern) caps["logging"] = Json::object();
-    return caps;
-}
-
 Json Session::initialize_result(const Json& params) {
     const std::string requested = params.value("protocolVersion", "");
     version_ = protocol::is_legacy_version(requested) ? requested : std::string(protocol::legacy_versions.front());
@@ -349,57 +345,9 @@ Json Session::initialize_result(const Json& params) {
     spdlog::info("initialize: client {} {} asked {}, speaking {}", client_info_.value("name", "?"),
                  client_info_.value("version", "?"), requested, version_);
     return {{"protocolVersion", version_},
-            {"capabilities", server_capabilities()},
+            {"capabilities", server_capabilities(false)},
             {"serverInfo", server_info},
-            {"instructions", instructions()}};
-}
-
-std::string Session::instructions() const {
-    std::string text =
-        "File tools with exact, byte-preserving edits. Read a file before changing it; every change returns a unified diff.";
-    if (!config_.misconfiguration.empty()) text = config_.misconfiguration + "\n\n" + text;
-    if (config_.warnings.empty()) return text;
-    text += "\n\nConfiguration problem: ";
-    for (std::size_t i = 0; i < config_.warnings.size(); ++i) text += (i ? "; " : "") + config_.warnings[i];
-    return text + ". " + std::string(how_to_fix_arguments);
-}
-
-Json Session::discover_result() const {
-    Json versions = Json::array({std::string(protocol::modern_version)});
-    for (auto v : protocol::legacy_versions) versions.push_back(std::string(v));
-    return {{"resultType", "complete"},
-            {"supportedVersions", versions},
-            {"capabilities", {{"tools", {{"listChanged", false}}}}},
-            {"instructions", instructions()},
-            {"ttlMs", 3600000},
-            {"cacheScope", "public"},
-            {"_meta", {{std::string(protocol::meta_server_info), {{"name", "mcp-edit"}, {"version", MCP_EDIT_VERSION}}}}}};
-}
-
-Json Session::tools_list_result(const Json& capabilities) const {
-    // Each mutating tool's description says whether this client will be asked before a write.
-    std::string approval_note;
-    if (config_.approval == ApprovalPolicy::automatic) {
-        approval_note = " Changes are written without asking the user (server policy --approval auto).";
-    } else if (client_can_elicit(capabilities)) {
-        approval_note = " Every change is shown to the user as a diff and written only if they approve it.";
-    } else if (config_.approval == ApprovalPolicy::require) {
-        approval_note = " This server requires the user's approval, which this client cannot show: changes will be refused; use dry_run to propose them.";
-    } else {
-        approval_note = " This client cannot show approval forms, so changes are written at once (server policy --approval ask); the result carries the diff.";
-    }
-    Json tools = registry_.list();
-    for (auto& t : tools)
-        if (t.value("annotations", Json::object()).value("readOnlyHint", false) == false)
-            t["description"] = t["description"].get<std::string>() + approval_note;
-    Json result = {{"tools", std::move(tools)}};
-    if (era_ == protocol::Era::modern) {
-        result["resultType"] = "complete";
-        result["ttlMs"] = 3600000;
-        // The descriptions depend on the client's capabilities (will it be asked?): not shareable.
-        result["cacheScope"] = "private";
-    }
-    return result;
+            {"instructions", instructions(config_)}};
 }
 
 void Session::forward_log(spdlog::level::level_enum level, const std::string& logger, const std::string& text) {

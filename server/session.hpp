@@ -83,12 +83,6 @@ private:
                                   std::function<void(double, double, std::string)> progress);
 
     Json initialize_result(const Json& params);
-    Json discover_result() const;
-    // What initialize and server/discover tell the client: how to use the tools, led by what is
-    // wrong with the server's configuration when something is.
-    std::string instructions() const;
-    Json server_capabilities() const;
-    Json tools_list_result(const Json& capabilities) const;
 
     asio::io_context& io_;
     asio::any_io_executor blocking_;

@@ -66,8 +66,10 @@ private:
 
     void handle_request(protocol::Request request, Reply reply);
     void handle_notification(const protocol::Notification& note);
-    // The era's part of dispatch: initialize, server/discover and the 2026-07-28 version check.
+    // A request with 2026-07-28's _meta (or server/discover): the version checked, the era
+    // chosen, then the modern table.
     void handle_modern(protocol::Request& request, Reply& reply, const std::string& version);
+    // Before any era: ping, or a request to initialize first.
     void handle_undecided(protocol::Request& request, Reply& reply);
 
     void initialize(protocol::Request& request, Reply& reply);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <asio/awaitable.hpp>
 #include <asio/io_context.hpp>

@@ -1,4 +1,4 @@
-// The settings of one server process, as the command line gives them (contract section 2), and
+// The settings of one server process, as the command line gives them, and
 // what start-up found wrong with them: a server that cannot work as configured still serves and
 // says so to the host (instructions, tool results), since hosts show little of its stderr.
 #pragma once
@@ -24,7 +24,7 @@ struct Config {
     std::vector<std::string> roots;  // empty: the working directory
     bool roots_given = false;        // --root was on the command line (otherwise the client's roots are the roots)
     ApprovalPolicy approval = ApprovalPolicy::ask;
-    std::chrono::seconds approval_timeout{600};
+    std::chrono::milliseconds approval_timeout{std::chrono::seconds(600)};  // whole seconds from the command line
     std::uint64_t max_file_size = 256ull << 20;
     std::size_t max_message_size = 16u << 20;
     bool fsync = true;

@@ -37,6 +37,23 @@ private:
 
 }  // namespace
 
+std::optional<spdlog::level::level_enum> level_from_mcp(std::string_view name) {
+    if (name == "notice") return spdlog::level::info;
+    if (name == "alert" || name == "emergency") return spdlog::level::critical;
+    // spdlog's own names besides MCP's ("warning", "error", ...): its aliases and levels MCP lacks are not MCP's.
+    if (name == "warn" || name == "err") return std::nullopt;
+    const auto level = spdlog::level::from_str(std::string(name));
+    if (level == spdlog::level::trace || level == spdlog::level::off) return std::nullopt;
+    return level;
+}
+
+std::string_view mcp_level_name(spdlog::level::level_enum level) {
+    if (level <= spdlog::level::debug) return "debug";
+    if (level >= spdlog::level::critical) return "critical";
+    const auto name = spdlog::level::to_string_view(level);
+    return std::string_view(name.data(), name.size());
+}
+
 bool setup_logging(spdlog::level::level_enum level, const std::string& log_file, std::string& error) {
     spdlog::sink_ptr sink;
     try {

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <asio/io_context.hpp>
 #include <spdlog/common.h>
@@ -11,6 +13,11 @@
 namespace server {
 
 class Session;
+
+// MCP's eight syslog level names (logging/setLevel, notifications/message) and spdlog's six
+// levels: "notice" counts as info, "alert" and "emergency" as critical. nullopt: not an MCP level.
+std::optional<spdlog::level::level_enum> level_from_mcp(std::string_view name);
+std::string_view mcp_level_name(spdlog::level::level_enum level);
 
 // Installs the default logger. Returns false (with a reason) when the log file cannot be opened.
 bool setup_logging(spdlog::level::level_enum level, const std::string& log_file, std::string& error);

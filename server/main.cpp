@@ -37,7 +37,7 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         {"require", server::ApprovalPolicy::require}};
     app.add_option("--approval", config.approval, "ask | auto | require (default ask)")
         ->transform(CLI::CheckedTransformer(policies, CLI::ignore_case));
-    std::int64_t timeout = config.approval_timeout.count();
+    std::int64_t timeout = std::chrono::duration_cast<std::chrono::seconds>(config.approval_timeout).count();
     app.add_option("--approval-timeout", timeout, "Seconds before an unanswered approval counts as rejected (default 600)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400}));
     app.add_option("--max-file-size", config.max_file_size, "Largest file read or changed, in bytes (default 256 MiB)")
@@ -134,9 +134,7 @@ int main(int argc, char** argv) {
         spdlog::info("signal {}: finishing in-flight work", signo);
         session->shut_down();
     });
-    transport.start({[&](std::string line) { session->on_line(std::move(line)); },
-                     [&](std::size_t bytes) { session->on_oversized(bytes); },
-                     [&] { session->on_eof(); }});
+    transport.start(session->receiver());
     asio::co_spawn(
         io,
         [&]() -> asio::awaitable<void> {

@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <cctype>
 #include <cerrno>
 #include <stdexcept>
 
@@ -16,38 +17,31 @@ namespace server {
 
 namespace {
 
-constexpr char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
+// base64url without padding (RFC 4648 section 5): OpenSSL's base64 with the URL alphabet swapped in.
 std::string encode(const std::string& in) {
-    std::string out;
-    std::uint32_t buffer = 0;
-    int bits = 0;
-    for (unsigned char c : in) {
-        buffer = (buffer << 8) | c;
-        bits += 8;
-        while (bits >= 6) {
-            bits -= 6;
-            out += b64url[(buffer >> bits) & 63];
-        }
-    }
-    if (bits > 0) out += b64url[(buffer << (6 - bits)) & 63];
+    std::string out(4 * ((in.size() + 2) / 3) + 1, '\0');  // and the NUL it writes
+    const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                  reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(in.size()));
+    out.resize(static_cast<std::size_t>(n));
+    while (!out.empty() && out.back() == '=') out.pop_back();
+    for (char& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
     return out;
 }
 
-std::optional<std::string> decode(const std::string& in) {
-    std::string out;
-    std::uint32_t buffer = 0;
-    int bits = 0;
-    for (char c : in) {
-        const char* p = std::char_traits<char>::find(b64url, 64, c);
-        if (!p) return std::nullopt;
-        buffer = (buffer << 6) | static_cast<std::uint32_t>(p - b64url);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out += static_cast<char>((buffer >> bits) & 0xFF);
-        }
+std::optional<std::string> decode(std::string in) {
+    for (char& c : in) {
+        if (c == '-') c = '+';
+        else if (c == '_') c = '/';
+        else if (c == '+' || c == '/' || !std::isalnum(static_cast<unsigned char>(c))) return std::nullopt;
     }
+    if (in.size() % 4 == 1) return std::nullopt;
+    const std::size_t padding = (4 - in.size() % 4) % 4;
+    in.append(padding, '=');
+    std::string out(in.size() / 4 * 3, '\0');
+    const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                  reinterpret_cast<const unsigned char*>(in.data()), static_cast<int>(in.size()));
+    if (n < 0) return std::nullopt;
+    out.resize(static_cast<std::size_t>(n) - padding);  // EVP_DecodeBlock counts the padding as zero bytes
     return out;
 }
 

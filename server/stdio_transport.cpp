@@ -30,9 +30,9 @@ constexpr std::size_t max_queued_output = 64u << 20;
 StdioTransport::StdioTransport(asio::io_context& io, int in_fd, int out_fd, std::size_t max_line)
     : io_(io),
       max_line_(max_line),
-      write_wakeup_(io, asio::steady_timer::time_point::max()),
-      drained_signal_(io, asio::steady_timer::time_point::max()),
-      backpressure_(io, asio::steady_timer::time_point::max()) {
+      write_wakeup_(io.get_executor()),
+      drained_signal_(io.get_executor()),
+      backpressure_(io.get_executor()) {
     in_fd_ = ::fcntl(in_fd, F_DUPFD_CLOEXEC, 3);
     out_fd_ = ::fcntl(out_fd, F_DUPFD_CLOEXEC, 3);
     if (in_fd_ >= 0) {
@@ -60,8 +60,8 @@ StdioTransport::~StdioTransport() {
     if (out_fd_ >= 0) ::close(out_fd_);
 }
 
-void StdioTransport::start(Callbacks callbacks) {
-    callbacks_ = std::move(callbacks);
+void StdioTransport::start(Receiver receiver) {
+    receiver_ = std::move(receiver);
     asio::co_spawn(io_, write_loop(), asio::detached);
     if (in_) {
         asio::co_spawn(io_, read_loop(), asio::detached);
@@ -69,7 +69,7 @@ void StdioTransport::start(Callbacks callbacks) {
         // Regular files never block for long, so this thread always finishes on its own.
         in_thread_ = std::thread([this] { read_thread_loop(); });
     } else {
-        asio::post(io_, [this] { callbacks_.on_eof(); });
+        asio::post(io_, [this] { receiver_.on_eof(); });
     }
 }
 
@@ -93,12 +93,12 @@ void StdioTransport::feed(const char* data, std::size_t n) {
         if (!nl) break;
         if (discarding_) {
             discarding_ = false;
-            callbacks_.on_oversized(discarded_);
+            receiver_.on_oversized(discarded_);
             discarded_ = 0;
         } else {
             std::string line;
             line.swap(partial_);
-            if (line.find_first_not_of(" \t\r") != std::string::npos) callbacks_.on_line(std::move(line));
+            if (line.find_first_not_of(" \t\r") != std::string::npos) receiver_.on_line(std::move(line));
         }
         start = end + 1;
     }
@@ -108,8 +108,7 @@ asio::awaitable<void> StdioTransport::read_loop() {
     std::array<char, 65536> buffer;
     while (reading_) {
         if (queued_bytes_ > max_queued_output && !output_broken_) {
-            asio::error_code ignored;
-            co_await backpressure_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+            co_await backpressure_.wait();
             continue;
         }
         asio::error_code ec;
@@ -126,11 +125,11 @@ asio::awaitable<void> StdioTransport::read_loop() {
     if (!partial_.empty() && reading_ && partial_.find_first_not_of(" \t\r") != std::string::npos) {
         std::string line;
         line.swap(partial_);
-        callbacks_.on_line(std::move(line));  // a last line without its newline
+        receiver_.on_line(std::move(line));  // a last line without its newline
     }
     if (!eof_sent_) {
         eof_sent_ = true;
-        callbacks_.on_eof();
+        receiver_.on_eof();
     }
 }
 
@@ -147,11 +146,11 @@ void StdioTransport::read_thread_loop() {
         if (!partial_.empty() && reading_ && partial_.find_first_not_of(" \t\r") != std::string::npos) {
             std::string line;
             line.swap(partial_);
-            callbacks_.on_line(std::move(line));
+            receiver_.on_line(std::move(line));
         }
         if (!eof_sent_) {
             eof_sent_ = true;
-            callbacks_.on_eof();
+            receiver_.on_eof();
         }
     });
 }
@@ -170,7 +169,7 @@ void StdioTransport::send(std::string message) {
     message += '\n';
     queued_bytes_ += message.size();
     queue_.push_back(std::move(message));
-    write_wakeup_.cancel();
+    write_wakeup_.notify();
 }
 
 bool StdioTransport::write_blocking(const std::string& data) {
@@ -189,10 +188,8 @@ bool StdioTransport::write_blocking(const std::string& data) {
 asio::awaitable<void> StdioTransport::write_loop() {
     for (;;) {
         if (queue_.empty()) {
-            drained_signal_.cancel();
-            asio::error_code ignored;
-            write_wakeup_.expires_at(asio::steady_timer::time_point::max());
-            co_await write_wakeup_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+            drained_signal_.notify();
+            co_await write_wakeup_.wait();
             continue;
         }
         // Gather what is queued into one write.
@@ -213,14 +210,14 @@ asio::awaitable<void> StdioTransport::write_loop() {
             ok = false;
         }
         queued_bytes_ -= std::min(queued_bytes_, batch.size());
-        if (queued_bytes_ <= max_queued_output) backpressure_.cancel();
+        if (queued_bytes_ <= max_queued_output) backpressure_.notify();
         if (!ok) {
             spdlog::warn("stdout closed; dropping further output");
             output_broken_ = true;
             queue_.clear();
             queued_bytes_ = 0;
-            backpressure_.cancel();
-            drained_signal_.cancel();
+            backpressure_.notify();
+            drained_signal_.notify();
             co_return;
         }
     }
@@ -228,15 +225,11 @@ asio::awaitable<void> StdioTransport::write_loop() {
 
 asio::awaitable<void> StdioTransport::drained() {
     while (!queue_.empty() && !output_broken_) {
-        asio::error_code ignored;
-        drained_signal_.expires_at(asio::steady_timer::time_point::max());
-        co_await drained_signal_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+        co_await drained_signal_.wait();
     }
     // The last batch may still be in flight inside async_write: wait for it too.
     while (queued_bytes_ > 0 && !output_broken_) {
-        asio::error_code ignored;
-        drained_signal_.expires_at(asio::steady_timer::time_point::max());
-        co_await drained_signal_.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
+        co_await drained_signal_.wait();
     }
 }
 

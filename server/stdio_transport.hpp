@@ -13,31 +13,25 @@
 #include <asio/awaitable.hpp>
 #include <asio/io_context.hpp>
 #include <asio/posix/stream_descriptor.hpp>
-#include <asio/steady_timer.hpp>
+
+#include "server/transport.hpp"
+#include "server/wake_signal.hpp"
 
 namespace server {
 
-class StdioTransport {
+class StdioTransport final : public Transport {
 public:
-    struct Callbacks {
-        std::function<void(std::string line)> on_line;
-        std::function<void(std::size_t bytes)> on_oversized;  // a line over the cap was skipped
-        std::function<void()> on_eof;
-    };
 
     // Takes duplicates of `in_fd` and `out_fd`. Lines longer than `max_line` are skipped.
     StdioTransport(asio::io_context& io, int in_fd, int out_fd, std::size_t max_line);
-    ~StdioTransport();
+    ~StdioTransport() override;
     StdioTransport(const StdioTransport&) = delete;
     StdioTransport& operator=(const StdioTransport&) = delete;
 
-    void start(Callbacks callbacks);
-    // Queues one message (without its newline). Call on the io_context's thread.
-    void send(std::string message);
-    // Stops reading input; queued output is still written.
-    void stop_reading();
-    // Completes once every queued message has been written (or output failed).
-    asio::awaitable<void> drained();
+    void start(Receiver receiver) override;
+    void send(std::string message) override;
+    void stop_reading() override;
+    asio::awaitable<void> drained() override;
 
 private:
     asio::awaitable<void> read_loop();
@@ -48,7 +42,7 @@ private:
 
     asio::io_context& io_;
     std::size_t max_line_;
-    Callbacks callbacks_;
+    Receiver receiver_;
     int in_fd_ = -1;
     int out_fd_ = -1;
     std::optional<asio::posix::stream_descriptor> in_;   // when fd 0 can be polled (pipe, tty)
@@ -63,9 +57,9 @@ private:
     std::deque<std::string> queue_;
     std::size_t queued_bytes_ = 0;
     bool output_broken_ = false;
-    asio::steady_timer write_wakeup_;
-    asio::steady_timer drained_signal_;
-    asio::steady_timer backpressure_;
+    WakeSignal write_wakeup_;    // something was queued
+    WakeSignal drained_signal_;  // the queue ran empty (or output broke)
+    WakeSignal backpressure_;    // queued output fell below the cap
 };
 
 }  // namespace server

@@ -282,7 +282,7 @@ ToolResult build_result(const text::Patch& patch, const Planned& planned, bool d
                           merged_note;
     std::string approval = dry_run ? "none" : "policy";
     if (decision) {
-        approval = decision->approval;
+        approval = to_string(decision->approval);
         if (!decision->message.empty()) summary += " " + decision->message;
         if (!decision->feedback.empty()) summary += "\nFeedback from the user: " + decision->feedback;
     }

@@ -357,7 +357,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     if (planned.plan.delete_file) ctx.file_states.forget(path.real);
     if (request.after_write) request.after_write();
     spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
-    ToolResult result = build_result(request, planned, decision.approval, &decision);
+    ToolResult result = build_result(request, planned, std::string(to_string(decision.approval)), &decision);
 
     // What can wait until the reply is out. The lane goes with it: the next change of this file
     // starts once the fingerprint and history are recorded.

@@ -21,6 +21,7 @@
 #include "base/error_reason.hpp"
 #include "tools/file_lanes.hpp"
 #include "tools/file_states.hpp"
+#include "tools/approval.hpp"
 #include "tools/history.hpp"
 
 namespace tools {
@@ -31,37 +32,6 @@ struct Limits {
     std::uint64_t max_file_size = 256ull << 20;
     std::size_t max_result_text = 1u << 20;  // bytes of text a result may carry
 };
-
-// What the human (or the policy) is asked to allow: one change of one or more files.
-struct ApprovalRequest {
-    std::string tool;
-    std::vector<std::string> paths;  // as shown (relative to the root)
-    std::size_t additions = 0;
-    std::size_t removals = 0;
-    std::string diff;                // the whole diff text; the form cuts it to a readable length
-    // Each file's bytes before and after (nullptr: absent before / deleted after), valid while
-    // the gate runs; an approval that outlives the call (2026-07-28) binds their SHA-256.
-    struct Image {
-        std::string real_path;
-        const std::string* before = nullptr;
-        const std::string* after = nullptr;
-    };
-    std::vector<Image> images;
-    // Called by a gate right before it waits for a human (an open form), so that reads of these
-    // files stop queueing behind the change (FileLanes::waiting_for_human). Unset: nothing to do.
-    std::function<void()> waiting_for_human;
-};
-
-struct ApprovalDecision {
-    enum class Kind { approved, rejected, input_required } kind = Kind::rejected;
-    std::string approval;  // approved: "user", "session" or "policy"
-    std::string message;   // rejected: the error for the model; approved: a note ("" when none)
-    base::ErrorReason reason = base::ErrorReason::rejected;  // rejected: why (rejected, cancelled, timeout, ...)
-    std::string feedback;  // what the human wrote for the agent, if anything
-    Json input_required;   // input_required: the InputRequiredResult to answer with
-};
-
-using ApprovalGate = std::function<asio::awaitable<ApprovalDecision>(const ApprovalRequest&)>;
 
 struct CallContext {
     const os::Workspace& workspace;
@@ -82,7 +52,7 @@ struct CallContext {
     ApprovalGate approve = [](const ApprovalRequest&) -> asio::awaitable<ApprovalDecision> {
         ApprovalDecision d;
         d.kind = ApprovalDecision::Kind::approved;
-        d.approval = "policy";
+        d.approval = ApprovalSource::policy;
         co_return d;
     };
 };
@@ -92,7 +62,7 @@ struct ToolResult {
     std::string text;       // content[0]
     Json structured;        // structuredContent (null when none; never on errors)
     std::string extra_text; // content[1] when non-empty
-    Json input_required;    // when set: answer with this InputRequiredResult instead (2026-07-28)
+    PendingInput input_required;  // when set: the client must answer first (2026-07-28); the server shapes it
     base::ErrorReason reason = base::ErrorReason::other;  // is_error: why, for `_meta` (see error_reason.hpp)
 
     // Bookkeeping after a write that can wait until the reply is out: the history entry, the new

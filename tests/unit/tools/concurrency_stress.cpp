@@ -82,7 +82,7 @@ struct Stress {
             co_await t.async_wait(asio::use_awaitable);
             tools::ApprovalDecision d;
             d.kind = tools::ApprovalDecision::Kind::approved;
-            d.approval = "user";
+            d.approval = tools::ApprovalSource::user;
             co_return d;
         };
     }

@@ -280,7 +280,7 @@ tools::ApprovalGate slow_gate(asio::io_context& io, std::chrono::milliseconds op
         log.push_back("answered");
         tools::ApprovalDecision d;
         d.kind = tools::ApprovalDecision::Kind::approved;
-        d.approval = "user";
+        d.approval = tools::ApprovalSource::user;
         co_return d;
     };
 }

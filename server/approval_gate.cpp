@@ -1,0 +1,156 @@
+// Approvals: the policy first, then the human by the era's means (elicitation or input_required).
+#include "server/approval_gate.hpp"
+
+#include <chrono>
+
+#include "os/hash.hpp"
+#include "protocol/versions.hpp"
+
+namespace server {
+
+using Json = nlohmann::json;
+
+bool client_can_elicit(const Json& capabilities) {
+    const auto e = capabilities.find("elicitation");
+    if (e == capabilities.end() || !e->is_object()) return false;
+    // `elicitation: {}` means form mode; otherwise it must list `form`.
+    return e->empty() || e->contains("form");
+}
+
+std::string Approvals::timeout_seconds() const {
+    return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(config_.approval_timeout).count());
+}
+
+namespace {
+
+tools::ApprovalDecision approved(tools::ApprovalSource source, std::string note = {}) {
+    tools::ApprovalDecision d;
+    d.kind = tools::ApprovalDecision::Kind::approved;
+    d.approval = source;
+    d.message = std::move(note);
+    return d;
+}
+
+tools::ApprovalDecision refused(std::string message, base::ErrorReason reason) {
+    tools::ApprovalDecision d;
+    d.message = std::move(message);
+    d.reason = reason;
+    return d;
+}
+
+}  // namespace
+
+tools::ApprovalGate Approvals::gate(bool modern, Call call) {
+    return [this, modern, call = std::move(call)](const tools::ApprovalRequest& ask) {
+        return modern ? by_input_required(ask, call) : by_elicitation(ask, call);
+    };
+}
+
+std::optional<tools::ApprovalDecision> Approvals::without_asking(const Call& call) const {
+    if (config_.approval == ApprovalPolicy::automatic) return approved(tools::ApprovalSource::policy);
+    if (approved_for_session_) return approved(tools::ApprovalSource::session);
+    if (call.can_ask) return std::nullopt;
+    if (config_.approval == ApprovalPolicy::require)
+        return refused("Refused: this server requires the user's approval for every change (--approval require), "
+                       "and this client cannot show an approval form (it did not declare elicitation). Nothing was "
+                       "written. Show the user the change (call again with dry_run: true for the diff) and let them apply it.",
+                       base::ErrorReason::approval_unavailable);
+    return approved(tools::ApprovalSource::policy,
+                    "(Written without asking: this client cannot show approval forms; the server policy is --approval ask.)");
+}
+
+Json Approvals::form(const tools::ApprovalRequest& ask, const Call& call) {
+    FormOptions options;
+    options.version = call.version;
+    options.feedback_field = call.client_name != "codex-mcp-client";
+    if (!shows_whole(ask)) options.full_diff_path = diff_spool_.keep(ask.diff);
+    return approval_form(ask, options);
+}
+
+asio::awaitable<tools::ApprovalDecision> Approvals::by_elicitation(const tools::ApprovalRequest& ask, Call call) {
+    if (auto decided = without_asking(call)) co_return std::move(*decided);
+    Json request = form(ask, call);
+    double ticks = 0;
+    auto tick = [&call, &ticks] { call.progress(++ticks, 0, "waiting for the user's approval"); };
+    if (ask.waiting_for_human) ask.waiting_for_human();
+    RpcPeer::Answer answer = co_await peer_.ask("elicitation/create", std::move(request),
+                                                std::chrono::steady_clock::now() + config_.approval_timeout, call.call, tick);
+    if (answer.refused)
+        co_return refused("Too many approval requests are waiting for the user; nothing was written. Try again once they are answered.",
+                          base::ErrorReason::approval_unavailable);
+    if (answer.cancelled)
+        co_return refused("Cancelled by the client while waiting for approval; nothing was written.", base::ErrorReason::cancelled);
+    if (answer.timed_out)
+        co_return refused("No answer to the approval request within " + timeout_seconds() +
+                              " s, so it counts as rejected: nothing was written. Ask the user, then call again.",
+                          base::ErrorReason::timeout);
+    if (!answer.response->contains("result"))
+        co_return refused("The client could not show the approval form (" +
+                              (*answer.response)["error"].value("message", std::string("error")) + "); nothing was written.",
+                          base::ErrorReason::approval_unavailable);
+    co_return decide(read_approval_answer((*answer.response)["result"]), ask);
+}
+
+// Multi Round-Trip Requests: the first call answers input_required with a signed requestState;
+// the retry carries the user's answer and the state back.
+asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tools::ApprovalRequest& ask, Call call) {
+    if (auto decided = without_asking(call)) co_return std::move(*decided);
+    const Json request_form = form(ask, call);
+    ApprovalBinding binding{call.tool, canonical_digest(*call.args), Json::object(), Json::object()};
+    for (const auto& image : ask.images) {
+        binding.pre_images[image.real_path] = image.before ? os::sha256_hex(*image.before) : std::string("absent");
+        binding.post_images[image.real_path] = image.after ? os::sha256_hex(*image.after) : std::string("deleted");
+    }
+    const auto now = std::chrono::system_clock::now();
+    auto ask_again = [&](const std::string& why) {
+        Decision again;
+        again.kind = Decision::Kind::input_required;
+        Json shown = request_form;
+        // On the first line, which every host shows.
+        if (!why.empty()) shown["message"] = why + " " + shown["message"].get<std::string>();
+        again.input_required = std::make_shared<const tools::InputRequired>(tools::InputRequired{
+            {{"resultType", "input_required"},
+             {"inputRequests", {{"approval", {{"method", "elicitation/create"}, {"params", shown}}}}},
+             {"requestState", signer_.sign(binding, now + config_.approval_timeout)}}});
+        return again;
+    };
+    const Json& params = *call.params;
+    const auto state_it = params.find("requestState");
+    if (state_it == params.end() || !state_it->is_string()) co_return ask_again("");
+    const auto checked = signer_.verify(state_it->get<std::string>(), now);
+    using Verdict = RequestStateSigner::Verdict;
+    if (checked.verdict == Verdict::expired)
+        co_return refused("The approval request expired (after " + timeout_seconds() +
+                              " s); nothing was written. Call the tool again without requestState to ask anew.",
+                          base::ErrorReason::timeout);
+    if (checked.verdict != Verdict::valid)
+        co_return refused("Refused: requestState was not issued by this server or was altered; nothing was written. "
+                          "Call the tool again without requestState and inputResponses.",
+                          base::ErrorReason::invalid_arguments);
+    if (checked.binding.tool != binding.tool || checked.binding.arguments_digest != binding.arguments_digest)
+        co_return refused("Refused: requestState belongs to a different tool call (other tool or arguments); nothing was "
+                          "written. Retry with exactly the arguments of the call that asked, or call again without requestState.",
+                          base::ErrorReason::invalid_arguments);
+    if (checked.binding.pre_images != binding.pre_images || checked.binding.post_images != binding.post_images)
+        co_return ask_again("(Changed on disk since approval was asked; this is the new change.)");
+    const Json responses = params.value("inputResponses", Json::object());
+    if (!responses.is_object() || !responses.contains("approval")) co_return ask_again("");
+    co_return decide(read_approval_answer(responses["approval"]), ask);
+}
+
+tools::ApprovalDecision Approvals::decide(const ApprovalAnswer& answer, const tools::ApprovalRequest& ask) {
+    Decision d;
+    d.feedback = answer.feedback;
+    if (answer.kind == ApprovalAnswer::Kind::apply || answer.kind == ApprovalAnswer::Kind::apply_session) {
+        d.kind = Decision::Kind::approved;
+        d.approval = answer.kind == ApprovalAnswer::Kind::apply ? tools::ApprovalSource::user : tools::ApprovalSource::session;
+        if (answer.kind == ApprovalAnswer::Kind::apply_session) approved_for_session_ = true;
+    } else {
+        const std::string what = "this " + ask.tool + " of " + (ask.paths.empty() ? std::string("the file") : ask.paths.front());
+        d.message = refusal_message(answer, what);
+        d.reason = answer.kind == ApprovalAnswer::Kind::cancel ? base::ErrorReason::cancelled : base::ErrorReason::rejected;
+    }
+    return d;
+}
+
+}  // namespace server

@@ -1,0 +1,23 @@
+// What the server says about itself in initialize, server/discover and tools/list.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "server/config.hpp"
+#include "tools/registry.hpp"
+
+namespace server {
+
+// The capabilities the server declares; 2026-07-28 has no logging.
+nlohmann::json server_capabilities(bool modern);
+// How to use the tools, led by what is wrong with the server's configuration when something is.
+std::string instructions(const Config& config);
+// server/discover's answer (any era).
+nlohmann::json discover_result(const Config& config);
+// tools/list's answer for a client with `capabilities`.
+nlohmann::json tools_list_result(const Config& config, const tools::Registry& registry, const nlohmann::json& capabilities,
+                                 bool modern);
+
+}  // namespace server

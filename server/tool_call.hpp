@@ -1,0 +1,44 @@
+// A tools/call's way in and out, apart from running it: from params to the tool and its arguments
+// (other agents' call shapes mapped, unknown arguments set aside, the schema checked), and from the
+// tool's result to what the client gets: a CallToolResult (notes for the model added,
+// structuredContent only on success, an error's reason in _meta) or an InputRequiredResult.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "base/result.hpp"
+#include "tools/call_shapes.hpp"
+#include "tools/registry.hpp"
+#include "tools/tool.hpp"
+
+namespace server {
+
+struct ToolCall {
+    std::string name;  // the tool that serves it (after mapping another agent's shape)
+    const tools::ToolDefinition* tool = nullptr;
+    nlohmann::json args = nlohmann::json::object();
+    tools::CallShape shape;
+    tools::UnknownArguments unknown;
+};
+
+// The tool and arguments `params` name (params["arguments"] is moved out), or the message of the
+// Invalid params error to answer with.
+base::Result<ToolCall, std::string> resolve_tool_call(const tools::Registry& registry, nlohmann::json& params);
+
+// The error result when the arguments are wrong (a shape that cannot be mapped, too many unknown
+// arguments, the schema); unknown arguments within reason are set aside.
+std::optional<tools::ToolResult> check_arguments(const tools::Registry& registry, ToolCall& call);
+
+// Adds a note for the model to a result: to content[0]'s text, after a blank line, and to
+// structuredContent's `notes` when it has that array (read's facts have none: text only).
+void add_note(tools::ToolResult& outcome, const std::string& note);
+// The notes of the call itself: what mapping its shape and setting arguments aside did.
+void add_call_notes(tools::ToolResult& outcome, const ToolCall& call);
+
+// What the client gets for `outcome`; takes its text and structured content.
+nlohmann::json call_tool_result(tools::ToolResult& outcome, bool modern);
+
+}  // namespace server

@@ -1,0 +1,66 @@
+// The approval every write passes: what is asked (ApprovalRequest), what comes back
+// (ApprovalDecision), and the gate between them. The gate itself lives in the server, which knows
+// the protocol; tools only pass an "input required" answer back, never look into it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <asio/awaitable.hpp>
+
+#include "base/error_reason.hpp"
+
+namespace tools {
+
+// What the human (or the policy) is asked to allow: one change of one or more files.
+struct ApprovalRequest {
+    std::string tool;
+    std::vector<std::string> paths;  // as shown (relative to the root)
+    std::size_t additions = 0;
+    std::size_t removals = 0;
+    std::string diff;                // the whole diff text; the form cuts it to a readable length
+    // Each file's bytes before and after (nullptr: absent before / deleted after), valid while
+    // the gate runs; an approval that outlives the call (2026-07-28) binds their SHA-256.
+    struct Image {
+        std::string real_path;
+        const std::string* before = nullptr;
+        const std::string* after = nullptr;
+    };
+    std::vector<Image> images;
+    // Called by a gate right before it waits for a human (an open form), so that reads of these
+    // files stop queueing behind the change (FileLanes::waiting_for_human). Unset: nothing to do.
+    std::function<void()> waiting_for_human;
+};
+
+// Who allowed a change; written into results as "user", "session" or "policy".
+enum class ApprovalSource { user, session, policy };
+
+constexpr std::string_view to_string(ApprovalSource source) {
+    switch (source) {
+        case ApprovalSource::user: return "user";
+        case ApprovalSource::session: return "session";
+        case ApprovalSource::policy: return "policy";
+    }
+    return "policy";
+}
+
+// The server's question back to the client when the answer must come in a later request
+// (protocol 2026-07-28's input_required). Defined by the server; opaque here.
+struct InputRequired;
+using PendingInput = std::shared_ptr<const InputRequired>;
+
+struct ApprovalDecision {
+    enum class Kind { approved, rejected, input_required } kind = Kind::rejected;
+    ApprovalSource approval = ApprovalSource::policy;  // approved: who allowed it
+    std::string message;   // rejected: the error for the model; approved: a note ("" when none)
+    base::ErrorReason reason = base::ErrorReason::rejected;  // rejected: why (rejected, cancelled, timeout, ...)
+    std::string feedback;  // what the human wrote for the agent, if anything
+    PendingInput input_required;  // input_required: what to answer the call with instead
+};
+
+using ApprovalGate = std::function<asio::awaitable<ApprovalDecision>(const ApprovalRequest&)>;
+
+}  // namespace tools

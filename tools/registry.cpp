@@ -29,22 +29,6 @@ struct ToolDefinition {
 
 namespace {
 
-struct KnownTool {
-    std::string_view name;
-    Handler (*make_handler)();
-};
-
-// The contract's order. A tool appears in tools/list only once it has a handler here.
-constexpr std::array<KnownTool, 7> known_tools = {{
-    {"read", &read_handler},
-    {"edit", &edit_handler},
-    {"multiedit", &multiedit_handler},
-    {"write", &write_handler},
-    {"insert", &insert_handler},
-    {"apply_diff", &apply_diff_handler},
-    {"undo", &undo_handler},
-}};
-
 // The names agents often send instead of the canonical ones, mapped before validation.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 9> aliases = {{
     {"path", "file_path"},
@@ -76,51 +60,53 @@ std::string summarize_arguments(const Json& input_schema) {
 
 std::string json_pointer(const std::vector<std::string>& context) {
     // valijson contexts look like {"<root>", "[file_path]", "[0]"}.
-    std::string out;
+    Json::json_pointer pointer;
     for (const auto& part : context) {
         if (part == "<root>") continue;
         std::string token = part;
         if (token.size() >= 2 && token.front() == '[' && token.back() == ']') token = token.substr(1, token.size() - 2);
         if (token.size() >= 2 && token.front() == '"' && token.back() == '"') token = token.substr(1, token.size() - 2);
-        std::string escaped;
-        for (char c : token) {
-            if (c == '~') escaped += "~0";
-            else if (c == '/') escaped += "~1";
-            else escaped += c;
-        }
-        out += "/" + escaped;
+        pointer /= token;
     }
-    return out.empty() ? "/" : out;
+    return pointer.empty() ? "/" : pointer.to_string();
 }
 
 }  // namespace
 
+// The contract's order. A tool appears in tools/list only once it is added here.
 Registry::Registry() : list_(Json::array()) {
-    const auto& schemas = embedded_schemas();
-    for (const auto& known : known_tools) {
-        const EmbeddedSchema* found = nullptr;
-        for (const auto& s : schemas)
-            if (s.name == known.name) found = &s;
-        if (!found) throw std::runtime_error("no schema file schemas/" + std::string(known.name) + ".json");
-        auto def = std::make_unique<ToolDefinition>();
-        def->name = std::string(known.name);
-        Json file = Json::parse(found->text);
-        def->definition = Json::object();
-        def->definition["name"] = def->name;
-        for (auto& [key, value] : file.items()) def->definition[key] = value;
-        const Json& input = def->definition.at("inputSchema");
-        if (input.value("type", "") != "object")
-            throw std::runtime_error("schemas/" + def->name + ".json: inputSchema.type must be \"object\"");
-        valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-        valijson::adapters::NlohmannJsonAdapter adapter(input);
-        parser.populateSchema(adapter, def->input_schema);
-        def->arguments_summary = summarize_arguments(input);
-        if (const auto props = input.find("properties"); props != input.end() && props->is_object())
-            for (const auto& [key, prop] : props->items()) def->argument_names.push_back(key);
-        def->handler = known.make_handler();
-        list_.push_back(def->definition);
-        tools_.push_back(std::move(def));
-    }
+    add("read", read_handler());
+    add("edit", edit_handler());
+    add("multiedit", multiedit_handler());
+    add("write", write_handler());
+    add("insert", insert_handler());
+    add("apply_diff", apply_diff_handler());
+    add("undo", undo_handler());
+}
+
+void Registry::add(std::string_view name, Handler handler) {
+    const EmbeddedSchema* found = nullptr;
+    for (const auto& s : embedded_schemas())
+        if (s.name == name) found = &s;
+    if (!found) throw std::runtime_error("no schema file schemas/" + std::string(name) + ".json");
+    auto def = std::make_unique<ToolDefinition>();
+    def->name = std::string(name);
+    Json file = Json::parse(found->text);
+    def->definition = Json::object();
+    def->definition["name"] = def->name;
+    for (auto& [key, value] : file.items()) def->definition[key] = value;
+    const Json& input = def->definition.at("inputSchema");
+    if (input.value("type", "") != "object")
+        throw std::runtime_error("schemas/" + def->name + ".json: inputSchema.type must be \"object\"");
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    valijson::adapters::NlohmannJsonAdapter adapter(input);
+    parser.populateSchema(adapter, def->input_schema);
+    def->arguments_summary = summarize_arguments(input);
+    if (const auto props = input.find("properties"); props != input.end() && props->is_object())
+        for (const auto& [key, prop] : props->items()) def->argument_names.push_back(key);
+    def->handler = std::move(handler);
+    list_.push_back(def->definition);
+    tools_.push_back(std::move(def));
 }
 
 Registry::~Registry() = default;

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -126,9 +128,15 @@ auto offload(const asio::any_io_executor& blocking, Work work, bool small = fals
     -> asio::awaitable<decltype(work())> {
     using T = decltype(work());
     if (small) co_return work();
-    co_return co_await asio::co_spawn(
-        blocking, [w = std::move(work)]() mutable -> asio::awaitable<T> { co_return w(); },
-        asio::use_awaitable);
+    if constexpr (std::is_default_constructible_v<T>) {
+        co_return co_await asio::co_spawn(
+            blocking, [w = std::move(work)]() mutable -> asio::awaitable<T> { co_return w(); }, asio::use_awaitable);
+    } else {  // co_spawn hands values over default-constructed: carry this one in an optional
+        std::optional<T> out = co_await asio::co_spawn(
+            blocking, [w = std::move(work)]() mutable -> asio::awaitable<std::optional<T>> { co_return w(); },
+            asio::use_awaitable);
+        co_return std::move(*out);
+    }
 }
 
 }  // namespace tools

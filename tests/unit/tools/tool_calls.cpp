@@ -20,81 +20,11 @@
 #include <unistd.h>
 
 #include "tools/change.hpp"
+#include "tests/unit/tools/fixture.hpp"
 #include "os/hash.hpp"
 #include "tools/registry.hpp"
 
-namespace fs = std::filesystem;
-using tools::Json;
-
-namespace {
-
-struct Fixture {
-    fs::path root;
-    asio::io_context io;
-    os::Workspace workspace;
-    tools::FileStates states;
-    tools::FileLanes lanes{io.get_executor()};
-    tools::CallContext ctx;
-
-    static fs::path make_root() {
-        static int counter = 0;
-        fs::path p = fs::temp_directory_path() / ("mcp-edit-calls-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::create_directories(p);
-        return fs::canonical(p);
-    }
-    Fixture() : root(make_root()), workspace({root.string()}), ctx{workspace, states, lanes, {}, io.get_executor()} {
-        ctx.fsync = false;
-    }
-    ~Fixture() { fs::remove_all(root); }
-
-    void put(const std::string& name, const std::string& bytes) {
-        fs::create_directories((root / name).parent_path());
-        std::ofstream(root / name, std::ios::binary) << bytes;
-    }
-    std::string get(const std::string& name) const {
-        std::ifstream in(root / name, std::ios::binary);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    }
-    std::string path(const std::string& name) const { return (root / name).string(); }
-
-    // Starts a call; its result lands in `out` once the io_context has run it. The session runs
-    // the bookkeeping after the reply (file states, history) and then frees the lane: so here.
-    void start(tools::Handler handler, Json args, std::optional<tools::ToolResult>& out, std::vector<std::string>* log = nullptr,
-               std::string name = "") {
-        asio::co_spawn(io,
-                       [this, handler = std::move(handler), args = std::move(args)]() -> asio::awaitable<tools::ToolResult> {
-                           co_return co_await handler(ctx, args);
-                       },
-                       [&out, log, name](std::exception_ptr error, tools::ToolResult result) {
-                           if (error) std::rethrow_exception(error);
-                           if (result.after_reply) result.after_reply();
-                           result.after_reply = nullptr;  // releases the lane it holds
-                           if (log) log->push_back(name);
-                           out = std::move(result);
-                       });
-    }
-    tools::ToolResult call(tools::Handler handler, Json args) {
-        std::optional<tools::ToolResult> out;
-        start(std::move(handler), std::move(args), out);
-        io.restart();
-        io.run();
-        REQUIRE(out.has_value());
-        return std::move(*out);
-    }
-    tools::ToolResult read(const std::string& name) { return call(tools::read_handler(), {{"file_path", path(name)}}); }
-    tools::ToolResult insert(const std::string& name, long long line, const std::string& text) {
-        return call(tools::insert_handler(), {{"file_path", path(name)}, {"line", line}, {"text", text}});
-    }
-    tools::ToolResult apply_diff(const std::string& diff) {
-        return call(tools::apply_diff_handler(), {{"file_path", path("x.txt")}, {"diff", diff}});
-    }
-};
-
-bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
-
-}  // namespace
+using namespace tools_test;
 
 // ---- stale: insert ----------------------------------------------------------------------------
 

@@ -74,8 +74,8 @@ std::optional<base::Failure> load_resolved_file(const CallContext& ctx, const st
     return std::nullopt;
 }
 
-const std::string& LoadedFile::fingerprint() const {
-    if (!fingerprint_) fingerprint_ = os::content_fingerprint(bytes);
+const Fingerprint& LoadedFile::fingerprint() const {
+    if (!fingerprint_) fingerprint_ = Fingerprint::of(bytes);
     return *fingerprint_;
 }
 

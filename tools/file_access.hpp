@@ -10,6 +10,7 @@
 #include "os/platform.hpp"
 #include "os/workspace.hpp"
 #include "text/file_facts.hpp"
+#include "tools/fingerprint.hpp"
 #include "tools/tool.hpp"
 
 namespace tools {
@@ -23,11 +24,11 @@ struct LoadedFile {
 
     // content_fingerprint of the bytes, hashed on first use: an edit needs it only when the file
     // looks touched before the write, and hashing a large file is a pass over all of it.
-    const std::string& fingerprint() const;
+    const Fingerprint& fingerprint() const;
 
 private:
     friend std::optional<base::Failure> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool);
-    mutable std::optional<std::string> fingerprint_;
+    mutable std::optional<Fingerprint> fingerprint_;
 };
 
 // nullopt on success; otherwise the error for the model and its reason.

@@ -67,7 +67,7 @@ base::Result<void> verify_unchanged(const CallContext& ctx, const FileSnapshot& 
         if (now.kind == platform::FileKind::missing) {
             conflict = path.display + " was deleted by another program while this change was being prepared.";
         } else if (!platform::read_regular_file(path.real, ctx.limits.max_file_size, current, failure) ||
-                   os::content_fingerprint(current.bytes) != before.file.fingerprint()) {
+                   Fingerprint::of(current.bytes) != before.file.fingerprint()) {
             text::DiffOptions options;
             options.old_path = path.display;
             const auto fresh = text::unified_diff(before.file.bytes, current.bytes, options);
@@ -238,11 +238,12 @@ void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool 
                           tool = tool_] {
         for (auto& change : afterwards->changes) {
             const std::string& real = change.before.file.path.real;
-            const std::string new_hash = change.delete_file ? std::string("deleted") : os::content_fingerprint(change.new_bytes);
-            if (!change.delete_file) file_states->record(real, new_hash);
+            std::optional<Fingerprint> written;
+            if (!change.delete_file) written = Fingerprint::of(change.new_bytes);
+            if (written) file_states->record(real, *written);
             if (history)
                 history->record(tool, real, change.before.exists, std::move(change.before.file.bytes),
-                                std::move(change.new_bytes), new_hash);
+                                std::move(change.new_bytes), std::move(written));
             change.before.file.open_file.reset();  // the replaced file's last reference, when it was kept
         }
     };

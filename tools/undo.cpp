@@ -45,7 +45,7 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
                                      ": this server has not changed it in this session (or every change was undone).",
                                      base::ErrorReason::nothing_to_undo);
         }
-        const bool was_deleted = entry->after_hash == "deleted";
+        const bool was_deleted = !entry->after_fingerprint;
         if (was_deleted && current.exists)
             return plan_error("Cannot undo: " + display + " was deleted by " + entry->tool +
                                      ", but a file exists there again; nothing was changed. Move it away first.",
@@ -67,7 +67,7 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
             return plan_error("Cannot undo: " + display + " no longer exists, so it is not what this server wrote (by " +
                                      entry->tool + "). Nothing was changed.",
                                      base::ErrorReason::conflict);
-        if (current.file.fingerprint() != entry->after_hash) {
+        if (current.file.fingerprint() != *entry->after_fingerprint) {
             text::DiffOptions options;
             options.old_path = display;
             const auto drift = text::unified_diff(entry->after, current.file.bytes, options);

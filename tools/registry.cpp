@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <cctype>
 #include <stdexcept>
 #include <string>
@@ -149,45 +150,65 @@ std::string json_type_name(const Json& v) {
     return v.type_name();
 }
 
-bool type_matches(const std::string& type, const Json& v) {
-    if (type == "integer") return v.is_number_integer() || v.is_number_unsigned();
-    if (type == "number") return v.is_number();
-    if (type == "string") return v.is_string();
-    if (type == "boolean") return v.is_boolean();
-    if (type == "array") return v.is_array();
-    if (type == "object") return v.is_object();
-    return true;
-}
-
 std::string excerpt(const Json& v) {
     std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
     if (text.size() > 60) text = text.substr(0, 57) + "...";
     return text;
 }
 
-// Plain-words findings for the top-level arguments: missing, unknown, wrong type, below minimum,
-// not one of an enum. Deeper problems are left to the validator's own words.
-std::vector<std::string> explain(const Json& schema, const Json& args) {
+// Which constraints valijson found broken at the top level of the arguments.
+struct TopLevelErrors {
+    std::set<std::string> missing;        // required arguments not given
+    bool unknown = false;                 // some argument the schema does not list (additionalProperties)
+    std::set<std::string> wrong_type, below_minimum, not_in_enum;
+};
+
+TopLevelErrors top_level_errors(const valijson::ValidationResults& results) {
+    TopLevelErrors out;
+    constexpr std::string_view missing = "Missing required property '";
+    for (auto it = results.begin(); it != results.end(); ++it) {
+        const auto& context = it->context;
+        const std::string& what = it->description;
+        if (context.size() == 1) {
+            if (what.rfind(missing, 0) == 0 && what.size() >= missing.size() + 2)
+                out.missing.insert(what.substr(missing.size(), what.size() - missing.size() - 2));
+            else if (what.rfind("Object contains a property that could not be validated", 0) == 0)
+                out.unknown = true;
+            continue;
+        }
+        if (context.size() != 2 || context[1].size() < 2) continue;
+        const std::string key = context[1].substr(1, context[1].size() - 2);  // "[key]"
+        if (what == "Value type not permitted by 'type' constraint.") out.wrong_type.insert(key);
+        else if (what.rfind("Expected number greater than or equal to", 0) == 0) out.below_minimum.insert(key);
+        else if (what == "Failed to match against any enum values.") out.not_in_enum.insert(key);
+    }
+    return out;
+}
+
+// valijson's findings for the top-level arguments in plain words: missing, unknown, wrong type,
+// below minimum, not one of an enum. Deeper problems are left to the validator's own words.
+std::vector<std::string> explain(const Json& schema, const Json& args, const valijson::ValidationResults& results) {
+    const TopLevelErrors errors = top_level_errors(results);
     std::vector<std::string> out;
     const Json props = schema.value("properties", Json::object());
     for (const auto& r : schema.value("required", Json::array()))
-        if (r.is_string() && !args.contains(r.get<std::string>()))
+        if (r.is_string() && errors.missing.count(r.get<std::string>()))
             out.push_back("at /" + r.get<std::string>() + ": missing (required)");
     for (const auto& [key, value] : args.items()) {
         const auto p = props.find(key);
         if (p == props.end()) {
-            if (schema.value("additionalProperties", true) == false) out.push_back("at /" + key + ": unknown argument");
+            if (errors.unknown) out.push_back("at /" + key + ": unknown argument");
             continue;
         }
-        const std::string type = p->value("type", "");
-        if (!type.empty() && !type_matches(type, value)) {
-            out.push_back("at /" + key + ": expected " + type + ", got " + json_type_name(value) + " " + excerpt(value));
+        if (errors.wrong_type.count(key)) {
+            out.push_back("at /" + key + ": expected " + p->value("type", "") + ", got " + json_type_name(value) + " " +
+                          excerpt(value));
             continue;
         }
-        if (const auto min = p->find("minimum"); min != p->end() && value.is_number() && value.get<double>() < min->get<double>())
-            out.push_back("at /" + key + ": must be at least " + min->dump() + ", got " + value.dump());
-        if (const auto e = p->find("enum"); e != p->end() && std::find(e->begin(), e->end(), value) == e->end())
-            out.push_back("at /" + key + ": must be one of " + e->dump() + ", got " + excerpt(value));
+        if (errors.below_minimum.count(key))
+            out.push_back("at /" + key + ": must be at least " + p->at("minimum").dump() + ", got " + value.dump());
+        if (errors.not_in_enum.count(key))
+            out.push_back("at /" + key + ": must be one of " + p->at("enum").dump() + ", got " + excerpt(value));
     }
     return out;
 }
@@ -199,7 +220,7 @@ std::vector<std::string> validation_findings(const ToolDefinition& tool, const J
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter target(args);
     if (validator.validate(tool.input_schema, target, &results)) return {};
-    std::vector<std::string> findings = explain(tool.definition.at("inputSchema"), args);
+    std::vector<std::string> findings = explain(tool.definition.at("inputSchema"), args, results);
     if (findings.empty()) {
         valijson::ValidationResults::Error error;
         while (results.popError(error) && findings.size() < 8) {

@@ -36,6 +36,9 @@ inline base::Unexpected<base::Failure> plan_error(std::string message, base::Err
 using Planner = std::function<base::Result<Plan>(const FileSnapshot& before, const std::string& display_path)>;
 
 struct ChangeRequest {
+    ChangeRequest(std::string tool_name, std::string path, bool dry)
+        : tool(std::move(tool_name)), file_path(std::move(path)), dry_run(dry) {}
+
     std::string tool;        // "edit", "write", ...
     std::string file_path;   // as the model gave it
     bool dry_run = false;

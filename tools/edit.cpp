@@ -53,10 +53,7 @@ base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const s
 }
 
 asio::awaitable<ToolResult> run_edit(CallContext& ctx, EditArgs args) {
-    ChangeRequest request;
-    request.tool = "edit";
-    request.file_path = std::move(args.file_path);
-    request.dry_run = args.dry_run;
+    ChangeRequest request("edit", std::move(args.file_path), args.dry_run);
     request.may_create = args.old_string.empty();
     request.planner = [edit = OneEdit{std::move(args.old_string), std::move(args.new_string), args.replace_all}](
                           const FileSnapshot& before, const std::string& display) {

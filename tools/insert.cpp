@@ -8,10 +8,7 @@
 namespace tools {
 
 asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args) {
-    ChangeRequest request;
-    request.tool = "insert";
-    request.file_path = std::move(args.file_path);
-    request.dry_run = args.dry_run;
+    ChangeRequest request("insert", std::move(args.file_path), args.dry_run);
     const FileStates& states = ctx.file_states;
     request.planner = [line = args.line, text_to_insert = std::move(args.text), &states](
                           const FileSnapshot& before, const std::string& display) -> base::Result<Plan> {

@@ -91,10 +91,7 @@ base::Result<Plan> plan_against_original(const FileSnapshot& before, const std::
 }  // namespace
 
 asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) {
-    ChangeRequest request;
-    request.tool = "multiedit";
-    request.file_path = std::move(args.file_path);
-    request.dry_run = args.dry_run;
+    ChangeRequest request("multiedit", std::move(args.file_path), args.dry_run);
     std::vector<OneEdit> edits = std::move(args.edits);
     if (args.against == Against::original) {
         request.planner = [edits](const FileSnapshot& before, const std::string& display) {

@@ -19,10 +19,7 @@ void add_remaining_note(Plan& plan, std::size_t depth) {
 }  // namespace
 
 asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
-    ChangeRequest request;
-    request.tool = "undo";
-    request.file_path = std::move(args.file_path);
-    request.dry_run = args.dry_run;
+    ChangeRequest request("undo", std::move(args.file_path), args.dry_run);
     request.may_create = true;  // undoing a deletion would recreate; a missing file is judged below
     request.record_history = false;
     History* history = ctx.history;

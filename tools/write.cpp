@@ -7,10 +7,7 @@
 namespace tools {
 
 asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
-    ChangeRequest request;
-    request.tool = "write";
-    request.file_path = std::move(args.file_path);
-    request.dry_run = args.dry_run;
+    ChangeRequest request("write", std::move(args.file_path), args.dry_run);
     request.may_create = true;
     FileStates& states = ctx.file_states;
     request.planner = [content = std::move(args.content), &states](const FileSnapshot& before,

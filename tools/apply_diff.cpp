@@ -367,6 +367,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
     if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
 
+    // Planned on the pool always: a patch's files are not known to be small until they are read.
     base::Result<Planned> outcome = co_await offload(ctx.blocking, [&ctx, &files, fuzzy, &patch] {
         return plan_patch(ctx, std::move(files), fuzzy, patch.format);
     });

@@ -14,6 +14,10 @@ namespace tools {
 
 class WorkPlacement {
 public:
+    // Files up to this size are read, planned and written on the io thread itself (when the call
+    // is alone): their work takes microseconds, less than two thread hand-overs.
+    static constexpr std::uint64_t inline_work_bytes = 256 * 1024;
+
     // Is work over these many bytes short enough to run inline?
     static bool small(std::uint64_t bytes) { return bytes <= inline_work_bytes; }
     static bool small(std::initializer_list<std::uint64_t> sizes) {

@@ -90,7 +90,7 @@ base::Result<FileSnapshot> load_snapshot(const CallContext& ctx, const os::Resol
     out.file.path = path;
     out.exists = platform::stat_path(path.real).kind != platform::FileKind::missing;
     if (!out.exists) return out;
-    if (auto problem = load_text_file(ctx, path.real, out.file)) return base::fail(std::move(*problem));
+    if (auto loaded = load_text_file(ctx, path.real, out.file); !loaded) return base::fail(std::move(loaded).error());
     out.file.path = path;
     return out;
 }

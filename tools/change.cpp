@@ -66,9 +66,10 @@ base::Result<Planned> plan_change(const CallContext& ctx, const ChangeRequest& r
     out.before.exists = st.kind != platform::FileKind::missing;
     out.before.file.path = path;
     if (out.before.exists) {
-        if (auto error = recheck ? load_text_file(ctx, path.real, out.before.file)
-                                 : load_resolved_file(ctx, path.real, out.before.file, keep_open))
-            return base::fail(std::move(*error));
+        if (auto loaded = recheck ? load_text_file(ctx, path.real, out.before.file)
+                                  : load_resolved_file(ctx, path.real, out.before.file, keep_open);
+            !loaded)
+            return base::fail(std::move(loaded).error());
         out.before.file.path = path;
     } else if (!request.may_create) {
         return base::fail(base::Failure{"File not found: " + request.file_path + " (resolved to " + path.real +

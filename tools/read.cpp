@@ -36,7 +36,7 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args) {
     const std::int64_t limit = args.limit;
 
     LoadedFile file;
-    if (auto error = load_text_file(ctx, path, file)) return ToolResult::error(std::move(*error));
+    if (auto loaded = load_text_file(ctx, path, file); !loaded) return ToolResult::error(std::move(loaded).error());
 
     const std::string_view body = std::string_view(file.bytes).substr(file.facts.bom_size);
     const bool valid_utf8 = text::is_valid_utf8(body);

@@ -69,7 +69,7 @@ struct Fixture {
         os::PathError err;
         REQUIRE(workspace.resolve(name, s.file.path, err));
         s.exists = s.file.path.exists;
-        if (s.exists) REQUIRE_FALSE(tools::load_text_file(ctx, name, s.file).has_value());
+        if (s.exists) REQUIRE(tools::load_text_file(ctx, name, s.file).ok());
         return s;
     }
 

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "tools/change.hpp"
+#include "tools/transaction.hpp"
 #include "os/hash.hpp"
 #include "tools/registry.hpp"
 #include "text/patch_detect.hpp"
@@ -28,7 +29,6 @@ struct FileWork {
     FileSnapshot destination_before;                   // the move's target (must be absent)
     text::FilePlan plan;
     text::UnifiedDiff diff;
-    std::string new_hash;
     // Other names of this file that had their own section (hard links, symlinks, other spellings),
     // and how they are the same file: their blocks were merged into this one's.
     std::vector<std::string> aliases;
@@ -40,8 +40,6 @@ struct FileWork {
 };
 
 struct Planned {
-    std::string error;
-    base::ErrorReason reason = base::ErrorReason::other;  // of the first failing file, when it failed
     std::vector<FileWork> files;
     std::size_t blocks = 0;
 };
@@ -87,16 +85,14 @@ std::size_t same_file(const std::vector<FileWork>& files, const std::vector<plat
     return files.size();
 }
 
-bool load_snapshot(const CallContext& ctx, const os::ResolvedPath& path, FileSnapshot& out, base::Failure& error) {
+base::Result<FileSnapshot> load_snapshot(const CallContext& ctx, const os::ResolvedPath& path) {
+    FileSnapshot out;
     out.file.path = path;
     out.exists = platform::stat_path(path.real).kind != platform::FileKind::missing;
-    if (!out.exists) return true;
-    if (auto problem = load_text_file(ctx, path.real, out.file)) {
-        error = std::move(*problem);
-        return false;
-    }
+    if (!out.exists) return out;
+    if (auto loaded = load_text_file(ctx, path.real, out.file); !loaded) return base::fail(std::move(loaded).error());
     out.file.path = path;
-    return true;
+    return out;
 }
 
 // What a planned file's change relies on having been seen by the model ("" when nothing): a
@@ -118,23 +114,29 @@ std::string relies_on(const FileWork& work, text::PatchFormat format) {
     return "the patch places lines by line number alone (" + placed + "; no lines of the file to match), which must come from its current content";
 }
 
-Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double fuzzy_threshold, text::PatchFormat format) {
+base::Result<Planned> plan_patch(const CallContext& ctx, std::vector<FileWork> files, double fuzzy_threshold,
+                                 text::PatchFormat format) {
     Planned out;
     std::string failures;
-    // The first failure's reason stands for the patch's.
+    base::ErrorReason first_reason = base::ErrorReason::other;  // the first failure's reason stands for the patch's
     auto failed = [&](std::string text, base::ErrorReason reason) {
-        if (failures.empty()) out.reason = reason;
+        if (failures.empty()) first_reason = reason;
         failures += "\n- " + text;
     };
     for (auto& work : files) {
-        base::Failure error;
-        if (!load_snapshot(ctx, work.source, work.before, error)) {
-            failed(work.source.display + ": " + error.message, error.reason);
+        auto source = load_snapshot(ctx, work.source);
+        if (!source) {
+            failed(work.source.display + ": " + source.error().message, source.error().reason);
             continue;
         }
-        if (work.destination && !load_snapshot(ctx, *work.destination, work.destination_before, error)) {
-            failed(work.destination->display + ": " + error.message, error.reason);
-            continue;
+        work.before = std::move(source).value();
+        if (work.destination) {
+            auto destination = load_snapshot(ctx, *work.destination);
+            if (!destination) {
+                failed(work.destination->display + ": " + destination.error().message, destination.error().reason);
+                continue;
+            }
+            work.destination_before = std::move(destination).value();
         }
         if (work.destination && work.destination_before.exists) {
             failed(work.source.display + " cannot move to " + work.destination->display +
@@ -166,9 +168,10 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
         }
         work.plan = std::move(plan.value());
         if (const std::string why = relies_on(work, format); !why.empty()) {
-            if (auto refusal = unseen_or_stale(ctx.file_states, work.before, work.source.display, why,
-                                               "send the patch again, made on its current content")) {
-                failed(std::move(refusal->message), refusal->reason);
+            if (auto seen = seen_and_unchanged(ctx.file_states, work.before, work.source.display, why,
+                                               "send the patch again, made on its current content");
+                !seen) {
+                failed(std::move(seen).error().message, seen.error().reason);
                 continue;
             }
         }
@@ -180,63 +183,35 @@ Planned plan_patch(const CallContext& ctx, std::vector<FileWork> files, double f
         diff_options.max_bytes = 64 * 1024 / std::max<std::size_t>(1, files.size()) + 1024;
         work.diff = text::unified_diff(work.before.exists ? std::string_view(work.before.file.bytes) : std::string_view(),
                                        work.deleted() ? std::string_view() : std::string_view(work.plan.bytes), diff_options);
-        work.new_hash = work.deleted() ? std::string("deleted") : os::content_fingerprint(work.plan.bytes);
         out.blocks += blocks_of(*work.patch);
     }
-    if (!failures.empty()) {
-        out.error = "The patch was not applied (all or nothing: no file was changed):" + failures;
-        return out;
-    }
+    if (!failures.empty())
+        return plan_error("The patch was not applied (all or nothing: no file was changed):" + failures, first_reason);
     out.files = std::move(files);
     return out;
 }
 
-// Stages, verifies and commits every file; on any failure nothing stays changed. "" on success;
-// else the error, and its reason in `reason` (conflict when a file changed meanwhile, io_error).
-std::string write_all(const CallContext& ctx, std::vector<FileWork>& files, base::ErrorReason& reason) {
-    reason = base::ErrorReason::io_error;
-    std::vector<StagedChange> changes;
-    changes.reserve(files.size() * 2);
-    auto abandon = [&](const std::string& why) {
-        std::string revert_errors;
-        for (auto it = changes.rbegin(); it != changes.rend(); ++it) {
-            if (it->committed) {
-                if (auto e = revert_committed(ctx, *it); !e.empty()) revert_errors += "\n- " + e;
-            } else {
-                discard_change(*it);
-            }
-        }
-        if (revert_errors.empty()) return why + "\nNo file was changed (the files already written were restored).";
-        return why + "\nRestoring the files already written failed for:" + revert_errors +
-               "\nCheck them: they hold the patched content.";
-    };
-    // Writes before deletions, so a failure can still restore everything.
+// Moves every planned file into `change`: writes before deletions (and a move's source after its
+// destination is written), so a failure can still restore everything.
+void hand_over(std::vector<FileWork>& files, Transaction& change) {
     for (auto& work : files) {
         if (work.deleted()) continue;
-        const FileSnapshot& target = work.destination ? work.destination_before : work.before;
-        changes.emplace_back();
-        if (auto e = stage_change(ctx, target, work.plan.bytes, false, changes.back()); !e.empty()) {
-            changes.pop_back();
-            return abandon(e);
-        }
+        FileSnapshot& target = work.destination ? work.destination_before : work.before;
+        change.changes().push_back({std::move(target), std::move(work.plan.bytes), false});
     }
-    for (auto& work : files) {
-        if (!work.deleted() && !work.destination) continue;
-        changes.emplace_back();
-        if (auto e = stage_change(ctx, work.before, "", true, changes.back()); !e.empty()) {
-            changes.pop_back();
-            return abandon(e);
-        }
-    }
-    for (const auto& change : changes) {
-        if (auto conflict = verify_unchanged(ctx, *change.before); !conflict.empty()) {
-            reason = base::ErrorReason::conflict;
-            return abandon(conflict);
-        }
-    }
-    for (auto& change : changes)
-        if (auto e = commit_change(ctx, change); !e.empty()) return abandon(e);
-    return "";
+    for (auto& work : files)
+        if (work.deleted() || work.destination) change.changes().push_back({std::move(work.before), "", true});
+}
+
+// The model's words for a failed commit: the failure, then whether the files already written
+// were put back.
+base::Failure commit_failure(CommitFailure failed) {
+    if (failed.revert_errors.empty())
+        failed.failure.message += "\nNo file was changed (the files already written were restored).";
+    else
+        failed.failure.message += "\nRestoring the files already written failed for:" + failed.revert_errors +
+                                  "\nCheck them: they hold the patched content.";
+    return std::move(failed.failure);
 }
 
 ToolResult build_result(const text::Patch& patch, const Planned& planned, bool dry_run, const ApprovalDecision* decision) {
@@ -280,12 +255,8 @@ ToolResult build_result(const text::Patch& patch, const Planned& planned, bool d
                           text::to_string(patch.format) + ", " + std::to_string(planned.blocks) + " block" +
                           (planned.blocks == 1 ? "" : "s") + ", +" + std::to_string(additions) + " -" + std::to_string(removals) + ")." +
                           merged_note;
-    std::string approval = dry_run ? "none" : "policy";
-    if (decision) {
-        approval = to_string(decision->approval);
-        if (!decision->message.empty()) summary += " " + decision->message;
-        if (!decision->feedback.empty()) summary += "\nFeedback from the user: " + decision->feedback;
-    }
+    const std::string approval = decision ? std::string(to_string(decision->approval)) : dry_run ? "none" : "policy";
+    summary += decision_note(decision);
     ToolResult result;
     result.text = summary + (diffs.empty() ? "" : "\n\n" + diffs);
     result.structured = {{"summary", summary},
@@ -303,153 +274,125 @@ ToolResult build_result(const text::Patch& patch, const Planned& planned, bool d
 
 }  // namespace
 
-Handler apply_diff_handler() {
-    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
-        const std::string diff_text = args.at("diff").get<std::string>();
-        const bool dry_run = args.value("dry_run", false);
-        const std::string file_path = args.value("file_path", "");
-        const double fuzzy = args.value("fuzzy_threshold", ctx.fuzzy_threshold);
+asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args) {
+    const std::string& diff_text = args.diff;
+    const bool dry_run = args.dry_run;
+    const std::string& file_path = args.file_path;
+    const double fuzzy = args.fuzzy_threshold.value_or(ctx.fuzzy_threshold);
 
-        auto parsed = text::parse_patch(diff_text);
-        if (!parsed) {
-            std::string message = parsed.error().message;
+    auto parsed = text::parse_patch(diff_text);
+    if (!parsed) {
+        std::string message = parsed.error().message;
+        if (looks_like_roo_xml(diff_text))
+            message = roo_xml_note + std::string("\n") + message;
+        co_return ToolResult::error(std::move(message), base::ErrorReason::invalid_arguments);
+    }
+    const text::Patch& patch = parsed.value();
+    if (patch.files.empty())
+        co_return ToolResult::error("The patch names no file and holds no block: nothing to apply.",
+                                    base::ErrorReason::invalid_arguments);
+
+    // Every path through the boundary, before anything is read. Sections that name one file
+    // under different names (hard links, a symlink and its target, other spellings) become one
+    // section, so the file is planned once, on one content, and written once.
+    std::vector<FileWork> files;
+    std::vector<platform::FileStat> identities;  // of each files[i].source, to find hard links
+    std::deque<text::FilePatch> merged_patches;  // stable addresses for FileWork::patch
+    std::set<std::string> seen;
+    for (const auto& fp : patch.files) {
+        FileWork work;
+        work.patch = &fp;
+        std::string name = fp.path.empty() ? file_path : fp.path;
+        if (fp.path.empty() && file_path.empty()) {
             if (looks_like_roo_xml(diff_text))
-                message = roo_xml_note + std::string("\n") + message;
-            co_return ToolResult::error(std::move(message), base::ErrorReason::invalid_arguments);
-        }
-        const text::Patch& patch = parsed.value();
-        if (patch.files.empty())
-            co_return ToolResult::error("The patch names no file and holds no block: nothing to apply.",
-                                        base::ErrorReason::invalid_arguments);
-
-        // Every path through the boundary, before anything is read. Sections that name one file
-        // under different names (hard links, a symlink and its target, other spellings) become one
-        // section, so the file is planned once, on one content, and written once.
-        std::vector<FileWork> files;
-        std::vector<platform::FileStat> identities;  // of each files[i].source, to find hard links
-        std::deque<text::FilePatch> merged_patches;  // stable addresses for FileWork::patch
-        std::set<std::string> seen;
-        for (const auto& fp : patch.files) {
-            FileWork work;
-            work.patch = &fp;
-            std::string name = fp.path.empty() ? file_path : fp.path;
-            if (fp.path.empty() && file_path.empty()) {
-                if (looks_like_roo_xml(diff_text))
-                    co_return ToolResult::error(std::string(roo_xml_note) +
-                                                    " For SEARCH/REPLACE blocks, set file_path to the file they change and "
-                                                    "pass the blocks alone as diff (one call per file).",
-                                                base::ErrorReason::invalid_arguments);
-                co_return ToolResult::error("SEARCH/REPLACE blocks need file_path: call apply_diff with file_path set to the file they change.",
+                co_return ToolResult::error(std::string(roo_xml_note) +
+                                                " For SEARCH/REPLACE blocks, set file_path to the file they change and "
+                                                "pass the blocks alone as diff (one call per file).",
                                             base::ErrorReason::invalid_arguments);
-            }
-            os::PathError error;
-            if (!ctx.workspace.resolve(name, work.source, error)) co_return ToolResult::error(error.message, error.reason);
-            if (fp.move_to) {
-                os::ResolvedPath destination;
-                if (!ctx.workspace.resolve(*fp.move_to, destination, error))
-                    co_return ToolResult::error(error.message, error.reason);
-                work.destination = destination;
-            }
-            const platform::FileStat identity = platform::stat_path(work.source.real);
-            if (auto same = same_file(files, identities, work.source, identity); same != files.size()) {
-                FileWork& first = files[same];
-                const bool hard_link = first.source.real != work.source.real;
-                const std::string reason = hard_link ? "hard links: the same device and inode"
-                                                     : "the same file through a symlink or another spelling of its path";
-                const bool both_change = fp.action == text::FileAction::update && !fp.move_to &&
-                                         first.patch->action == text::FileAction::update && !first.destination;
-                if (!both_change)
-                    co_return ToolResult::error(
-                        "The patch was not applied (no file was changed): its sections for " + first.patch->path + " and " +
-                        fp.path + " name one file (" + reason + "), and one of them " +
-                        (fp.action == text::FileAction::create || first.patch->action == text::FileAction::create ? "creates"
-                         : fp.action == text::FileAction::remove || first.patch->action == text::FileAction::remove ? "deletes"
-                                                                                                                   : "moves") +
-                        " it. Put all of this file's changes in one section, under one name, and call again.");
-                if (!first.own_patch) {
-                    first.own_patch = &merged_patches.emplace_back(*first.patch);
-                    first.patch = first.own_patch;
-                }
-                // All located on the file's one content, as one section's blocks are.
-                first.own_patch->blocks.insert(first.own_patch->blocks.end(), fp.blocks.begin(), fp.blocks.end());
-                first.aliases.push_back(fp.path.empty() ? work.source.display : fp.path);
-                if (first.alias_reason.empty() || hard_link)
-                    first.alias_reason = hard_link ? "hard links" : "a symlink or another spelling of its path";
-                continue;
-            }
-            for (const auto* p : {&work.source, work.destination ? &*work.destination : nullptr}) {
-                if (!p) continue;
-                if (!seen.insert(p->real).second)
-                    co_return ToolResult::error("The patch touches " + p->display +
-                                                " twice; put all of a file's changes in one section and call again.",
-                                                base::ErrorReason::invalid_arguments);
-            }
-            files.push_back(std::move(work));
-            identities.push_back(identity);
+            co_return ToolResult::error("SEARCH/REPLACE blocks need file_path: call apply_diff with file_path set to the file they change.",
+                                        base::ErrorReason::invalid_arguments);
         }
-
-        // Lanes in sorted order (no deadlock with another multi-file change).
-        std::vector<std::string> keys;
-        for (const auto& p : seen) keys.push_back(lane_key(p));
-        std::sort(keys.begin(), keys.end());
-        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-        std::vector<FileLanes::Guard> lanes;
-        for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
-        if (ctx.cancelled->load())
-            co_return ToolResult::error("Cancelled by the client; nothing was written.", base::ErrorReason::cancelled);
-
-        Planned planned = co_await offload(ctx.blocking, [&ctx, &files, fuzzy, &patch] {
-            return plan_patch(ctx, std::move(files), fuzzy, patch.format);
-        });
-        if (!planned.error.empty()) co_return ToolResult::error(std::move(planned.error), planned.reason);
-        if (dry_run) co_return build_result(patch, planned, true, nullptr);
-
-        ApprovalRequest ask;
-        ask.tool = "apply_diff";
-        for (const auto& work : planned.files) {
-            ask.paths.push_back(work.result_path().display);
-            ask.additions += work.diff.additions;
-            ask.removals += work.diff.removals;
-            ask.diff += (ask.diff.empty() ? "" : "\n") + work.diff.text;
-            const std::string* result = work.deleted() ? nullptr : &work.plan.bytes;
-            if (work.destination) {
-                ask.images.push_back({work.source.real, &work.before.file.bytes, nullptr});
-                ask.images.push_back({work.destination->real, nullptr, result});
-            } else {
-                ask.images.push_back({work.source.real, work.before.exists ? &work.before.file.bytes : nullptr, result});
-            }
+        os::PathError error;
+        if (!ctx.workspace.resolve(name, work.source, error)) co_return ToolResult::error(error.message, error.reason);
+        if (fp.move_to) {
+            os::ResolvedPath destination;
+            if (!ctx.workspace.resolve(*fp.move_to, destination, error))
+                co_return ToolResult::error(error.message, error.reason);
+            work.destination = destination;
         }
-        const auto reads_go_on = [&ctx, &lanes](bool waiting) {
-            for (const auto& lane : lanes) ctx.lanes.waiting_for_human(lane.key(), waiting);
-        };
-        ask.waiting_for_human = [&reads_go_on] { reads_go_on(true); };
-        const ApprovalDecision decision = co_await ctx.approve(ask);
-        reads_go_on(false);
-        if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
-
-        base::ErrorReason write_reason = base::ErrorReason::io_error;
-        std::string write_error = co_await offload(
-            ctx.blocking, [&ctx, &planned, &write_reason] { return write_all(ctx, planned.files, write_reason); });
-        if (!write_error.empty()) co_return ToolResult::error(std::move(write_error), write_reason);
-
-        ToolResult result = build_result(patch, planned, false, &decision);
-        for (auto& work : planned.files) {
-            const std::string& real = work.result_path().real;
-            if (work.deleted()) ctx.file_states.forget(work.source.real);
-            else ctx.file_states.record(real, work.new_hash);
-            if (work.destination) ctx.file_states.forget(work.source.real);
-            if (!ctx.history) continue;
-            if (work.destination) {
-                ctx.history->record("apply_diff", work.source.real, true, work.before.file.bytes, "", "deleted");
-                ctx.history->record("apply_diff", real, false, "", std::move(work.plan.bytes), work.new_hash);
-            } else {
-                ctx.history->record("apply_diff", real, work.before.exists, std::move(work.before.file.bytes),
-                                    std::move(work.plan.bytes), work.new_hash);
+        const platform::FileStat identity = platform::stat_path(work.source.real);
+        if (auto same = same_file(files, identities, work.source, identity); same != files.size()) {
+            FileWork& first = files[same];
+            const bool hard_link = first.source.real != work.source.real;
+            const std::string reason = hard_link ? "hard links: the same device and inode"
+                                                 : "the same file through a symlink or another spelling of its path";
+            const bool both_change = fp.action == text::FileAction::update && !fp.move_to &&
+                                     first.patch->action == text::FileAction::update && !first.destination;
+            if (!both_change)
+                co_return ToolResult::error(
+                    "The patch was not applied (no file was changed): its sections for " + first.patch->path + " and " +
+                    fp.path + " name one file (" + reason + "), and one of them " +
+                    (fp.action == text::FileAction::create || first.patch->action == text::FileAction::create ? "creates"
+                     : fp.action == text::FileAction::remove || first.patch->action == text::FileAction::remove ? "deletes"
+                                                                                                               : "moves") +
+                    " it. Put all of this file's changes in one section, under one name, and call again.");
+            if (!first.own_patch) {
+                first.own_patch = &merged_patches.emplace_back(*first.patch);
+                first.patch = first.own_patch;
             }
+            // All located on the file's one content, as one section's blocks are.
+            first.own_patch->blocks.insert(first.own_patch->blocks.end(), fp.blocks.begin(), fp.blocks.end());
+            first.aliases.push_back(fp.path.empty() ? work.source.display : fp.path);
+            if (first.alias_reason.empty() || hard_link)
+                first.alias_reason = hard_link ? "hard links" : "a symlink or another spelling of its path";
+            continue;
         }
-        spdlog::debug("apply_diff wrote {} file(s)", planned.files.size());
-        co_return result;
-    };
+        for (const auto* p : {&work.source, work.destination ? &*work.destination : nullptr}) {
+            if (!p) continue;
+            if (!seen.insert(p->real).second)
+                co_return ToolResult::error("The patch touches " + p->display +
+                                            " twice; put all of a file's changes in one section and call again.",
+                                            base::ErrorReason::invalid_arguments);
+        }
+        files.push_back(std::move(work));
+        identities.push_back(identity);
+    }
+
+    // Lanes in sorted order (no deadlock with another multi-file change).
+    std::vector<std::string> keys;
+    for (const auto& p : seen) keys.push_back(lane_key(p));
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    std::vector<FileLanes::Guard> lanes;
+    for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
+    if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
+
+    // Planned on the pool always: a patch's files are not known to be small until they are read.
+    base::Result<Planned> outcome = co_await offload(ctx.blocking, [&ctx, &files, fuzzy, &patch] {
+        return plan_patch(ctx, std::move(files), fuzzy, patch.format);
+    });
+    if (!outcome) co_return ToolResult::error(std::move(outcome).error());
+    Planned& planned = outcome.value();
+    if (dry_run) co_return build_result(patch, planned, true, nullptr);
+
+    Transaction change("apply_diff", std::move(lanes));
+    hand_over(planned.files, change);
+    ApprovalRequest ask = change.approval_request();
+    for (const auto& work : planned.files) {
+        ask.paths.push_back(work.result_path().display);
+        ask.additions += work.diff.additions;
+        ask.removals += work.diff.removals;
+        ask.diff += (ask.diff.empty() ? "" : "\n") + work.diff.text;
+    }
+    ApprovalDecision decision;
+    if (auto answer = co_await change.approve(ctx, std::move(ask), decision)) co_return std::move(*answer);
+    if (auto written = co_await change.commit(ctx); !written)
+        co_return ToolResult::error(commit_failure(std::move(written).error()));
+
+    ToolResult result = build_result(patch, planned, false, &decision);
+    change.record_after_reply(ctx, result, true);
+    spdlog::debug("apply_diff wrote {} file(s)", planned.files.size());
+    co_return result;
 }
 
 }  // namespace tools

@@ -20,17 +20,17 @@ std::string human_size(std::uint64_t n) {
 
 }  // namespace
 
-std::optional<base::Failure> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out) {
+base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out) {
     os::PathError path_error;
-    if (!ctx.workspace.resolve(path, out.path, path_error)) return base::Failure{path_error.message, path_error.reason};
+    if (!ctx.workspace.resolve(path, out.path, path_error)) return base::fail(base::Failure{path_error.message, path_error.reason});
     if (!out.path.exists)
-        return base::Failure{"File not found: " + path + " (resolved to " + out.path.real +
+        return base::fail(base::Failure{"File not found: " + path + " (resolved to " + out.path.real +
                            "). Check the path; to create the file, use write (or edit with an empty old_string).",
-                       base::ErrorReason::not_found};
+                       base::ErrorReason::not_found});
     return load_resolved_file(ctx, path, out);
 }
 
-std::optional<base::Failure> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
+base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
                                           bool keep_open) {
     platform::ReadFile file;
     platform::ReadFailure failure;
@@ -38,44 +38,44 @@ std::optional<base::Failure> load_resolved_file(const CallContext& ctx, const st
         using Why = platform::ReadFailure::Why;
         switch (failure.why) {
             case Why::not_found:
-                return base::Failure{"File not found: " + path + ". It may have been removed just now; check the path.",
-                               base::ErrorReason::not_found};
+                return base::fail(base::Failure{"File not found: " + path + ". It may have been removed just now; check the path.",
+                               base::ErrorReason::not_found});
             case Why::not_regular:
                 if (failure.kind == platform::FileKind::directory)
-                    return base::Failure{"Refused: " + path + " is a directory. Pass the path of a file inside it.",
-                                   base::ErrorReason::not_a_file};
-                return base::Failure{std::string("Refused: ") + path + " is " + platform::describe(failure.kind) +
+                    return base::fail(base::Failure{"Refused: " + path + " is a directory. Pass the path of a file inside it.",
+                                   base::ErrorReason::not_a_file});
+                return base::fail(base::Failure{std::string("Refused: ") + path + " is " + platform::describe(failure.kind) +
                                    ", not a regular file; only regular files can be read or changed.",
-                               base::ErrorReason::not_a_file};
+                               base::ErrorReason::not_a_file});
             case Why::too_large:
-                return base::Failure{"Refused: " + path + " is " + human_size(failure.size) + ", over the limit of " +
+                return base::fail(base::Failure{"Refused: " + path + " is " + human_size(failure.size) + ", over the limit of " +
                                    human_size(ctx.limits.max_file_size) + " (--max-file-size).",
-                               base::ErrorReason::too_large};
+                               base::ErrorReason::too_large});
             case Why::io:
                 break;
         }
-        return base::Failure{"Cannot read " + path + ": " + failure.detail + ".", base::ErrorReason::io_error};
+        return base::fail(base::Failure{"Cannot read " + path + ": " + failure.detail + ".", base::ErrorReason::io_error});
     }
     out.bytes = std::move(file.bytes);
     out.stat = file.stat;
     out.open_file = std::move(file.open_file);
     out.facts = text::analyze(out.bytes);
     if (out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8)
-        return base::Failure{std::string("Refused: ") + path + " is " + text::to_string(out.facts.bom) +
+        return base::fail(base::Failure{std::string("Refused: ") + path + " is " + text::to_string(out.facts.bom) +
                            " text (by its byte-order mark); only UTF-8 and 8-bit text files are supported for now.",
-                       base::ErrorReason::not_text};
+                       base::ErrorReason::not_text});
     if (out.facts.binary) {
         const auto nul = out.bytes.find('\0');
-        return base::Failure{"Refused: " + path + " looks binary (a NUL byte at offset " + std::to_string(nul) +
+        return base::fail(base::Failure{"Refused: " + path + " looks binary (a NUL byte at offset " + std::to_string(nul) +
                            "); only text files can be read or changed.",
-                       base::ErrorReason::not_text};
+                       base::ErrorReason::not_text});
     }
     out.fingerprint_.reset();
-    return std::nullopt;
+    return {};
 }
 
-const std::string& LoadedFile::fingerprint() const {
-    if (!fingerprint_) fingerprint_ = os::content_fingerprint(bytes);
+const Fingerprint& LoadedFile::fingerprint() const {
+    if (!fingerprint_) fingerprint_ = Fingerprint::of(bytes);
     return *fingerprint_;
 }
 

@@ -7,9 +7,11 @@
 #include <optional>
 #include <string>
 
+#include "base/result.hpp"
 #include "os/platform.hpp"
 #include "os/workspace.hpp"
 #include "text/file_facts.hpp"
+#include "tools/fingerprint.hpp"
 #include "tools/tool.hpp"
 
 namespace tools {
@@ -23,19 +25,19 @@ struct LoadedFile {
 
     // content_fingerprint of the bytes, hashed on first use: an edit needs it only when the file
     // looks touched before the write, and hashing a large file is a pass over all of it.
-    const std::string& fingerprint() const;
+    const Fingerprint& fingerprint() const;
 
 private:
-    friend std::optional<base::Failure> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool);
-    mutable std::optional<std::string> fingerprint_;
+    friend base::Result<void> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool);
+    mutable std::optional<Fingerprint> fingerprint_;
 };
 
-// nullopt on success; otherwise the error for the model and its reason.
-std::optional<base::Failure> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
+// Fills `out`, or fails with the error for the model and its reason.
+base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
 
 // The same for a file whose path the caller has just resolved (out.path set, existing): no second
 // resolution. `path` is how the messages name it. `keep_open`: see platform::ReadFile.
-std::optional<base::Failure> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
-                                              bool keep_open = false);
+base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
+                                     bool keep_open = false);
 
 }  // namespace tools

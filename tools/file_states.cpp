@@ -3,9 +3,9 @@
 
 namespace tools {
 
-void FileStates::record(const std::string& real_path, const std::string& sha256) {
+void FileStates::record(const std::string& real_path, const Fingerprint& content) {
     std::lock_guard lock(mutex_);
-    auto [it, inserted] = hashes_.insert_or_assign(real_path, sha256);
+    auto [it, inserted] = hashes_.insert_or_assign(real_path, content);
     if (!inserted) return;
     order_.push_back(real_path);
     while (hashes_.size() > capacity_ && !order_.empty()) {
@@ -21,7 +21,7 @@ void FileStates::record(const std::string& real_path, const std::string& sha256)
     }
 }
 
-std::optional<std::string> FileStates::known_hash(const std::string& real_path) const {
+std::optional<Fingerprint> FileStates::known_hash(const std::string& real_path) const {
     std::lock_guard lock(mutex_);
     const auto it = hashes_.find(real_path);
     if (it == hashes_.end()) return std::nullopt;

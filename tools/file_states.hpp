@@ -9,20 +9,22 @@
 #include <string>
 #include <unordered_map>
 
+#include "tools/fingerprint.hpp"
+
 namespace tools {
 
 class FileStates {
 public:
     explicit FileStates(std::size_t capacity = 65536) : capacity_(capacity) {}
 
-    void record(const std::string& real_path, const std::string& sha256);
-    std::optional<std::string> known_hash(const std::string& real_path) const;
+    void record(const std::string& real_path, const Fingerprint& content);
+    std::optional<Fingerprint> known_hash(const std::string& real_path) const;
     void forget(const std::string& real_path);
 
 private:
     mutable std::mutex mutex_;
     std::size_t capacity_;
-    std::unordered_map<std::string, std::string> hashes_;
+    std::unordered_map<std::string, Fingerprint> hashes_;
     std::deque<std::string> order_;  // insertion order, for eviction
 };
 

@@ -19,11 +19,11 @@ std::string History::before_of(const Record& r) {
 }
 
 void History::record(std::string tool, const std::string& real_path, bool existed, std::string before,
-                     std::string after, std::string after_hash) {
+                     std::string after, std::optional<Fingerprint> after_fingerprint) {
     Record entry;
     entry.tool = std::move(tool);
     entry.existed = existed;
-    entry.after_hash = std::move(after_hash);
+    entry.after_fingerprint = std::move(after_fingerprint);
     entry.before_size = before.size();
     entry.after_size = after.size();
     // The bytes both images share at the start and at the end (not overlapping).
@@ -109,7 +109,7 @@ std::shared_ptr<const History::Entry> History::latest(const std::string& real_pa
     entry->existed = r.existed;
     entry->before = before_of(r);
     entry->after = r.after;
-    entry->after_hash = r.after_hash;
+    entry->after_fingerprint = r.after_fingerprint;
     return entry;
 }
 

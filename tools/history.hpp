@@ -10,9 +10,12 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "tools/fingerprint.hpp"
 
 namespace tools {
 
@@ -24,7 +27,7 @@ public:
         bool existed = true;  // false: the change created the file
         std::string before;   // bytes before the change (empty when created)
         std::string after;    // bytes the server wrote
-        std::string after_hash;
+        std::optional<Fingerprint> after_fingerprint;  // of `after`; none when the change deleted the file
         std::size_t cost() const { return before.size() + after.size() + 256; }
     };
 
@@ -32,7 +35,7 @@ public:
         : max_bytes_(max_bytes), max_entries_(max_entries) {}
 
     void record(std::string tool, const std::string& real_path, bool existed, std::string before, std::string after,
-                std::string after_hash);
+                std::optional<Fingerprint> after_fingerprint);
     // The newest change of `real_path` (its images rebuilt), or nullptr.
     std::shared_ptr<const Entry> latest(const std::string& real_path) const;
     // Drops the latest entry of `real_path` when it is still `seq` (after a successful undo).
@@ -48,7 +51,7 @@ private:
         std::uint64_t seq = 0;
         std::string tool;
         bool existed = true;
-        std::string after_hash;
+        std::optional<Fingerprint> after_fingerprint;
         std::size_t before_size = 0;
         std::size_t after_size = 0;
         std::size_t prefix = 0;

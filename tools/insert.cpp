@@ -7,36 +7,30 @@
 
 namespace tools {
 
-Handler insert_handler() {
-    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
-        ChangeRequest request;
-        request.tool = "insert";
-        request.file_path = args.at("file_path").get<std::string>();
-        request.dry_run = args.value("dry_run", false);
-        const long long line = args.at("line").get<long long>();
-        std::string text_to_insert = args.at("text").get<std::string>();
-        const FileStates& states = ctx.file_states;
-        request.planner = [line, text_to_insert, &states](const FileSnapshot& before, const std::string& display) -> PlanOutcome {
-            // A line number means something only on the content it was read from. Line 0 (the top)
-            // and -1 (the end) name no line, so they need no read, as an edit needs none.
-            if (line > 0) {
-                const std::string n = std::to_string(line);
-                if (auto refusal = unseen_or_stale(states, before, display,
-                                                   "insert places its text after line " + n + " by number, which must come from the file's current content",
-                                                   "insert again at the line number read shows (line 0 or -1 for the top or the end)"))
-                    return PlanOutcome::fail(std::move(refusal->message), refusal->reason);
-            }
-            auto inserted = text::insert_lines(before.file.bytes, line, text_to_insert);
-            if (!inserted) return PlanOutcome::fail(display + ": " + inserted.error().message, base::ErrorReason::invalid_arguments);
-            Plan plan;
-            plan.new_bytes = std::move(inserted->bytes);
-            plan.replacements = 1;
-            plan.extra["inserted_at_line"] = inserted->first_line;
-            plan.extra["inserted_lines"] = inserted->line_count;
-            return {std::move(plan), ""};
-        };
-        co_return co_await run_change(ctx, std::move(request));
+asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args) {
+    ChangeRequest request("insert", std::move(args.file_path), args.dry_run);
+    const FileStates& states = ctx.file_states;
+    request.planner = [line = args.line, text_to_insert = std::move(args.text), &states](
+                          const FileSnapshot& before, const std::string& display) -> base::Result<Plan> {
+        // A line number means something only on the content it was read from. Line 0 (the top)
+        // and -1 (the end) name no line, so they need no read, as an edit needs none.
+        if (line > 0) {
+            const std::string n = std::to_string(line);
+            if (auto seen = seen_and_unchanged(states, before, display,
+                                               "insert places its text after line " + n + " by number, which must come from the file's current content",
+                                               "insert again at the line number read shows (line 0 or -1 for the top or the end)"); !seen)
+                return base::fail(std::move(seen).error());
+        }
+        auto inserted = text::insert_lines(before.file.bytes, line, text_to_insert);
+        if (!inserted) return plan_error(display + ": " + inserted.error().message, base::ErrorReason::invalid_arguments);
+        Plan plan;
+        plan.new_bytes = std::move(inserted->bytes);
+        plan.replacements = 1;
+        plan.extra["inserted_at_line"] = inserted->first_line;
+        plan.extra["inserted_lines"] = inserted->line_count;
+        return plan;
     };
+    co_return co_await run_change(ctx, std::move(request));
 }
 
 }  // namespace tools

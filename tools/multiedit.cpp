@@ -3,31 +3,14 @@
 // file as it was and they are applied at once (pi's semantics). Errors name edits[i].
 #include <algorithm>
 
-#include "tools/change.hpp"
+#include "tools/edit.hpp"
 #include "tools/registry.hpp"
 #include "text/matcher.hpp"
 #include "text/splice.hpp"
 
 namespace tools {
 
-PlanOutcome apply_one_edit(const std::string& bytes, bool exists, const std::string& display, const std::string& old_string,
-                           const std::string& new_string, bool replace_all, std::string_view newline, Plan& plan);
-
 namespace {
-
-struct EditArgs {
-    std::string old_string;
-    std::string new_string;
-    bool replace_all = false;
-};
-
-// The tiers from strict to tolerant: the result reports the most tolerant one used.
-int tolerance(const std::string& tier) {
-    static const char* order[] = {"none", "exact", "trailing_whitespace", "unicode_normalized", "indentation", "line_numbers"};
-    for (int i = 0; i < 6; ++i)
-        if (tier == order[i]) return i;
-    return 0;
-}
 
 struct Located {
     std::size_t edit = 0;  // index in edits[]
@@ -36,21 +19,23 @@ struct Located {
 };
 
 // against "original": every edit matched on the file as it is, then all spliced in one pass.
-PlanOutcome plan_against_original(const FileSnapshot& before, const std::string& display,
-                                  const std::vector<EditArgs>& edits) {
+// The tiers run from strict to tolerant (no match at all before them): the result reports the
+// most tolerant one used.
+base::Result<Plan> plan_against_original(const FileSnapshot& before, const std::string& display,
+                                         const std::vector<OneEdit>& edits) {
     if (!before.exists)
-        return PlanOutcome::fail("File not found: " + display +
+        return plan_error("File not found: " + display +
                                      ". With against \"original\" every edit is located in the existing file; to "
                                      "create it, call write (or multiedit without against) with the whole content.",
                                  base::ErrorReason::not_found);
     const std::string& bytes = before.file.bytes;
     std::vector<Located> located;
     Json tiers = Json::array();
-    std::string most_tolerant = "none";
+    std::optional<text::MatchTier> most_tolerant;
     for (std::size_t i = 0; i < edits.size(); ++i) {
         const std::string name = "edits[" + std::to_string(i) + "]";
         if (edits[i].old_string.empty())
-            return PlanOutcome::fail(name + ": old_string is empty; with against \"original\" every edit replaces "
+            return plan_error(name + ": old_string is empty; with against \"original\" every edit replaces "
                                             "text of the existing file. No edit was applied.",
                                      base::ErrorReason::invalid_arguments);
         text::EditSpec spec{edits[i].old_string, edits[i].new_string, edits[i].replace_all};
@@ -61,15 +46,14 @@ PlanOutcome plan_against_original(const FileSnapshot& before, const std::string&
                                        : kind == text::MatchErrorKind::already_applied ? base::ErrorReason::already_applied
                                        : kind == text::MatchErrorKind::not_found       ? base::ErrorReason::not_found
                                                                                        : base::ErrorReason::invalid_arguments;
-            return PlanOutcome::fail(name + " failed, so no edit was applied (all or nothing; every edit is "
+            return plan_error(name + " failed, so no edit was applied (all or nothing; every edit is "
                                             "matched against the original file):\n" + match.error().message,
                                      reason);
         }
         for (std::size_t r = 0; r < match->replacements.size(); ++r)
             located.push_back({i, std::move(match->replacements[r]), match->lines[r]});
-        const std::string tier = text::to_string(match->tier);
-        tiers.push_back(tier);
-        if (tolerance(tier) > tolerance(most_tolerant)) most_tolerant = tier;
+        tiers.push_back(text::to_string(match->tier));
+        most_tolerant = std::max(most_tolerant, std::optional(match->tier));
     }
     std::stable_sort(located.begin(), located.end(),
                      [](const Located& a, const Located& b) { return a.replacement.begin < b.replacement.begin; });
@@ -80,7 +64,7 @@ PlanOutcome plan_against_original(const FileSnapshot& before, const std::string&
         const Located& first = a.edit < b.edit ? a : b;
         const Located& second = a.edit < b.edit ? b : a;
         if (first.edit == second.edit) continue;  // one edit's own places never overlap
-        return PlanOutcome::fail(
+        return plan_error(
             "edits[" + std::to_string(second.edit) + "] (line" + (second.lines.first == second.lines.last ? " " : "s ") +
                 text::to_string(second.lines) + ") overlaps edits[" + std::to_string(first.edit) + "] (line" +
                 (first.lines.first == first.lines.last ? " " : "s ") + text::to_string(first.lines) +
@@ -94,73 +78,64 @@ PlanOutcome plan_against_original(const FileSnapshot& before, const std::string&
     for (Located& l : located) replacements.push_back(std::move(l.replacement));
     auto spliced = text::splice(bytes, replacements, text::dominant_newline(before.file.facts));
     if (!spliced)
-        return PlanOutcome::fail("Internal error while applying the edits: " + spliced.error().message,
+        return plan_error("Internal error while applying the edits: " + spliced.error().message,
                                  base::ErrorReason::internal);
     Plan plan;
     plan.new_bytes = std::move(spliced.value());
     plan.replacements = replacements.size();
     plan.match = most_tolerant;
     plan.extra["matches"] = tiers;
-    return {std::move(plan), ""};
+    return plan;
 }
 
 }  // namespace
 
-Handler multiedit_handler() {
-    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
-        ChangeRequest request;
-        request.tool = "multiedit";
-        request.file_path = args.at("file_path").get<std::string>();
-        request.dry_run = args.value("dry_run", false);
-        std::vector<EditArgs> edits;
-        for (const auto& e : args.at("edits"))
-            edits.push_back({e.at("old_string").get<std::string>(), e.at("new_string").get<std::string>(),
-                             e.value("replace_all", false)});
-        if (args.value("against", std::string("previous")) == "original") {
-            request.planner = [edits](const FileSnapshot& before, const std::string& display) {
-                return plan_against_original(before, display, edits);
-            };
-            co_return co_await run_change(ctx, std::move(request));
-        }
-        request.may_create = !edits.empty() && edits.front().old_string.empty();
-        request.planner = [edits](const FileSnapshot& before, const std::string& display) -> PlanOutcome {
-            Plan plan;
-            std::string bytes = before.file.bytes;
-            bool exists = before.exists;
-            Json tiers = Json::array();
-            std::string most_tolerant = "none";
-            for (std::size_t i = 0; i < edits.size(); ++i) {
-                if (i > 0 && edits[i].old_string.empty())
-                    return PlanOutcome::fail("edits[" + std::to_string(i) +
-                                             "]: old_string is empty; only the first edit may create the file. No edit was applied.",
-                                             base::ErrorReason::invalid_arguments);
-                Plan step;
-                step.replacements = plan.replacements;
-                // The file's style as it was; a file created by edits[0] has what edits[0] gave it.
-                const std::string_view newline =
-                    before.exists || i == 0 ? text::dominant_newline(before.file.facts)
-                                            : text::dominant_newline(text::analyze(bytes));
-                PlanOutcome one = apply_one_edit(bytes, exists, display, edits[i].old_string, edits[i].new_string,
-                                                 edits[i].replace_all, newline, step);
-                if (!one.plan)
-                    return PlanOutcome::fail("edits[" + std::to_string(i) + "] failed, so no edit was applied (all or nothing)" +
-                                             (i > 0 ? " — note that it is matched against the file as edits[0.." +
-                                                          std::to_string(i - 1) + "] left it" : std::string()) +
-                                             ":\n" + one.error,
-                                             one.reason);
-                bytes = std::move(one.plan->new_bytes);
-                exists = true;
-                plan.replacements = one.plan->replacements;
-                tiers.push_back(one.plan->match);
-                if (tolerance(one.plan->match) > tolerance(most_tolerant)) most_tolerant = one.plan->match;
-            }
-            plan.new_bytes = std::move(bytes);
-            plan.match = most_tolerant;
-            plan.extra["matches"] = tiers;
-            return {std::move(plan), ""};
+asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) {
+    ChangeRequest request("multiedit", std::move(args.file_path), args.dry_run);
+    std::vector<OneEdit> edits = std::move(args.edits);
+    if (args.against == Against::original) {
+        request.planner = [edits](const FileSnapshot& before, const std::string& display) {
+            return plan_against_original(before, display, edits);
         };
         co_return co_await run_change(ctx, std::move(request));
+    }
+    request.may_create = !edits.empty() && edits.front().old_string.empty();
+    request.planner = [edits](const FileSnapshot& before, const std::string& display) -> base::Result<Plan> {
+        Plan plan;
+        std::string bytes = before.file.bytes;
+        bool exists = before.exists;
+        Json tiers = Json::array();
+        std::optional<text::MatchTier> most_tolerant;
+        for (std::size_t i = 0; i < edits.size(); ++i) {
+            if (i > 0 && edits[i].old_string.empty())
+                return plan_error("edits[" + std::to_string(i) +
+                                         "]: old_string is empty; only the first edit may create the file. No edit was applied.",
+                                         base::ErrorReason::invalid_arguments);
+            // The file's style as it was; a file created by edits[0] has what edits[0] gave it.
+            const std::string_view newline =
+                before.exists || i == 0 ? text::dominant_newline(before.file.facts)
+                                        : text::dominant_newline(text::analyze(bytes));
+            Plan step;
+            step.replacements = plan.replacements;
+            base::Result<Plan> one = apply_one_edit(bytes, exists, display, edits[i], newline, std::move(step));
+            if (!one)
+                return plan_error("edits[" + std::to_string(i) + "] failed, so no edit was applied (all or nothing)" +
+                                         (i > 0 ? " — note that it is matched against the file as edits[0.." +
+                                                      std::to_string(i - 1) + "] left it" : std::string()) +
+                                         ":\n" + one.error().message,
+                                         one.error().reason);
+            bytes = std::move(one->new_bytes);
+            exists = true;
+            plan.replacements = one->replacements;
+            tiers.push_back(tier_name(one->match));
+            most_tolerant = std::max(most_tolerant, one->match);
+        }
+        plan.new_bytes = std::move(bytes);
+        plan.match = most_tolerant;
+        plan.extra["matches"] = tiers;
+        return plan;
     };
+    co_return co_await run_change(ctx, std::move(request));
 }
 
 }  // namespace tools

@@ -5,6 +5,7 @@
 #include "os/platform.hpp"
 #include "tools/change.hpp"
 #include "tools/file_access.hpp"
+#include "tools/placement.hpp"
 #include "os/hash.hpp"
 #include "tools/registry.hpp"
 #include "text/file_facts.hpp"
@@ -29,13 +30,13 @@ void append_line_number(std::string& out, std::size_t n) {
     out += '\t';
 }
 
-ToolResult read_file(CallContext& ctx, const Json& args) {
-    const std::string path = args.at("file_path").get<std::string>();
-    const std::int64_t offset = args.value("offset", std::int64_t{1});
-    const std::int64_t limit = args.value("limit", std::int64_t{2000});
+ToolResult read_file(CallContext& ctx, const ReadArgs& args) {
+    const std::string& path = args.file_path;
+    const std::int64_t offset = args.offset;
+    const std::int64_t limit = args.limit;
 
     LoadedFile file;
-    if (auto error = load_text_file(ctx, path, file)) return ToolResult::error(std::move(*error));
+    if (auto loaded = load_text_file(ctx, path, file); !loaded) return ToolResult::error(std::move(loaded).error());
 
     const std::string_view body = std::string_view(file.bytes).substr(file.facts.bom_size);
     const bool valid_utf8 = text::is_valid_utf8(body);
@@ -110,18 +111,16 @@ ToolResult read_file(CallContext& ctx, const Json& args) {
 
 }  // namespace
 
-Handler read_handler() {
-    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
-        // Reads take the file's lane too, so a read sees every change that arrived before it;
-        // except a change that waits for a human: then the read is served from the disk at once.
-        FileLanes::Guard lane;
-        os::ResolvedPath path;
-        os::PathError ignored;
-        if (ctx.workspace.resolve(args.at("file_path").get<std::string>(), path, ignored))
-            lane = co_await ctx.lanes.acquire_for_read(lane_key(path.real));
-        const bool small = ctx.alone() && !path.real.empty() && platform::stat_path(path.real).size <= inline_work_bytes;
-        co_return co_await offload(ctx.blocking, [&ctx, &args] { return read_file(ctx, args); }, small);
-    };
+asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args) {
+    // Reads take the file's lane too, so a read sees every change that arrived before it;
+    // except a change that waits for a human: then the read is served from the disk at once.
+    FileLanes::Guard lane;
+    os::ResolvedPath path;
+    os::PathError ignored;
+    if (ctx.workspace.resolve(args.file_path, path, ignored))
+        lane = co_await ctx.lanes.acquire_for_read(lane_key(path.real));
+    const bool small = ctx.alone() && !path.real.empty() && WorkPlacement::small(platform::stat_path(path.real).size);
+    co_return co_await WorkPlacement::run(ctx, small, [&ctx, &args] { return read_file(ctx, args); });
 }
 
 }  // namespace tools

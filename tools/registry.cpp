@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <cctype>
 #include <stdexcept>
 #include <string>
@@ -28,22 +29,6 @@ struct ToolDefinition {
 };
 
 namespace {
-
-struct KnownTool {
-    std::string_view name;
-    Handler (*make_handler)();
-};
-
-// The contract's order. A tool appears in tools/list only once it has a handler here.
-constexpr std::array<KnownTool, 7> known_tools = {{
-    {"read", &read_handler},
-    {"edit", &edit_handler},
-    {"multiedit", &multiedit_handler},
-    {"write", &write_handler},
-    {"insert", &insert_handler},
-    {"apply_diff", &apply_diff_handler},
-    {"undo", &undo_handler},
-}};
 
 // The names agents often send instead of the canonical ones, mapped before validation.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 9> aliases = {{
@@ -76,51 +61,53 @@ std::string summarize_arguments(const Json& input_schema) {
 
 std::string json_pointer(const std::vector<std::string>& context) {
     // valijson contexts look like {"<root>", "[file_path]", "[0]"}.
-    std::string out;
+    Json::json_pointer pointer;
     for (const auto& part : context) {
         if (part == "<root>") continue;
         std::string token = part;
         if (token.size() >= 2 && token.front() == '[' && token.back() == ']') token = token.substr(1, token.size() - 2);
         if (token.size() >= 2 && token.front() == '"' && token.back() == '"') token = token.substr(1, token.size() - 2);
-        std::string escaped;
-        for (char c : token) {
-            if (c == '~') escaped += "~0";
-            else if (c == '/') escaped += "~1";
-            else escaped += c;
-        }
-        out += "/" + escaped;
+        pointer /= token;
     }
-    return out.empty() ? "/" : out;
+    return pointer.empty() ? "/" : pointer.to_string();
 }
 
 }  // namespace
 
+// The contract's order. A tool appears in tools/list only once it is added here.
 Registry::Registry() : list_(Json::array()) {
-    const auto& schemas = embedded_schemas();
-    for (const auto& known : known_tools) {
-        const EmbeddedSchema* found = nullptr;
-        for (const auto& s : schemas)
-            if (s.name == known.name) found = &s;
-        if (!found) throw std::runtime_error("no schema file schemas/" + std::string(known.name) + ".json");
-        auto def = std::make_unique<ToolDefinition>();
-        def->name = std::string(known.name);
-        Json file = Json::parse(found->text);
-        def->definition = Json::object();
-        def->definition["name"] = def->name;
-        for (auto& [key, value] : file.items()) def->definition[key] = value;
-        const Json& input = def->definition.at("inputSchema");
-        if (input.value("type", "") != "object")
-            throw std::runtime_error("schemas/" + def->name + ".json: inputSchema.type must be \"object\"");
-        valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-        valijson::adapters::NlohmannJsonAdapter adapter(input);
-        parser.populateSchema(adapter, def->input_schema);
-        def->arguments_summary = summarize_arguments(input);
-        if (const auto props = input.find("properties"); props != input.end() && props->is_object())
-            for (const auto& [key, prop] : props->items()) def->argument_names.push_back(key);
-        def->handler = known.make_handler();
-        list_.push_back(def->definition);
-        tools_.push_back(std::move(def));
-    }
+    add("read", read_handler());
+    add("edit", edit_handler());
+    add("multiedit", multiedit_handler());
+    add("write", write_handler());
+    add("insert", insert_handler());
+    add("apply_diff", apply_diff_handler());
+    add("undo", undo_handler());
+}
+
+void Registry::add(std::string_view name, Handler handler) {
+    const EmbeddedSchema* found = nullptr;
+    for (const auto& s : embedded_schemas())
+        if (s.name == name) found = &s;
+    if (!found) throw std::runtime_error("no schema file schemas/" + std::string(name) + ".json");
+    auto def = std::make_unique<ToolDefinition>();
+    def->name = std::string(name);
+    Json file = Json::parse(found->text);
+    def->definition = Json::object();
+    def->definition["name"] = def->name;
+    for (auto& [key, value] : file.items()) def->definition[key] = value;
+    const Json& input = def->definition.at("inputSchema");
+    if (input.value("type", "") != "object")
+        throw std::runtime_error("schemas/" + def->name + ".json: inputSchema.type must be \"object\"");
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    valijson::adapters::NlohmannJsonAdapter adapter(input);
+    parser.populateSchema(adapter, def->input_schema);
+    def->arguments_summary = summarize_arguments(input);
+    if (const auto props = input.find("properties"); props != input.end() && props->is_object())
+        for (const auto& [key, prop] : props->items()) def->argument_names.push_back(key);
+    def->handler = std::move(handler);
+    list_.push_back(def->definition);
+    tools_.push_back(std::move(def));
 }
 
 Registry::~Registry() = default;
@@ -163,45 +150,65 @@ std::string json_type_name(const Json& v) {
     return v.type_name();
 }
 
-bool type_matches(const std::string& type, const Json& v) {
-    if (type == "integer") return v.is_number_integer() || v.is_number_unsigned();
-    if (type == "number") return v.is_number();
-    if (type == "string") return v.is_string();
-    if (type == "boolean") return v.is_boolean();
-    if (type == "array") return v.is_array();
-    if (type == "object") return v.is_object();
-    return true;
-}
-
 std::string excerpt(const Json& v) {
     std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
     if (text.size() > 60) text = text.substr(0, 57) + "...";
     return text;
 }
 
-// Plain-words findings for the top-level arguments: missing, unknown, wrong type, below minimum,
-// not one of an enum. Deeper problems are left to the validator's own words.
-std::vector<std::string> explain(const Json& schema, const Json& args) {
+// Which constraints valijson found broken at the top level of the arguments.
+struct TopLevelErrors {
+    std::set<std::string> missing;        // required arguments not given
+    bool unknown = false;                 // some argument the schema does not list (additionalProperties)
+    std::set<std::string> wrong_type, below_minimum, not_in_enum;
+};
+
+TopLevelErrors top_level_errors(const valijson::ValidationResults& results) {
+    TopLevelErrors out;
+    constexpr std::string_view missing = "Missing required property '";
+    for (auto it = results.begin(); it != results.end(); ++it) {
+        const auto& context = it->context;
+        const std::string& what = it->description;
+        if (context.size() == 1) {
+            if (what.rfind(missing, 0) == 0 && what.size() >= missing.size() + 2)
+                out.missing.insert(what.substr(missing.size(), what.size() - missing.size() - 2));
+            else if (what.rfind("Object contains a property that could not be validated", 0) == 0)
+                out.unknown = true;
+            continue;
+        }
+        if (context.size() != 2 || context[1].size() < 2) continue;
+        const std::string key = context[1].substr(1, context[1].size() - 2);  // "[key]"
+        if (what == "Value type not permitted by 'type' constraint.") out.wrong_type.insert(key);
+        else if (what.rfind("Expected number greater than or equal to", 0) == 0) out.below_minimum.insert(key);
+        else if (what == "Failed to match against any enum values.") out.not_in_enum.insert(key);
+    }
+    return out;
+}
+
+// valijson's findings for the top-level arguments in plain words: missing, unknown, wrong type,
+// below minimum, not one of an enum. Deeper problems are left to the validator's own words.
+std::vector<std::string> explain(const Json& schema, const Json& args, const valijson::ValidationResults& results) {
+    const TopLevelErrors errors = top_level_errors(results);
     std::vector<std::string> out;
     const Json props = schema.value("properties", Json::object());
     for (const auto& r : schema.value("required", Json::array()))
-        if (r.is_string() && !args.contains(r.get<std::string>()))
+        if (r.is_string() && errors.missing.count(r.get<std::string>()))
             out.push_back("at /" + r.get<std::string>() + ": missing (required)");
     for (const auto& [key, value] : args.items()) {
         const auto p = props.find(key);
         if (p == props.end()) {
-            if (schema.value("additionalProperties", true) == false) out.push_back("at /" + key + ": unknown argument");
+            if (errors.unknown) out.push_back("at /" + key + ": unknown argument");
             continue;
         }
-        const std::string type = p->value("type", "");
-        if (!type.empty() && !type_matches(type, value)) {
-            out.push_back("at /" + key + ": expected " + type + ", got " + json_type_name(value) + " " + excerpt(value));
+        if (errors.wrong_type.count(key)) {
+            out.push_back("at /" + key + ": expected " + p->value("type", "") + ", got " + json_type_name(value) + " " +
+                          excerpt(value));
             continue;
         }
-        if (const auto min = p->find("minimum"); min != p->end() && value.is_number() && value.get<double>() < min->get<double>())
-            out.push_back("at /" + key + ": must be at least " + min->dump() + ", got " + value.dump());
-        if (const auto e = p->find("enum"); e != p->end() && std::find(e->begin(), e->end(), value) == e->end())
-            out.push_back("at /" + key + ": must be one of " + e->dump() + ", got " + excerpt(value));
+        if (errors.below_minimum.count(key))
+            out.push_back("at /" + key + ": must be at least " + p->at("minimum").dump() + ", got " + value.dump());
+        if (errors.not_in_enum.count(key))
+            out.push_back("at /" + key + ": must be one of " + p->at("enum").dump() + ", got " + excerpt(value));
     }
     return out;
 }
@@ -213,7 +220,7 @@ std::vector<std::string> validation_findings(const ToolDefinition& tool, const J
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter target(args);
     if (validator.validate(tool.input_schema, target, &results)) return {};
-    std::vector<std::string> findings = explain(tool.definition.at("inputSchema"), args);
+    std::vector<std::string> findings = explain(tool.definition.at("inputSchema"), args, results);
     if (findings.empty()) {
         valijson::ValidationResults::Error error;
         while (results.popError(error) && findings.size() < 8) {

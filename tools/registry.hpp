@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tools/arguments.hpp"
 #include "tools/tool.hpp"
 
 namespace tools {
@@ -62,17 +63,35 @@ public:
     const Handler& handler(const ToolDefinition& tool) const;
 
 private:
+    // Serves `name` (its schema is schemas/<name>.json) with `handler`.
+    void add(std::string_view name, Handler handler);
+
     std::vector<std::unique_ptr<ToolDefinition>> tools_;
     Json list_;
 };
 
-// Each tool's handler, defined in tools/<tool>.cpp.
-Handler read_handler();
-Handler edit_handler();
-Handler multiedit_handler();
-Handler write_handler();
-Handler insert_handler();
-Handler apply_diff_handler();
-Handler undo_handler();
+// Each tool: its typed arguments and what it does with them, defined in tools/<tool>.cpp.
+asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args);
+asio::awaitable<ToolResult> run_edit(CallContext& ctx, EditArgs args);
+asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args);
+asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args);
+asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args);
+asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args);
+asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args);
+
+// A tool bound by the type of its arguments: the call's JSON (already validated against the
+// schema) is read into `Args` once, here, and the tool gets the struct.
+template <class Args>
+Handler typed_handler(asio::awaitable<ToolResult> (*tool)(CallContext&, Args)) {
+    return [tool](CallContext& ctx, const Json& args) { return tool(ctx, args.get<Args>()); };
+}
+
+inline Handler read_handler() { return typed_handler(&run_read); }
+inline Handler edit_handler() { return typed_handler(&run_edit); }
+inline Handler multiedit_handler() { return typed_handler(&run_multiedit); }
+inline Handler write_handler() { return typed_handler(&run_write); }
+inline Handler insert_handler() { return typed_handler(&run_insert); }
+inline Handler apply_diff_handler() { return typed_handler(&run_apply_diff); }
+inline Handler undo_handler() { return typed_handler(&run_undo); }
 
 }  // namespace tools

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,20 +87,20 @@ struct ToolResult {
 
 using Handler = std::function<asio::awaitable<ToolResult>(CallContext&, const Json& args)>;
 
-// Files up to this size are read, planned and written on the io thread itself: their work takes
-// microseconds, less than two thread hand-overs; larger ones go to the blocking pool.
-inline constexpr std::uint64_t inline_work_bytes = 256 * 1024;
-
 // Runs `work` (a callable returning T) on the blocking executor and resumes the caller on its
-// own executor with the value; or right here when `small` says the work is too short to move.
+// own executor with the value. Whether work is moved at all is WorkPlacement's decision.
 template <class Work>
-auto offload(const asio::any_io_executor& blocking, Work work, bool small = false)
-    -> asio::awaitable<decltype(work())> {
+auto offload(const asio::any_io_executor& blocking, Work work) -> asio::awaitable<decltype(work())> {
     using T = decltype(work());
-    if (small) co_return work();
-    co_return co_await asio::co_spawn(
-        blocking, [w = std::move(work)]() mutable -> asio::awaitable<T> { co_return w(); },
-        asio::use_awaitable);
+    if constexpr (std::is_default_constructible_v<T>) {
+        co_return co_await asio::co_spawn(
+            blocking, [w = std::move(work)]() mutable -> asio::awaitable<T> { co_return w(); }, asio::use_awaitable);
+    } else {  // co_spawn hands values over default-constructed: carry this one in an optional
+        std::optional<T> out = co_await asio::co_spawn(
+            blocking, [w = std::move(work)]() mutable -> asio::awaitable<std::optional<T>> { co_return w(); },
+            asio::use_awaitable);
+        co_return std::move(*out);
+    }
 }
 
 }  // namespace tools

@@ -18,87 +18,82 @@ void add_remaining_note(Plan& plan, std::size_t depth) {
 
 }  // namespace
 
-Handler undo_handler() {
-    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
-        ChangeRequest request;
-        request.tool = "undo";
-        request.file_path = args.at("file_path").get<std::string>();
-        request.dry_run = args.value("dry_run", false);
-        request.may_create = true;  // undoing a deletion would recreate; a missing file is judged below
-        request.record_history = false;
-        History* history = ctx.history;
-        struct Undone {
-            std::uint64_t seq = 0;
-            std::string real_path;
-        };
-        auto undone = std::make_shared<Undone>();
-        request.planner = [history, undone](const FileSnapshot& current, const std::string& display) -> PlanOutcome {
-            const std::string& real = current.file.path.real;
-            const auto entry = history ? history->latest(real) : nullptr;
-            if (!entry) {
-                const std::size_t evicted = history ? history->evicted(real) : 0;
-                if (evicted)
-                    return PlanOutcome::fail("Nothing more to undo for " + display + ": " + std::to_string(evicted) +
-                                             " earlier change(s) by this server were dropped from the undo history to stay "
-                                             "within its memory cap. Use edit or write to restore the content instead.",
-                                             base::ErrorReason::nothing_to_undo);
-                return PlanOutcome::fail("Nothing to undo for " + display +
-                                         ": this server has not changed it in this session (or every change was undone).",
+asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
+    ChangeRequest request("undo", std::move(args.file_path), args.dry_run);
+    request.may_create = true;  // undoing a deletion would recreate; a missing file is judged below
+    request.record_history = false;
+    History* history = ctx.history;
+    struct Undone {
+        std::uint64_t seq = 0;
+        std::string real_path;
+    };
+    auto undone = std::make_shared<Undone>();
+    request.planner = [history, undone](const FileSnapshot& current, const std::string& display) -> base::Result<Plan> {
+        const std::string& real = current.file.path.real;
+        const auto entry = history ? history->latest(real) : nullptr;
+        if (!entry) {
+            const std::size_t evicted = history ? history->evicted(real) : 0;
+            if (evicted)
+                return plan_error("Nothing more to undo for " + display + ": " + std::to_string(evicted) +
+                                         " earlier change(s) by this server were dropped from the undo history to stay "
+                                         "within its memory cap. Use edit or write to restore the content instead.",
                                          base::ErrorReason::nothing_to_undo);
-            }
-            const bool was_deleted = entry->after_hash == "deleted";
-            if (was_deleted && current.exists)
-                return PlanOutcome::fail("Cannot undo: " + display + " was deleted by " + entry->tool +
-                                         ", but a file exists there again; nothing was changed. Move it away first.",
-                                         base::ErrorReason::conflict);
-            if (was_deleted) {
-                Plan plan;
-                plan.replacements = 1;
-                plan.new_bytes = entry->before;
-                plan.undoes = entry->tool;
-                plan.extra["undone_tool"] = entry->tool;
-                plan.extra["deleted"] = false;
-                plan.notes.push_back("the file was deleted by " + entry->tool + ", so undo recreates it");
-                add_remaining_note(plan, history->depth(real));
-                undone->seq = entry->seq;
-                undone->real_path = real;
-                return {std::move(plan), ""};
-            }
-            if (!current.exists)
-                return PlanOutcome::fail("Cannot undo: " + display + " no longer exists, so it is not what this server wrote (by " +
-                                         entry->tool + "). Nothing was changed.",
-                                         base::ErrorReason::conflict);
-            if (current.file.fingerprint() != entry->after_hash) {
-                text::DiffOptions options;
-                options.old_path = display;
-                const auto drift = text::unified_diff(entry->after, current.file.bytes, options);
-                return PlanOutcome::fail("Cannot undo: " + display + " changed since this server wrote it (by " + entry->tool +
-                                         "), so reverting would lose those changes. Nothing was changed. How the file differs "
-                                         "from what the server wrote:\n" + drift.text,
-                                         base::ErrorReason::conflict);
-            }
+            return plan_error("Nothing to undo for " + display +
+                                     ": this server has not changed it in this session (or every change was undone).",
+                                     base::ErrorReason::nothing_to_undo);
+        }
+        const bool was_deleted = !entry->after_fingerprint;
+        if (was_deleted && current.exists)
+            return plan_error("Cannot undo: " + display + " was deleted by " + entry->tool +
+                                     ", but a file exists there again; nothing was changed. Move it away first.",
+                                     base::ErrorReason::conflict);
+        if (was_deleted) {
             Plan plan;
             plan.replacements = 1;
+            plan.new_bytes = entry->before;
             plan.undoes = entry->tool;
             plan.extra["undone_tool"] = entry->tool;
-            if (!entry->existed) {
-                plan.delete_file = true;
-                plan.extra["deleted"] = true;
-                plan.notes.push_back("the file was created by " + entry->tool + ", so undo removes it");
-            } else {
-                plan.new_bytes = entry->before;
-                plan.extra["deleted"] = false;
-            }
+            plan.extra["deleted"] = false;
+            plan.notes.push_back("the file was deleted by " + entry->tool + ", so undo recreates it");
             add_remaining_note(plan, history->depth(real));
             undone->seq = entry->seq;
             undone->real_path = real;
-            return {std::move(plan), ""};
-        };
-        request.after_write = [history, undone] {
-            if (history && undone->seq) history->pop(undone->real_path, undone->seq);
-        };
-        co_return co_await run_change(ctx, std::move(request));
+            return plan;
+        }
+        if (!current.exists)
+            return plan_error("Cannot undo: " + display + " no longer exists, so it is not what this server wrote (by " +
+                                     entry->tool + "). Nothing was changed.",
+                                     base::ErrorReason::conflict);
+        if (current.file.fingerprint() != *entry->after_fingerprint) {
+            text::DiffOptions options;
+            options.old_path = display;
+            const auto drift = text::unified_diff(entry->after, current.file.bytes, options);
+            return plan_error("Cannot undo: " + display + " changed since this server wrote it (by " + entry->tool +
+                                     "), so reverting would lose those changes. Nothing was changed. How the file differs "
+                                     "from what the server wrote:\n" + drift.text,
+                                     base::ErrorReason::conflict);
+        }
+        Plan plan;
+        plan.replacements = 1;
+        plan.undoes = entry->tool;
+        plan.extra["undone_tool"] = entry->tool;
+        if (!entry->existed) {
+            plan.delete_file = true;
+            plan.extra["deleted"] = true;
+            plan.notes.push_back("the file was created by " + entry->tool + ", so undo removes it");
+        } else {
+            plan.new_bytes = entry->before;
+            plan.extra["deleted"] = false;
+        }
+        add_remaining_note(plan, history->depth(real));
+        undone->seq = entry->seq;
+        undone->real_path = real;
+        return plan;
     };
+    request.after_write = [history, undone] {
+        if (history && undone->seq) history->pop(undone->real_path, undone->seq);
+    };
+    co_return co_await run_change(ctx, std::move(request));
 }
 
 }  // namespace tools

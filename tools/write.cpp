@@ -6,41 +6,36 @@
 
 namespace tools {
 
-Handler write_handler() {
-    return [](CallContext& ctx, const Json& args) -> asio::awaitable<ToolResult> {
-        ChangeRequest request;
-        request.tool = "write";
-        request.file_path = args.at("file_path").get<std::string>();
-        request.dry_run = args.value("dry_run", false);
-        request.may_create = true;
-        std::string content = args.at("content").get<std::string>();
-        FileStates& states = ctx.file_states;
-        request.planner = [content, &states](const FileSnapshot& before, const std::string& display) -> PlanOutcome {
-            Plan plan;
-            plan.replacements = 1;
-            if (!before.exists) {
-                plan.new_bytes = content;
-                return {std::move(plan), ""};
-            }
-            const auto known = states.known_hash(before.file.path.real);
-            if (!known)
-                return PlanOutcome::fail("Refused: " + display +
-                                         " already exists and this session has not read it. Call read on it first (so "
-                                         "nothing in it is overwritten unseen), then write again; for a targeted "
-                                         "change, edit is safer than rewriting the whole file.",
-                                         base::ErrorReason::not_read);
-            if (*known != before.file.fingerprint())
-                return PlanOutcome::fail("Refused: " + display +
-                                         " changed on disk since this session last read or wrote it (another program "
-                                         "or a formatter changed its content). Call read on it again, then write.",
-                                         base::ErrorReason::stale);
-            text::AdaptedContent adapted = text::adapt_whole_content(before.file.bytes, content);
-            plan.new_bytes = std::move(adapted.bytes);
-            if (!adapted.note.empty()) plan.notes.push_back(adapted.note);
-            return {std::move(plan), ""};
-        };
-        co_return co_await run_change(ctx, std::move(request));
+asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
+    ChangeRequest request("write", std::move(args.file_path), args.dry_run);
+    request.may_create = true;
+    FileStates& states = ctx.file_states;
+    request.planner = [content = std::move(args.content), &states](const FileSnapshot& before,
+                                                                   const std::string& display) -> base::Result<Plan> {
+        Plan plan;
+        plan.replacements = 1;
+        if (!before.exists) {
+            plan.new_bytes = content;
+            return plan;
+        }
+        const auto known = states.known_hash(before.file.path.real);
+        if (!known)
+            return plan_error("Refused: " + display +
+                                     " already exists and this session has not read it. Call read on it first (so "
+                                     "nothing in it is overwritten unseen), then write again; for a targeted "
+                                     "change, edit is safer than rewriting the whole file.",
+                                     base::ErrorReason::not_read);
+        if (*known != before.file.fingerprint())
+            return plan_error("Refused: " + display +
+                                     " changed on disk since this session last read or wrote it (another program "
+                                     "or a formatter changed its content). Call read on it again, then write.",
+                                     base::ErrorReason::stale);
+        text::AdaptedContent adapted = text::adapt_whole_content(before.file.bytes, content);
+        plan.new_bytes = std::move(adapted.bytes);
+        if (!adapted.note.empty()) plan.notes.push_back(adapted.note);
+        return plan;
     };
+    co_return co_await run_change(ctx, std::move(request));
 }
 
 }  // namespace tools

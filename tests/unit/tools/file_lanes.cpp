@@ -66,3 +66,40 @@ TEST_CASE("file lanes: a moved guard releases once") {
     CHECK(second_ran);
     CHECK(lanes.lanes() == 0);
 }
+
+TEST_CASE("file lanes: a read goes past a holder waiting for a human; changes keep their places") {
+    asio::io_context io;
+    tools::FileLanes lanes(io.get_executor());
+    std::vector<std::string> log;
+    auto holder = [&]() -> asio::awaitable<void> {
+        auto guard = co_await lanes.acquire("k");
+        log.push_back("holder+");
+        asio::steady_timer t(io, std::chrono::milliseconds(30));
+        co_await t.async_wait(asio::use_awaitable);
+        lanes.waiting_for_human("k", true);
+        log.push_back("holder waits for a human");
+        t.expires_after(std::chrono::milliseconds(100));
+        co_await t.async_wait(asio::use_awaitable);
+        lanes.waiting_for_human("k", false);
+        log.push_back("holder-");
+    };
+    auto change = [&]() -> asio::awaitable<void> {
+        auto guard = co_await lanes.acquire("k");
+        log.push_back(std::string("change+") + (guard.held() ? "" : " (not held!)"));
+    };
+    auto reader = [&](std::string name) -> asio::awaitable<void> {
+        auto guard = co_await lanes.acquire_for_read("k");
+        log.push_back(name + (guard.held() ? " with the lane" : " without the lane"));
+    };
+    asio::co_spawn(io, holder(), asio::detached);
+    asio::co_spawn(io, change(), asio::detached);
+    asio::co_spawn(io, reader("read 1"), asio::detached);
+    asio::steady_timer later(io, std::chrono::milliseconds(60));
+    later.async_wait([&](std::error_code) { asio::co_spawn(io, reader("read 2"), asio::detached); });
+    asio::steady_timer after(io, std::chrono::milliseconds(250));
+    after.async_wait([&](std::error_code) { asio::co_spawn(io, reader("read 3"), asio::detached); });
+    io.run();
+    CHECK(log == std::vector<std::string>{"holder+", "holder waits for a human", "read 1 without the lane", "read 2 without the lane",
+                                          "holder-", "change+", "read 3 with the lane"});
+    CHECK(lanes.lanes() == 0);
+}

@@ -15,12 +15,18 @@ struct Step {
     std::string after;
 };
 
+// What step `i` is recorded with: none when it deleted the file.
+std::optional<tools::Fingerprint> fingerprint_of(const Step& step, std::size_t i) {
+    if (step.after.empty()) return std::nullopt;
+    return tools::Fingerprint{"h" + std::to_string(i)};
+}
+
 // Records `steps` for one file, then walks them back checking each image.
 void record_and_walk_back(const std::vector<Step>& steps) {
     tools::History history;
     for (std::size_t i = 0; i < steps.size(); ++i)
         history.record("edit", "/r/f", steps[i].existed, steps[i].before, steps[i].after,
-                       steps[i].after.empty() ? "deleted" : "h" + std::to_string(i));
+                       fingerprint_of(steps[i], i));
     for (std::size_t i = steps.size(); i-- > 0;) {
         const auto entry = history.latest("/r/f");
         REQUIRE(entry);
@@ -28,7 +34,7 @@ void record_and_walk_back(const std::vector<Step>& steps) {
         CHECK(entry->existed == steps[i].existed);
         CHECK(entry->before == steps[i].before);
         CHECK(entry->after == steps[i].after);
-        CHECK(entry->after_hash == (steps[i].after.empty() ? "deleted" : "h" + std::to_string(i)));
+        CHECK(entry->after_fingerprint == fingerprint_of(steps[i], i));
         history.pop("/r/f", entry->seq);
     }
     CHECK_FALSE(history.latest("/r/f"));
@@ -60,9 +66,9 @@ TEST_CASE("history: creation, deletion, empty files, identical ends and whole re
 
 TEST_CASE("history: a pop that is not the newest is ignored; other files are apart") {
     tools::History history;
-    history.record("edit", "/r/a", true, "1", "2", "h2");
-    history.record("edit", "/r/b", true, "x", "y", "hy");
-    history.record("edit", "/r/a", true, "2", "3", "h3");
+    history.record("edit", "/r/a", true, "1", "2", tools::Fingerprint{"h2"});
+    history.record("edit", "/r/b", true, "x", "y", tools::Fingerprint{"hy"});
+    history.record("edit", "/r/a", true, "2", "3", tools::Fingerprint{"h3"});
     const auto first = history.latest("/r/a");
     REQUIRE(first);
     history.pop("/r/a", first->seq - 2);  // not the newest: nothing happens
@@ -77,10 +83,10 @@ TEST_CASE("history: the cap counts both images whole; the oldest go first and ar
     // Each change costs before + after + 256 bytes: 100 + 100 + 256 = 456.
     const std::string x(100, 'x'), y(100, 'y');
     tools::History history(1000);
-    history.record("edit", "/r/f", true, x, y, "hy");
-    history.record("edit", "/r/f", true, y, x, "hx");
+    history.record("edit", "/r/f", true, x, y, tools::Fingerprint{"hy"});
+    history.record("edit", "/r/f", true, y, x, tools::Fingerprint{"hx"});
     CHECK(history.evicted("/r/f") == 0);
-    history.record("edit", "/r/f", true, x, y, "hy2");  // 3 * 456 > 1000: the oldest goes
+    history.record("edit", "/r/f", true, x, y, tools::Fingerprint{"hy2"});  // 3 * 456 > 1000: the oldest goes
     CHECK(history.evicted("/r/f") == 1);
     auto e = history.latest("/r/f");
     CHECK(e->before == x);
@@ -93,16 +99,16 @@ TEST_CASE("history: the cap counts both images whole; the oldest go first and ar
     CHECK_FALSE(history.latest("/r/f"));
 
     // One change over the cap drops the file's whole history.
-    history.record("edit", "/r/g", true, "a", "b", "hb");
-    history.record("edit", "/r/g", true, "b", std::string(1000, 'c'), "hc");
+    history.record("edit", "/r/g", true, "a", "b", tools::Fingerprint{"hb"});
+    history.record("edit", "/r/g", true, "b", std::string(1000, 'c'), tools::Fingerprint{"hc"});
     CHECK_FALSE(history.latest("/r/g"));
     CHECK(history.evicted("/r/g") == 2);
 
     // The entry count cap.
     tools::History few(1u << 20, 2);
-    few.record("edit", "/r/h", true, "1", "2", "h2");
-    few.record("edit", "/r/h", true, "2", "3", "h3");
-    few.record("edit", "/r/h", true, "3", "4", "h4");
+    few.record("edit", "/r/h", true, "1", "2", tools::Fingerprint{"h2"});
+    few.record("edit", "/r/h", true, "2", "3", tools::Fingerprint{"h3"});
+    few.record("edit", "/r/h", true, "3", "4", tools::Fingerprint{"h4"});
     CHECK(few.evicted("/r/h") == 1);
     CHECK(few.latest("/r/h")->before == "3");
 }

@@ -125,3 +125,21 @@ TEST_CASE("unknown arguments: long names are cut on a character boundary in mess
     CHECK(mentions(outcome.error, std::string(63, 'a') + "…`"));
     CHECK_NOTHROW((void)tools::Json(*outcome.error).dump());
 }
+
+TEST_CASE("validation: valijson's findings for top-level arguments, in plain words and in a fixed order") {
+    const auto findings = [](std::string_view name, const tools::Json& args) {
+        const auto message = registry().validate(tool(name), args);
+        REQUIRE(message);
+        const std::string first = message->substr(0, message->rfind('\n'));  // without "<tool> takes: ..."
+        return first.substr(first.find('\n') + 1);                             // without "Invalid arguments for ..."
+    };
+    CHECK(findings("edit", {{"file_path", 5}, {"old_string", "a"}}) ==
+          "- at /new_string: missing (required)\n- at /file_path: expected string, got integer 5");
+    CHECK(findings("apply_diff", {{"diff", "x"}, {"fuzzy_threshold", 0.2}}) == "- at /fuzzy_threshold: must be at least 0.5, got 0.2");
+    CHECK(findings("multiedit", {{"file_path", "a"}, {"edits", {{{"old_string", "a"}, {"new_string", "b"}}}}, {"against", "later"}}) ==
+          "- at /against: must be one of [\"previous\",\"original\"], got \"later\"");
+    CHECK(findings("read", {{"file_path", "a"}, {"bogus", 1}, {"limit", "x"}}) ==
+          "- at /bogus: unknown argument\n- at /limit: expected integer, got string \"x\"");
+    CHECK(findings("multiedit", {{"file_path", "a"}, {"edits", {{{"old_string", "a"}}}}}) ==
+          "- at /edits/0: Missing required property 'new_string'.");
+}

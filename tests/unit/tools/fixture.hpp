@@ -1,0 +1,111 @@
+// What the tools' unit tests share: a temporary workspace root, a real io_context, the session's
+// file states and lanes, and a call context over them; helpers to put and get files, to load a
+// snapshot, and to call a tool handler in process as the session would (its after-reply
+// bookkeeping run, its lane freed).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <asio/co_spawn.hpp>
+#include <asio/io_context.hpp>
+#include <unistd.h>
+
+#include "tools/registry.hpp"
+#include "tools/transaction.hpp"
+
+namespace tools_test {
+
+namespace fs = std::filesystem;
+using tools::Json;
+
+struct Fixture {
+    fs::path root;
+    asio::io_context io;
+    os::Workspace workspace;
+    tools::FileStates states;
+    tools::FileLanes lanes{io.get_executor()};
+    tools::CallContext ctx;
+
+    static fs::path make_root() {
+        static int counter = 0;
+        fs::path p = fs::temp_directory_path() / ("mcp-edit-tools-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        fs::create_directories(p);
+        return fs::canonical(p);
+    }
+    explicit Fixture(bool sync = false)
+        : root(make_root()), workspace({root.string()}), ctx{workspace, states, lanes, {}, io.get_executor()} {
+        ctx.fsync = sync;
+    }
+    ~Fixture() { fs::remove_all(root); }
+
+    void put(const std::string& name, const std::string& bytes) {
+        fs::create_directories((root / name).parent_path());
+        std::ofstream(root / name, std::ios::binary) << bytes;
+    }
+    std::string get(const std::string& name) const {
+        std::ifstream in(root / name, std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    }
+    std::string path(const std::string& name) const { return (root / name).string(); }
+    // How many files and folders the root holds (a temp file left behind shows here).
+    std::size_t entries() const {
+        std::size_t n = 0;
+        for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) ++n;
+        return n;
+    }
+    // The file as a change would load it.
+    tools::FileSnapshot snapshot(const std::string& name) {
+        tools::FileSnapshot s;
+        os::PathError err;
+        REQUIRE(workspace.resolve(name, s.file.path, err));
+        s.exists = s.file.path.exists;
+        if (s.exists) REQUIRE(tools::load_text_file(ctx, name, s.file).ok());
+        return s;
+    }
+
+    // Starts a call; its result lands in `out` once the io_context has run it. The session runs
+    // the bookkeeping after the reply (file states, history) and then frees the lane: so here.
+    void start(tools::Handler handler, Json args, std::optional<tools::ToolResult>& out, std::vector<std::string>* log = nullptr,
+               std::string name = "") {
+        asio::co_spawn(io,
+                       [this, handler = std::move(handler), args = std::move(args)]() -> asio::awaitable<tools::ToolResult> {
+                           co_return co_await handler(ctx, args);
+                       },
+                       [&out, log, name](std::exception_ptr error, tools::ToolResult result) {
+                           if (error) std::rethrow_exception(error);
+                           if (result.after_reply) result.after_reply();
+                           result.after_reply = nullptr;  // releases the lane it holds
+                           if (log) log->push_back(name);
+                           out = std::move(result);
+                       });
+    }
+    tools::ToolResult call(tools::Handler handler, Json args) {
+        std::optional<tools::ToolResult> out;
+        start(std::move(handler), std::move(args), out);
+        io.restart();
+        io.run();
+        REQUIRE(out.has_value());
+        return std::move(*out);
+    }
+    tools::ToolResult read(const std::string& name) { return call(tools::read_handler(), {{"file_path", path(name)}}); }
+    tools::ToolResult insert(const std::string& name, long long line, const std::string& text) {
+        return call(tools::insert_handler(), {{"file_path", path(name)}, {"line", line}, {"text", text}});
+    }
+    tools::ToolResult apply_diff(const std::string& diff) {
+        return call(tools::apply_diff_handler(), {{"file_path", path("x.txt")}, {"diff", diff}});
+    }
+};
+
+inline bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
+}  // namespace tools_test

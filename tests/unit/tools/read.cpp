@@ -1,0 +1,84 @@
+// Unit tests of the read tool, called in process: reads take the file's lane, except behind a
+// change that waits for a human (an open approval form), which they do not wait for.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <asio/steady_timer.hpp>
+#include <asio/use_awaitable.hpp>
+
+#include "tests/unit/tools/fixture.hpp"
+
+using namespace tools_test;
+
+namespace {
+
+// A gate that keeps the form open for `open_for`, saying so when `says_it_waits` (as the session's
+// legacy gate does), then approves.
+tools::ApprovalGate slow_gate(asio::io_context& io, std::chrono::milliseconds open_for, bool says_it_waits,
+                              std::vector<std::string>& log) {
+    return [&io, open_for, says_it_waits, &log](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
+        if (says_it_waits && ask.waiting_for_human) ask.waiting_for_human();
+        log.push_back("form open");
+        asio::steady_timer t(io, open_for);
+        co_await t.async_wait(asio::use_awaitable);
+        log.push_back("answered");
+        tools::ApprovalDecision d;
+        d.kind = tools::ApprovalDecision::Kind::approved;
+        d.approval = tools::ApprovalSource::user;
+        co_return d;
+    };
+}
+
+}  // namespace
+
+TEST_CASE("read: does not wait behind an open approval form of the same file; returns the bytes on disk") {
+    for (const char* tool : {"edit", "apply_diff"}) {
+        CAPTURE(tool);
+        Fixture f;
+        f.put("a.txt", "one\ntwo\n");
+        std::vector<std::string> log;
+        f.ctx.approve = slow_gate(f.io, std::chrono::milliseconds(400), true, log);
+        std::optional<tools::ToolResult> change, read_before_form, read_while_open;
+        if (std::string(tool) == "edit")
+            f.start(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "two"}, {"new_string", "TWO"}}, change,
+                    &log, "change done");
+        else
+            f.start(tools::apply_diff_handler(), {{"diff", "--- a/a.txt\n+++ b/a.txt\n@@ -2 +2 @@\n-two\n+TWO\n"}}, change, &log,
+                    "change done");
+        // In line before the form opened: let go when it opens.
+        f.start(tools::read_handler(), {{"file_path", f.path("a.txt")}}, read_before_form, &log, "read 1 done");
+        asio::steady_timer later(f.io, std::chrono::milliseconds(50));
+        later.async_wait([&](std::error_code) {
+            f.start(tools::read_handler(), {{"file_path", f.path("a.txt")}}, read_while_open, &log, "read 2 done");
+        });
+        f.io.run();
+        REQUIRE(change.has_value());
+        CHECK_FALSE(change->is_error);
+        REQUIRE(read_before_form.has_value());
+        REQUIRE(read_while_open.has_value());
+        CHECK(log == std::vector<std::string>{"form open", "read 1 done", "read 2 done", "answered", "change done"});
+        CHECK(read_before_form->structured["text"] == "     1\tone\n     2\ttwo");
+        CHECK(read_while_open->structured["text"] == "     1\tone\n     2\ttwo");
+        CHECK(f.get("a.txt") == "one\nTWO\n");
+        CHECK(f.lanes.lanes() == 0);
+    }
+}
+
+TEST_CASE("read: still waits for a change that is not waiting for a human, and sees it") {
+    Fixture f;
+    f.put("a.txt", "one\ntwo\n");
+    std::vector<std::string> log;
+    f.ctx.approve = slow_gate(f.io, std::chrono::milliseconds(200), false, log);  // e.g. slow work, no form
+    std::optional<tools::ToolResult> change, read;
+    f.start(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "two"}, {"new_string", "TWO"}}, change, &log,
+            "change done");
+    f.start(tools::read_handler(), {{"file_path", f.path("a.txt")}}, read, &log, "read done");
+    f.io.run();
+    REQUIRE(read.has_value());
+    CHECK(log == std::vector<std::string>{"form open", "answered", "change done", "read done"});
+    CHECK(read->structured["text"] == "     1\tone\n     2\tTWO");
+}

@@ -1,0 +1,209 @@
+// Unit tests of the transaction: the write path (platform staging + tools::write_checked) keeps
+// mode and owner, symlinks and hard links, leaves no temp files, with both fsync settings, creates
+// new files with their folders, and re-checks before writing over a file changed since it was
+// read; a list of files commits all or nothing; a refused approval writes nothing.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <asio/io_context.hpp>
+#include <functional>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/unit/tools/fixture.hpp"
+
+using namespace tools_test;
+
+TEST_CASE("write_checked replaces the bytes, keeps the mode, leaves no temp file") {
+    for (bool sync : {false, true}) {
+        CAPTURE(sync);
+        Fixture f(sync);
+        f.put("run.sh", "#!/bin/sh\r\necho old\r\n");
+        ::chmod((f.root / "run.sh").c_str(), 0751);
+        auto before = f.snapshot("run.sh");
+        CHECK(tools::write_checked(f.ctx, before, "#!/bin/sh\r\necho new\r\n") .ok());
+        CHECK(f.get("run.sh") == "#!/bin/sh\r\necho new\r\n");
+        struct stat st {};
+        REQUIRE(::stat((f.root / "run.sh").c_str(), &st) == 0);
+        CHECK((st.st_mode & 07777) == 0751);
+        CHECK(f.entries() == 1);
+    }
+}
+
+TEST_CASE("write_checked through a symlink changes the target and keeps the link") {
+    Fixture f;
+    f.put("real/target.txt", "old\n");
+    fs::create_symlink(f.root / "real" / "target.txt", f.root / "link.txt");
+    auto before = f.snapshot("link.txt");
+    CHECK(before.file.path.real == (f.root / "real" / "target.txt").string());
+    CHECK(tools::write_checked(f.ctx, before, "new\n") .ok());
+    CHECK(fs::is_symlink(f.root / "link.txt"));
+    CHECK(f.get("real/target.txt") == "new\n");
+}
+
+TEST_CASE("write_checked keeps hard links linked") {
+    Fixture f;
+    f.put("a.txt", "shared old\n");
+    fs::create_hard_link(f.root / "a.txt", f.root / "b.txt");
+    auto before = f.snapshot("a.txt");
+    CHECK(tools::write_checked(f.ctx, before, "shared new, longer than before\n") .ok());
+    CHECK(f.get("b.txt") == "shared new, longer than before\n");
+    CHECK(fs::hard_link_count(f.root / "a.txt") == 2);
+    auto again = f.snapshot("b.txt");
+    CHECK(tools::write_checked(f.ctx, again, "short\n") .ok());
+    CHECK(f.get("a.txt") == "short\n");
+    CHECK(f.entries() == 2);
+}
+
+TEST_CASE("write_checked keeps the owner when permitted") {
+    if (::geteuid() != 0) return;  // only root may give a file to someone else
+    Fixture f;
+    f.put("owned.txt", "x\n");
+    REQUIRE(::chown((f.root / "owned.txt").c_str(), 1234, 4321) == 0);
+    auto before = f.snapshot("owned.txt");
+    CHECK(tools::write_checked(f.ctx, before, "y\n") .ok());
+    struct stat st {};
+    REQUIRE(::stat((f.root / "owned.txt").c_str(), &st) == 0);
+    CHECK(st.st_uid == 1234u);
+    CHECK(st.st_gid == 4321u);
+}
+
+TEST_CASE("write_checked creates a new file and its folders") {
+    Fixture f;
+    auto before = f.snapshot("deep/er/new.txt");
+    CHECK_FALSE(before.exists);
+    CHECK(tools::write_checked(f.ctx, before, "fresh\n") .ok());
+    CHECK(f.get("deep/er/new.txt") == "fresh\n");
+}
+
+TEST_CASE("write_checked refuses when the file changed since it was read, and shows how") {
+    Fixture f;
+    f.put("c.txt", "one\ntwo\n");
+    auto before = f.snapshot("c.txt");
+    f.put("c.txt", "one\nTWO by someone else\n");
+    const auto written = tools::write_checked(f.ctx, before, "one\ntwo\nthree\n");
+    REQUIRE_FALSE(written.ok());
+    const std::string& error = written.error().message;
+    CHECK(written.error().reason == base::ErrorReason::conflict);
+    CHECK(error.find("Nothing was written") != std::string::npos);
+    CHECK(error.find("+TWO by someone else") != std::string::npos);
+    CHECK(f.get("c.txt") == "one\nTWO by someone else\n");
+    CHECK(f.entries() == 1);
+}
+
+TEST_CASE("write_checked accepts a file whose timestamps changed but whose bytes did not") {
+    Fixture f;
+    f.put("d.txt", "same\n");
+    auto before = f.snapshot("d.txt");
+    const auto later = fs::last_write_time(f.root / "d.txt") + std::chrono::seconds(5);
+    fs::last_write_time(f.root / "d.txt", later);
+    CHECK(tools::write_checked(f.ctx, before, "changed\n") .ok());
+    CHECK(f.get("d.txt") == "changed\n");
+}
+
+TEST_CASE("write_checked refuses a new file that appeared meanwhile") {
+    Fixture f;
+    auto before = f.snapshot("e.txt");
+    f.put("e.txt", "someone else's\n");
+    const auto written = tools::write_checked(f.ctx, before, "mine\n");
+    REQUIRE_FALSE(written.ok());
+    CHECK(written.error().message.find("created by another program") != std::string::npos);
+    CHECK(f.get("e.txt") == "someone else's\n");
+}
+
+namespace {
+
+// Runs `work` (a coroutine over the fixture's context) to its end.
+template <class T>
+T run(Fixture& f, std::function<asio::awaitable<T>()> work) {
+    std::optional<T> out;
+    asio::co_spawn(f.io, std::move(work), [&out](std::exception_ptr error, T value) {
+        if (error) std::rethrow_exception(error);
+        out.emplace(std::move(value));
+    });
+    f.io.restart();
+    f.io.run();
+    REQUIRE(out.has_value());
+    return std::move(*out);
+}
+
+tools::ApprovalGate gate(tools::ApprovalDecision::Kind kind, std::string message = "") {
+    return [kind, message](const tools::ApprovalRequest&) -> asio::awaitable<tools::ApprovalDecision> {
+        tools::ApprovalDecision d;
+        d.kind = kind;
+        d.approval = tools::ApprovalSource::user;
+        d.message = message;
+        co_return d;
+    };
+}
+
+}  // namespace
+
+TEST_CASE("transaction: a list of two files where one fails the re-check writes neither") {
+    Fixture f;
+    f.put("a.txt", "a old\n");
+    f.put("b.txt", "b old\n");
+    tools::Transaction change("test", {});
+    change.changes().push_back({f.snapshot("a.txt"), "a new\n", false});
+    change.changes().push_back({f.snapshot("b.txt"), "b new\n", false});
+    f.put("b.txt", "b changed by another program\n");
+    const bool ok = run<bool>(f, [&]() -> asio::awaitable<bool> {
+        auto written = co_await change.commit(f.ctx);
+        if (!written) CHECK(written.error().failure.reason == base::ErrorReason::conflict);
+        co_return written.ok();
+    });
+    CHECK_FALSE(ok);
+    CHECK(f.get("a.txt") == "a old\n");
+    CHECK(f.get("b.txt") == "b changed by another program\n");
+    CHECK(f.entries() == 2);  // no temp file left
+}
+
+TEST_CASE("transaction: a list of two files commits both, a creation among them") {
+    Fixture f;
+    f.put("a.txt", "a old\n");
+    tools::Transaction change("test", {});
+    change.changes().push_back({f.snapshot("a.txt"), "a new\n", false});
+    change.changes().push_back({f.snapshot("sub/b.txt"), "b new\n", false});
+    CHECK(run<bool>(f, [&]() -> asio::awaitable<bool> { co_return (co_await change.commit(f.ctx)).ok(); }));
+    CHECK(f.get("a.txt") == "a new\n");
+    CHECK(f.get("sub/b.txt") == "b new\n");
+}
+
+TEST_CASE("transaction: a refused approval writes nothing, for one file and for a patch of two") {
+    Fixture f;
+    f.put("a.txt", "one\n");
+    f.put("b.txt", "two\n");
+    f.ctx.approve = gate(tools::ApprovalDecision::Kind::rejected, "The user rejected the change.");
+    auto edit = f.call(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "one"}, {"new_string", "ONE"}});
+    CHECK(edit.is_error);
+    CHECK(edit.text == "The user rejected the change.");
+    CHECK(f.get("a.txt") == "one\n");
+    auto patch = f.call(tools::apply_diff_handler(),
+                        {{"diff", "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n"
+                                  "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+TWO\n"}});
+    CHECK(patch.is_error);
+    CHECK(f.get("a.txt") == "one\n");
+    CHECK(f.get("b.txt") == "two\n");
+    CHECK(f.entries() == 2);
+}
+
+TEST_CASE("transaction: an approved patch of two files writes both and records both for undo") {
+    Fixture f;
+    tools::History history;
+    f.ctx.history = &history;
+    f.put("a.txt", "one\n");
+    f.put("b.txt", "two\n");
+    f.ctx.approve = gate(tools::ApprovalDecision::Kind::approved);
+    auto patch = f.call(tools::apply_diff_handler(),
+                        {{"diff", "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n"
+                                  "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+TWO\n"}});
+    CHECK_FALSE(patch.is_error);
+    CHECK(f.get("a.txt") == "ONE\n");
+    CHECK(f.get("b.txt") == "TWO\n");
+    CHECK(history.depth(f.path("a.txt")) == 1);
+    CHECK(history.depth(f.path("b.txt")) == 1);
+    CHECK(f.states.known_hash(f.path("b.txt")).has_value());
+}

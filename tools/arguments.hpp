@@ -1,0 +1,85 @@
+// Each tool's arguments as a typed struct, read from the call's JSON once (schemas/<tool>.json
+// describes the same fields). The registry validates the JSON against the schema before a tool
+// runs, so reading it here cannot fail on shape; a missing optional field keeps its default.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tools {
+
+struct ReadArgs {
+    std::string file_path;
+    std::int64_t offset = 1;
+    std::int64_t limit = 2000;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReadArgs, file_path, offset, limit)
+
+struct EditArgs {
+    std::string file_path;
+    std::string old_string;
+    std::string new_string;
+    bool replace_all = false;
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EditArgs, file_path, old_string, new_string, replace_all, dry_run)
+
+// One element of multiedit's `edits`.
+struct OneEdit {
+    std::string old_string;
+    std::string new_string;
+    bool replace_all = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OneEdit, old_string, new_string, replace_all)
+
+// What multiedit's edits are located on: the result of the edit before, or the file as it was.
+enum class Against { previous, original };
+NLOHMANN_JSON_SERIALIZE_ENUM(Against, {{Against::previous, "previous"}, {Against::original, "original"}})
+
+struct MultieditArgs {
+    std::string file_path;
+    std::vector<OneEdit> edits;
+    Against against = Against::previous;
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MultieditArgs, file_path, edits, against, dry_run)
+
+struct WriteArgs {
+    std::string file_path;
+    std::string content;
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WriteArgs, file_path, content, dry_run)
+
+struct InsertArgs {
+    std::string file_path;
+    long long line = 0;
+    std::string text;
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InsertArgs, file_path, line, text, dry_run)
+
+struct ApplyDiffArgs {
+    std::string file_path;  // "" when not given (the patch names its files)
+    std::string diff;
+    std::optional<double> fuzzy_threshold;  // nullopt: the server's --fuzzy-threshold
+    bool dry_run = false;
+};
+inline void from_json(const nlohmann::json& j, ApplyDiffArgs& out) {
+    out.file_path = j.value("file_path", std::string());
+    out.diff = j.at("diff").get<std::string>();
+    if (const auto it = j.find("fuzzy_threshold"); it != j.end()) out.fuzzy_threshold = it->get<double>();
+    out.dry_run = j.value("dry_run", false);
+}
+
+struct UndoArgs {
+    std::string file_path;
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UndoArgs, file_path, dry_run)
+
+}  // namespace tools

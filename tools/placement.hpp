@@ -1,0 +1,44 @@
+// Where a call's work runs: on the io thread itself or on the blocking pool. The one place that
+// decides it, from the sizes involved and whether the call is alone in flight (ctx.alone()).
+// Small work done by a lone call takes microseconds, less than two thread hand-overs; large work,
+// or work beside other calls in flight, goes to the pool so that nothing holds the others up.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+
+#include "tools/tool.hpp"
+
+namespace tools {
+
+class WorkPlacement {
+public:
+    // Files up to this size are read, planned and written on the io thread itself (when the call
+    // is alone): their work takes microseconds, less than two thread hand-overs.
+    static constexpr std::uint64_t inline_work_bytes = 256 * 1024;
+
+    // Is work over these many bytes short enough to run inline?
+    static bool small(std::uint64_t bytes) { return bytes <= inline_work_bytes; }
+    static bool small(std::initializer_list<std::uint64_t> sizes) {
+        return std::all_of(sizes.begin(), sizes.end(), [](std::uint64_t n) { return small(n); });
+    }
+
+    // Asked now (the number of calls in flight changes while a call waits): run inline?
+    static bool inline_now(const CallContext& ctx, std::initializer_list<std::uint64_t> sizes) {
+        return ctx.alone() && small(sizes);
+    }
+
+    // A lone call that will write keeps the file open until its reply is out (see
+    // ToolResult::after_reply); with many calls in flight, descriptors are not held.
+    static bool keep_open(bool alone, bool dry_run) { return alone && !dry_run; }
+
+    // Runs `work` inline or on the pool, as `run_inline` says.
+    template <class Work>
+    static auto run(const CallContext& ctx, bool run_inline, Work work) -> asio::awaitable<decltype(work())> {
+        if (run_inline) co_return work();
+        co_return co_await offload(ctx.blocking, std::move(work));
+    }
+};
+
+}  // namespace tools

@@ -1,0 +1,88 @@
+// One change of one or more files, as every mutating tool makes it: the files' lanes held, each
+// file as loaded and what it becomes; then approve (one request for all), re-check and commit
+// (all or nothing), and record (file states, history) once the reply is out. A single edit is a
+// list of one; apply_diff's patch is a list of many. Tools plan; this carries the plan out.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/result.hpp"
+#include "os/platform.hpp"
+#include "tools/file_access.hpp"
+#include "tools/tool.hpp"
+
+namespace tools {
+
+// The file as a planner sees it: present (bytes and facts) or absent (a new file).
+struct FileSnapshot {
+    bool exists = false;
+    LoadedFile file;  // valid when exists; file.path is always set
+};
+
+// One file of a transaction: as it was, and what it becomes.
+struct FileChange {
+    FileSnapshot before;
+    std::string new_bytes;     // ignored when delete_file
+    bool delete_file = false;
+};
+
+// Why a commit failed: the first failure (its message for the model, its reason: conflict when a
+// file changed meanwhile, else io_error), and the files that could not be put back ("" when every
+// file already written was restored, or none was written).
+struct CommitFailure {
+    base::Failure failure;
+    std::string revert_errors;  // "\n- path: error" per file
+    bool some_committed = false;
+};
+
+class Transaction {
+public:
+    Transaction(std::string tool, std::vector<FileLanes::Guard> lanes);
+
+    std::vector<FileChange>& changes() { return changes_; }
+    const std::vector<FileChange>& changes() const { return changes_; }
+    const std::vector<FileLanes::Guard>& lanes() const { return lanes_; }
+
+    // The request for the gate over every change (images in the order of changes()); the caller
+    // fills in paths and the diff. Valid while the transaction lives.
+    ApprovalRequest approval_request() const;
+
+    // Asks the gate; while it waits for a human, reads of these files do not queue behind it.
+    // nullopt: approved, go on; otherwise the result to answer with.
+    asio::awaitable<std::optional<ToolResult>> approve(CallContext& ctx, ApprovalRequest ask, ApprovalDecision& decision);
+
+    // Stages every change, re-checks every file (still as loaded, or still absent), then commits
+    // them in order; on a failure, discards what is staged and reverts what was committed.
+    // Runs where WorkPlacement decides (inline for a lone call over small files).
+    asio::awaitable<base::Result<void, CommitFailure>> commit(CallContext& ctx);
+
+    // Hands the bookkeeping to `result.after_reply` (new fingerprints, history unless
+    // `record_history` is false, the replaced files closed) with the lanes, so the next change
+    // of these files starts after it. Deleted files are forgotten at once.
+    void record_after_reply(CallContext& ctx, ToolResult& result, bool record_history);
+
+private:
+    std::string tool_;
+    std::vector<FileLanes::Guard> lanes_;
+    std::vector<FileChange> changes_;
+};
+
+// What the gate's decision means for the call: nullopt = go on and write; otherwise the result to
+// answer with (the input_required round trip, a refusal, or a cancellation).
+std::optional<ToolResult> unless_approved(const CallContext& ctx, const ApprovalDecision& decision);
+
+// The answer to a call the client cancelled before anything was written; nullopt when it did not.
+std::optional<ToolResult> if_cancelled(const CallContext& ctx);
+
+// What a result's summary adds for an approval: the gate's note and the user's feedback.
+std::string decision_note(const ApprovalDecision* decision);
+
+// Writes `new_bytes` over the file `before` describes (or creates it, or removes it): a
+// transaction's commit for one file without lanes or approval.
+base::Result<void> write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
+                                 bool delete_file = false);
+
+}  // namespace tools

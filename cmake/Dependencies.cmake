@@ -3,6 +3,7 @@
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(spdlog REQUIRED)
+find_package(fmt REQUIRED)  # with spdlog (Debian libfmt-dev); hex formatting in os/
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(CLI11 REQUIRED)
 find_package(valijson REQUIRED)

@@ -1,4 +1,4 @@
-// Roots, the client's roots, and path resolution (contract section 7).
+// Roots, the client's roots, and path resolution.
 #include "os/workspace.hpp"
 
 #include <cctype>

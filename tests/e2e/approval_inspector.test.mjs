@@ -1,5 +1,5 @@
 // The approval gate with the MCP Inspector CLI, a client that cannot show forms (no elicitation
-// capability): contract §2 `--approval ask` applies and says so, `require` refuses, `auto` applies.
+// capability): `--approval ask` applies and says so, `require` refuses, `auto` applies.
 // Each run is one CLI process against a tapped server; the file on disk is compared byte for byte
 // afterwards and every server line is validated. (How the CLI must be run: inspector_cli.test.mjs.)
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The approval gate in the legacy era (contract §5): the server asks through a server-to-client
+// The approval gate in the legacy era: the server asks through a server-to-client
 // `elicitation/create` while the `tools/call` it serves is in flight. Driven by the official SDK
 // 1.32.2 (every answer a human or a client can give, a timeout, a cancelled call) and by raw
 // JSON lines where timing matters (cancel + late answer, concurrency while waiting, progress,

@@ -1,4 +1,4 @@
-// The approval gate in the modern era (2026-07-28, contract §3 and §5): Multi Round-Trip
+// The approval gate in the modern era (2026-07-28): Multi Round-Trip
 // Requests. The first `tools/call` answers `resultType: "input_required"` with an
 // `elicitation/create` input request and a signed `requestState`; the retry carries
 // `inputResponses` and the echoed state. Driven by @modelcontextprotocol/client 2.4.0 (which

@@ -1,4 +1,4 @@
-// The lost-update invariant (contract section 6): N edits to N different lines of one file, all
+// The lost-update invariant: N edits to N different lines of one file, all
 // written to stdin before any reply is read, leave all N changes on disk and N success replies.
 // Also: different files in flight at once all succeed.
 import assert from 'node:assert/strict';

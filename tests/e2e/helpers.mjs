@@ -95,7 +95,7 @@ export function writeFixtures(dir) {
 }
 
 /**
- * Paths `read` must refuse (contract §7), all created for real: a file outside the root (absolute,
+ * Paths `read` must refuse, all created for real: a file outside the root (absolute,
  * through `..`, through a symlink), a directory, a FIFO (refused without blocking), a missing file.
  */
 export function makeBoundaryCases(root) {
@@ -157,7 +157,7 @@ export function analyzeBytes(bytes) {
   };
 }
 
-/** What `read` must answer for these bytes and this window (contract §4). */
+/** What `read` must answer for these bytes and this window. */
 export function expectedRead(bytes, { offset, limit } = {}) {
   const facts = analyzeBytes(bytes);
   const total = facts.lines.length;
@@ -698,7 +698,7 @@ export function outputValidator(tool) {
   return (value) => (fn(value) ? null : ajv_errors(fn.errors));
 }
 
-/** Contract §4 + MCP-NOTES annotations. */
+/** Tool names, order and annotations. */
 export function annotationProblems(tool) {
   const a = tool.annotations ?? {};
   const p = [];

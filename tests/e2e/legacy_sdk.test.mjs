@@ -58,10 +58,10 @@ describe('handshake and tools/list (SDK 1.32.2)', () => {
   test('tools/list has the contract\'s seven tools, in order, each well-formed', () => {
     assert.ok(tools, 'listTools did not run');
     const names = tools.map((t) => t.name);
-    assert.deepEqual(names, CONTRACT_TOOLS, `tool names/order (contract §4): expected ${show(CONTRACT_TOOLS)}, got ${show(names)}`);
+    assert.deepEqual(names, CONTRACT_TOOLS, `tool names/order: expected ${show(CONTRACT_TOOLS)}, got ${show(names)}`);
     const problems = tools.flatMap((t) => [...toolDefinitionProblems(t), ...annotationProblems(t)]);
     for (const t of tools.filter((x) => x.name !== 'read')) {
-      if (!('dry_run' in (t.inputSchema?.properties ?? {}))) problems.push(`tool ${t.name}: mutating tools take dry_run (contract §4)`);
+      if (!('dry_run' in (t.inputSchema?.properties ?? {}))) problems.push(`tool ${t.name}: mutating tools take dry_run`);
     }
     assertNoProblems(problems, 'tool definitions');
   });
@@ -103,7 +103,7 @@ describe('read through the SDK 1.32.2 client', () => {
   test('read with bad arguments is a tool error, not a protocol error', async () => {
     for (const args of [{}, { file_path: fixtures['lf.txt'].path, offset: 'two' }, { file_path: fixtures['lf.txt'].path, limit: 0 }]) {
       const result = await client.callTool({ name: 'read', arguments: args }, undefined, CALL_OPTS);
-      assert.equal(result.isError, true, `read ${show(args)} must give isError: true (contract §3), got ${show(result).slice(0, 400)}`);
+      assert.equal(result.isError, true, `read ${show(args)} must give isError: true, got ${show(result).slice(0, 400)}`);
     }
   });
 
@@ -155,7 +155,7 @@ describe('approval through elicitation (legacy era)', () => {
       assert.ok(decision, `the form must have a "decision" field: ${show(schema)}`);
       assert.ok((schema.required ?? []).includes('decision'), `"decision" must be required: ${show(schema)}`);
       const values = (decision.enum ?? decision.oneOf?.map((o) => o.const) ?? []).slice().sort();
-      assert.deepEqual(values, ['apply', 'apply_session', 'reject'], `decision choices (contract §5): ${show(decision)}`);
+      assert.deepEqual(values, ['apply', 'apply_session', 'reject'], `decision choices: ${show(decision)}`);
       assert.equal(fs.readFileSync(file, 'utf8'), 'one\nTWO\nthree\n', 'the approved edit must be on disk');
       assert.equal(r1.structuredContent?.approval, 'user', `approval: ${show(r1.structuredContent)}`);
 
@@ -183,6 +183,6 @@ describe('what the server wrote', () => {
     assertNoProblems(problems, 'SDK 1.32.2 session');
     assert.ok(!conn.messages.some((m) => m.dir === 'c2s' && m.msg?.method === 'server/discover'), 'SDK 1.32.2 never probes');
     assert.deepEqual({ code: conn.exit?.code, signal: conn.exit?.signal }, { code: 0, signal: null },
-      `the server must exit 0 after stdin EOF (contract §2), got ${show(conn.exit)}; stderr tail:\n${stderr.text.slice(-1500)}`);
+      `the server must exit 0 after stdin EOF, got ${show(conn.exit)}; stderr tail:\n${stderr.text.slice(-1500)}`);
   });
 });

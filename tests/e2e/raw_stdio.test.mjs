@@ -23,7 +23,7 @@ async function withSession(label, body, args = []) {
     const exit = await s.close();
     assertNoProblems(s.validator.problems, label);
     assert.deepEqual(exit, { code: 0, signal: null },
-      `${label}: the server must exit 0 once stdin reaches EOF (contract §2); got ${show(exit)}; stderr tail:\n${s.stderr.text.slice(-1500)}`);
+      `${label}: the server must exit 0 once stdin reaches EOF; got ${show(exit)}; stderr tail:\n${s.stderr.text.slice(-1500)}`);
   }
 }
 
@@ -96,7 +96,7 @@ describe('errors', () => {
     await withSession('malformed', async (s) => {
       s.send('{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {');
       const e = await s.next(isError(-32700), { what: 'a -32700 parse error' });
-      assert.ok(!('id' in e), `an error for an unreadable message leaves id out (contract §4), got ${show(e)}`);
+      assert.ok(!('id' in e), `an error for an unreadable message leaves id out, got ${show(e)}`);
       s.send('this is not json at all');
       await s.next(isError(-32700), { what: 'a second -32700' });
       await s.initialize();
@@ -244,7 +244,7 @@ describe('approval in the legacy era (raw lines)', () => {
         }
         assert.ok(p.message.includes('target.txt'), `the message must say what will change: ${show(p.message).slice(0, 300)}`);
         const ping = await s.request(6, 'ping');
-        assert.deepEqual(ping.result, {}, 'ping must be answered while the approval waits (contract §5)');
+        assert.deepEqual(ping.result, {}, 'ping must be answered while the approval waits');
         assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\nthree\n', 'nothing written before the answer');
         s.send({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { decision: 'apply' } } });
         const r = await s.response(5);

@@ -1,4 +1,4 @@
-// Shutdown (contract section 2, MCP-NOTES stdio): stdin EOF or SIGTERM stops reading, finishes
+// Shutdown: stdin EOF or SIGTERM stops reading, finishes
 // in-flight work, and exits 0 promptly — also while an approval form waits (nothing is written then).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

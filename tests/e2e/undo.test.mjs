@@ -1,4 +1,4 @@
-// `undo` (contract §4): reverts the latest change this server made to a file if the file is still
+// `undo`: reverts the latest change this server made to a file if the file is still
 // exactly what the server wrote; repeated calls walk back; undoing a creation removes the file;
 // it passes the same approval gate as every change. Raw lines (policy auto) for the mechanics,
 // the SDK 1.32.2 client for the legacy gate, raw modern lines for the MRTR gate. The file on disk

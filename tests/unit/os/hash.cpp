@@ -17,6 +17,6 @@ TEST_CASE("content_fingerprint: 32 lowercase hex digits, equal for equal bytes o
     CHECK(f.find_first_not_of("0123456789abcdef") == std::string::npos);
     CHECK(f == os::content_fingerprint("caf\xE9\r\n"));
     CHECK(f != os::content_fingerprint("caf\xE9\n"));
-    // Leading zeros are kept: the empty input's XXH3-128 has a short high half.
+    // Fixed width: leading zeros are written.
     CHECK(os::content_fingerprint("").size() == 32);
 }

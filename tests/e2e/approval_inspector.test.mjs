@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import {
-  BINARY, TAP, assertNoProblems, makeTempDir, requireBinary, validateTapDir,
+  BINARY, TAP, assertNoProblems, makeTempDir, requireBinary, validateTapDir, assertFile, textOf,
 } from './helpers.mjs';
 
 requireBinary();
@@ -20,20 +20,7 @@ const show = (v) => JSON.stringify(v);
 const ORIGINAL = 'one\ntwo\nthree\n';
 const EDITED = 'one\nTWO\nthree\n';
 
-function assertFile(file, expected, what) {
-  if (expected === null) {
-    assert.ok(!fs.existsSync(file), `${what}: ${file} must not exist, but holds ${show(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '')}`);
-    return;
-  }
-  assert.ok(fs.existsSync(file), `${what}: ${file} must exist (expected ${show(String(expected))})`);
-  const got = fs.readFileSync(file);
-  const exp = Buffer.from(expected);
-  if (!got.equals(exp)) {
-    assert.fail(`${what}: ${path.basename(file)} on disk differs byte for byte\n  expected ${show(exp.toString('utf8'))}\n  got      ${show(got.toString('utf8'))}`);
-  }
-}
 
-const textOf = (r) => (r?.content ?? []).filter((c) => c?.type === 'text').map((c) => c.text).join('\n');
 
 /** One CLI run: `--method tools/call --tool-name TOOL --tool-arg k=v ...` against a fresh tapped server. */
 function inspectorCall(root, serverArgs, tool, toolArgs) {

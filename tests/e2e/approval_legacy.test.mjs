@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  RawSession, assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir,
+  RawSession, assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir, assertFile, textOf,
 } from './helpers.mjs';
 
 requireBinary();
@@ -24,23 +24,9 @@ const EDITED = 'one\nTWO\nthree\n';
 const EDIT_ARGS = (file) => ({ file_path: file, old_string: 'two', new_string: 'TWO' });
 
 // ---------------------------------------------------------------------------------------------
-// small helpers (kept local: the shared helpers.mjs is not ours to change)
+// small helpers
 
-/** The file must hold exactly `expected` (string or Buffer), or be absent when expected is null. */
-function assertFile(file, expected, what) {
-  if (expected === null) {
-    assert.ok(!fs.existsSync(file), `${what}: ${file} must not exist, but holds ${show(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '')}`);
-    return;
-  }
-  assert.ok(fs.existsSync(file), `${what}: ${file} must exist (expected ${show(String(expected))})`);
-  const got = fs.readFileSync(file);
-  const exp = Buffer.isBuffer(expected) ? expected : Buffer.from(expected);
-  if (!got.equals(exp)) {
-    assert.fail(`${what}: ${path.basename(file)} on disk differs byte for byte\n  expected ${show(exp.toString('utf8'))}\n  got      ${show(got.toString('utf8'))}`);
-  }
-}
 
-const textOf = (r) => (r?.content ?? []).filter((c) => c?.type === 'text').map((c) => c.text).join('\n');
 
 function assertRefused(r, what, ...patterns) {
   assert.equal(r?.isError, true, `${what}: must be isError: true, got ${show(r).slice(0, 600)}`);

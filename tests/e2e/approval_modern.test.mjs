@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
   PV_KEY, RawSession, assertNoProblems, drain, makeTempDir, modernMeta, requireBinary, tappedServer,
-  validateTapDir,
+  validateTapDir, assertFile, textOf,
 } from './helpers.mjs';
 
 requireBinary();
@@ -27,22 +27,9 @@ const ELICIT_CAPS = { elicitation: { form: {} } };
 const APPLY = { action: 'accept', content: { decision: 'apply' } };
 
 // ---------------------------------------------------------------------------------------------
-// small helpers (kept local: the shared helpers.mjs is not ours to change)
+// small helpers
 
-function assertFile(file, expected, what) {
-  if (expected === null) {
-    assert.ok(!fs.existsSync(file), `${what}: ${file} must not exist, but holds ${show(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '')}`);
-    return;
-  }
-  assert.ok(fs.existsSync(file), `${what}: ${file} must exist (expected ${show(String(expected))})`);
-  const got = fs.readFileSync(file);
-  const exp = Buffer.isBuffer(expected) ? expected : Buffer.from(expected);
-  if (!got.equals(exp)) {
-    assert.fail(`${what}: ${path.basename(file)} on disk differs byte for byte\n  expected ${show(exp.toString('utf8'))}\n  got      ${show(got.toString('utf8'))}`);
-  }
-}
 
-const textOf = (r) => (r?.content ?? []).filter((c) => c?.type === 'text').map((c) => c.text).join('\n');
 
 function assertRefused(r, what, ...patterns) {
   assert.notEqual(r?.resultType, 'input_required', `${what}: expected a refusal, got input_required: ${show(r).slice(0, 400)}`);

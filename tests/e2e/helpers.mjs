@@ -854,3 +854,21 @@ export function modernMeta(capabilities = {}, version = MODERN_VERSION) {
     [CAPS_KEY]: capabilities,
   };
 }
+
+/** The file must hold exactly `expected` (string or Buffer), or be absent when expected is null. */
+export function assertFile(file, expected, what) {
+  const show = (v) => JSON.stringify(v);
+  if (expected === null) {
+    assert.ok(!fs.existsSync(file), `${what}: ${file} must not exist, but holds ${show(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '')}`);
+    return;
+  }
+  assert.ok(fs.existsSync(file), `${what}: ${file} must exist (expected ${show(String(expected))})`);
+  const got = fs.readFileSync(file);
+  const exp = Buffer.isBuffer(expected) ? expected : Buffer.from(expected);
+  if (!got.equals(exp)) {
+    assert.fail(`${what}: ${path.basename(file)} on disk differs byte for byte\n  expected ${show(exp.toString('utf8'))}\n  got      ${show(got.toString('utf8'))}`);
+  }
+}
+
+/** The text blocks of a CallToolResult, joined with newlines. */
+export const textOf = (r) => (r?.content ?? []).filter((c) => c?.type === 'text').map((c) => c.text).join('\n');

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  RawSession, assertNoProblems, drain, makeTempDir, modernMeta, requireBinary, tappedServer, validateTapDir,
+  RawSession, assertNoProblems, drain, makeTempDir, modernMeta, requireBinary, tappedServer, validateTapDir, assertFile, textOf,
 } from './helpers.mjs';
 
 requireBinary();
@@ -19,20 +19,7 @@ const show = (v) => JSON.stringify(v);
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const bytes = (...parts) => Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p))));
 
-function assertFile(file, expected, what) {
-  if (expected === null) {
-    assert.ok(!fs.existsSync(file), `${what}: ${file} must not exist, but holds ${show(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '')}`);
-    return;
-  }
-  assert.ok(fs.existsSync(file), `${what}: ${file} must exist (expected ${show(String(expected))})`);
-  const got = fs.readFileSync(file);
-  const exp = Buffer.isBuffer(expected) ? expected : Buffer.from(expected);
-  if (!got.equals(exp)) {
-    assert.fail(`${what}: ${path.basename(file)} on disk differs byte for byte\n  expected ${show(exp.toString('utf8'))}\n  got      ${show(got.toString('utf8'))}`);
-  }
-}
 
-const textOf = (r) => (r?.content ?? []).filter((c) => c?.type === 'text').map((c) => c.text).join('\n');
 
 function assertOk(r, what, approval) {
   assert.notEqual(r?.isError, true, `${what}: must succeed, got ${show(r).slice(0, 700)}`);

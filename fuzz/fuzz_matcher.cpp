@@ -76,10 +76,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fuzz::require(r.begin >= previous_end && r.begin <= r.end && r.end <= file.size());
             fuzz::require(match.lines[i].first >= 1 && match.lines[i].first <= match.lines[i].last);
             previous_end = r.end;
-            // Without CR and BOM the exact tier's range is old_string itself.
+            // Without CR and BOM the exact tier's range is old_string itself, or old_string with each
+            // U+FFFD standing for one byte that is not UTF-8 (the stand-in search).
             if (match.tier == text::MatchTier::exact && bom == 0 && file.find('\r') == std::string::npos &&
-                old_string.find('\r') == std::string::npos) {
-                fuzz::require(file.compare(r.begin, r.end - r.begin, old_string) == 0);
+                old_string.find('\r') == std::string::npos &&
+                file.compare(r.begin, r.end - r.begin, old_string) != 0) {
+                std::size_t stand_ins = 0;
+                for (std::size_t at = old_string.find("\xEF\xBF\xBD"); at != std::string::npos;
+                     at = old_string.find("\xEF\xBF\xBD", at + 3))
+                    ++stand_ins;
+                fuzz::require(stand_ins > 0 && r.end - r.begin == old_string.size() - 2 * stand_ins);
             }
         }
         auto spliced = text::splice(file, match.replacements);

@@ -41,8 +41,8 @@ std::optional<tools::ToolResult> check_arguments(const tools::Registry& registry
     call.unknown = registry.set_aside_unknown_arguments(*call.tool, call.args);
     if (call.unknown.error)
         return tools::ToolResult::error(std::move(*call.unknown.error), base::ErrorReason::invalid_arguments);
-    if (auto problem = registry.validate(*call.tool, call.args))
-        return tools::ToolResult::error(std::move(*problem), base::ErrorReason::invalid_arguments);
+    if (auto valid = registry.validate(*call.tool, call.args); !valid)
+        return tools::ToolResult::error(std::move(valid).error());
     return std::nullopt;
 }
 

@@ -366,10 +366,10 @@ UnknownArguments Registry::set_aside_unknown_arguments(const ToolDefinition& too
     return out;
 }
 
-std::optional<std::string> Registry::validate(const ToolDefinition& tool, const Json& args) const {
+base::Result<void> Registry::validate(const ToolDefinition& tool, const Json& args) const {
     std::vector<std::string> findings = validation_findings(tool, args);
-    if (findings.empty()) return std::nullopt;
-    return invalid_arguments_message(tool, findings);
+    if (findings.empty()) return {};
+    return base::fail(base::Failure{invalid_arguments_message(tool, findings), base::ErrorReason::invalid_arguments});
 }
 
 }  // namespace tools

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.hpp"
 #include "tools/arguments.hpp"
 #include "tools/tool.hpp"
 
@@ -58,7 +59,7 @@ public:
 
     // nullopt when `args` conforms to the tool's inputSchema; otherwise a message for the model
     // naming the JSON pointer of each bad field and what the tool takes.
-    std::optional<std::string> validate(const ToolDefinition& tool, const Json& args) const;
+    base::Result<void> validate(const ToolDefinition& tool, const Json& args) const;
 
     const Handler& handler(const ToolDefinition& tool) const;
 

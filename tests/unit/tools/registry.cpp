@@ -68,7 +68,7 @@ TEST_CASE("unknown arguments: set aside, and the call goes on") {
     CHECK(outcome.ignored == std::vector<std::string>{"wait_for_previous", "x-trace-id"});
     CHECK(outcome.note == "Ignored arguments this tool does not take: wait_for_previous, x-trace-id.");
     CHECK(args == tools::Json{{"file_path", "a.txt"}, {"old_string", "a"}, {"new_string", "b"}});
-    CHECK_FALSE(registry().validate(tool("edit"), args));
+    CHECK(registry().validate(tool("edit"), args).ok());
 }
 
 TEST_CASE("unknown arguments: none unknown, nothing changes") {
@@ -128,9 +128,11 @@ TEST_CASE("unknown arguments: long names are cut on a character boundary in mess
 
 TEST_CASE("validation: valijson's findings for top-level arguments, in plain words and in a fixed order") {
     const auto findings = [](std::string_view name, const tools::Json& args) {
-        const auto message = registry().validate(tool(name), args);
-        REQUIRE(message);
-        const std::string first = message->substr(0, message->rfind('\n'));  // without "<tool> takes: ..."
+        const auto valid = registry().validate(tool(name), args);
+        REQUIRE_FALSE(valid.ok());
+        CHECK(valid.error().reason == base::ErrorReason::invalid_arguments);
+        const std::string& message = valid.error().message;
+        const std::string first = message.substr(0, message.rfind('\n'));  // without "<tool> takes: ..."
         return first.substr(first.find('\n') + 1);                             // without "Invalid arguments for ..."
     };
     CHECK(findings("edit", {{"file_path", 5}, {"old_string", "a"}}) ==

@@ -94,10 +94,6 @@ base::Result<Planned> plan_change(const CallContext& ctx, const ChangeRequest& r
     return out;
 }
 
-}  // namespace
-
-namespace {
-
 // The result the contract describes, for the file at `path` (`existed`: before the change);
 // takes the diff text, notes and extra fields out of `planned`.
 ToolResult build_result(const ChangeRequest& request, const os::ResolvedPath& path, bool existed, Planned& planned,

@@ -26,7 +26,12 @@ base::Result<ToolCall, std::string> resolve_tool_call(const tools::Registry& reg
     }
     // Other agents' call shapes (Anthropic's `command`, pi's and Kimi's edit lists, Roo's XML) may
     // name another of our tools: the call is served, and its permissions asked, as that tool.
-    call.shape = tools::map_call_shape(call.name, call.args);
+    auto shape = tools::map_call_shape(call.name, call.args);
+    if (!shape) {
+        call.unmappable = std::move(shape).error();
+        return call;
+    }
+    call.shape = std::move(shape).value();
     if (const tools::ToolDefinition* mapped = registry.find(call.shape.tool); mapped && mapped != call.tool) {
         call.tool = mapped;
         call.name = call.shape.tool;
@@ -36,11 +41,10 @@ base::Result<ToolCall, std::string> resolve_tool_call(const tools::Registry& reg
 }
 
 std::optional<tools::ToolResult> check_arguments(const tools::Registry& registry, ToolCall& call) {
-    if (call.shape.error)
-        return tools::ToolResult::error(std::move(*call.shape.error), base::ErrorReason::invalid_arguments);
-    call.unknown = registry.set_aside_unknown_arguments(*call.tool, call.args);
-    if (call.unknown.error)
-        return tools::ToolResult::error(std::move(*call.unknown.error), base::ErrorReason::invalid_arguments);
+    if (call.unmappable) return tools::ToolResult::error(std::move(*call.unmappable));
+    auto unknown = registry.set_aside_unknown_arguments(*call.tool, call.args);
+    if (!unknown) return tools::ToolResult::error(std::move(unknown).error());
+    call.unknown = std::move(unknown).value();
     if (auto valid = registry.validate(*call.tool, call.args); !valid)
         return tools::ToolResult::error(std::move(valid).error());
     return std::nullopt;

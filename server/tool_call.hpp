@@ -21,6 +21,7 @@ struct ToolCall {
     const tools::ToolDefinition* tool = nullptr;
     nlohmann::json args = nlohmann::json::object();
     tools::CallShape shape;
+    std::optional<base::Failure> unmappable;  // a shape that cannot be mapped: the call fails with it
     tools::UnknownArguments unknown;
 };
 

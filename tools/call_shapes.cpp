@@ -46,19 +46,24 @@ constexpr std::array<EditorCommand, 5> editor_commands = {{
     {"undo_edit", "undo"},
 }};
 
+// The call cannot be mapped: it fails with `message`, for the model.
+base::Unexpected<base::Failure> refuse(std::string message) {
+    return base::fail(base::Failure{std::move(message), base::ErrorReason::invalid_arguments});
+}
+
 // view_range [first, last] (last -1: to the end) -> offset and limit.
-std::optional<std::string> map_view_range(Json& args, CallShape& shape) {
+base::Result<void> map_view_range(Json& args, CallShape& shape) {
     const auto it = args.find("view_range");
-    if (it == args.end()) return std::nullopt;
+    if (it == args.end()) return {};
     const Json range = std::move(*it);
     args.erase("view_range");
     const bool pair = range.is_array() && range.size() == 2 && range[0].is_number_integer() && range[1].is_number_integer();
     const long long first = pair ? range[0].get<long long>() : 0;
     const long long last = pair ? range[1].get<long long>() : 0;
     if (!pair || first < 1 || (last != -1 && last < first))
-        return "view_range must be [first, last]: line numbers from 1, last -1 for the end of the file (got " +
+        return refuse("view_range must be [first, last]: line numbers from 1, last -1 for the end of the file (got " +
                range.dump(-1, ' ', false, Json::error_handler_t::replace) +
-               "). Or call read with `offset` (first line) and `limit` (how many lines).";
+               "). Or call read with `offset` (first line) and `limit` (how many lines).");
     args["offset"] = first;
     std::string note = "Read `view_range` " + range.dump() + " as `offset` " + std::to_string(first);
     if (last != -1) {
@@ -66,22 +71,20 @@ std::optional<std::string> map_view_range(Json& args, CallShape& shape) {
         note += ", `limit` " + std::to_string(last - first + 1);
     }
     shape.notes.push_back(note + ".");
-    return std::nullopt;
+    return {};
 }
 
-void map_editor_command(Json& args, CallShape& shape) {
+base::Result<void> map_editor_command(Json& args, CallShape& shape) {
     const auto it = args.find("command");
-    if (it == args.end() || !it->is_string()) return;
+    if (it == args.end() || !it->is_string()) return {};
     const std::string command = it->get<std::string>();
     const EditorCommand* found = nullptr;
     for (const auto& c : editor_commands)
         if (c.command == command) found = &c;
-    if (!found) {
-        shape.error = "`command` " + Json(cut(command, 40)).dump(-1, ' ', false, Json::error_handler_t::replace) +
+    if (!found)
+        return refuse("`command` " + Json(cut(command, 40)).dump(-1, ' ', false, Json::error_handler_t::replace) +
                       " is not a text-editor command this server knows: use str_replace, create, insert, view "
-                        "or undo_edit, or call edit, write, insert, read or undo with their own arguments.";
-        return;
-    }
+                      "or undo_edit, or call edit, write, insert, read or undo with their own arguments.");
     args.erase("command");
     shape.tool = std::string(found->tool);
     shape.notes.push_back("Read `command: \"" + command + "\"` as a call of " + shape.tool + ".");
@@ -93,8 +96,9 @@ void map_editor_command(Json& args, CallShape& shape) {
             shape.notes.push_back("Read the missing `new_str` as empty (the old text is deleted).");
         }
     } else if (command == "view") {
-        if (auto problem = map_view_range(args, shape)) shape.error = std::move(*problem);
+        return map_view_range(args, shape);
     }
+    return {};
 }
 
 // The top-level single-change names the caller used, as "`oldText`/`newText`".
@@ -130,21 +134,20 @@ void map_kimi_edit(Json& args, CallShape& shape) {
     shape.notes.push_back("Read the fields of `edit` as edit's own arguments.");
 }
 
-void map_edit_list(Json& args, CallShape& shape) {
+base::Result<void> map_edit_list(Json& args, CallShape& shape) {
     const auto edits = args.find("edits");
-    if (edits == args.end()) return;
+    if (edits == args.end()) return {};
     const std::string pair = top_level_pair(args);
-    if (!pair.empty()) {
-        shape.error = shape.tool + " got " + pair + " at the top level and a list in `edits`: send one or the other. "
+    if (!pair.empty())
+        return refuse(shape.tool + " got " + pair + " at the top level and a list in `edits`: send one or the other. "
                       "Several changes: only `edits`, each entry with its old and new text (put the top-level pair "
-                      "into the list). One change: the pair without `edits`.";
-        return;
-    }
+                      "into the list). One change: the pair without `edits`.");
     if (shape.tool == "edit" && edits->is_array()) {
         shape.tool = "multiedit";
         shape.notes.push_back("Read edit with `edits` as multiedit (each edit applied in order on the result of "
                               "the one before; all or nothing).");
     }
+    return {};
 }
 
 void map_insert(Json& args, CallShape& shape) {
@@ -152,43 +155,38 @@ void map_insert(Json& args, CallShape& shape) {
     for (const auto name : {"new_str", "new_string", "newText"}) rename(args, name, "text", shape);
 }
 
-void map_roo_xml(Json& args, CallShape& shape) {
+base::Result<void> map_roo_xml(Json& args, CallShape& shape) {
     std::string_view source_name;
     if (const auto a = args.find("args"); a != args.end() && a->is_string() && looks_like_roo_xml(a->get_ref<const std::string&>()))
         source_name = "args";
     else if (const auto d = args.find("diff"); d != args.end() && d->is_string() && looks_like_roo_xml(d->get_ref<const std::string&>()))
         source_name = "diff";
     else
-        return;
+        return {};
     const std::string key(source_name);
-    if (key == "args" && args.contains("diff")) {
-        shape.error = "apply_diff got both `args` (Roo's XML) and `diff`: send one of them.";
-        return;
-    }
-    RooXml xml = parse_roo_xml(args[key].get_ref<const std::string&>());
-    if (!xml.error.empty()) {
-        shape.error = "apply_diff could not read the XML in `" + key + "`: " + xml.error +
-                      ". Or call apply_diff with `file_path` and `diff` (the SEARCH/REPLACE blocks).";
-        return;
-    }
-    if (xml.files.size() > 1) {
+    if (key == "args" && args.contains("diff"))
+        return refuse("apply_diff got both `args` (Roo's XML) and `diff`: send one of them.");
+    auto xml = parse_roo_xml(args[key].get_ref<const std::string&>());
+    if (!xml)
+        return refuse("apply_diff could not read the XML in `" + key + "`: " + xml.error() +
+                      ". Or call apply_diff with `file_path` and `diff` (the SEARCH/REPLACE blocks).");
+    std::vector<RooFileDiff>& files = xml.value();
+    if (files.size() > 1) {
         std::string names;
-        for (const auto& f : xml.files) names += (names.empty() ? "" : ", ") + f.path;
-        shape.error = "apply_diff takes SEARCH/REPLACE blocks for one file per call; the XML in `" + key + "` names " +
-                      std::to_string(xml.files.size()) + " files (" + names +
-                      "). Send one call per file, each with its `<file>` (or `file_path` and `diff`).";
-        return;
+        for (const auto& f : files) names += (names.empty() ? "" : ", ") + f.path;
+        return refuse("apply_diff takes SEARCH/REPLACE blocks for one file per call; the XML in `" + key + "` names " +
+                      std::to_string(files.size()) + " files (" + names +
+                      "). Send one call per file, each with its `<file>` (or `file_path` and `diff`).");
     }
-    RooFileDiff& file = xml.files.front();
-    if (const auto fp = args.find("file_path"); fp != args.end() && fp->is_string() && *fp != file.path) {
-        shape.error = "apply_diff got `file_path` " + fp->dump() + " and a `<path>` " + Json(file.path).dump() +
-                      " in the XML: send one of them.";
-        return;
-    }
+    RooFileDiff& file = files.front();
+    if (const auto fp = args.find("file_path"); fp != args.end() && fp->is_string() && *fp != file.path)
+        return refuse("apply_diff got `file_path` " + fp->dump() + " and a `<path>` " + Json(file.path).dump() +
+                      " in the XML: send one of them.");
     args.erase("args");
     args["file_path"] = std::move(file.path);
     args["diff"] = std::move(file.diff);
     shape.notes.push_back("Read the XML in `" + key + "` as `file_path` and `diff`.");
+    return {};
 }
 
 std::string trim(std::string_view s) {
@@ -204,39 +202,33 @@ public:
     explicit RooReader(std::string_view text) : text_(text) {}
 
     RooXml read() {
-        RooXml out;
+        std::vector<RooFileDiff> files;
         std::size_t end = text_.size();
         skip_space();
         if (text_.substr(pos_).starts_with("<args>")) {
             pos_ += 6;
             const auto close = text_.rfind("</args>");
-            if (close == std::string_view::npos || close < pos_) return fail(out, "`<args>` is not closed by `</args>`");
+            if (close == std::string_view::npos || close < pos_) return base::fail("`<args>` is not closed by `</args>`");
             end = close;
         }
         for (;;) {
             skip_space();
             if (pos_ >= end) break;
             if (!text_.substr(pos_).starts_with("<file>"))
-                return fail(out, "expected `<file>` at byte " + std::to_string(pos_) + ", found " + shown(pos_));
-            if (out.files.size() == max_files) return fail(out, "more than " + std::to_string(max_files) + " files");
+                return base::fail("expected `<file>` at byte " + std::to_string(pos_) + ", found " + shown(pos_));
+            if (files.size() == max_files) return base::fail("more than " + std::to_string(max_files) + " files");
             pos_ += 6;
             RooFileDiff file;
-            if (!read_file(file)) return fail(out, error_);
-            out.files.push_back(std::move(file));
+            if (!read_file(file)) return base::fail(error_);
+            files.push_back(std::move(file));
         }
-        if (out.files.empty()) return fail(out, "it holds no `<file>`");
-        return out;
+        if (files.empty()) return base::fail("it holds no `<file>`");
+        return files;
     }
 
 private:
     static constexpr std::size_t max_files = 64;
     static constexpr std::size_t max_diffs = 1000;
-
-    RooXml fail(RooXml& out, std::string why) {
-        out.files.clear();
-        out.error = std::move(why);
-        return out;
-    }
 
     std::string shown(std::size_t at) const {
         std::string_view s = text_.substr(at, 24);
@@ -360,20 +352,21 @@ bool looks_like_roo_xml(std::string_view text) {
 
 RooXml parse_roo_xml(std::string_view text) { return RooReader(text).read(); }
 
-CallShape map_call_shape(std::string_view tool, Json& args) {
+base::Result<CallShape> map_call_shape(std::string_view tool, Json& args) {
     CallShape shape;
     shape.tool = std::string(tool);
     if (!args.is_object()) return shape;
-    map_editor_command(args, shape);
-    if (shape.error) return shape;
+    if (auto mapped = map_editor_command(args, shape); !mapped) return base::fail(std::move(mapped).error());
+    base::Result<void> mapped;
     if (shape.tool == "edit" || shape.tool == "multiedit") {
         map_kimi_edit(args, shape);
-        map_edit_list(args, shape);
+        mapped = map_edit_list(args, shape);
     } else if (shape.tool == "insert") {
         map_insert(args, shape);
     } else if (shape.tool == "apply_diff") {
-        map_roo_xml(args, shape);
+        mapped = map_roo_xml(args, shape);
     }
+    if (!mapped) return base::fail(std::move(mapped).error());
     // `~/`: the workspace expands it to the user's home, then checks the roots as usual.
     for (const auto name : {"file_path", "path", "filePath"})
         if (const auto p = args.find(name); p != args.end() && p->is_string() && p->get_ref<const std::string&>().starts_with("~/"))

@@ -11,17 +11,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/result.hpp"
+
 namespace tools {
 
 struct CallShape {
-    std::string tool;                  // the tool that serves the call (may differ from the one named)
-    std::vector<std::string> notes;    // one sentence per mapping ("Read `insert_line` as `line`.")
-    std::optional<std::string> error;  // set: the call fails with this message for the model
+    std::string tool;                // the tool that serves the call (may differ from the one named)
+    std::vector<std::string> notes;  // one sentence per mapping ("Read `insert_line` as `line`.")
 };
 
 // Maps `args` (as the caller sent them, before Registry::apply_aliases) in place for a call of
-// `tool`, one of ours. Arguments that need no mapping are left as they are.
-CallShape map_call_shape(std::string_view tool, nlohmann::json& args);
+// `tool`, one of ours. Arguments that need no mapping are left as they are. A failure (reason
+// invalid_arguments) is a shape that cannot be mapped, with the message for the model.
+base::Result<CallShape> map_call_shape(std::string_view tool, nlohmann::json& args);
 
 // One file of Roo Code's multi-file apply_diff XML:
 // <args><file><path>P</path><diff><content>SEARCH/REPLACE</content><start_line>N</start_line></diff>...</file>...</args>
@@ -30,10 +32,8 @@ struct RooFileDiff {
     std::string diff;  // the SEARCH/REPLACE text of its diffs, each block given its start_line
 };
 
-struct RooXml {
-    std::vector<RooFileDiff> files;
-    std::string error;  // set when the text looks like the XML form but cannot be read
-};
+// The files, or why text that looks like the XML form cannot be read.
+using RooXml = base::Result<std::vector<RooFileDiff>, std::string>;
 
 // Reads the XML form (a bounded scan, not a general XML parser): `<args>` optional; per `<file>` a
 // `<path>` and one or more `<diff>`, each holding `<content>` (or the text directly) and an

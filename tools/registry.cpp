@@ -316,7 +316,7 @@ std::optional<std::string> Registry::likely_meant(const ToolDefinition& tool, st
     return best;
 }
 
-UnknownArguments Registry::set_aside_unknown_arguments(const ToolDefinition& tool, Json& args) const {
+base::Result<UnknownArguments> Registry::set_aside_unknown_arguments(const ToolDefinition& tool, Json& args) const {
     UnknownArguments out;
     if (!args.is_object()) return out;
     std::vector<std::string> unknown;
@@ -329,10 +329,11 @@ UnknownArguments Registry::set_aside_unknown_arguments(const ToolDefinition& too
     if (unknown_count > max_unknown_arguments) {
         std::string some;
         for (std::size_t i = 0; i < 3; ++i) some += (i ? ", `" : "`") + shown_name(unknown[i]) + "`";
-        out.error = invalid_arguments_message(
-            tool, {std::to_string(unknown_count) + " arguments that " + tool.name + " does not take (more than " +
-                   std::to_string(max_unknown_arguments) + "), among them " + some + ": send only its own arguments"});
-        return out;
+        return base::fail(base::Failure{
+            invalid_arguments_message(tool, {std::to_string(unknown_count) + " arguments that " + tool.name +
+                                             " does not take (more than " + std::to_string(max_unknown_arguments) +
+                                             "), among them " + some + ": send only its own arguments"}),
+            base::ErrorReason::invalid_arguments});
     }
 
     std::vector<std::string> findings;
@@ -358,12 +359,10 @@ UnknownArguments Registry::set_aside_unknown_arguments(const ToolDefinition& too
         return out;
     }
     // The call fails: say at once what else is wrong with the arguments the tool does take.
-    out.ignored.clear();
     Json rest = args;
     for (const auto& key : unknown) rest.erase(key);
     for (auto& f : validation_findings(tool, rest)) findings.push_back(std::move(f));
-    out.error = invalid_arguments_message(tool, findings);
-    return out;
+    return base::fail(base::Failure{invalid_arguments_message(tool, findings), base::ErrorReason::invalid_arguments});
 }
 
 base::Result<void> Registry::validate(const ToolDefinition& tool, const Json& args) const {

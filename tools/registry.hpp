@@ -24,7 +24,6 @@ struct ToolDefinition;
 struct UnknownArguments {
     std::vector<std::string> ignored;  // removed from the arguments, in the order seen
     std::string note;                  // for the result: "Ignored arguments this tool does not take: ..." ("" when none)
-    std::optional<std::string> error;  // set: the call fails with this message for the model
 };
 
 class Registry {
@@ -50,7 +49,8 @@ public:
     // `max_unknown_arguments` of them; more than that is an error. Call after apply_aliases and
     // before validate.
     static constexpr std::size_t max_unknown_arguments = 32;
-    UnknownArguments set_aside_unknown_arguments(const ToolDefinition& tool, Json& args) const;
+    // A failure (reason invalid_arguments) carries the message for the model.
+    base::Result<UnknownArguments> set_aside_unknown_arguments(const ToolDefinition& tool, Json& args) const;
 
     // The canonical argument of `tool` that `unknown` most likely stands for: the same name but
     // for case, `_` and `-`, or a few letters apart, from one of the tool's arguments or of their

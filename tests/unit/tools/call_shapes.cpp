@@ -2,7 +2,10 @@
 // Roo's XML apply_diff, insert_line) mapped onto our tools, each mapping said in a note.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "tools/call_shapes.hpp"
 
@@ -16,46 +19,63 @@ std::string joined(const std::vector<std::string>& notes) {
     return out;
 }
 
+// map_call_shape's answer, flattened for the checks below: the mapped call, or the failure's
+// message (always reason invalid_arguments).
+struct Mapped {
+    std::string tool;
+    std::vector<std::string> notes;
+    std::optional<std::string> error;
+};
+
+Mapped map_shape(std::string_view tool, Json& args) {
+    auto shape = tools::map_call_shape(tool, args);
+    if (!shape) {
+        CHECK(shape.error().reason == base::ErrorReason::invalid_arguments);
+        return {"", {}, shape.error().message};
+    }
+    return {shape.value().tool, shape.value().notes, std::nullopt};
+}
+
 }  // namespace
 
 TEST_CASE("call shapes: Anthropic's text-editor commands route to our tools") {
     Json args = {{"command", "str_replace"}, {"path", "a.txt"}, {"old_str", "x"}, {"new_str", "y"}};
-    auto shape = tools::map_call_shape("edit", args);
+    auto shape = map_shape("edit", args);
     CHECK(shape.tool == "edit");
     CHECK_FALSE(shape.error);
     CHECK_FALSE(args.contains("command"));
     CHECK(joined(shape.notes) == "Read `command: \"str_replace\"` as a call of edit.");
 
     args = {{"command", "str_replace"}, {"path", "a.txt"}, {"old_str", "x"}};
-    shape = tools::map_call_shape("read", args);
+    shape = map_shape("read", args);
     CHECK(shape.tool == "edit");
     CHECK(args["new_string"] == "");
 
     args = {{"command", "create"}, {"path", "a.txt"}, {"file_text", "hi\n"}};
-    CHECK(tools::map_call_shape("edit", args).tool == "write");
+    CHECK(map_shape("edit", args).tool == "write");
 
     args = {{"command", "insert"}, {"path", "a.txt"}, {"insert_line", 2}, {"new_str", "z\n"}};
-    shape = tools::map_call_shape("edit", args);
+    shape = map_shape("edit", args);
     CHECK(shape.tool == "insert");
     CHECK(args == Json{{"path", "a.txt"}, {"line", 2}, {"text", "z\n"}});
     CHECK(joined(shape.notes) ==
           "Read `command: \"insert\"` as a call of insert. Read `insert_line` as `line`. Read `new_str` as `text`.");
 
     args = {{"command", "view"}, {"path", "a.txt"}, {"view_range", {3, 7}}};
-    shape = tools::map_call_shape("edit", args);
+    shape = map_shape("edit", args);
     CHECK(shape.tool == "read");
     CHECK(args == Json{{"path", "a.txt"}, {"offset", 3}, {"limit", 5}});
     args = {{"command", "view"}, {"path", "a.txt"}, {"view_range", {3, -1}}};
-    tools::map_call_shape("edit", args);
+    map_shape("edit", args);
     CHECK(args == Json{{"path", "a.txt"}, {"offset", 3}});
     args = {{"command", "view"}, {"path", "a.txt"}, {"view_range", {7, 3}}};
-    REQUIRE(tools::map_call_shape("edit", args).error);
+    REQUIRE(map_shape("edit", args).error);
 
     args = {{"command", "undo_edit"}, {"path", "a.txt"}};
-    CHECK(tools::map_call_shape("edit", args).tool == "undo");
+    CHECK(map_shape("edit", args).tool == "undo");
 
     args = {{"command", "delete"}, {"path", "a.txt"}};
-    shape = tools::map_call_shape("edit", args);
+    shape = map_shape("edit", args);
     REQUIRE(shape.error);
     CHECK(*shape.error ==
           "`command` \"delete\" is not a text-editor command this server knows: use str_replace, create, insert, "
@@ -64,36 +84,36 @@ TEST_CASE("call shapes: Anthropic's text-editor commands route to our tools") {
 
 TEST_CASE("call shapes: edit with edits[] is multiedit; a top-level pair with it names the caller's names") {
     Json args = {{"path", "a.txt"}, {"edits", {{{"oldText", "a"}, {"newText", "b"}}}}};
-    auto shape = tools::map_call_shape("edit", args);
+    auto shape = map_shape("edit", args);
     CHECK(shape.tool == "multiedit");
     CHECK_FALSE(shape.error);
 
     args = {{"path", "a.txt"}, {"oldText", "x"}, {"newText", "y"}, {"edits", {{{"oldText", "a"}, {"newText", "b"}}}}};
-    shape = tools::map_call_shape("edit", args);
+    shape = map_shape("edit", args);
     REQUIRE(shape.error);
     CHECK(shape.error->starts_with("edit got `oldText`/`newText` at the top level and a list in `edits`"));
     args = {{"file_path", "a.txt"}, {"old_string", "x"}, {"edits", Json::array()}};
-    shape = tools::map_call_shape("multiedit", args);
+    shape = map_shape("multiedit", args);
     REQUIRE(shape.error);
     CHECK(shape.error->starts_with("multiedit got `old_string` at the top level"));
 }
 
 TEST_CASE("call shapes: Kimi's `edit` key, one object or a list") {
     Json args = {{"path", "a.txt"}, {"edit", {{"old", "a"}, {"new", "b"}, {"replace_all", true}}}};
-    auto shape = tools::map_call_shape("edit", args);
+    auto shape = map_shape("edit", args);
     CHECK(shape.tool == "edit");
     CHECK(args == Json{{"path", "a.txt"}, {"old", "a"}, {"new", "b"}, {"replace_all", true}});
     CHECK(joined(shape.notes) == "Read the fields of `edit` as edit's own arguments.");
 
     args = {{"path", "a.txt"}, {"edit", {{{"old", "a"}, {"new", "b"}}, {{"old", "c"}, {"new", "d"}}}}};
-    shape = tools::map_call_shape("edit", args);
+    shape = map_shape("edit", args);
     CHECK(shape.tool == "multiedit");
     CHECK(args["edits"].size() == 2);
     CHECK(joined(shape.notes) == "Read the list in `edit` as `edits`. Read edit with `edits` as multiedit (each edit "
                                  "applied in order on the result of the one before; all or nothing).");
 
     args = {{"path", "a.txt"}, {"edit", {{"old", "a"}, {"new", "b"}}}};
-    shape = tools::map_call_shape("multiedit", args);
+    shape = map_shape("multiedit", args);
     CHECK(args["edits"] == Json::array({{{"old", "a"}, {"new", "b"}}}));
 }
 
@@ -104,7 +124,7 @@ TEST_CASE("call shapes: Roo's XML apply_diff") {
         "  <diff><content>\n<<<<<<< SEARCH\n:start_line:9\n-------\nnine\n=======\nNINE\n>>>>>>> REPLACE\n</content></diff>\n"
         "</file>\n</args>";
     Json args = {{"args", xml}};
-    auto shape = tools::map_call_shape("apply_diff", args);
+    auto shape = map_shape("apply_diff", args);
     REQUIRE_FALSE(shape.error);
     CHECK(args["file_path"] == "src/a.txt");
     CHECK(args["diff"] ==
@@ -114,17 +134,17 @@ TEST_CASE("call shapes: Roo's XML apply_diff") {
     CHECK(joined(shape.notes) == "Read the XML in `args` as `file_path` and `diff`.");
 
     args = {{"diff", "<file><path>a</path><diff><content>x</content></diff></file><file><path>b</path><diff>y</diff></file>"}};
-    shape = tools::map_call_shape("apply_diff", args);
+    shape = map_shape("apply_diff", args);
     REQUIRE(shape.error);
     CHECK(shape.error->find("names 2 files (a, b)") != std::string::npos);
 
     args = {{"diff", "<file><path>a</path><diff><content>x</diff></file>"}};
-    shape = tools::map_call_shape("apply_diff", args);
+    shape = map_shape("apply_diff", args);
     REQUIRE(shape.error);
     CHECK(shape.error->find("is not closed by `</content>`") != std::string::npos);
 
     args = {{"file_path", "a"}, {"diff", "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n"}};
-    shape = tools::map_call_shape("apply_diff", args);
+    shape = map_shape("apply_diff", args);
     CHECK_FALSE(shape.error);
     CHECK(shape.notes.empty());
 }

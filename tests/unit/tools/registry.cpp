@@ -63,8 +63,9 @@ TEST_CASE("unknown arguments: host bookkeeping and unrelated names are not missp
 TEST_CASE("unknown arguments: set aside, and the call goes on") {
     tools::Json args = {{"file_path", "a.txt"}, {"old_string", "a"}, {"new_string", "b"}, {"wait_for_previous", true},
                         {"x-trace-id", "42"}};
-    const auto outcome = registry().set_aside_unknown_arguments(tool("edit"), args);
-    CHECK_FALSE(outcome.error);
+    const auto set_aside = registry().set_aside_unknown_arguments(tool("edit"), args);
+    REQUIRE(set_aside.ok());
+    const auto& outcome = set_aside.value();
     CHECK(outcome.ignored == std::vector<std::string>{"wait_for_previous", "x-trace-id"});
     CHECK(outcome.note == "Ignored arguments this tool does not take: wait_for_previous, x-trace-id.");
     CHECK(args == tools::Json{{"file_path", "a.txt"}, {"old_string", "a"}, {"new_string", "b"}});
@@ -74,8 +75,9 @@ TEST_CASE("unknown arguments: set aside, and the call goes on") {
 TEST_CASE("unknown arguments: none unknown, nothing changes") {
     tools::Json args = {{"file_path", "a.txt"}, {"limit", 3}};
     const tools::Json before = args;
-    const auto outcome = registry().set_aside_unknown_arguments(tool("read"), args);
-    CHECK_FALSE(outcome.error);
+    const auto set_aside = registry().set_aside_unknown_arguments(tool("read"), args);
+    REQUIRE(set_aside.ok());
+    const auto& outcome = set_aside.value();
     CHECK(outcome.ignored.empty());
     CHECK(outcome.note.empty());
     CHECK(args == before);
@@ -84,35 +86,37 @@ TEST_CASE("unknown arguments: none unknown, nothing changes") {
 TEST_CASE("unknown arguments: a misspelling fails the call with the right name and what else is wrong") {
     tools::Json args = {{"file_path", "a.txt"}, {"old_strng", "a"}, {"new_string", "b"}, {"replaceAll", true},
                         {"wait_for_previous", true}};
-    const auto outcome = registry().set_aside_unknown_arguments(tool("edit"), args);
-    REQUIRE(outcome.error);
-    CHECK(outcome.ignored.empty());
-    CHECK(mentions(outcome.error, "Invalid arguments for edit:"));
-    CHECK(mentions(outcome.error, "`replaceAll` is not an argument of edit: did you mean `replace_all`?"));
-    CHECK(mentions(outcome.error, "`old_strng` is not an argument of edit: did you mean `old_string`?"));
-    CHECK(mentions(outcome.error, "at /old_string: missing (required)"));
-    CHECK(mentions(outcome.error, "edit takes: "));
-    CHECK_FALSE(mentions(outcome.error, "wait_for_previous"));
+    const auto set_aside = registry().set_aside_unknown_arguments(tool("edit"), args);
+    REQUIRE_FALSE(set_aside.ok());
+    CHECK(set_aside.error().reason == base::ErrorReason::invalid_arguments);
+    const std::optional<std::string> error = set_aside.error().message;
+    CHECK(mentions(error, "Invalid arguments for edit:"));
+    CHECK(mentions(error, "`replaceAll` is not an argument of edit: did you mean `replace_all`?"));
+    CHECK(mentions(error, "`old_strng` is not an argument of edit: did you mean `old_string`?"));
+    CHECK(mentions(error, "at /old_string: missing (required)"));
+    CHECK(mentions(error, "edit takes: "));
+    CHECK_FALSE(mentions(error, "wait_for_previous"));
 }
 
 TEST_CASE("unknown arguments: an alias given beside its canonical name is named as a duplicate") {
     tools::Json args = {{"file_path", "a.txt"}, {"path", "b.txt"}};
     tools::Registry::apply_aliases(args);  // keeps `path`: file_path is already there
     const auto outcome = registry().set_aside_unknown_arguments(tool("read"), args);
-    CHECK(mentions(outcome.error, "`path` is not an argument of read; it looks like `file_path`, which is also given: send only `file_path`"));
+    REQUIRE_FALSE(outcome.ok());
+    CHECK(mentions(outcome.error().message, "`path` is not an argument of read; it looks like `file_path`, which is also given: send only `file_path`"));
 }
 
 TEST_CASE("unknown arguments: at most max_unknown_arguments are examined") {
     tools::Json args = {{"file_path", "a.txt"}};
     for (std::size_t i = 0; i <= tools::Registry::max_unknown_arguments; ++i) args["host_field_" + std::to_string(i)] = i;
     const auto outcome = registry().set_aside_unknown_arguments(tool("read"), args);
-    REQUIRE(outcome.error);
-    CHECK(mentions(outcome.error, "33 arguments that read does not take (more than 32)"));
+    REQUIRE_FALSE(outcome.ok());
+    CHECK(mentions(outcome.error().message, "33 arguments that read does not take (more than 32)"));
     tools::Json few = {{"file_path", "a.txt"}};
     for (std::size_t i = 0; i < tools::Registry::max_unknown_arguments; ++i) few["host_field_" + std::to_string(i)] = i;
     const auto fine = registry().set_aside_unknown_arguments(tool("read"), few);
-    CHECK_FALSE(fine.error);
-    CHECK(fine.ignored.size() == tools::Registry::max_unknown_arguments);
+    REQUIRE(fine.ok());
+    CHECK(fine.value().ignored.size() == tools::Registry::max_unknown_arguments);
     CHECK(few == tools::Json{{"file_path", "a.txt"}});
 }
 
@@ -121,9 +125,9 @@ TEST_CASE("unknown arguments: long names are cut on a character boundary in mess
     const std::string long_name = std::string(63, 'a') + "é" + std::string(100, 'b');
     for (std::size_t i = 0; i <= tools::Registry::max_unknown_arguments; ++i) args[long_name + std::to_string(i)] = i;
     const auto outcome = registry().set_aside_unknown_arguments(tool("read"), args);
-    REQUIRE(outcome.error);
-    CHECK(mentions(outcome.error, std::string(63, 'a') + "…`"));
-    CHECK_NOTHROW((void)tools::Json(*outcome.error).dump());
+    REQUIRE_FALSE(outcome.ok());
+    CHECK(mentions(outcome.error().message, std::string(63, 'a') + "…`"));
+    CHECK_NOTHROW((void)tools::Json(outcome.error().message).dump());
 }
 
 TEST_CASE("validation: valijson's findings for top-level arguments, in plain words and in a fixed order") {

@@ -280,16 +280,11 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         // bookkeeping the reply did not need; what it holds (the lane) is released here, on the
         // io thread.
         co_await asio::post(io_, asio::use_awaitable);
-        const auto bookkeeping = [&outcome, &call] {
-            try {
-                outcome.after_reply();
-            } catch (const std::exception& e) {
-                spdlog::error("{}: bookkeeping after the write failed: {}", call.name, e.what());
-            }
-            return true;
-        };
-        if (outcome.after_reply_heavy) co_await tools::offload(blocking_, bookkeeping);
-        else bookkeeping();
+        try {
+            co_await outcome.after_reply();
+        } catch (const std::exception& e) {
+            spdlog::error("{}: bookkeeping after the write failed: {}", call.name, e.what());
+        }
         outcome.after_reply = nullptr;
     }
 }

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "tools/change.hpp"
+#include "tools/placement.hpp"
 #include "tools/transaction.hpp"
 #include "os/hash.hpp"
 #include "tools/registry.hpp"
@@ -367,10 +368,13 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
     if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
 
-    // Planned on the pool always: a patch's files are not known to be small until they are read.
-    base::Result<Planned> outcome = co_await offload(ctx.blocking, [&ctx, &files, fuzzy, &patch] {
-        return plan_patch(ctx, std::move(files), fuzzy, patch.format);
-    });
+    // Planned where WorkPlacement says, from the patch's size and its files' sizes as stat saw them.
+    std::vector<std::uint64_t> sizes{diff_text.size()};
+    for (const auto& identity : identities) sizes.push_back(identity.size);
+    base::Result<Planned> outcome =
+        co_await WorkPlacement::run(ctx, WorkPlacement::inline_now(ctx, sizes), [&ctx, &files, fuzzy, &patch] {
+            return plan_patch(ctx, std::move(files), fuzzy, patch.format);
+        });
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
     Planned& planned = outcome.value();
     if (dry_run) co_return build_result(patch, planned, true, nullptr);

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <vector>
 
 #include "tools/tool.hpp"
 
@@ -20,12 +22,14 @@ public:
 
     // Is work over these many bytes short enough to run inline?
     static bool small(std::uint64_t bytes) { return bytes <= inline_work_bytes; }
-    static bool small(std::initializer_list<std::uint64_t> sizes) {
-        return std::all_of(sizes.begin(), sizes.end(), [](std::uint64_t n) { return small(n); });
-    }
+    static bool small(std::initializer_list<std::uint64_t> sizes) { return all_small(sizes); }
+    static bool small(const std::vector<std::uint64_t>& sizes) { return all_small(sizes); }
 
     // Asked now (the number of calls in flight changes while a call waits): run inline?
     static bool inline_now(const CallContext& ctx, std::initializer_list<std::uint64_t> sizes) {
+        return ctx.alone() && small(sizes);
+    }
+    static bool inline_now(const CallContext& ctx, const std::vector<std::uint64_t>& sizes) {
         return ctx.alone() && small(sizes);
     }
 
@@ -36,8 +40,32 @@ public:
     // Runs `work` inline or on the pool, as `run_inline` says.
     template <class Work>
     static auto run(const CallContext& ctx, bool run_inline, Work work) -> asio::awaitable<decltype(work())> {
+        return run(ctx.blocking, run_inline, std::move(work));
+    }
+    template <class Work>
+    static auto run(asio::any_io_executor blocking, bool run_inline, Work work) -> asio::awaitable<decltype(work())> {
         if (run_inline) co_return work();
-        co_return co_await offload(ctx.blocking, std::move(work));
+        co_return co_await offload(blocking, std::move(work));
+    }
+
+    // Bookkeeping after the reply (see ToolResult::after_reply) over files of these sizes: inline
+    // when they are all small, whether or not other calls are in flight (it is short and it holds
+    // the files' lanes), else on the pool.
+    template <class Work>
+    static std::function<asio::awaitable<void>()> after_reply(asio::any_io_executor blocking,
+                                                              const std::vector<std::uint64_t>& sizes, Work work) {
+        return [blocking = std::move(blocking), run_inline = small(sizes), work = std::move(work)]() -> asio::awaitable<void> {
+            co_await run(blocking, run_inline, [&work] {
+                work();
+                return true;
+            });
+        };
+    }
+
+private:
+    template <class Sizes>
+    static bool all_small(const Sizes& sizes) {
+        return std::all_of(sizes.begin(), sizes.end(), [](std::uint64_t n) { return small(n); });
     }
 };
 

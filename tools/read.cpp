@@ -119,8 +119,8 @@ asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args) {
     os::PathError ignored;
     if (ctx.workspace.resolve(args.file_path, path, ignored))
         lane = co_await ctx.lanes.acquire_for_read(lane_key(path.real));
-    const bool small = ctx.alone() && !path.real.empty() && WorkPlacement::small(platform::stat_path(path.real).size);
-    co_return co_await WorkPlacement::run(ctx, small, [&ctx, &args] { return read_file(ctx, args); });
+    const bool run_inline = !path.real.empty() && WorkPlacement::inline_now(ctx, {platform::stat_path(path.real).size});
+    co_return co_await WorkPlacement::run(ctx, run_inline, [&ctx, &args] { return read_file(ctx, args); });
 }
 
 }  // namespace tools

@@ -69,11 +69,10 @@ struct ToolResult {
 
     // Bookkeeping after a write that can wait until the reply is out: the history entry, the new
     // content's fingerprint, closing the replaced file (whose last reference frees its blocks).
-    // The session runs it once the reply is written (on the blocking pool when `after_reply_heavy`)
-    // and destroys it afterwards on its io thread, releasing what it holds: the file's lane among
+    // The session awaits it once the reply is written (it runs where WorkPlacement puts it) and
+    // destroys it afterwards on its io thread, releasing what it holds: the file's lane among
     // them, so the next change of the same file starts after it.
-    std::function<void()> after_reply;
-    bool after_reply_heavy = false;
+    std::function<asio::awaitable<void>()> after_reply;
 
     static ToolResult error(std::string message, base::ErrorReason reason = base::ErrorReason::other) {
         ToolResult r;

@@ -154,6 +154,16 @@ base::Result<void, CommitFailure> commit_all(const CallContext& ctx, const std::
     return {};
 }
 
+// The bytes a transaction's work goes over: each file's old and new content (see WorkPlacement).
+std::vector<std::uint64_t> sizes_of(const std::vector<FileChange>& changes) {
+    std::vector<std::uint64_t> sizes;
+    for (const auto& change : changes) {
+        sizes.push_back(change.new_bytes.size());
+        sizes.push_back(change.before.file.bytes.size());
+    }
+    return sizes;
+}
+
 }  // namespace
 
 base::Result<void> write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
@@ -216,10 +226,8 @@ asio::awaitable<base::Result<void, CommitFailure>> Transaction::commit(CallConte
     // A lone small write stays on the io thread, fsync included: with one call in flight only a
     // ping could wait behind the sync, and two thread hand-overs cost more than the sync itself on
     // a local disk (~0.15 ms of a 0.5 ms durable edit, measured).
-    bool small = ctx.alone();
-    for (const auto& change : changes_)
-        small = small && WorkPlacement::small({change.new_bytes.size(), change.before.file.bytes.size()});
-    co_return co_await WorkPlacement::run(ctx, small, [&ctx, this] { return commit_all(ctx, changes_); });
+    co_return co_await WorkPlacement::run(ctx, WorkPlacement::inline_now(ctx, sizes_of(changes_)),
+                                          [&ctx, this] { return commit_all(ctx, changes_); });
 }
 
 void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool record_history) {
@@ -230,23 +238,20 @@ void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool 
         std::vector<FileChange> changes;
     };
     auto afterwards = std::make_shared<Afterwards>(Afterwards{std::move(lanes_), std::move(changes_)});
-    result.after_reply_heavy = false;
-    for (const auto& change : afterwards->changes)
-        result.after_reply_heavy = result.after_reply_heavy ||
-                                   !WorkPlacement::small({change.new_bytes.size(), change.before.file.bytes.size()});
-    result.after_reply = [afterwards, file_states = &ctx.file_states, history = record_history ? ctx.history : nullptr,
-                          tool = tool_] {
-        for (auto& change : afterwards->changes) {
-            const std::string& real = change.before.file.path.real;
-            std::optional<Fingerprint> written;
-            if (!change.delete_file) written = Fingerprint::of(change.new_bytes);
-            if (written) file_states->record(real, *written);
-            if (history)
-                history->record(tool, real, change.before.exists, std::move(change.before.file.bytes),
-                                std::move(change.new_bytes), std::move(written));
-            change.before.file.open_file.reset();  // the replaced file's last reference, when it was kept
-        }
-    };
+    result.after_reply = WorkPlacement::after_reply(
+        ctx.blocking, sizes_of(afterwards->changes),
+        [afterwards, file_states = &ctx.file_states, history = record_history ? ctx.history : nullptr, tool = tool_] {
+            for (auto& change : afterwards->changes) {
+                const std::string& real = change.before.file.path.real;
+                std::optional<Fingerprint> written;
+                if (!change.delete_file) written = Fingerprint::of(change.new_bytes);
+                if (written) file_states->record(real, *written);
+                if (history)
+                    history->record(tool, real, change.before.exists, std::move(change.before.file.bytes),
+                                    std::move(change.new_bytes), std::move(written));
+                change.before.file.open_file.reset();  // the replaced file's last reference, when it was kept
+            }
+        });
 }
 
 }  // namespace tools

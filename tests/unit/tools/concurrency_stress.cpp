@@ -100,10 +100,14 @@ struct Stress {
                                                     : tools::edit_handler();
         auto begin = std::make_shared<asio::steady_timer>(io, std::chrono::milliseconds(after_ms));
         begin->async_wait([this, begin, handler, &ctx, &stored, &outcome, cancel_after_ms](std::error_code) {
-            asio::co_spawn(io, handler(ctx, stored), [&outcome](std::exception_ptr error, tools::ToolResult result) {
+            const auto call_and_bookkeeping = [handler, &ctx, &stored]() -> asio::awaitable<tools::ToolResult> {
+                tools::ToolResult result = co_await handler(ctx, stored);
+                if (result.after_reply) co_await result.after_reply();
+                result.after_reply = nullptr;  // releases the lane it holds
+                co_return result;
+            };
+            asio::co_spawn(io, call_and_bookkeeping, [&outcome](std::exception_ptr error, tools::ToolResult result) {
                 if (error) std::rethrow_exception(error);
-                if (result.after_reply) result.after_reply();
-                result.after_reply = nullptr;
                 outcome.result = std::move(result);
             });
             if (cancel_after_ms < 0) return;

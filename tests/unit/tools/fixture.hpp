@@ -79,12 +79,13 @@ struct Fixture {
                std::string name = "") {
         asio::co_spawn(io,
                        [this, handler = std::move(handler), args = std::move(args)]() -> asio::awaitable<tools::ToolResult> {
-                           co_return co_await handler(ctx, args);
+                           tools::ToolResult result = co_await handler(ctx, args);
+                           if (result.after_reply) co_await result.after_reply();
+                           result.after_reply = nullptr;  // releases the lane it holds
+                           co_return result;
                        },
                        [&out, log, name](std::exception_ptr error, tools::ToolResult result) {
                            if (error) std::rethrow_exception(error);
-                           if (result.after_reply) result.after_reply();
-                           result.after_reply = nullptr;  // releases the lane it holds
                            if (log) log->push_back(name);
                            out = std::move(result);
                        });

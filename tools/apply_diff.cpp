@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "tools/change.hpp"
+#include "tools/change_report.hpp"
 #include "tools/placement.hpp"
 #include "tools/transaction.hpp"
 #include "os/hash.hpp"
@@ -215,33 +216,29 @@ base::Failure commit_failure(CommitFailure failed) {
     return std::move(failed.failure);
 }
 
-ToolResult build_result(const text::Patch& patch, const Planned& planned, bool dry_run, const ApprovalDecision* decision) {
+// The report of the patch's change; takes the diffs out of `planned`.
+ToolResult report(const text::Patch& patch, Planned& planned, bool dry_run, const ApprovalDecision* decision) {
+    ChangeReport out;
+    out.shape = ChangeReport::Shape::files;
+    out.dry_run = dry_run;
+    out.decision = decision;
     std::size_t additions = 0, removals = 0;
-    Json files = Json::array();
     Json blocks = Json::array();
-    std::string diffs;
-    for (const auto& work : planned.files) {
+    for (auto& work : planned.files) {
         additions += work.diff.additions;
         removals += work.diff.removals;
-        Json entry = {{"file_path", work.result_path().real},
-                      {"diff", work.diff.text},
-                      {"additions", work.diff.additions},
-                      {"removals", work.diff.removals},
-                      {"created", work.created()},
-                      {"deleted", work.deleted()}};
-        if (work.destination) entry["moved_from"] = work.source.real;
-        files.push_back(std::move(entry));
+        const std::string& path = work.result_path().real;
         for (const auto& b : work.plan.blocks) {
-            Json block = {{"index", b.index}, {"file_path", work.result_path().real}, {"line", b.line}, {"match", text::to_string(b.match)}};
+            Json block = {{"index", b.index}, {"file_path", path}, {"line", b.line}, {"match", text::to_string(b.match)}};
             if (b.match == text::BlockMatch::fuzzy) block["similarity"] = b.similarity;
             blocks.push_back(std::move(block));
         }
         if (work.plan.blocks.empty()) {  // the section itself (see blocks_of): index 0, no block of its own
             const char* what = work.deleted() ? "deleted" : work.created() ? "created" : work.destination ? "moved" : "unchanged";
-            blocks.push_back({{"index", 0}, {"file_path", work.result_path().real}, {"line", 1}, {"match", what}});
+            blocks.push_back({{"index", 0}, {"file_path", path}, {"line", 1}, {"match", what}});
         }
-        if (!diffs.empty()) diffs += "\n";
-        diffs += work.diff.text;
+        out.files.push_back({path, std::move(work.diff), work.created(), work.deleted(),
+                             work.destination ? std::optional<std::string>(work.source.real) : std::nullopt});
     }
     std::string merged_note;
     for (const auto& work : planned.files) {
@@ -251,26 +248,13 @@ ToolResult build_result(const text::Patch& patch, const Planned& planned, bool d
         merged_note += " " + names + " are one file (" + work.alias_reason +
                        "): their sections were applied together, on its one content.";
     }
-    std::string summary = std::string(dry_run ? "Dry run (nothing written): the patch would change " : "Applied the patch to ") +
-                          std::to_string(planned.files.size()) + " file" + (planned.files.size() == 1 ? "" : "s") + " (" +
-                          text::to_string(patch.format) + ", " + std::to_string(planned.blocks) + " block" +
-                          (planned.blocks == 1 ? "" : "s") + ", +" + std::to_string(additions) + " -" + std::to_string(removals) + ")." +
-                          merged_note;
-    const std::string approval = decision ? std::string(to_string(decision->approval)) : dry_run ? "none" : "policy";
-    summary += decision_note(decision);
-    ToolResult result;
-    result.text = summary + (diffs.empty() ? "" : "\n\n" + diffs);
-    result.structured = {{"summary", summary},
-                         {"format", text::to_string(patch.format)},
-                         {"blocks_applied", planned.blocks},
-                         {"files", std::move(files)},
-                         {"blocks", std::move(blocks)},
-                         {"additions", additions},
-                         {"removals", removals},
-                         {"dry_run", dry_run},
-                         {"approval", approval}};
-    if (decision && !decision->feedback.empty()) result.structured["feedback"] = decision->feedback;
-    return result;
+    out.summary = std::string(dry_run ? "Dry run (nothing written): the patch would change " : "Applied the patch to ") +
+                  std::to_string(planned.files.size()) + " file" + (planned.files.size() == 1 ? "" : "s") + " (" +
+                  text::to_string(patch.format) + ", " + std::to_string(planned.blocks) + " block" +
+                  (planned.blocks == 1 ? "" : "s") + ", +" + std::to_string(additions) + " -" + std::to_string(removals) +
+                  ")." + merged_note;
+    out.fields = {{"format", text::to_string(patch.format)}, {"blocks_applied", planned.blocks}, {"blocks", std::move(blocks)}};
+    return to_tool_result(std::move(out));
 }
 
 }  // namespace
@@ -377,7 +361,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
         });
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
     Planned& planned = outcome.value();
-    if (dry_run) co_return build_result(patch, planned, true, nullptr);
+    if (dry_run) co_return report(patch, planned, true, nullptr);
 
     Transaction change("apply_diff", std::move(lanes));
     hand_over(planned.files, change);
@@ -393,7 +377,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     if (auto written = co_await change.commit(ctx); !written)
         co_return ToolResult::error(commit_failure(std::move(written).error()));
 
-    ToolResult result = build_result(patch, planned, false, &decision);
+    ToolResult result = report(patch, planned, false, &decision);
     change.record_after_reply(ctx, result, true);
     spdlog::debug("apply_diff wrote {} file(s)", planned.files.size());
     co_return result;

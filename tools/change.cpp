@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "os/platform.hpp"
+#include "tools/change_report.hpp"
 #include "tools/placement.hpp"
 #include "os/hash.hpp"
 #include "text/file_facts.hpp"
@@ -94,66 +95,37 @@ base::Result<Planned> plan_change(const CallContext& ctx, const ChangeRequest& r
     return out;
 }
 
-// The result the contract describes, for the file at `path` (`existed`: before the change);
-// takes the diff text, notes and extra fields out of `planned`.
-ToolResult build_result(const ChangeRequest& request, const os::ResolvedPath& path, bool existed, Planned& planned,
-                        const std::string& approval, const ApprovalDecision* decision = nullptr) {
+// The report of the change to the file at `path` (`existed`: before the change); takes the diff
+// text, notes and extra fields out of `planned`.
+ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bool existed, Planned& planned,
+                  const ApprovalDecision* decision = nullptr) {
     const bool created = !existed;
-    std::string summary;
-    const std::string counts = "+" + std::to_string(planned.diff.additions) + " -" + std::to_string(planned.diff.removals);
+    ChangeReport out;
+    out.dry_run = request.dry_run;
+    out.decision = decision;
     if (planned.unchanged) {
-        summary = "No change: " + path.display + " already has this content; nothing was written.";
+        out.summary = "No change: " + path.display + " already has this content; nothing was written.";
     } else {
         const char* verb = planned.plan.delete_file ? "Removed " : created ? "Created " : "Changed ";
         if (!planned.plan.undoes.empty())
-            summary = std::string(request.dry_run ? "Dry run (nothing written): would undo " : "Undid ") + "the latest " +
-                      planned.plan.undoes + " of " + path.display + " by this server";
+            out.summary = std::string(request.dry_run ? "Dry run (nothing written): would undo " : "Undid ") + "the latest " +
+                          planned.plan.undoes + " of " + path.display + " by this server";
         else if (request.dry_run)
-            summary = std::string("Dry run (nothing written): would ") +
-                      (planned.plan.delete_file ? "remove " : created ? "create " : "change ") + path.display;
-        else summary = verb + path.display;
-        summary += " (" + counts;
-        if (planned.plan.replacements && !created) summary += ", " + plural(planned.plan.replacements, "replacement");
-        if (planned.plan.match) summary += ", match: " + tier_name(planned.plan.match);
-        if (planned.diff.first_changed_line) summary += ", first change at line " + std::to_string(planned.diff.first_changed_line);
-        summary += ").";
+            out.summary = std::string("Dry run (nothing written): would ") +
+                          (planned.plan.delete_file ? "remove " : created ? "create " : "change ") + path.display;
+        else out.summary = verb + path.display;
+        out.summary += " (+" + std::to_string(planned.diff.additions) + " -" + std::to_string(planned.diff.removals);
+        if (planned.plan.replacements && !created) out.summary += ", " + plural(planned.plan.replacements, "replacement");
+        if (planned.plan.match) out.summary += ", match: " + tier_name(planned.plan.match);
+        if (planned.diff.first_changed_line)
+            out.summary += ", first change at line " + std::to_string(planned.diff.first_changed_line);
+        out.summary += ").";
     }
-    for (const auto& note : planned.plan.notes) {
-        if (note.empty()) continue;
-        std::string sentence = note;
-        sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
-        if (sentence.back() != '.') sentence += '.';
-        summary += " " + sentence;
-    }
-
-    summary += decision_note(decision);
-
-    ToolResult result;
-    result.text = summary;
-    if (!planned.diff.text.empty()) {
-        result.text.reserve(result.text.size() + 2 + planned.diff.text.size());
-        result.text += "\n\n";
-        result.text += planned.diff.text;
-    }
-    // Filled in place: a braced list would copy every value (the diff among them) once more.
-    Json::object_t fields;
-    fields.emplace("summary", std::move(summary));  // for hosts that show their model only structuredContent
-    fields.emplace("file_path", path.real);
-    fields.emplace("diff", std::move(planned.diff.text));
-    fields.emplace("additions", planned.diff.additions);
-    fields.emplace("removals", planned.diff.removals);
-    fields.emplace("first_changed_line", planned.diff.first_changed_line);
-    fields.emplace("replacements", planned.plan.replacements);
-    fields.emplace("match", tier_name(planned.plan.match));
-    fields.emplace("created", created && !planned.unchanged);
-    fields.emplace("dry_run", request.dry_run);
-    fields.emplace("approval", approval);
-    fields.emplace("diff_truncated", planned.diff.truncated);
-    fields.emplace("notes", std::move(planned.plan.notes));
-    for (auto& [key, value] : planned.plan.extra.items()) fields.insert_or_assign(key, std::move(value));
-    if (decision && !decision->feedback.empty()) fields.insert_or_assign("feedback", decision->feedback);
-    result.structured = std::move(fields);
-    return result;
+    out.notes = std::move(planned.plan.notes);
+    out.files.push_back({path.real, std::move(planned.diff), created && !planned.unchanged, false, std::nullopt});
+    out.fields = {{"replacements", planned.plan.replacements}, {"match", tier_name(planned.plan.match)}};
+    for (auto& [key, value] : planned.plan.extra.items()) out.fields[key] = std::move(value);
+    return to_tool_result(std::move(out));
 }
 
 }  // namespace
@@ -190,7 +162,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
     Planned& planned = outcome.value();
     const bool existed = planned.before.exists;
-    if (request.dry_run || planned.unchanged) co_return build_result(request, path, existed, planned, "none");
+    if (request.dry_run || planned.unchanged) co_return report(request, path, existed, planned);
 
     std::vector<FileLanes::Guard> lanes;
     lanes.push_back(std::move(lane));
@@ -207,7 +179,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     if (auto written = co_await change.commit(ctx); !written) co_return ToolResult::error(std::move(written).error().failure);
     if (request.after_write) request.after_write();
     spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
-    ToolResult result = build_result(request, path, existed, planned, std::string(to_string(decision.approval)), &decision);
+    ToolResult result = report(request, path, existed, planned, &decision);
     change.record_after_reply(ctx, result, request.record_history);
     co_return result;
 }

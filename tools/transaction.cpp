@@ -204,13 +204,6 @@ std::optional<ToolResult> unless_approved(const CallContext& ctx, const Approval
     return if_cancelled(ctx);
 }
 
-std::string decision_note(const ApprovalDecision* decision) {
-    std::string note;
-    if (decision && !decision->message.empty()) note += " " + decision->message;
-    if (decision && !decision->feedback.empty()) note += "\nFeedback from the user: " + decision->feedback;
-    return note;
-}
-
 asio::awaitable<std::optional<ToolResult>> Transaction::approve(CallContext& ctx, ApprovalRequest ask,
                                                                 ApprovalDecision& decision) {
     const auto reads_go_on = [&ctx, this](bool waiting) {

@@ -77,9 +77,6 @@ std::optional<ToolResult> unless_approved(const CallContext& ctx, const Approval
 // The answer to a call the client cancelled before anything was written; nullopt when it did not.
 std::optional<ToolResult> if_cancelled(const CallContext& ctx);
 
-// What a result's summary adds for an approval: the gate's note and the user's feedback.
-std::string decision_note(const ApprovalDecision* decision);
-
 // Writes `new_bytes` over the file `before` describes (or creates it, or removes it): a
 // transaction's commit for one file without lanes or approval.
 base::Result<void> write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,

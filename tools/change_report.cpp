@@ -1,0 +1,89 @@
+// ChangeReport to ToolResult: the only place a change's result is written as text and JSON.
+#include "tools/change_report.hpp"
+
+#include <cctype>
+
+namespace tools {
+
+namespace {
+
+// A planner's note as a sentence: capitalised, ending with a full stop.
+std::string as_sentence(std::string note) {
+    note[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(note[0])));
+    if (note.back() != '.') note += '.';
+    return note;
+}
+
+// What the summary adds for an approval: the gate's note and the user's feedback.
+std::string decision_note(const ApprovalDecision* decision) {
+    std::string note;
+    if (decision && !decision->message.empty()) note += " " + decision->message;
+    if (decision && !decision->feedback.empty()) note += "\nFeedback from the user: " + decision->feedback;
+    return note;
+}
+
+Json::object_t file_fields(FileOutcome& file) {
+    Json::object_t fields;
+    fields.emplace("file_path", std::move(file.file_path));
+    fields.emplace("diff", std::move(file.diff.text));
+    fields.emplace("additions", file.diff.additions);
+    fields.emplace("removals", file.diff.removals);
+    fields.emplace("created", file.created);
+    return fields;
+}
+
+}  // namespace
+
+ToolResult to_tool_result(ChangeReport report) {
+    std::string summary = std::move(report.summary);
+    for (const auto& note : report.notes)
+        if (!note.empty()) summary += " " + as_sentence(note);
+    summary += decision_note(report.decision);
+
+    std::size_t diff_bytes = 0;
+    for (const auto& file : report.files) diff_bytes += file.diff.text.size() + 1;
+    ToolResult result;
+    result.text.reserve(summary.size() + 2 + diff_bytes);
+    result.text = summary;
+    bool first_diff = true;
+    for (const auto& file : report.files) {
+        if (file.diff.text.empty()) continue;
+        result.text += first_diff ? "\n\n" : "\n";
+        result.text += file.diff.text;
+        first_diff = false;
+    }
+
+    // Filled in place: a braced list would copy every value (the diffs among them) once more.
+    Json::object_t fields;
+    fields.emplace("summary", std::move(summary));  // for hosts that show their model only structuredContent
+    fields.emplace("dry_run", report.dry_run);
+    fields.emplace("approval", report.decision ? std::string(to_string(report.decision->approval)) : "none");
+    if (report.shape == ChangeReport::Shape::one_file) {
+        FileOutcome& file = report.files.at(0);
+        fields.emplace("first_changed_line", file.diff.first_changed_line);
+        fields.emplace("diff_truncated", file.diff.truncated);
+        fields.merge(file_fields(file));
+        fields.emplace("notes", std::move(report.notes));
+    } else {
+        std::size_t additions = 0, removals = 0;
+        Json::array_t files;
+        for (auto& file : report.files) {
+            additions += file.diff.additions;
+            removals += file.diff.removals;
+            Json::object_t entry = file_fields(file);
+            entry.emplace("deleted", file.deleted);
+            if (file.moved_from) entry.emplace("moved_from", std::move(*file.moved_from));
+            files.emplace_back(std::move(entry));
+        }
+        fields.emplace("files", std::move(files));
+        fields.emplace("additions", additions);
+        fields.emplace("removals", removals);
+    }
+    for (auto& [key, value] : report.fields.items()) fields.insert_or_assign(key, std::move(value));
+    if (report.decision && !report.decision->feedback.empty())
+        fields.insert_or_assign("feedback", report.decision->feedback);
+    result.structured = std::move(fields);
+    return result;
+}
+
+}  // namespace tools

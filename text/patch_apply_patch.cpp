@@ -41,7 +41,7 @@ public:
         std::size_t i = 0;
         while (i < n && (trim_both(text_.line(i)).empty() || is_fence(text_.line(i)))) ++i;
         if (i >= n || trim_right(text_.line(i)) != "*** Begin Patch") {
-            return error(i < n ? PatchText::number(i) : 0,
+            return malformed_.fail(i < n ? PatchText::number(i) : 0,
                          "the patch must start with the line \"*** Begin Patch\".");
         }
         ++i;
@@ -54,7 +54,7 @@ public:
                 break;
             }
             if (auto path = keyed(line, "*** Add File:")) {
-                if (path->empty()) return error(number, "\"*** Add File:\" names no file.");
+                if (path->empty()) return malformed_.fail(number, "\"*** Add File:\" names no file.");
                 FilePatch file;
                 file.action = FileAction::create;
                 file.path = std::move(*path);
@@ -65,7 +65,7 @@ public:
                 while (i < n && !text_.line(i).starts_with("***")) {
                     const std::string_view l = text_.line(i);
                     if (l.empty() || l[0] != '+') {
-                        return error(PatchText::number(i), "every line of a file added with \"*** Add File:\" starts "
+                        return malformed_.fail(PatchText::number(i), "every line of a file added with \"*** Add File:\" starts "
                                                            "with '+' (the line " + quote_patch_line(l) +
                                                            " does not).");
                     }
@@ -79,7 +79,7 @@ public:
                 continue;
             }
             if (auto path = keyed(line, "*** Delete File:")) {
-                if (path->empty()) return error(number, "\"*** Delete File:\" names no file.");
+                if (path->empty()) return malformed_.fail(number, "\"*** Delete File:\" names no file.");
                 FilePatch file;
                 file.action = FileAction::remove;
                 file.path = std::move(*path);
@@ -89,7 +89,7 @@ public:
                 continue;
             }
             if (auto path = keyed(line, "*** Update File:")) {
-                if (path->empty()) return error(number, "\"*** Update File:\" names no file.");
+                if (path->empty()) return malformed_.fail(number, "\"*** Update File:\" names no file.");
                 auto next = update(i, std::move(*path));
                 if (!next.ok()) return base::fail(std::move(next.error()));
                 i = next.value();
@@ -99,14 +99,14 @@ public:
                 ++i;
                 continue;
             }
-            return error(number, "expected \"*** Add File: PATH\", \"*** Update File: PATH\", \"*** Delete File: "
+            return malformed_.fail(number, "expected \"*** Add File: PATH\", \"*** Update File: PATH\", \"*** Delete File: "
                                  "PATH\" or \"*** End Patch\", found " + quote_patch_line(line) + ".");
         }
         if (!ended) {
-            return error(0, "the patch has no \"*** End Patch\" line; it may have been cut short, so nothing was "
+            return malformed_.fail(0, "the patch has no \"*** End Patch\" line; it may have been cut short, so nothing was "
                             "applied. Send the whole patch, ending with \"*** End Patch\".");
         }
-        if (patch_.files.empty()) return error(0, "the patch holds no file operation.");
+        if (patch_.files.empty()) return malformed_.fail(0, "the patch holds no file operation.");
         patch_.format = PatchFormat::apply_patch;
         patch_.block_count = block_count_;
         return std::move(patch_);
@@ -123,7 +123,7 @@ private:
         ++i;
         if (i < n) {
             if (auto to = keyed(text_.line(i), "*** Move to:")) {
-                if (to->empty()) return base::fail(make_error(PatchText::number(i), "\"*** Move to:\" names no file."));
+                if (to->empty()) return malformed_.fail(PatchText::number(i), "\"*** Move to:\" names no file.");
                 file.move_to = std::move(*to);
                 ++i;
             }
@@ -151,7 +151,7 @@ private:
             const std::size_t number = PatchText::number(i);
             if (trim_right(line) == "*** End of File") {
                 if (!has_body) {
-                    return base::fail(make_error(number, "\"*** End of File\" must follow the lines of a chunk."));
+                    return malformed_.fail(number, "\"*** End of File\" must follow the lines of a chunk.");
                 }
                 trailing_empty = 0;  // before End of File, empty lines are the file's own
                 chunk.at_end_of_file = true;
@@ -195,15 +195,15 @@ private:
                 ++i;
                 continue;
             }
-            return base::fail(make_error(number, "in \"*** Update File: " + file.path + "\", every line after the "
+            return malformed_.fail(number, "in \"*** Update File: " + file.path + "\", every line after the "
                                            "\"@@\" starts with ' ' (context), '-' (removed) or '+' (added); found " +
-                                           quote_patch_line(line) + "."));
+                                           quote_patch_line(line) + ".");
         }
         close();
         if (file.blocks.empty() && !file.move_to) {
-            return base::fail(make_error(file.patch_line, "\"*** Update File: " + file.path +
+            return malformed_.fail(file.patch_line, "\"*** Update File: " + file.path +
                                                         "\" has no changes: give it chunks of ' ', '-' and '+' "
-                                                        "lines, or a \"*** Move to:\" line."));
+                                                        "lines, or a \"*** Move to:\" line.");
         }
         if (auto r = add(std::move(file)); !r.ok()) return base::fail(std::move(r.error()));
         return i;
@@ -217,21 +217,16 @@ private:
                 for (PatchBlock& b : file.blocks) f.blocks.push_back(std::move(b));
                 return true;
             }
-            return base::fail(make_error(file.patch_line, file.path + " appears twice in the patch (also at line " +
+            return malformed_.fail(file.patch_line, file.path + " appears twice in the patch (also at line " +
                                                         std::to_string(f.patch_line) +
-                                                        "); give each file one operation."));
+                                                        "); give each file one operation.");
         }
         patch_.files.push_back(std::move(file));
         return true;
     }
 
-    PatchError make_error(std::size_t line, const std::string& what) const {
-        return malformed_patch("*** Begin Patch envelope", line, what, kApplyPatchFormat);
-    }
-    base::Result<Patch, PatchError> error(std::size_t line, const std::string& what) const {
-        return base::fail(make_error(line, what));
-    }
 
+    const MalformedPatch malformed_{"*** Begin Patch envelope", kApplyPatchFormat};
     PatchText text_;
     Patch patch_;
     std::unordered_map<std::string, std::size_t> by_path_;  // path -> index in patch_.files

@@ -84,7 +84,7 @@ public:
                     if (is_search_marker(line)) {
                         begin_block(n);
                     } else if (is_divider(line) || is_replace_marker(line)) {
-                        return error(n, "found " + quote_patch_line(trim_right(line)) +
+                        return malformed_.fail(n, "found " + quote_patch_line(trim_right(line)) +
                                             " outside a block: a block must start with \"<<<<<<< SEARCH\" before "
                                             "its \"=======\" and \">>>>>>> REPLACE\".");
                     }
@@ -95,12 +95,12 @@ public:
                         const bool start = line.starts_with(":start_line:");
                         const std::optional<std::size_t> number = parse_line_number(rest);
                         if (!number) {
-                            return error(n, quote_patch_line(line) + " must give a line number of 1 or more, as in "
+                            return malformed_.fail(n, quote_patch_line(line) + " must give a line number of 1 or more, as in "
                                             "\":start_line:12\".");
                         }
                         std::optional<std::size_t>& slot = start ? block_.start_line : block_.end_line;
                         if (slot) {
-                            return error(n, "the block that starts at line " + std::to_string(block_line_) + " gives " +
+                            return malformed_.fail(n, "the block that starts at line " + std::to_string(block_line_) + " gives " +
                                                 (start ? ":start_line:" : ":end_line:") + " twice.");
                         }
                         slot = number;
@@ -121,13 +121,13 @@ public:
                     if (is_replace_marker(line)) {
                         end_block(file);
                     } else if (is_divider(line)) {
-                        return error(n, "a second \"=======\" in the block that starts at line " +
+                        return malformed_.fail(n, "a second \"=======\" in the block that starts at line " +
                                             std::to_string(block_line_) + " (its first is at line " +
                                             std::to_string(divider_line_) +
                                             "). If the REPLACE text contains a line \"=======\", write it as "
                                             "\"\\=======\"; otherwise end the block with \">>>>>>> REPLACE\" first.");
                     } else if (is_search_marker(line)) {
-                        return error(n, "\"<<<<<<< SEARCH\" inside the block that starts at line " +
+                        return malformed_.fail(n, "\"<<<<<<< SEARCH\" inside the block that starts at line " +
                                             std::to_string(block_line_) +
                                             ": that block is missing its \">>>>>>> REPLACE\" line.");
                     } else {
@@ -140,17 +140,17 @@ public:
             case State::outside: break;
             case State::header:
             case State::search:
-                return error(block_line_, "the block that starts at line " + std::to_string(block_line_) +
+                return malformed_.fail(block_line_, "the block that starts at line " + std::to_string(block_line_) +
                                               " has no \"=======\" and no \">>>>>>> REPLACE\": the diff ends "
                                               "inside its SEARCH part.");
             case State::replace:
-                return error(block_line_, "the block that starts at line " + std::to_string(block_line_) +
+                return malformed_.fail(block_line_, "the block that starts at line " + std::to_string(block_line_) +
                                               " has no \">>>>>>> REPLACE\": the diff ends inside its REPLACE "
                                               "part (after the \"=======\" at line " +
                                               std::to_string(divider_line_) + ").");
         }
         if (file.blocks.empty()) {
-            return error(0, "the diff holds no SEARCH/REPLACE block (none of its lines is \"<<<<<<< SEARCH\").");
+            return malformed_.fail(0, "the diff holds no SEARCH/REPLACE block (none of its lines is \"<<<<<<< SEARCH\").");
         }
         Patch patch;
         patch.format = PatchFormat::search_replace;
@@ -163,34 +163,34 @@ private:
     base::Result<bool, PatchError> search_line(std::string_view line, std::size_t n) {
         if (is_divider(line)) {
             if (!has_visible_text(search_lines_)) {
-                return base::fail(make_error(n, "the SEARCH part of the block that starts at line " +
+                return malformed_.fail(n, "the SEARCH part of the block that starts at line " +
                                               std::to_string(block_line_) +
                                               " is empty. SEARCH must hold the exact lines to replace, copied "
                                               "from the file; to add lines, put a neighbouring line in SEARCH and "
-                                              "again in REPLACE next to the new ones."));
+                                              "again in REPLACE next to the new ones.");
             }
             state_ = State::replace;
             divider_line_ = n;
             return true;
         }
         if (is_replace_marker(line)) {
-            return base::fail(make_error(n, "\">>>>>>> REPLACE\" before the \"=======\" of the block that starts at line " +
+            return malformed_.fail(n, "\">>>>>>> REPLACE\" before the \"=======\" of the block that starts at line " +
                                           std::to_string(block_line_) +
                                           ": the SEARCH and REPLACE parts must be separated by a line "
-                                          "\"=======\"."));
+                                          "\"=======\".");
         }
         if (is_search_marker(line)) {
-            return base::fail(make_error(n, "\"<<<<<<< SEARCH\" inside the block that starts at line " +
+            return malformed_.fail(n, "\"<<<<<<< SEARCH\" inside the block that starts at line " +
                                           std::to_string(block_line_) +
-                                          ": that block is missing its \"=======\" and \">>>>>>> REPLACE\" lines."));
+                                          ": that block is missing its \"=======\" and \">>>>>>> REPLACE\" lines.");
         }
         std::string_view rest;
         if (search_lines_.empty() && (has_key(line, ":start_line:", &rest) || has_key(line, ":end_line:", &rest))) {
-            return base::fail(make_error(n, quote_patch_line(line) + " comes after the \"-------\" of the block that starts "
+            return malformed_.fail(n, quote_patch_line(line) + " comes after the \"-------\" of the block that starts "
                                       "at line " + std::to_string(block_line_) +
                                       ": :start_line: and :end_line: go right after \"<<<<<<< SEARCH\", before "
                                       "\"-------\" (or write \"\\" + std::string(trim_right(line)) +
-                                      "\" if it is text of the file)."));
+                                      "\" if it is text of the file).");
         }
         append(search_lines_, line);
         return true;
@@ -220,11 +220,8 @@ private:
         state_ = State::outside;
     }
 
-    PatchError make_error(std::size_t n, std::string what) const {
-        return malformed_patch("SEARCH/REPLACE diff", n, what, kSearchReplaceFormat);
-    }
-    base::Result<Patch, PatchError> error(std::size_t n, std::string what) const { return base::fail(make_error(n, std::move(what))); }
 
+    const MalformedPatch malformed_{"SEARCH/REPLACE diff", kSearchReplaceFormat};
     PatchText text_;
     State state_ = State::outside;
     PatchBlock block_;

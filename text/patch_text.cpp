@@ -30,14 +30,13 @@ std::string quote_patch_line(std::string_view line, std::size_t max_bytes) {
     return out;
 }
 
-PatchError malformed_patch(std::string_view format, std::size_t line, std::string_view what,
-                           std::string_view format_help) {
+PatchError MalformedPatch::at(std::size_t line, std::string_view what) const {
     PatchError e;
     e.patch_line = line;
     e.message = "Malformed " + std::string(format);
     if (line) e.message += " at line " + std::to_string(line);
     e.message += ": " + std::string(what) + " Nothing was changed.";
-    if (!format_help.empty()) e.message += "\n" + std::string(format_help);
+    if (!help.empty()) e.message += "\n" + std::string(help);
     return e;
 }
 

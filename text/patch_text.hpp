@@ -2,6 +2,8 @@
 // detector and the three parsers. They must agree on every line number they quote.
 #pragma once
 
+#include "base/result.hpp"
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -32,9 +34,15 @@ private:
 // A line shown in a message: cut at `max_bytes` (with …), made valid UTF-8, quoted.
 std::string quote_patch_line(std::string_view line, std::size_t max_bytes = 120);
 
-// A patch that cannot be read: "Malformed <format> at line N: <what> Nothing was changed.", then
-// `format_help` (what a correct one looks like) on its own line when there is one.
-PatchError malformed_patch(std::string_view format, std::size_t line, std::string_view what,
-                           std::string_view format_help = {});
+// The errors of one format's parser, for a patch that cannot be read: "Malformed <format> at line
+// N: <what> Nothing was changed.", then `help` (what a correct one looks like) on its own line
+// when there is one.
+struct MalformedPatch {
+    std::string_view format;
+    std::string_view help = {};
+
+    PatchError at(std::size_t line, std::string_view what) const;
+    base::Unexpected<PatchError> fail(std::size_t line, std::string_view what) const { return base::fail(at(line, what)); }
+};
 
 }  // namespace text

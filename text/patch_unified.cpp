@@ -61,7 +61,7 @@ public:
                 continue;
             }
             if (line.starts_with("Binary files ") || line == "GIT binary patch") {
-                return error(PatchText::number(i), "binary patches cannot be applied; apply_diff changes text files "
+                return malformed_.fail(PatchText::number(i), "binary patches cannot be applied; apply_diff changes text files "
                                                    "only. Use write to give a file its whole new content.");
             }
             if (line.starts_with("--- ") && i + 1 < n && text_.line(i + 1).starts_with("+++ ")) {
@@ -73,7 +73,7 @@ public:
                 current_->old_name = header_name(line.substr(4));
                 current_->new_name = header_name(text_.line(i + 1).substr(4));
                 if (current_->old_name.empty() || current_->new_name.empty()) {
-                    return error(PatchText::number(current_->old_name.empty() ? i : i + 1),
+                    return malformed_.fail(PatchText::number(current_->old_name.empty() ? i : i + 1),
                                  "a file header names no file. " + std::string(kUnifiedFormat));
                 }
                 i += 2;
@@ -223,8 +223,8 @@ private:
             break;
         }
         if (last_op == 0) {
-            return base::fail(make_error(block.patch_line, "the hunk has no lines: a hunk header must be followed by its "
-                                                     "context (' '), removed ('-') and added ('+') lines."));
+            return malformed_.fail(block.patch_line, "the hunk has no lines: a hunk header must be followed by its "
+                                                     "context (' '), removed ('-') and added ('+') lines.");
         }
         if (any_marker) {
             block.final_newline = !new_no_newline;
@@ -240,10 +240,10 @@ private:
                 if (first > 0) block.start_line = first;
             }
         } else if (!has_context_or_removed) {
-            return base::fail(make_error(block.patch_line,
+            return malformed_.fail(block.patch_line,
                                    "the hunk only adds lines and its header gives no line numbers, so there is no "
                                    "way to tell where they go. Write the header as \"@@ -N,0 +M,K @@\" (the lines "
-                                   "go after line N), or add a context line or two around them."));
+                                   "go after line N), or add a context line or two around them.");
         }
         block.index = ++block_count_;
         current_->blocks.push_back(std::move(block));
@@ -271,14 +271,14 @@ private:
             const bool creates = old_name == kDevNull || s.new_file;
             const bool deletes = new_name == kDevNull || s.deleted_file;
             if (creates && deletes) {
-                return error(s.line, "this section both creates and deletes its file (/dev/null on both sides).");
+                return malformed_.fail(s.line, "this section both creates and deletes its file (/dev/null on both sides).");
             }
             if (creates) {
                 file.action = FileAction::create;
                 file.path = new_name;
                 for (const PatchBlock& b : s.blocks) {
                     if (!b.old_text.empty()) {
-                        return error(b.patch_line, "the hunk creates " + file.path +
+                        return malformed_.fail(b.patch_line, "the hunk creates " + file.path +
                                                        " (--- /dev/null), so it can only have '+' lines; it "
                                                        "has context or '-' lines.");
                     }
@@ -288,7 +288,7 @@ private:
                 file.path = old_name;
                 for (const PatchBlock& b : s.blocks) {
                     if (!b.new_text.empty()) {
-                        return error(b.patch_line, "the hunk deletes " + file.path +
+                        return malformed_.fail(b.patch_line, "the hunk deletes " + file.path +
                                                        " (+++ /dev/null), so it can only have '-' lines; it "
                                                        "has context or '+' lines.");
                     }
@@ -304,7 +304,7 @@ private:
                 if (s.blocks.empty() && !file.move_to) continue;  // a mode change or an empty section
             }
             if (file.path.empty() && (s.git || s.have_names)) {
-                return error(s.line, "this section names no file. " + std::string(kUnifiedFormat));
+                return malformed_.fail(s.line, "this section names no file. " + std::string(kUnifiedFormat));
             }
             file.blocks = std::move(s.blocks);
             // Sections naming the same file (updates, no move) are one FilePatch.
@@ -313,7 +313,7 @@ private:
                 FilePatch* same = &patch.files[seen->second];
                 if (same->action != FileAction::update || file.action != FileAction::update || same->move_to ||
                     file.move_to) {
-                    return error(s.line, (file.path.empty() ? std::string("the file") : file.path) +
+                    return malformed_.fail(s.line, (file.path.empty() ? std::string("the file") : file.path) +
                                              " appears twice in the diff (also at line " +
                                              std::to_string(same->patch_line) +
                                              "); give each file one section with all of its hunks.");
@@ -324,20 +324,15 @@ private:
             patch.files.push_back(std::move(file));
         }
         if (patch.files.empty()) {
-            return error(0, "the diff has no hunks (no line starting with \"@@\"), so there is nothing to apply. " +
+            return malformed_.fail(0, "the diff has no hunks (no line starting with \"@@\"), so there is nothing to apply. " +
                                 std::string(kUnifiedFormat));
         }
         for (const FilePatch& f : patch.files) patch.block_count += f.blocks.size();
         return patch;
     }
 
-    PatchError make_error(std::size_t line, const std::string& what) const {
-        return malformed_patch("unified diff", line, what);
-    }
-    base::Result<Patch, PatchError> error(std::size_t line, const std::string& what) const {
-        return base::fail(make_error(line, what));
-    }
 
+    const MalformedPatch malformed_{"unified diff"};
     PatchText text_;
     std::vector<Section> sections_;
     Section* current_ = nullptr;

@@ -225,7 +225,6 @@ private:
         return true;
     }
 
-
     const MalformedPatch malformed_{"*** Begin Patch envelope", kApplyPatchFormat};
     PatchText text_;
     Patch patch_;

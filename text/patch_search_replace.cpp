@@ -220,7 +220,6 @@ private:
         state_ = State::outside;
     }
 
-
     const MalformedPatch malformed_{"SEARCH/REPLACE diff", kSearchReplaceFormat};
     PatchText text_;
     State state_ = State::outside;

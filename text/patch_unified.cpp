@@ -331,7 +331,6 @@ private:
         return patch;
     }
 
-
     const MalformedPatch malformed_{"unified diff"};
     PatchText text_;
     std::vector<Section> sections_;

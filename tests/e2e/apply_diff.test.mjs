@@ -8,10 +8,12 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { assertNoProblems, drain, makeTempDir, outputValidator, requireBinary, tappedServer, validateTapDir } from './helpers.mjs';
+import {
+  assertNoProblems, drain, makeTempDir, outputValidator, requireBinary, tappedServer,
+  validateTapDir, show,
+} from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
 const root = makeTempDir();
 const tapDir = makeTempDir('mcp-edit-e2e-tap-');
 let client;

@@ -8,13 +8,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { RawSession, assertNoProblems, makeTempDir, requireBinary } from './helpers.mjs';
+import {
+  RawSession, assertNoProblems, makeTempDir, requireBinary, show, sleep, ORIGINAL, EDITED,
+} from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const ORIGINAL = 'one\ntwo\nthree\n';
-const EDITED = 'one\nTWO\nthree\n';
 
 // Every answer a client can give to the form, and what it means when it is the one that decides.
 const ANSWERS = {

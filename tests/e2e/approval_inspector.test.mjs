@@ -6,19 +6,14 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import {
   BINARY, TAP, assertNoProblems, makeTempDir, requireBinary, validateTapDir, assertFile, textOf,
+  show, ORIGINAL, EDITED, inspectorBin,
 } from './helpers.mjs';
 
 requireBinary();
-const require = createRequire(import.meta.url);
-const INSPECTOR_DIR = path.dirname(require.resolve('@modelcontextprotocol/inspector-cli/package.json'));
-const INSPECTOR_BIN = path.join(INSPECTOR_DIR, 'build', 'cli.js');
-const show = (v) => JSON.stringify(v);
-const ORIGINAL = 'one\ntwo\nthree\n';
-const EDITED = 'one\nTWO\nthree\n';
+const INSPECTOR_BIN = inspectorBin();
 
 
 
@@ -29,7 +24,7 @@ function inspectorCall(root, serverArgs, tool, toolArgs) {
   const argv = [INSPECTOR_BIN, '--cli', process.execPath, TAP, tapDir, BINARY, '--root', root, '--no-fsync', ...serverArgs,
     '--method', 'tools/call', '--tool-name', tool, '--tool-arg', ...pairs];
   return new Promise((resolve) => {
-    execFile(process.execPath, argv, { cwd: path.join(INSPECTOR_DIR, 'build'), timeout: 30000, maxBuffer: 16 * 1024 * 1024 },
+    execFile(process.execPath, argv, { cwd: path.dirname(INSPECTOR_BIN), timeout: 30000, maxBuffer: 16 * 1024 * 1024 },
       (err, stdout, stderr) => resolve({ stdout, stderr, code: err ? (err.code ?? 1) : 0, tapDir, argv }));
   });
 }

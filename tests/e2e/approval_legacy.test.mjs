@@ -12,16 +12,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  RawSession, assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir, assertFile, textOf,
+  RawSession, assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir,
+  assertFile, textOf, show, sleep, ORIGINAL, EDITED, EDIT_ARGS, withRawSession,
 } from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const CALL = { timeout: 10000 };
-const ORIGINAL = 'one\ntwo\nthree\n';
-const EDITED = 'one\nTWO\nthree\n';
-const EDIT_ARGS = (file) => ({ file_path: file, old_string: 'two', new_string: 'TWO' });
 
 // ---------------------------------------------------------------------------------------------
 // small helpers
@@ -93,15 +89,7 @@ const c2s = (conn, pred) => conn.messages.filter((m) => m.dir === 'c2s' && m.msg
 const isElicit = (m) => m.method === 'elicitation/create' && 'id' in m;
 
 /** Runs `body(session)` on a raw server; validates every line it wrote. */
-async function withRaw(label, args, body) {
-  const s = new RawSession(args, { label });
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
-  assertNoProblems(s.validator.problems, label);
-}
+const withRaw = (label, args, body) => withRawSession(label, args, body);
 
 const callLine = (id, name, args, meta) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } });
 

@@ -12,17 +12,12 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
-  PV_KEY, RawSession, assertNoProblems, drain, makeTempDir, modernMeta, requireBinary, tappedServer,
-  validateTapDir, assertFile, textOf,
+  PV_KEY, RawSession, assertNoProblems, drain, makeTempDir, modernMeta, requireBinary,
+  tappedServer, validateTapDir, assertFile, textOf, show, sleep, ORIGINAL, EDITED, EDIT_ARGS, withRawSession,
 } from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const CALL = { timeout: 10000 };
-const ORIGINAL = 'one\ntwo\nthree\n';
-const EDITED = 'one\nTWO\nthree\n';
-const EDIT_ARGS = (file) => ({ file_path: file, old_string: 'two', new_string: 'TWO' });
 const ELICIT_CAPS = { elicitation: { form: {} } };
 const APPLY = { action: 'accept', content: { decision: 'apply' } };
 
@@ -329,13 +324,7 @@ describe('client 2.4.0 policies', { concurrency: true }, () => {
 // Raw lines: what a well-behaved client never sends
 
 async function withRaw(label, args, body) {
-  const s = new RawSession(args, { label });
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
-  assertNoProblems(s.validator.problems, label);
+  const s = await withRawSession(label, args, body);
   const requests = s.validator.serverMessages.filter((m) => m && 'method' in m && 'id' in m);
   assert.deepEqual(requests, [], `${label}: no server-to-client requests in the modern era`);
 }

@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { CONTRACT_TOOLS, RawSession, assertNoProblems, makeTempDir, modernMeta, requireBinary } from './helpers.mjs';
+import {
+  CONTRACT_TOOLS, RawSession, assertNoProblems, makeTempDir, modernMeta, requireBinary, show, withRawSession,
+} from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
 const ROOTS_CAPS = { roots: { listChanged: true } };
 const uri = (dir) => `file://${dir.split('/').map(encodeURIComponent).join('/')}`;
 
@@ -22,17 +23,7 @@ function dirWith(files, prefix) {
 }
 
 /** Runs `body(session)` against a fresh server; checks every line it wrote and exit 0 on EOF. */
-async function withServer(label, args, body, { cwd } = {}) {
-  const s = new RawSession(args, { label, cwd });
-  try {
-    await body(s);
-  } finally {
-    const exit = await s.close();
-    assertNoProblems(s.validator.problems, label);
-    assert.deepEqual(exit, { code: 0, signal: null },
-      `${label}: the server must exit 0 once stdin reaches EOF; got ${show(exit)}; stderr tail:\n${s.stderr.text.slice(-1500)}`);
-  }
-}
+const withServer = (label, args, body, { cwd } = {}) => withRawSession(label, args, body, { cwd, cleanExit: true });
 
 const read = (s, id, filePath) =>
   s.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read', arguments: { file_path: filePath } } });

@@ -11,11 +11,11 @@ import { StdioClientTransport as LegacyTransport } from '@modelcontextprotocol/s
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernTransport } from '@modelcontextprotocol/client/stdio';
 import {
-  assertNoProblems, drain, makeTempDir, outputValidator, requireBinary, tappedServer, validateTapDir,
+  assertNoProblems, drain, makeTempDir, outputValidator, requireBinary, tappedServer,
+  validateTapDir, show,
 } from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
 const OPTS = { timeout: 10000 };
 const BOM = '\xef\xbb\xbf';
 

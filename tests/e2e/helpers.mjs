@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,15 @@ export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
 // Version used to validate what the server says before any version is known (e.g. an error
 // reply to an unreadable line). The two newest schemas agree on error replies without `id`.
 const DEFAULT_VERSION = '2025-11-25';
+
+/** A value as JSON, for failure messages. */
+export const show = (v) => JSON.stringify(v);
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// The one edit the approval tests ask about: 'two' -> 'TWO' in a three-line file.
+export const ORIGINAL = 'one\ntwo\nthree\n';
+export const EDITED = 'one\nTWO\nthree\n';
+export const EDIT_ARGS = (file) => ({ file_path: file, old_string: 'two', new_string: 'TWO' });
 
 export function requireBinary() {
   assert.ok(fs.existsSync(BINARY),
@@ -182,7 +192,6 @@ export function expectedRead(bytes, { offset, limit } = {}) {
   };
 }
 
-const show = (s) => JSON.stringify(s);
 
 /**
  * Asserts a `read` tool result against the expectation derived from `fixture.bytes`.
@@ -857,7 +866,6 @@ export function modernMeta(capabilities = {}, version = MODERN_VERSION) {
 
 /** The file must hold exactly `expected` (string or Buffer), or be absent when expected is null. */
 export function assertFile(file, expected, what) {
-  const show = (v) => JSON.stringify(v);
   if (expected === null) {
     assert.ok(!fs.existsSync(file), `${what}: ${file} must not exist, but holds ${show(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '')}`);
     return;
@@ -872,3 +880,35 @@ export function assertFile(file, expected, what) {
 
 /** The text blocks of a CallToolResult, joined with newlines. */
 export const textOf = (r) => (r?.content ?? []).filter((c) => c?.type === 'text').map((c) => c.text).join('\n');
+
+/**
+ * Runs `body` with a RawSession on `args`, closes it, and checks every server line against the
+ * schema. With `cleanExit`, the server must also exit 0 once stdin reaches EOF.
+ */
+export async function withRawSession(label, args, body, { cwd, cleanExit = false } = {}) {
+  const s = new RawSession(args, { label, cwd });
+  let exit;
+  try {
+    await body(s);
+  } finally {
+    exit = await s.close();
+  }
+  assertNoProblems(s.validator.problems, label);
+  if (cleanExit) {
+    assert.deepEqual(exit, { code: 0, signal: null },
+      `${label}: the server must exit 0 once stdin reaches EOF; got ${show(exit)}; stderr tail:\n${s.stderr.text.slice(-1500)}`);
+  }
+  return s;
+}
+
+/** A root with every fixture and boundary case written, and a directory for tap transcripts. */
+export function fixtureRoot() {
+  const root = makeTempDir();
+  return { root, fixtures: writeFixtures(root), boundary: makeBoundaryCases(root), tapDir: makeTempDir('mcp-edit-e2e-tap-') };
+}
+
+/** The inspector CLI's entry point (from the locked @modelcontextprotocol/inspector-cli). */
+export function inspectorBin() {
+  const require = createRequire(import.meta.url);
+  return path.join(path.dirname(require.resolve('@modelcontextprotocol/inspector-cli/package.json')), 'build', 'cli.js');
+}

@@ -8,18 +8,14 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import {
   BINARY, TAP, assertNoProblems, assertReadResult, assertReadTool, makeTempDir, requireBinary,
-  validateTapDir, writeFixtures,
+  validateTapDir, writeFixtures, show, inspectorBin,
 } from './helpers.mjs';
 
 requireBinary();
-const require = createRequire(import.meta.url);
-const INSPECTOR_DIR = path.dirname(require.resolve('@modelcontextprotocol/inspector-cli/package.json'));
-const INSPECTOR_BIN = path.join(INSPECTOR_DIR, 'build', 'cli.js');
-const show = (v) => JSON.stringify(v);
+const INSPECTOR_BIN = inspectorBin();
 const root = makeTempDir();
 const fixtures = writeFixtures(root);
 
@@ -28,7 +24,7 @@ function inspector(methodArgs) {
   const tapDir = makeTempDir('mcp-edit-e2e-tap-');
   const argv = [INSPECTOR_BIN, '--cli', process.execPath, TAP, tapDir, BINARY, '--root', root, '--no-fsync', ...methodArgs];
   return new Promise((resolve) => {
-    execFile(process.execPath, argv, { cwd: path.join(INSPECTOR_DIR, 'build'), timeout: 30000, maxBuffer: 16 * 1024 * 1024 },
+    execFile(process.execPath, argv, { cwd: path.dirname(INSPECTOR_BIN), timeout: 30000, maxBuffer: 16 * 1024 * 1024 },
       (err, stdout, stderr) => resolve({ stdout, stderr, code: err ? (err.code ?? 1) : 0, tapDir, argv }));
   });
 }

@@ -9,17 +9,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  CONTRACT_TOOLS, READ_CASES, annotationProblems, assertNoProblems, assertReadResult, assertReadTool,
-  drain, makeBoundaryCases, makeTempDir, outputValidator, requireBinary, tappedServer,
-  toolDefinitionProblems, validateTapDir, writeFixtures,
+  CONTRACT_TOOLS, READ_CASES, annotationProblems, assertNoProblems, assertReadResult,
+  assertReadTool, drain, makeTempDir, outputValidator, requireBinary,
+  tappedServer, toolDefinitionProblems, validateTapDir, show, fixtureRoot,
 } from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
-const root = makeTempDir();
-const fixtures = writeFixtures(root);
-const boundary = makeBoundaryCases(root);
-const tapDir = makeTempDir('mcp-edit-e2e-tap-');
+const { root, fixtures, boundary, tapDir } = fixtureRoot();
 
 let client;
 let transport;

@@ -9,17 +9,13 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
-  MODERN_VERSION, PV_KEY, READ_CASES, RawSession, assertNoProblems, assertReadResult, assertReadTool,
-  drain, makeBoundaryCases, makeTempDir, modernMeta, outputValidator, requireBinary, tappedServer,
-  validateTapDir, writeFixtures,
+  MODERN_VERSION, PV_KEY, READ_CASES, RawSession, assertNoProblems, assertReadResult,
+  assertReadTool, drain, makeTempDir, modernMeta, outputValidator,
+  requireBinary, tappedServer, validateTapDir, show, fixtureRoot,
 } from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
-const root = makeTempDir();
-const fixtures = writeFixtures(root);
-const boundary = makeBoundaryCases(root);
-const tapDir = makeTempDir('mcp-edit-e2e-tap-');
+const { root, fixtures, boundary, tapDir } = fixtureRoot();
 const CALL_OPTS = { timeout: 5000 };
 
 let client;

@@ -6,26 +6,16 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
   LEGACY_VERSIONS, MODERN_VERSION, RawSession, SERVER_INFO_KEY, assertNoProblems, assertReadResult,
-  makeTempDir, modernMeta, requireBinary, writeFixtures,
+  makeTempDir, modernMeta, requireBinary, writeFixtures, show, withRawSession,
 } from './helpers.mjs';
 
 requireBinary();
 const root = makeTempDir();
 const fixtures = writeFixtures(root);
-const show = (v) => JSON.stringify(v);
 
 /** Runs `body(session)` against a fresh server and checks every line it wrote. */
-async function withSession(label, body, args = []) {
-  const s = new RawSession(['--root', root, '--no-fsync', ...args], { label });
-  try {
-    await body(s);
-  } finally {
-    const exit = await s.close();
-    assertNoProblems(s.validator.problems, label);
-    assert.deepEqual(exit, { code: 0, signal: null },
-      `${label}: the server must exit 0 once stdin reaches EOF; got ${show(exit)}; stderr tail:\n${s.stderr.text.slice(-1500)}`);
-  }
-}
+const withSession = (label, body, args = []) =>
+  withRawSession(label, ['--root', root, '--no-fsync', ...args], body, { cleanExit: true });
 
 const isError = (code) => (m) => m && m.error && m.error.code === code;
 

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { RawSession, assertNoProblems, makeTempDir, requireBinary } from './helpers.mjs';
+import {
+  RawSession, assertNoProblems, makeTempDir, requireBinary, show, sleep,
+} from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const isElicit = (m) => m?.method === 'elicitation/create' && 'id' in m;
 const call = (id, name, args) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 

@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { RawSession, assertNoProblems, makeTempDir, requireBinary } from './helpers.mjs';
+import {
+  RawSession, assertNoProblems, makeTempDir, requireBinary, show,
+} from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
 const REASON = 'io.github.mcp-edit/reason';
 
 async function withRaw(label, args, capabilities, body) {

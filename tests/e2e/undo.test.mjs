@@ -11,11 +11,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  RawSession, assertNoProblems, drain, makeTempDir, modernMeta, requireBinary, tappedServer, validateTapDir, assertFile, textOf,
+  RawSession, assertNoProblems, drain, makeTempDir, modernMeta, requireBinary, tappedServer,
+  validateTapDir, assertFile, textOf, show, withRawSession,
 } from './helpers.mjs';
 
 requireBinary();
-const show = (v) => JSON.stringify(v);
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const bytes = (...parts) => Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : Buffer.from(p))));
 
@@ -52,15 +52,7 @@ function assertUndone(r, what, { tool, approval = 'policy', deleted = false } = 
   return sc;
 }
 
-async function withRaw(label, args, body) {
-  const s = new RawSession(args, { label });
-  try {
-    await body(s);
-  } finally {
-    await s.close();
-  }
-  assertNoProblems(s.validator.problems, label);
-}
+const withRaw = (label, args, body) => withRawSession(label, args, body);
 
 /** A legacy raw session (policy auto by default): `s.tool(name, args)` returns the tools/call result. */
 function legacyTools(s) {

@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   RawSession, assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir,
-  assertFile, textOf, show, sleep, ORIGINAL, EDITED, EDIT_ARGS, withRawSession,
+  assertFile, textOf, show, sleep, ORIGINAL, EDITED, EDIT_ARGS, withRawSession, newDir, assertRefusedChange, assertWrittenChange,
 } from './helpers.mjs';
 
 requireBinary();
@@ -24,33 +24,15 @@ const CALL = { timeout: 10000 };
 
 
 
-function assertRefused(r, what, ...patterns) {
-  assert.equal(r?.isError, true, `${what}: must be isError: true, got ${show(r).slice(0, 600)}`);
-  const t = textOf(r);
-  assert.match(t, /nothing (was )?written/i, `${what}: the text must say nothing was written: ${show(t)}`);
-  for (const p of patterns) assert.match(t, p, `${what}: the text must match ${p}: ${show(t)}`);
-}
+const assertRefused = assertRefusedChange;
 
 function assertWritten(r, what, approval) {
-  assert.notEqual(r?.isError, true, `${what}: must succeed, got ${show(r).slice(0, 600)}`);
-  const sc = r?.structuredContent;
-  assert.ok(sc && typeof sc === 'object', `${what}: structuredContent missing: ${show(r).slice(0, 400)}`);
-  assert.equal(sc.approval, approval, `${what}: structuredContent.approval expected ${show(approval)}, got ${show(sc.approval)}`);
-  assert.equal(sc.dry_run, false, `${what}: dry_run must be false, got ${show(sc.dry_run)}`);
+  assertWrittenChange(r, what, approval);
+  assert.equal(r.structuredContent.dry_run, false, `${what}: dry_run must be false, got ${show(r.structuredContent.dry_run)}`);
 }
 
 const decisionValues = (d) => (d?.enum ?? d?.oneOf?.map((o) => o.const) ?? []).slice().sort();
 
-function newDir(files = {}) {
-  const dir = makeTempDir();
-  const out = { dir };
-  for (const [name, content] of Object.entries(files)) {
-    const p = path.join(dir, name);
-    fs.writeFileSync(p, content);
-    out[name] = p;
-  }
-  return out;
-}
 
 /**
  * A server behind the tap with an SDK 1.32.2 client. `s.answer(params, extra, n)` answers each

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
   PV_KEY, RawSession, assertNoProblems, drain, makeTempDir, modernMeta, requireBinary,
-  tappedServer, validateTapDir, assertFile, textOf, show, sleep, ORIGINAL, EDITED, EDIT_ARGS, withRawSession,
+  tappedServer, validateTapDir, assertFile, textOf, show, sleep, ORIGINAL, EDITED, EDIT_ARGS, withRawSession, newDir, assertRefusedChange, assertWrittenChange,
 } from './helpers.mjs';
 
 requireBinary();
@@ -28,30 +28,14 @@ const APPLY = { action: 'accept', content: { decision: 'apply' } };
 
 function assertRefused(r, what, ...patterns) {
   assert.notEqual(r?.resultType, 'input_required', `${what}: expected a refusal, got input_required: ${show(r).slice(0, 400)}`);
-  assert.equal(r?.isError, true, `${what}: must be isError: true, got ${show(r).slice(0, 600)}`);
-  const t = textOf(r);
-  assert.match(t, /nothing (was )?written/i, `${what}: the text must say nothing was written: ${show(t)}`);
-  for (const p of patterns) assert.match(t, p, `${what}: the text must match ${p}: ${show(t)}`);
+  assertRefusedChange(r, what, ...patterns);
 }
 
 function assertWritten(r, what, approval) {
   assert.notEqual(r?.resultType, 'input_required', `${what}: expected a complete result, got input_required: ${show(r).slice(0, 400)}`);
-  assert.notEqual(r?.isError, true, `${what}: must succeed, got ${show(r).slice(0, 600)}`);
-  const sc = r?.structuredContent;
-  assert.ok(sc && typeof sc === 'object', `${what}: structuredContent missing: ${show(r).slice(0, 400)}`);
-  assert.equal(sc.approval, approval, `${what}: structuredContent.approval expected ${show(approval)}, got ${show(sc.approval)}`);
+  assertWrittenChange(r, what, approval);
 }
 
-function newDir(files = {}) {
-  const dir = makeTempDir();
-  const out = { dir };
-  for (const [name, content] of Object.entries(files)) {
-    const p = path.join(dir, name);
-    fs.writeFileSync(p, content);
-    out[name] = p;
-  }
-  return out;
-}
 
 /** An input_required result: returns {key, form, state}; asserts its shape. */
 function assertInputRequired(r, what) {

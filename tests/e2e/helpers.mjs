@@ -901,6 +901,34 @@ export async function withRawSession(label, args, body, { cwd, cleanExit = false
   return s;
 }
 
+/** A fresh temp directory holding `files` (name -> content); returns {dir, [name]: path}. */
+export function newDir(files = {}) {
+  const dir = makeTempDir();
+  const out = { dir };
+  for (const [name, content] of Object.entries(files)) {
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, content);
+    out[name] = p;
+  }
+  return out;
+}
+
+/** A refused change: isError, says nothing was written, and matches every pattern. */
+export function assertRefusedChange(r, what, ...patterns) {
+  assert.equal(r?.isError, true, `${what}: must be isError: true, got ${show(r).slice(0, 600)}`);
+  const t = textOf(r);
+  assert.match(t, /nothing (was )?written/i, `${what}: the text must say nothing was written: ${show(t)}`);
+  for (const p of patterns) assert.match(t, p, `${what}: the text must match ${p}: ${show(t)}`);
+}
+
+/** A written change: not an error, structuredContent with this `approval`. */
+export function assertWrittenChange(r, what, approval) {
+  assert.notEqual(r?.isError, true, `${what}: must succeed, got ${show(r).slice(0, 600)}`);
+  const sc = r?.structuredContent;
+  assert.ok(sc && typeof sc === 'object', `${what}: structuredContent missing: ${show(r).slice(0, 400)}`);
+  assert.equal(sc.approval, approval, `${what}: structuredContent.approval expected ${show(approval)}, got ${show(sc.approval)}`);
+}
+
 /** A root with every fixture and boundary case written, and a directory for tap transcripts. */
 export function fixtureRoot() {
   const root = makeTempDir();

@@ -68,34 +68,41 @@ function pkgInfo(name) {
 
 const textOf = (r) => (r && Array.isArray(r.content) ? r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n') : '');
 
-function mcpEditSpec(noFsync) {
+// A server under test: how to start it and how to ask it for one edit. Unless a spec says
+// otherwise, it is a Node program that does not fsync, needs no environment of its own, and an
+// edit succeeded when the result is not an error.
+function serverSpec(spec) {
   return {
+    fsyncs: false,
+    command: () => process.execPath,
+    env: () => ({}),
+    ok: (r) => r && r.isError !== true,
+    ...spec,
+  };
+}
+
+function mcpEditSpec(noFsync) {
+  return serverSpec({
     id: noFsync ? 'mcp-edit-nofsync' : 'mcp-edit',
     label: noFsync ? 'mcp-edit --no-fsync' : 'mcp-edit',
     fsyncs: !noFsync,
     tool: 'edit',
     command: () => MCP_EDIT_BIN,
     args: (root) => ['--root', root, '--approval', 'auto', '--log-level', 'off', ...(noFsync ? ['--no-fsync'] : [])],
-    env: () => ({}),
     editArgs: (p, o, n) => ({ file_path: p, old_string: o, new_string: n }),
-    ok: (r) => r && r.isError !== true,
-  };
+  });
 }
 
 function filesystemSpec(info) {
   const entry = path.join(info.dir, 'dist', 'index.js');
-  return {
+  return serverSpec({
     id: 'filesystem',
     label: `server-filesystem ${info.version}`,
     version: info.version,
-    fsyncs: false,
     tool: 'edit_file',
-    command: () => process.execPath,
     args: (root) => [entry, root],
-    env: () => ({}),
     editArgs: (p, o, n) => ({ path: p, edits: [{ oldText: o, newText: n }] }),
-    ok: (r) => r && r.isError !== true,
-  };
+  });
 }
 
 // Desktop Commander keeps its config in $HOME/.claude-server-commander/config.json. Each run gets a
@@ -105,13 +112,11 @@ function filesystemSpec(info) {
 // starts after initialization; --no-onboarding skips the welcome flow.
 function desktopCommanderSpec(info) {
   const entry = path.join(info.dir, 'dist', 'index.js');
-  return {
+  return serverSpec({
     id: 'desktop-commander',
     label: `desktop-commander ${info.version}`,
     version: info.version,
-    fsyncs: false,
     tool: 'edit_block',
-    command: () => process.execPath,
     args: () => [entry, '--no-onboarding'],
     env: (root) => {
       const home = fs.mkdtempSync(path.join(TMP_BASE, 'dc-home-'));
@@ -142,7 +147,7 @@ function desktopCommanderSpec(info) {
     // Desktop Commander answers "not found" / "expected 1 occurrence but found N" / fuzzy
     // suggestions as ordinary results without isError; only its exact-replace path starts so.
     ok: (r) => r && r.isError !== true && /^\[Reading /.test(textOf(r)),
-  };
+  });
 }
 
 // ---- a raw JSON-RPC client over stdio ----------------------------------------------------------
@@ -588,19 +593,8 @@ async function manyFiles(spec) {
   syncAll();
   return withServer(spec, root, async (s) => {
     const prepared = files.map((f, i) => s.prepareEdit(f, `file ${pad(i, 3)} line 10: TARGET old value`, `file ${pad(i, 3)} line 10: TARGET new value`));
-    const t0 = performance.now();
-    let replies;
-    try {
-      replies = await s.sendAll(prepared, CFG.batchTimeoutMs);
-    } catch (e) {
-      if (e instanceof TimeoutError) {
-        s.timedOut = true;
-        const answered = prepared.filter((p) => !s.pending.has(p.id)).length;
-        return { status: 'timeout', detail: `${e.message}; ${answered}/${n} replies received` };
-      }
-      throw e;
-    }
-    const ms = performance.now() - t0;
+    const { replies, ms, timeout } = await sendAllTimed(s, prepared);
+    if (timeout) return timeout;
     const results = replies.map((r) => s.judge(r));
     const okReplies = results.filter((r) => r.ok).length;
     let correct = 0;
@@ -611,6 +605,21 @@ async function manyFiles(spec) {
     }
     return { status: 'ok', files: n, total_ms: ms, per_edit_ms: ms / n };
   });
+}
+
+// Sends every prepared call at once; {replies, ms}, or {timeout: the workload's result} when the
+// replies do not all come within the batch timeout.
+async function sendAllTimed(s, prepared) {
+  const t0 = performance.now();
+  try {
+    const replies = await s.sendAll(prepared, CFG.batchTimeoutMs);
+    return { replies, ms: performance.now() - t0 };
+  } catch (e) {
+    if (!(e instanceof TimeoutError)) throw e;
+    s.timedOut = true;
+    const answered = prepared.filter((p) => !s.pending.has(p.id)).length;
+    return { timeout: { status: 'timeout', detail: `${e.message}; ${answered}/${prepared.length} replies received` } };
+  }
 }
 
 // Flushes the set-up writes so their write-back does not land inside a timed section.
@@ -632,19 +641,8 @@ async function sameFile(spec) {
   return withServer(spec, root, async (s) => {
     const prepared = [];
     for (let i = 0; i < n; i++) prepared.push(s.prepareEdit(file, `line ${pad(i, 3)}: state = "pending";`, `line ${pad(i, 3)}: state = "done";`));
-    const t0 = performance.now();
-    let replies;
-    try {
-      replies = await s.sendAll(prepared, CFG.batchTimeoutMs);
-    } catch (e) {
-      if (e instanceof TimeoutError) {
-        s.timedOut = true;
-        const answered = prepared.filter((p) => !s.pending.has(p.id)).length;
-        return { status: 'timeout', detail: `${e.message}; ${answered}/${n} replies received` };
-      }
-      throw e;
-    }
-    const ms = performance.now() - t0;
+    const { replies, ms, timeout } = await sendAllTimed(s, prepared);
+    if (timeout) return timeout;
     const okReplies = replies.map((r) => s.judge(r)).filter((r) => r.ok).length;
     const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.length);
     const survived = lines.filter((l) => l.endsWith('state = "done";')).length;

@@ -1,10 +1,19 @@
 # Every dependency is a Debian package found on the system; nothing is vendored or downloaded.
 # asio (standalone), dtl and xxhash ship no CMake config, so they get small imported targets here.
+# The Windows build (cross-compiled) takes the same packages header-only: DependenciesWindows.cmake.
+if(WIN32)
+  include(DependenciesWindows)
+  return()
+endif()
+
 find_package(Threads REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(spdlog REQUIRED)
 find_package(fmt REQUIRED)  # with spdlog (Debian libfmt-dev); hex formatting in os/
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+add_library(mcp_edit::crypto INTERFACE IMPORTED)  # os/crypto_openssl.cpp
+target_link_libraries(mcp_edit::crypto INTERFACE OpenSSL::Crypto)
+add_library(mcp_edit::platform INTERFACE IMPORTED)  # what platform_posix.cpp needs: libc only
 find_package(CLI11 REQUIRED)
 find_package(valijson REQUIRED)
 

@@ -1,4 +1,4 @@
-// Content hashes, hex-encoded: SHA-256 (OpenSSL) where it is shown or bound into an approval, a
+// Content hashes, hex-encoded: SHA-256 (os/crypto) where it is shown or bound into an approval, a
 // fast fingerprint (xxHash) where the server only needs to recognise its own files.
 #pragma once
 

@@ -1,9 +1,14 @@
 // The operating-system surface in one place: path resolution, file kinds and identity, reading a
-// regular file without ever blocking on a FIFO or device. POSIX (Linux) now; a port to macOS or
-// Windows changes this file's implementation only.
+// regular file without ever blocking on a FIFO or device, atomic writes. POSIX (Linux, macOS) in
+// platform_posix.cpp; Windows in platform_windows.cpp.
+//
+// Paths are UTF-8 everywhere above this layer, with `/` as the separator: on Windows a real path
+// reads "C:/dir/file.txt" or "//server/share/dir/file.txt" (the implementation speaks UTF-16 and
+// `\\?\` long paths to the system).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,6 +42,24 @@ struct FileStat {
     }
 };
 
+// --- Path syntax ---------------------------------------------------------------------------------
+
+// Absolute on this system: /x on POSIX; C:/x, C:\x, //server/share/x, \\server\share\x or \\?\C:\x on Windows.
+bool is_absolute(std::string_view path);
+// `path` in the form this layer returns: on Windows `\` becomes `/` and a `\\?\` or `\\?\UNC\`
+// prefix is removed; unchanged on POSIX.
+std::string normalize_separators(std::string path);
+// The part of an absolute path that has no parent: "/" on POSIX; "C:/" or "//server/share/" on
+// Windows; "" when `path` is not absolute.
+std::string filesystem_root(std::string_view path);
+// Whether two real paths name the same place as the file system compares names: byte for byte on
+// POSIX, case-insensitively on Windows (as NTFS does, through the system's own upper-casing).
+bool same_path(std::string_view a, std::string_view b);
+
+// Windows: a console close, logoff or shutdown event calls `request_stop` (on another thread);
+// the process then has a few seconds to finish. Elsewhere a no-op: SIGTERM covers it.
+void on_console_close(std::function<void()> request_stop);
+
 // errno-style failure text for messages ("Permission denied").
 std::string error_text(int err);
 
@@ -61,7 +84,7 @@ struct ReadFile {
     FileStat stat;
     // With keep_open: the file's descriptor, closed when the last copy of this goes. Holding it
     // across a replace defers freeing the old file's blocks (work in rename) until it is closed.
-    std::shared_ptr<const int> open_file;
+    std::shared_ptr<const void> open_file;
 };
 
 struct ReadFailure {

@@ -45,6 +45,16 @@ FileStat from_stat(const struct stat& st) {
 
 }  // namespace
 
+bool is_absolute(std::string_view path) { return !path.empty() && path[0] == '/'; }
+
+std::string normalize_separators(std::string path) { return path; }
+
+std::string filesystem_root(std::string_view path) { return is_absolute(path) ? "/" : ""; }
+
+bool same_path(std::string_view a, std::string_view b) { return a == b; }
+
+void on_console_close(std::function<void()>) {}
+
 std::string error_text(int err) { return std::strerror(err); }
 
 std::optional<std::string> home_directory() {
@@ -156,7 +166,7 @@ bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile
     out.bytes.resize(have);
     out.stat.size = have;
     if (keep_open) {
-        out.open_file = std::shared_ptr<const int>(new int(fd), [](const int* kept) {
+        out.open_file = std::shared_ptr<const void>(new int(fd), [](const int* kept) {
             ::close(*kept);
             delete kept;
         });

@@ -11,10 +11,12 @@ namespace os {
 
 namespace {
 
+// Is `path` `root` or below it? Both are real paths; names compare as the file system compares
+// them (case-insensitively on Windows).
 bool is_within(const std::string& path, const std::string& root) {
-    if (root == "/") return !path.empty() && path[0] == '/';
-    return path == root || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
-                            path[root.size()] == '/');
+    if (path.size() < root.size() || !platform::same_path(std::string_view(path).substr(0, root.size()), root)) return false;
+    // A file system's root ("/", "C:/") ends with its separator; any other root is followed by one.
+    return path.size() == root.size() || root.back() == '/' || path[root.size()] == '/';
 }
 
 std::string join(const std::string& base, const std::string& rest) {
@@ -24,9 +26,11 @@ std::string join(const std::string& base, const std::string& rest) {
 }
 
 std::string parent_of(const std::string& p) {
+    const std::string root = platform::filesystem_root(p);
+    if (!root.empty() && p.size() <= root.size()) return root;
     const auto slash = p.find_last_of('/');
     if (slash == std::string::npos) return ".";
-    if (slash == 0) return "/";
+    if (slash + 1 <= root.size()) return root;
     return p.substr(0, slash);
 }
 
@@ -52,8 +56,9 @@ std::string root_problem(const std::string& path, std::string& real_out) {
 // checkout): the longest of its tails ("src/x.py", then "x.py") that exists under `root`; "" when
 // none does. Bounded: at most 64 tails are tried.
 std::string existing_tail_inside(const std::string& root, const std::string& path) {
-    if (path.empty() || path[0] != '/') return "";
-    std::string tail = path.substr(1);
+    if (!platform::is_absolute(path)) return "";
+    const std::string normalized = platform::normalize_separators(path);
+    std::string tail = normalized.substr(platform::filesystem_root(normalized).size());
     for (int tries = 0; tries < 64 && !tail.empty(); ++tries) {
         const auto slash = tail.find('/');
         if (slash == std::string::npos) break;  // the bare file name alone is too weak a guess
@@ -74,7 +79,7 @@ Workspace::Workspace(const std::vector<std::string>& roots, std::string origin) 
             continue;
         }
         bool duplicate = false;
-        for (const auto& known : roots_) duplicate = duplicate || known == real;
+        for (const auto& known : roots_) duplicate = duplicate || platform::same_path(known, real);
         if (!duplicate) roots_.push_back(std::move(real));
     }
 }
@@ -89,14 +94,15 @@ std::string Workspace::list_text(const std::vector<std::string>& items) {
 
 namespace {
 
-// "file:///a%20b" -> "/a b"; anything else that is not an absolute path -> "".
+// "file:///a%20b" -> "/a b" ("file:///C:/a" -> "C:/a" on Windows); an absolute path as it is;
+// anything else -> "".
 std::string path_from_root_uri(const std::string& uri) {
     std::string rest;
     if (uri.rfind("file://", 0) == 0) {
         rest = uri.substr(7);
         if (rest.rfind("localhost/", 0) == 0) rest = rest.substr(9);
     } else {
-        rest = uri;
+        return platform::is_absolute(uri) ? platform::normalize_separators(uri) : "";
     }
     if (rest.empty() || rest[0] != '/') return "";
     std::string out;
@@ -109,7 +115,10 @@ std::string path_from_root_uri(const std::string& uri) {
             out += rest[i];
         }
     }
-    return out;
+    // A drive letter after the URI's slash ("/C:/a") names a Windows path; on POSIX "/C:/a" is
+    // already absolute and stays as it is.
+    if (!platform::is_absolute(out) && out.size() > 1 && platform::is_absolute(out.substr(1))) out = out.substr(1);
+    return platform::normalize_separators(std::move(out));
 }
 
 }  // namespace
@@ -183,8 +192,8 @@ bool Workspace::inside_roots(const std::string& real) const {
 
 std::string Workspace::display_path(const std::string& real) const {
     for (const auto& root : roots_) {
-        if (real == root) return ".";
-        if (is_within(real, root)) return root == "/" ? real.substr(1) : real.substr(root.size() + 1);
+        if (platform::same_path(real, root)) return ".";
+        if (is_within(real, root)) return real.substr(root.size() + (root.back() == '/' ? 0 : 1));
     }
     return real;
 }
@@ -216,7 +225,8 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
         }
         absolute = path == "~" ? *home : join(*home, path.substr(2));
     } else {
-        absolute = path[0] == '/' ? path : join(roots_.front(), path);
+        absolute = platform::is_absolute(path) ? platform::normalize_separators(path)
+                                               : join(roots_.front(), platform::normalize_separators(path));
     }
     // `real`: where the path resolves; or, for a path that does not exist (`missing`), where its
     // nearest existing folder does.
@@ -293,7 +303,7 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
             error.message = "Cannot resolve " + path + ": " + platform::error_text(perr) + ".";
             return false;
         }
-        if (cursor == "/") break;
+        if (cursor == platform::filesystem_root(cursor)) break;
     }
     error.message = "Cannot resolve " + path + ".";
     return false;

@@ -10,6 +10,7 @@
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
 #include <asio/io_context.hpp>
+#include <asio/post.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/thread_pool.hpp>
 #include <asio/use_awaitable.hpp>
@@ -105,7 +106,9 @@ int main(int argc, char** argv) {
         config.warnings.push_back("--log-file " + config.log_file + " cannot be opened (" + log_error +
                                   "), so logs go to stderr");
     }
+#ifdef SIGPIPE
     std::signal(SIGPIPE, SIG_IGN);
+#endif
 
     if (!config.roots_given) config.roots.push_back(platform::current_directory());
     const os::Workspace workspace(
@@ -129,10 +132,20 @@ int main(int argc, char** argv) {
     server::forward_logs_to(io, session);
 
     asio::signal_set signals(io, SIGINT, SIGTERM);
+#ifdef SIGBREAK
+    signals.add(SIGBREAK);  // Windows: Ctrl-Break
+#endif
     signals.async_wait([&](const asio::error_code& ec, int signo) {
         if (ec) return;
         spdlog::info("signal {}: finishing in-flight work", signo);
         session->shut_down();
+    });
+    // Windows: the console closing (or logoff, shutdown) ends the session like SIGTERM.
+    platform::on_console_close([&io, session] {
+        asio::post(io, [session] {
+            spdlog::info("console closing: finishing in-flight work");
+            session->shut_down();
+        });
     });
     transport.start(session->receiver());
     asio::co_spawn(

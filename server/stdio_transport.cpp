@@ -7,7 +7,11 @@
 #include <cstring>
 
 #include <fcntl.h>
+#ifdef _WIN32
+#include <io.h>
+#else
 #include <unistd.h>
+#endif
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -25,6 +29,26 @@ namespace {
 // While this much output waits for a slow reader, input is not read (backpressure).
 constexpr std::size_t max_queued_output = 64u << 20;
 
+// The descriptor calls, for the reader thread and blocking writes. Windows: the CRT's, on a
+// duplicate in binary mode (no CRLF translation on the wire).
+#ifdef _WIN32
+int duplicate(int fd) {
+    const int copy = ::_dup(fd);
+    if (copy >= 0) ::_setmode(copy, _O_BINARY);
+    return copy;
+}
+long read_some(int fd, char* data, std::size_t n) { return ::_read(fd, data, static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30))); }
+long write_some(int fd, const char* data, std::size_t n) {
+    return ::_write(fd, data, static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)));
+}
+void close_fd(int fd) { ::_close(fd); }
+#else
+int duplicate(int fd) { return ::fcntl(fd, F_DUPFD_CLOEXEC, 3); }
+long read_some(int fd, char* data, std::size_t n) { return ::read(fd, data, n); }
+long write_some(int fd, const char* data, std::size_t n) { return ::write(fd, data, n); }
+void close_fd(int fd) { ::close(fd); }
+#endif
+
 }  // namespace
 
 StdioTransport::StdioTransport(asio::io_context& io, int in_fd, int out_fd, std::size_t max_line)
@@ -33,8 +57,9 @@ StdioTransport::StdioTransport(asio::io_context& io, int in_fd, int out_fd, std:
       write_wakeup_(io.get_executor()),
       drained_signal_(io.get_executor()),
       backpressure_(io.get_executor()) {
-    in_fd_ = ::fcntl(in_fd, F_DUPFD_CLOEXEC, 3);
-    out_fd_ = ::fcntl(out_fd, F_DUPFD_CLOEXEC, 3);
+    in_fd_ = duplicate(in_fd);
+    out_fd_ = duplicate(out_fd);
+#ifndef _WIN32
     if (in_fd_ >= 0) {
         try {
             in_.emplace(io_, in_fd_);
@@ -50,23 +75,34 @@ StdioTransport::StdioTransport(asio::io_context& io, int in_fd, int out_fd, std:
             out_.reset();
         }
     }
+#endif
 }
 
 StdioTransport::~StdioTransport() {
+#ifdef _WIN32
+    // A pipe can block the reader thread for good: it is left to end with the process.
+    if (in_thread_.joinable()) in_thread_.detach();
+#else
     if (in_thread_.joinable()) in_thread_.join();
     if (in_) in_->release();
     if (out_) out_->release();
-    if (in_fd_ >= 0) ::close(in_fd_);
-    if (out_fd_ >= 0) ::close(out_fd_);
+    if (in_fd_ >= 0) close_fd(in_fd_);
+#endif
+    if (out_fd_ >= 0) close_fd(out_fd_);
 }
 
 void StdioTransport::start(Receiver receiver) {
     receiver_ = std::move(receiver);
     asio::co_spawn(io_, write_loop(), asio::detached);
+#ifndef _WIN32
     if (in_) {
         asio::co_spawn(io_, read_loop(), asio::detached);
-    } else if (in_fd_ >= 0) {
-        // Regular files never block for long, so this thread always finishes on its own.
+        return;
+    }
+#endif
+    if (in_fd_ >= 0) {
+        // On POSIX only regular files come here; they never block for long, so this thread
+        // always finishes on its own.
         in_thread_ = std::thread([this] { read_thread_loop(); });
     } else {
         asio::post(io_, [this] { receiver_.on_eof(); });
@@ -104,6 +140,7 @@ void StdioTransport::feed(const char* data, std::size_t n) {
     }
 }
 
+#ifndef _WIN32
 asio::awaitable<void> StdioTransport::read_loop() {
     std::array<char, 65536> buffer;
     while (reading_) {
@@ -133,10 +170,12 @@ asio::awaitable<void> StdioTransport::read_loop() {
     }
 }
 
+#endif
+
 void StdioTransport::read_thread_loop() {
     char buffer[65536];
     for (;;) {
-        const ssize_t n = ::read(in_fd_, buffer, sizeof buffer);
+        const long n = read_some(in_fd_, buffer, sizeof buffer);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         std::string chunk(buffer, static_cast<std::size_t>(n));
@@ -158,10 +197,12 @@ void StdioTransport::read_thread_loop() {
 void StdioTransport::stop_reading() {
     if (!reading_) return;
     reading_ = false;
+#ifndef _WIN32
     if (in_) {
         asio::error_code ignored;
         in_->cancel(ignored);
     }
+#endif
 }
 
 void StdioTransport::send(std::string message) {
@@ -175,7 +216,7 @@ void StdioTransport::send(std::string message) {
 bool StdioTransport::write_blocking(const std::string& data) {
     std::size_t done = 0;
     while (done < data.size()) {
-        const ssize_t n = ::write(out_fd_, data.data() + done, data.size() - done);
+        const long n = write_some(out_fd_, data.data() + done, data.size() - done);
         if (n < 0) {
             if (errno == EINTR) continue;
             return false;
@@ -200,11 +241,14 @@ asio::awaitable<void> StdioTransport::write_loop() {
             queue_.pop_front();
         }
         bool ok = true;
+#ifndef _WIN32
         if (out_) {
             asio::error_code ec;
             co_await asio::async_write(*out_, asio::buffer(batch), asio::redirect_error(asio::use_awaitable, ec));
             ok = !ec;
-        } else if (out_fd_ >= 0) {
+        } else
+#endif
+        if (out_fd_ >= 0) {
             ok = write_blocking(batch);
         } else {
             ok = false;

@@ -1,5 +1,7 @@
 // Newline-delimited messages over stdin/stdout: a reader that splits lines under a size cap and
-// one writer that owns stdout, so messages never interleave. Nothing else touches fd 1.
+// one writer that owns stdout, so messages never interleave. Nothing else touches fd 1. On
+// Windows, where hosts hand over anonymous pipes that cannot be read with overlapped I/O, stdin
+// is read on a thread that posts what it reads to the io context, and both are in binary mode.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +14,9 @@
 
 #include <asio/awaitable.hpp>
 #include <asio/io_context.hpp>
+#ifndef _WIN32
 #include <asio/posix/stream_descriptor.hpp>
+#endif
 
 #include "server/transport.hpp"
 #include "server/wake_signal.hpp"
@@ -34,7 +38,9 @@ public:
     asio::awaitable<void> drained() override;
 
 private:
+#ifndef _WIN32
     asio::awaitable<void> read_loop();
+#endif
     void read_thread_loop();
     void feed(const char* data, std::size_t n);
     asio::awaitable<void> write_loop();
@@ -45,9 +51,11 @@ private:
     Receiver receiver_;
     int in_fd_ = -1;
     int out_fd_ = -1;
+#ifndef _WIN32
     std::optional<asio::posix::stream_descriptor> in_;   // when fd 0 can be polled (pipe, tty)
     std::optional<asio::posix::stream_descriptor> out_;  // when fd 1 can be polled
-    std::thread in_thread_;                              // fallback: regular files
+#endif
+    std::thread in_thread_;  // otherwise: regular files, and always on Windows
     std::string partial_;
     bool discarding_ = false;
     std::size_t discarded_ = 0;

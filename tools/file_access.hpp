@@ -21,7 +21,7 @@ struct LoadedFile {
     std::string bytes;
     platform::FileStat stat;
     text::FileFacts facts;
-    std::shared_ptr<const int> open_file;  // see platform::ReadFile (only when asked to keep it open)
+    std::shared_ptr<const void> open_file;  // see platform::ReadFile (only when asked to keep it open)
 
     // content_fingerprint of the bytes, hashed on first use: an edit needs it only when the file
     // looks touched before the write, and hashing a large file is a pass over all of it.

@@ -10,6 +10,7 @@
 //   < JSON                          an expected server line
 //   <~ JSON                         an expected server line, matched anywhere in the output
 //   ! exit CODE                     the expected exit status (default 0)
+//   ! posix-only REASON             skipped when the binary is a Windows one (see below)
 // All input is written, stdin is closed, and the output is compared once the server exits:
 // every `<` line must match the next unmatched output line in order, each `<~` line any line;
 // no output line may be left over. Expected values match when equal; objects match when every
@@ -27,6 +28,11 @@ if (!binary || !dir) {
   console.error("usage: run.mjs MCP_EDIT_BINARY TRANSCRIPT_DIR");
   process.exit(2);
 }
+// A Windows binary (mcp-edit.exe) runs under Wine: it sees this machine's files on drive Z:, so
+// $ROOT is written as Z:/tmp/... to it and expected in its answers.
+const windows = binary.endsWith(".exe");
+const launcher = windows ? [process.env.WINE || "wine", binary] : [binary];
+const rootAsServerSees = (root) => (windows ? `Z:${root}` : root);
 
 function substitute(value, root) {
   if (typeof value === "string") return value.replaceAll("$ROOT", root);
@@ -99,6 +105,7 @@ function parseTranscript(file) {
       t.files.push({ kind: "file", name: rest.slice(0, space), content: JSON.parse(rest.slice(space + 1)) });
     } else if (line.startsWith("! dir ")) t.files.push({ kind: "dir", name: line.slice(6).trim() });
     else if (line.startsWith("! fifo ")) t.files.push({ kind: "fifo", name: line.slice(7).trim() });
+    else if (line.startsWith("! posix-only ")) t.posixOnly = line.slice(13).trim();
     else throw new Error(`${at}: cannot read this line: ${line}`);
   });
   return t;
@@ -106,9 +113,11 @@ function parseTranscript(file) {
 
 function runOne(file) {
   const t = parseTranscript(file);
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcp-edit-transcript-")));
+  if (windows && t.posixOnly) return Promise.resolve({ failures: [], stderr: "", skipped: t.posixOnly });
+  const localRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcp-edit-transcript-")));
+  const root = rootAsServerSees(localRoot);
   for (const f of t.files) {
-    const p = path.join(root, f.name);
+    const p = path.join(localRoot, f.name);
     fs.mkdirSync(path.dirname(p), { recursive: true });
     if (f.kind === "file") fs.writeFileSync(p, Buffer.from(f.content, "latin1"));
     else if (f.kind === "dir") fs.mkdirSync(p, { recursive: true });
@@ -116,12 +125,12 @@ function runOne(file) {
   }
   const args = ["--root", root, "--no-fsync", "--log-level", "off", ...t.args.map((a) => a.replaceAll("$ROOT", root))];
   return new Promise((resolve) => {
-    const child = spawn(binary, args, { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(launcher[0], [...launcher.slice(1), ...args], { cwd: localRoot, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), windows ? 60000 : 20000);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       const failures = [];
@@ -156,7 +165,7 @@ function runOne(file) {
         cursor++;
       }
       for (const a of actual) if (!a.used) failures.push(`unexpected output line: ${brief(a.value)}`);
-      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(localRoot, { recursive: true, force: true });
       resolve({ failures, stderr });
     });
     child.stdin.on("error", () => {});
@@ -179,9 +188,13 @@ const files = fs
   .sort();
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 for (const f of files) {
-  const { failures, stderr } = await runOne(path.join(dir, f));
-  if (failures.length === 0) {
+  const { failures, stderr, skipped: why } = await runOne(path.join(dir, f));
+  if (why) {
+    skipped++;
+    console.log(`skip ${f} (${why})`);
+  } else if (failures.length === 0) {
     passed++;
     console.log(`ok   ${f}`);
   } else {
@@ -191,5 +204,5 @@ for (const f of files) {
     if (stderr) console.log(`  stderr:\n${stderr.replace(/^/gm, "    ")}`);
   }
 }
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed === 0 && files.length > 0 ? 0 : 1);

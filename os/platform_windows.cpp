@@ -1,0 +1,542 @@
+// Windows implementation of platform.hpp. UTF-8 paths with `/` come in; the system gets UTF-16
+// `\\?\` paths (no MAX_PATH limit) through the ...W APIs. Real paths come from
+// GetFinalPathNameByHandleW, file identity from the volume serial number and file index, and a
+// replacement is written to a temp file beside the target, flushed, then moved over it with
+// ReplaceFileW (which keeps the target's ACL and attributes) or MoveFileExW. A target another
+// program holds open without delete sharing (an editor, a virus scan) gets a short, bounded retry,
+// then a clear error; nothing is half-written.
+#include "os/platform.hpp"
+
+#include <windows.h>
+#include <shlobj.h>
+
+#include <cerrno>
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "text/byte_buffer.hpp"
+
+namespace platform {
+
+namespace {
+
+std::wstring widen(std::string_view s) {
+    if (s.empty()) return {};
+    const int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
+    std::wstring out(static_cast<std::size_t>(n), L'\0');
+    MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), out.data(), n);
+    return out;
+}
+
+std::string narrow(std::wstring_view s) {
+    if (s.empty()) return {};
+    const int n = WideCharToMultiByte(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0, nullptr, nullptr);
+    std::string out(static_cast<std::size_t>(n), '\0');
+    WideCharToMultiByte(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), out.data(), n, nullptr, nullptr);
+    return out;
+}
+
+bool drive_letter_at(std::string_view p) {
+    return p.size() >= 2 && ((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':';
+}
+
+// The path as the system takes it: absolute paths get the `\\?\` prefix (no length limit; `.` and
+// `..` must then be gone, so the path is made full first), relative ones only backslashes.
+std::wstring system_path(const std::string& utf8) {
+    std::wstring w = widen(normalize_separators(utf8));
+    for (auto& c : w)
+        if (c == L'/') c = L'\\';
+    if (!is_absolute(utf8)) return w;
+    const DWORD n = GetFullPathNameW(w.c_str(), 0, nullptr, nullptr);
+    if (n > 0) {
+        std::wstring full(n, L'\0');
+        const DWORD got = GetFullPathNameW(w.c_str(), n, full.data(), nullptr);
+        if (got > 0 && got < n) {
+            full.resize(got);
+            w = std::move(full);
+        }
+    }
+    if (w.starts_with(L"\\\\?\\")) return w;
+    if (w.starts_with(L"\\\\")) return L"\\\\?\\UNC\\" + w.substr(2);
+    return L"\\\\?\\" + w;
+}
+
+int errno_of(DWORD error) {
+    switch (error) {
+        case ERROR_FILE_NOT_FOUND:
+        case ERROR_PATH_NOT_FOUND:
+        case ERROR_INVALID_NAME:
+        case ERROR_BAD_NETPATH:
+        case ERROR_INVALID_DRIVE: return ENOENT;
+        case ERROR_ACCESS_DENIED:
+        case ERROR_SHARING_VIOLATION:
+        case ERROR_LOCK_VIOLATION: return EACCES;
+        case ERROR_FILE_EXISTS:
+        case ERROR_ALREADY_EXISTS: return EEXIST;
+        case ERROR_DIRECTORY: return ENOTDIR;
+        case ERROR_CANT_RESOLVE_FILENAME: return ELOOP;
+        default: return EIO;
+    }
+}
+
+// The system's message for an error code, in English where it can, without the trailing newline.
+std::string system_message(DWORD error) {
+    wchar_t* text = nullptr;
+    const DWORD n = FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
+                                   nullptr, error, MAKELANGID(LANG_ENGLISH, SUBLANG_ENGLISH_US),
+                                   reinterpret_cast<wchar_t*>(&text), 0, nullptr);
+    std::string out = n ? narrow(std::wstring_view(text, n)) : "Windows error " + std::to_string(error);
+    if (text) LocalFree(text);
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == ' ' || out.back() == '.')) out.pop_back();
+    return out;
+}
+
+struct Handle {
+    HANDLE h = INVALID_HANDLE_VALUE;
+    explicit Handle(HANDLE handle) : h(handle) {}
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    ~Handle() {
+        if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+    }
+    bool ok() const { return h != INVALID_HANDLE_VALUE; }
+    HANDLE release() {
+        HANDLE out = h;
+        h = INVALID_HANDLE_VALUE;
+        return out;
+    }
+};
+
+constexpr DWORD share_all = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
+
+// Opens for reading attributes (and the data when `read`); directories too; follows links.
+HANDLE open_path(const std::string& path, bool read) {
+    return CreateFileW(system_path(path).c_str(), read ? GENERIC_READ : FILE_READ_ATTRIBUTES, share_all, nullptr,
+                       OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+}
+
+std::int64_t nanoseconds(LARGE_INTEGER filetime) {
+    return filetime.QuadPart * 100;  // 100 ns units since 1601: only compared, never shown
+}
+
+FileStat stat_handle(HANDLE h) {
+    FileStat s;
+    BY_HANDLE_FILE_INFORMATION info{};
+    FILE_BASIC_INFO basic{};
+    if (!GetFileInformationByHandle(h, &info) ||
+        !GetFileInformationByHandleEx(h, FileBasicInfo, &basic, sizeof basic))
+        return s;
+    const DWORD type = GetFileType(h);
+    if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) s.kind = FileKind::directory;
+    else if (type == FILE_TYPE_DISK) s.kind = FileKind::regular;
+    else if (type == FILE_TYPE_PIPE) s.kind = FileKind::fifo;
+    else if (type == FILE_TYPE_CHAR) s.kind = FileKind::char_device;
+    else s.kind = FileKind::other;
+    s.identity = {info.dwVolumeSerialNumber, (static_cast<std::uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow};
+    s.size = (static_cast<std::uint64_t>(info.nFileSizeHigh) << 32) | info.nFileSizeLow;
+    // The read-only attribute as POSIX permission bits, so a change keeps it like a mode.
+    s.mode = (info.dwFileAttributes & FILE_ATTRIBUTE_READONLY) ? 0444 : 0666;
+    s.links = info.nNumberOfLinks;
+    s.mtime_ns = nanoseconds(basic.LastWriteTime);
+    s.ctime_ns = nanoseconds(basic.ChangeTime);
+    return s;
+}
+
+std::string parent_dir(const std::string& p) {
+    const std::string root = filesystem_root(p);
+    const auto slash = p.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    if (slash + 1 <= root.size()) return root;
+    return p.substr(0, slash);
+}
+
+std::string base_name(const std::string& p) {
+    const auto slash = p.find_last_of('/');
+    return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+std::string random_suffix() {
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    static constexpr char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    std::string s;
+    for (int i = 0; i < 10; ++i) s += alphabet[rng() % (sizeof alphabet - 1)];
+    return s;
+}
+
+bool write_all(HANDLE h, std::string_view bytes, std::string& error) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        DWORD wrote = 0;
+        const DWORD part = static_cast<DWORD>(std::min<std::size_t>(bytes.size() - done, 1u << 30));
+        if (!WriteFile(h, bytes.data() + done, part, &wrote, nullptr)) {
+            error = system_message(GetLastError());
+            return false;
+        }
+        done += wrote;
+    }
+    return true;
+}
+
+// Creates a fresh temp file beside `target`.
+HANDLE create_temp_beside(const std::string& target, const char* purpose, std::string& temp_path, std::string& error) {
+    const std::string dir = parent_dir(target);
+    const std::string name = base_name(target);
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        temp_path = (dir.back() == '/' ? dir : dir + "/") + "." + name + "." + purpose + "-" + random_suffix();
+        HANDLE h = CreateFileW(system_path(temp_path).c_str(), GENERIC_WRITE | DELETE, share_all, nullptr, CREATE_NEW,
+                               FILE_ATTRIBUTE_NORMAL, nullptr);
+        if (h != INVALID_HANDLE_VALUE) return h;
+        const DWORD e = GetLastError();
+        if (e != ERROR_FILE_EXISTS && e != ERROR_ALREADY_EXISTS) {
+            error = "cannot create a temp file in " + dir + ": " + system_message(e);
+            return INVALID_HANDLE_VALUE;
+        }
+    }
+    error = "cannot create a temp file in " + dir + ": too many name collisions";
+    return INVALID_HANDLE_VALUE;
+}
+
+// Another program holding the target open without delete sharing makes a replace fail with a
+// sharing or access error; such holds are usually brief (a virus scan, an indexer).
+bool transient(DWORD error) {
+    return error == ERROR_SHARING_VIOLATION || error == ERROR_LOCK_VIOLATION || error == ERROR_ACCESS_DENIED ||
+           error == ERROR_UNABLE_TO_REMOVE_REPLACED || error == ERROR_UNABLE_TO_MOVE_REPLACEMENT;
+}
+
+constexpr int replace_attempts = 10;
+constexpr auto replace_pause = std::chrono::milliseconds(50);  // 10 x 50 ms: at most half a second
+
+std::function<void()>& console_close_action() {
+    static std::function<void()> action;
+    return action;
+}
+
+BOOL WINAPI console_handler(DWORD event) {
+    if (event != CTRL_CLOSE_EVENT && event != CTRL_LOGOFF_EVENT && event != CTRL_SHUTDOWN_EVENT) return FALSE;
+    if (console_close_action()) console_close_action()();
+    // The process ends when this returns: give the server time to finish (main returns first).
+    Sleep(4000);
+    return TRUE;
+}
+
+}  // namespace
+
+bool is_absolute(std::string_view path) {
+    if (path.starts_with("\\\\?\\")) return true;
+    if (drive_letter_at(path)) return path.size() >= 3 && (path[2] == '/' || path[2] == '\\');
+    return path.size() >= 3 && (path[0] == '/' || path[0] == '\\') && (path[1] == '/' || path[1] == '\\') &&
+           path[2] != '/' && path[2] != '\\';
+}
+
+std::string normalize_separators(std::string path) {
+    if (path.starts_with("\\\\?\\UNC\\")) path = "\\\\" + path.substr(8);
+    else if (path.starts_with("\\\\?\\")) path = path.substr(4);
+    for (auto& c : path)
+        if (c == '\\') c = '/';
+    if (drive_letter_at(path) && path[0] >= 'a' && path[0] <= 'z') path[0] = static_cast<char>(path[0] - 'a' + 'A');
+    return path;
+}
+
+std::string filesystem_root(std::string_view path) {
+    if (!is_absolute(path)) return "";
+    const std::string p = normalize_separators(std::string(path));
+    if (drive_letter_at(p)) return p.substr(0, 3);
+    // //server/share/
+    const auto server_end = p.find('/', 2);
+    if (server_end == std::string::npos) return p + "/";
+    const auto share_end = p.find('/', server_end + 1);
+    return share_end == std::string::npos ? p + "/" : p.substr(0, share_end + 1);
+}
+
+bool same_path(std::string_view a, std::string_view b) {
+    const std::wstring wa = widen(a), wb = widen(b);
+    return CompareStringOrdinal(wa.data(), static_cast<int>(wa.size()), wb.data(), static_cast<int>(wb.size()), TRUE) ==
+           CSTR_EQUAL;
+}
+
+void on_console_close(std::function<void()> request_stop) {
+    console_close_action() = std::move(request_stop);
+    SetConsoleCtrlHandler(console_handler, TRUE);
+}
+
+std::string error_text(int err) {
+    switch (err) {
+        case ENOENT: return "No such file or directory";
+        case EACCES: return "Permission denied (or the file is open in another program)";
+        case EEXIST: return "File exists";
+        case ENOTDIR: return "Not a directory";
+        case ELOOP: return "Too many levels of symbolic links";
+        default: return "Input/output error";
+    }
+}
+
+std::optional<std::string> home_directory() {
+    for (const wchar_t* name : {L"USERPROFILE", L"HOME"}) {
+        wchar_t buffer[32768];
+        const DWORD n = GetEnvironmentVariableW(name, buffer, 32768);
+        if (n > 0 && n < 32768) {
+            std::string home = normalize_separators(narrow(std::wstring_view(buffer, n)));
+            if (is_absolute(home)) return home;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> real_path(const std::string& path, int* err) {
+    Handle h(open_path(path, false));
+    if (!h.ok()) {
+        if (err) *err = errno_of(GetLastError());
+        return std::nullopt;
+    }
+    const DWORD n = GetFinalPathNameByHandleW(h.h, nullptr, 0, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    if (n == 0) {
+        if (err) *err = errno_of(GetLastError());
+        return std::nullopt;
+    }
+    std::wstring out(n, L'\0');
+    const DWORD got = GetFinalPathNameByHandleW(h.h, out.data(), n, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    out.resize(got);
+    std::string real = normalize_separators(narrow(out));
+    // A root keeps its separator ("C:/"); anything else has none at the end.
+    if (real.size() > filesystem_root(real).size() && real.back() == '/') real.pop_back();
+    return real;
+}
+
+FileStat stat_path(const std::string& path) {
+    Handle h(open_path(path, false));
+    if (!h.ok()) return FileStat{};
+    return stat_handle(h.h);
+}
+
+bool is_symlink(const std::string& path) {
+    WIN32_FILE_ATTRIBUTE_DATA data{};
+    if (!GetFileAttributesExW(system_path(path).c_str(), GetFileExInfoStandard, &data)) return false;
+    return (data.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0;  // symlinks and junctions
+}
+
+const char* describe(FileKind kind) {
+    switch (kind) {
+        case FileKind::missing: return "missing";
+        case FileKind::regular: return "a regular file";
+        case FileKind::directory: return "a directory";
+        case FileKind::fifo: return "a named pipe";
+        case FileKind::socket: return "a socket";
+        case FileKind::char_device: return "a character device";
+        case FileKind::block_device: return "a block device";
+        case FileKind::other: break;
+    }
+    return "not a regular file";
+}
+
+bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out, ReadFailure& failure,
+                       bool keep_open) {
+    Handle h(open_path(path, true));
+    if (!h.ok()) {
+        const DWORD e = GetLastError();
+        failure.why = errno_of(e) == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io;
+        failure.detail = system_message(e);
+        return false;
+    }
+    out.stat = stat_handle(h.h);
+    if (out.stat.kind != FileKind::regular) {
+        failure.why = ReadFailure::Why::not_regular;
+        failure.kind = out.stat.kind;
+        return false;
+    }
+    if (out.stat.size > max_size) {
+        failure.why = ReadFailure::Why::too_large;
+        failure.size = out.stat.size;
+        return false;
+    }
+    out.bytes.clear();
+    text::reserve_bytes(out.bytes, static_cast<std::size_t>(out.stat.size));
+    out.bytes.resize(static_cast<std::size_t>(out.stat.size));
+    std::size_t have = 0;
+    char probe[65536];
+    for (;;) {
+        const bool in_place = have < out.bytes.size();
+        char* dst = in_place ? out.bytes.data() + have : probe;
+        const std::size_t room = in_place ? out.bytes.size() - have : sizeof probe;
+        DWORD got = 0;
+        if (!ReadFile(h.h, dst, static_cast<DWORD>(std::min<std::size_t>(room, 1u << 30)), &got, nullptr)) {
+            failure.why = ReadFailure::Why::io;
+            failure.detail = system_message(GetLastError());
+            return false;
+        }
+        if (got == 0) break;
+        if (!in_place) {
+            if (have + got > max_size) {
+                failure.why = ReadFailure::Why::too_large;
+                failure.size = have + got;
+                return false;
+            }
+            out.bytes.append(probe, got);
+        }
+        have += got;
+    }
+    out.bytes.resize(have);
+    out.stat.size = have;
+    if (keep_open) {
+        out.open_file = std::shared_ptr<const void>(h.release(), [](HANDLE kept) { CloseHandle(kept); });
+    }
+    return true;
+}
+
+std::string current_directory() {
+    const DWORD n = GetCurrentDirectoryW(0, nullptr);
+    std::wstring buffer(n, L'\0');
+    const DWORD got = GetCurrentDirectoryW(n, buffer.data());
+    buffer.resize(got);
+    std::string dir = normalize_separators(narrow(buffer));
+    return dir.empty() ? "C:/" : dir;
+}
+
+bool stage_write(const std::string& target, std::string_view bytes, const FileStat* like, bool sync, StagedWrite& out,
+                 std::string& error) {
+    out.target = target;
+    Handle h(create_temp_beside(target, "mcp-edit", out.temp_path, error));
+    if (!h.ok()) return false;
+    bool ok = write_all(h.h, bytes, error);
+    if (ok && sync && !FlushFileBuffers(h.h)) {
+        error = "flush: " + system_message(GetLastError());
+        ok = false;
+    }
+    CloseHandle(h.release());
+    // The target's attributes (read-only among them) come back when it is replaced: commit_staged.
+    (void)like;
+    if (!ok) DeleteFileW(system_path(out.temp_path).c_str());
+    return ok;
+}
+
+bool commit_staged(const StagedWrite& staged, bool /*sync*/, std::string& error) {
+    const std::wstring temp = system_path(staged.temp_path);
+    const std::wstring target = system_path(staged.target);
+    // A read-only target cannot be replaced: the attribute goes while the file is replaced and
+    // comes back on the new file, as a mode does on POSIX.
+    const DWORD old_attributes = GetFileAttributesW(target.c_str());
+    const bool existed = old_attributes != INVALID_FILE_ATTRIBUTES;
+    const bool read_only = existed && (old_attributes & FILE_ATTRIBUTE_READONLY);
+    if (read_only) SetFileAttributesW(target.c_str(), old_attributes & ~FILE_ATTRIBUTE_READONLY);
+    DWORD last = 0;
+    for (int attempt = 0; attempt < replace_attempts; ++attempt) {
+        // ReplaceFileW keeps the target's ACL, attributes and alternate streams.
+        if (existed ? ReplaceFileW(target.c_str(), temp.c_str(), nullptr, REPLACEFILE_IGNORE_MERGE_ERRORS, nullptr, nullptr)
+                    : MoveFileExW(temp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+            if (read_only) SetFileAttributesW(target.c_str(), old_attributes);
+            return true;
+        }
+        last = GetLastError();
+        // Some file systems (and Wine) do not support ReplaceFileW: a plain move is still atomic.
+        if (existed && (last == ERROR_INVALID_FUNCTION || last == ERROR_NOT_SUPPORTED || last == ERROR_CALL_NOT_IMPLEMENTED) &&
+            MoveFileExW(temp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+            if (read_only) SetFileAttributesW(target.c_str(), old_attributes);
+            return true;
+        }
+        if (!transient(last)) break;
+        std::this_thread::sleep_for(replace_pause);
+    }
+    if (read_only) SetFileAttributesW(target.c_str(), old_attributes);
+    DeleteFileW(temp.c_str());
+    error = "cannot replace " + staged.target + ": " + system_message(last);
+    if (transient(last))
+        error += " (another program, an editor or a virus scanner, holds it open; it was retried for half a second. "
+                 "Close it there and call again)";
+    return false;
+}
+
+void discard_staged(const StagedWrite& staged) { DeleteFileW(system_path(staged.temp_path).c_str()); }
+
+bool overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes, bool sync,
+                        std::string& error) {
+    std::string backup;
+    Handle b(create_temp_beside(target, "mcp-edit-backup", backup, error));
+    if (!b.ok()) return false;
+    bool ok = write_all(b.h, old_bytes, error) && (!sync || FlushFileBuffers(b.h));
+    CloseHandle(b.release());
+    if (!ok) {
+        DeleteFileW(system_path(backup).c_str());
+        return false;
+    }
+    Handle h(CreateFileW(system_path(target).c_str(), GENERIC_WRITE, share_all, nullptr, OPEN_EXISTING,
+                         FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
+    if (!h.ok()) {
+        error = "cannot open " + target + " for writing: " + system_message(GetLastError());
+        DeleteFileW(system_path(backup).c_str());
+        return false;
+    }
+    ok = write_all(h.h, bytes, error);
+    if (ok && !SetEndOfFile(h.h)) {
+        error = "cannot set the length of " + target + ": " + system_message(GetLastError());
+        ok = false;
+    }
+    if (ok && sync && !FlushFileBuffers(h.h)) {
+        error = "flush: " + system_message(GetLastError());
+        ok = false;
+    }
+    CloseHandle(h.release());
+    if (!ok) {
+        error += "; the previous content is kept in " + backup;
+        return false;
+    }
+    DeleteFileW(system_path(backup).c_str());
+    return true;
+}
+
+bool make_directories(const std::string& dir, bool sync, std::string& error) {
+    if (dir.empty() || dir == filesystem_root(dir)) return true;
+    const DWORD attributes = GetFileAttributesW(system_path(dir).c_str());
+    if (attributes != INVALID_FILE_ATTRIBUTES) {
+        if (attributes & FILE_ATTRIBUTE_DIRECTORY) return true;
+        error = dir + " exists and is not a directory";
+        return false;
+    }
+    if (!make_directories(parent_dir(dir), sync, error)) return false;
+    if (!CreateDirectoryW(system_path(dir).c_str(), nullptr) && GetLastError() != ERROR_ALREADY_EXISTS) {
+        error = "cannot create directory " + dir + ": " + system_message(GetLastError());
+        return false;
+    }
+    return true;
+}
+
+bool remove_file(const std::string& path, bool /*sync*/, std::string& error) {
+    const std::wstring w = system_path(path);
+    for (int attempt = 0; attempt < replace_attempts; ++attempt) {
+        if (DeleteFileW(w.c_str())) return true;
+        const DWORD e = GetLastError();
+        if (!transient(e) || attempt + 1 == replace_attempts) {
+            error = "cannot remove " + path + ": " + system_message(e);
+            return false;
+        }
+        std::this_thread::sleep_for(replace_pause);
+    }
+    return false;
+}
+
+std::optional<std::string> make_private_directory(const std::string& prefix) {
+    wchar_t temp[MAX_PATH + 1];
+    const DWORD n = GetTempPathW(MAX_PATH + 1, temp);
+    if (n == 0 || n > MAX_PATH) return std::nullopt;
+    const std::string base = normalize_separators(narrow(std::wstring_view(temp, n)));
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        const std::string dir = (base.back() == '/' ? base : base + "/") + prefix + random_suffix();
+        // The default ACL of the user's temp folder already admits only this user (and admins).
+        if (CreateDirectoryW(system_path(dir).c_str(), nullptr)) return dir;
+        if (GetLastError() != ERROR_ALREADY_EXISTS) return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+bool write_private_file(const std::string& path, std::string_view bytes) {
+    Handle h(CreateFileW(system_path(path).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
+    if (!h.ok()) return false;
+    std::string error;
+    const bool ok = write_all(h.h, bytes, error);
+    CloseHandle(h.release());
+    if (!ok) DeleteFileW(system_path(path).c_str());
+    return ok;
+}
+
+bool remove_directory(const std::string& path) { return RemoveDirectoryW(system_path(path).c_str()) != 0; }
+
+}  // namespace platform

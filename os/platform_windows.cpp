@@ -359,7 +359,7 @@ bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile
         char* dst = in_place ? out.bytes.data() + have : probe;
         const std::size_t room = in_place ? out.bytes.size() - have : sizeof probe;
         DWORD got = 0;
-        if (!ReadFile(h.h, dst, static_cast<DWORD>(std::min<std::size_t>(room, 1u << 30)), &got, nullptr)) {
+        if (!::ReadFile(h.h, dst, static_cast<DWORD>(std::min<std::size_t>(room, 1u << 30)), &got, nullptr)) {
             failure.why = ReadFailure::Why::io;
             failure.detail = system_message(GetLastError());
             return false;

@@ -225,8 +225,13 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
         }
         absolute = path == "~" ? *home : join(*home, path.substr(2));
     } else {
-        absolute = platform::is_absolute(path) ? platform::normalize_separators(path)
-                                               : join(roots_.front(), platform::normalize_separators(path));
+        const std::string normalized = platform::normalize_separators(path);
+        if (platform::is_absolute(path))
+            absolute = normalized;
+        else if (normalized[0] == '/')  // Windows: rooted on the current drive, here the first root's
+            absolute = platform::filesystem_root(roots_.front()) + normalized.substr(1);
+        else
+            absolute = join(roots_.front(), normalized);
     }
     // `real`: where the path resolves; or, for a path that does not exist (`missing`), where its
     // nearest existing folder does.

@@ -1,0 +1,143 @@
+// Windows implementation of platform::run_process (platform.hpp): CreateProcessW with the command
+// line quoted as the C runtime parses it, inside a job object (so the timeout and cancellation end
+// the program and everything it started), stdout and stderr merged into one anonymous pipe that a
+// helper thread drains into a bounded buffer.
+#include "os/platform.hpp"
+
+#include <windows.h>
+
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+namespace platform {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::wstring widen(std::string_view s) {
+    if (s.empty()) return {};
+    const int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
+    std::wstring out(static_cast<std::size_t>(n), L'\0');
+    MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), out.data(), n);
+    return out;
+}
+
+// One argument quoted so that CommandLineToArgvW and the C runtime give it back unchanged.
+std::wstring quoted(const std::wstring& arg) {
+    if (!arg.empty() && arg.find_first_of(L" \t\n\v\"") == std::wstring::npos) return arg;
+    std::wstring out = L"\"";
+    std::size_t backslashes = 0;
+    for (const wchar_t c : arg) {
+        if (c == L'\\') {
+            ++backslashes;
+            continue;
+        }
+        out.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
+        backslashes = 0;
+        out += c;
+    }
+    out.append(backslashes * 2, L'\\');
+    out += L'"';
+    return out;
+}
+
+struct Owned {
+    HANDLE h = nullptr;
+    Owned() = default;
+    explicit Owned(HANDLE handle) : h(handle) {}
+    Owned(const Owned&) = delete;
+    Owned& operator=(const Owned&) = delete;
+    ~Owned() { reset(); }
+    void reset() {
+        if (h && h != INVALID_HANDLE_VALUE) CloseHandle(h);
+        h = nullptr;
+    }
+};
+
+}  // namespace
+
+ProcessOutcome run_process(const ProcessRun& run) {
+    ProcessOutcome out;
+    const auto start = Clock::now();
+    if (run.argv.empty()) {
+        out.error = "no program to run";
+        return out;
+    }
+    SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+    Owned read_end, write_end;
+    if (!CreatePipe(&read_end.h, &write_end.h, &inherit, 0)) {
+        out.error = "cannot create a pipe";
+        return out;
+    }
+    SetHandleInformation(read_end.h, HANDLE_FLAG_INHERIT, 0);
+    Owned nul(CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING, 0, nullptr));
+
+    Owned job(CreateJobObjectW(nullptr, nullptr));
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
+    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+    if (job.h) SetInformationJobObject(job.h, JobObjectExtendedLimitInformation, &limits, sizeof limits);
+
+    std::wstring command_line;
+    for (const auto& arg : run.argv) command_line += (command_line.empty() ? L"" : L" ") + quoted(widen(arg));
+    STARTUPINFOW startup{};
+    startup.cb = sizeof startup;
+    startup.dwFlags = STARTF_USESTDHANDLES;
+    startup.hStdInput = nul.h;
+    startup.hStdOutput = write_end.h;
+    startup.hStdError = write_end.h;
+    PROCESS_INFORMATION info{};
+    const std::wstring directory = widen(run.directory);
+    if (!CreateProcessW(nullptr, command_line.data(), nullptr, nullptr, TRUE, CREATE_SUSPENDED | CREATE_NO_WINDOW,
+                        nullptr, directory.empty() ? nullptr : directory.c_str(), &startup, &info)) {
+        const DWORD e = GetLastError();
+        out.error = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND
+                        ? run.argv[0] + ": program not found (looked up on PATH)"
+                        : run.argv[0] + ": cannot start it (Windows error " + std::to_string(e) + ")";
+        return out;
+    }
+    Owned process(info.hProcess), thread(info.hThread);
+    if (job.h) AssignProcessToJobObject(job.h, process.h);
+    ResumeThread(thread.h);
+    write_end.reset();  // the child holds the only write end: the pipe ends when it (and its children) do
+    out.started = true;
+
+    std::mutex mutex;
+    std::thread reader([&] {
+        char buffer[16384];
+        DWORD got = 0;
+        while (::ReadFile(read_end.h, buffer, sizeof buffer, &got, nullptr) && got > 0) {
+            std::lock_guard lock(mutex);
+            const std::size_t room = run.max_output - std::min(run.max_output, out.output.size());
+            out.output.append(buffer, std::min<std::size_t>(room, got));
+            if (got > room) out.output_truncated = true;
+        }
+    });
+
+    const auto deadline = start + run.timeout;
+    for (;;) {
+        if (WaitForSingleObject(process.h, 20) == WAIT_OBJECT_0) break;
+        if (run.cancelled && run.cancelled->load()) out.cancelled = true;
+        else if (Clock::now() >= deadline) out.timed_out = true;
+        else continue;
+        break;
+    }
+    // Whatever it started goes with it, also after a normal exit (children holding the pipe).
+    if (job.h) TerminateJobObject(job.h, 1);
+    else if (out.timed_out || out.cancelled) TerminateProcess(process.h, 1);
+    WaitForSingleObject(process.h, 5000);
+    reader.join();
+    DWORD code = 0;
+    if (!out.timed_out && !out.cancelled && GetExitCodeProcess(process.h, &code)) out.exit_code = static_cast<int>(code);
+    out.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+    return out;
+}
+
+bool remove_private_directory(const std::string& path) {
+    std::error_code error;
+    std::filesystem::remove_all(std::filesystem::path(std::u8string(path.begin(), path.end())), error);
+    return !error;
+}
+
+}  // namespace platform

@@ -1,0 +1,166 @@
+// Unit tests of os/platform_windows.cpp, run under Wine by scripts/test-windows: path syntax
+// (drive letters, UNC, \\?\ prefixes, case-insensitive names), CRLF files written byte-exact, a
+// file held open without delete sharing (bounded retry, then a clear error, nothing half-written),
+// a path with non-ASCII characters, a path longer than MAX_PATH, the read-only attribute kept.
+#include <doctest/doctest.h>
+
+#include <windows.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "os/platform.hpp"
+#include "os/workspace.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory under the temp folder, as the platform layer names it (C:/.../x).
+std::string fresh_dir(const std::string& name) {
+    const auto dir = platform::make_private_directory("mcp-edit-win-" + name + "-");
+    REQUIRE(dir);
+    return *dir;
+}
+
+std::string read_all(const std::string& path) {
+    platform::ReadFile file;
+    platform::ReadFailure failure;
+    REQUIRE_MESSAGE(platform::read_regular_file(path, 1 << 30, file, failure), failure.detail);
+    return file.bytes;
+}
+
+bool write_file(const std::string& path, std::string_view bytes, const platform::FileStat* like = nullptr) {
+    platform::StagedWrite staged;
+    std::string error;
+    if (!platform::stage_write(path, bytes, like, true, staged, error)) return false;
+    const bool ok = platform::commit_staged(staged, true, error);
+    if (!ok) MESSAGE(error);
+    return ok;
+}
+
+std::wstring wide(const std::string& s) { return fs::path(std::u8string(s.begin(), s.end())).wstring(); }
+
+}  // namespace
+
+TEST_CASE("windows paths: absolute forms, roots and normalisation") {
+    CHECK(platform::is_absolute("C:/x"));
+    CHECK(platform::is_absolute("c:\\x"));
+    CHECK(platform::is_absolute("//server/share/x"));
+    CHECK(platform::is_absolute("\\\\server\\share\\x"));
+    CHECK(platform::is_absolute("\\\\?\\C:\\x"));
+    CHECK_FALSE(platform::is_absolute("x/y"));
+    CHECK_FALSE(platform::is_absolute("C:x"));  // relative to drive C's current folder
+    CHECK_FALSE(platform::is_absolute("/x"));   // rooted, but on which drive?
+    CHECK(platform::normalize_separators("c:\\a\\b") == "C:/a/b");
+    CHECK(platform::normalize_separators("\\\\?\\C:\\a") == "C:/a");
+    CHECK(platform::normalize_separators("\\\\?\\UNC\\srv\\share\\a") == "//srv/share/a");
+    CHECK(platform::filesystem_root("C:/a/b") == "C:/");
+    CHECK(platform::filesystem_root("//srv/share/a/b") == "//srv/share/");
+    CHECK(platform::same_path("C:/Users/Ab", "c:/users/aB"));
+    CHECK(platform::same_path("C:/Été", "C:/éTÉ"));
+    CHECK_FALSE(platform::same_path("C:/a", "C:/b"));
+}
+
+TEST_CASE("windows: the real path, containment compared without case, backslashes accepted") {
+    const std::string dir = fresh_dir("real");
+    REQUIRE(write_file(dir + "/File.txt", "x\n"));
+    const auto real = platform::real_path(dir + "\\file.TXT");
+    REQUIRE(real);
+    CHECK(real->ends_with("/File.txt"));  // the name as stored
+    CHECK(platform::is_absolute(*real));
+
+    os::Workspace workspace({dir});
+    REQUIRE(workspace.roots().size() == 1);
+    os::ResolvedPath resolved;
+    os::PathError error;
+    std::string upper = dir;
+    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    CHECK_MESSAGE(workspace.resolve(upper + "\\FILE.txt", resolved, error), error.message);
+    CHECK(resolved.display == "File.txt");
+    CHECK(workspace.resolve("sub\\new.txt", resolved, error));
+    CHECK(resolved.display == "sub/new.txt");
+    CHECK_FALSE(workspace.resolve("C:/Windows/win.ini", resolved, error));
+    CHECK(error.reason == base::ErrorReason::outside_root);
+}
+
+TEST_CASE("windows: CRLF, a BOM and Latin-1 bytes are written byte for byte") {
+    const std::string dir = fresh_dir("bytes");
+    const std::string bytes = "\xEF\xBB\xBFline one\r\nline two\r\ncaf\xE9\r\nno final newline";
+    REQUIRE(write_file(dir + "/crlf.txt", bytes));
+    CHECK(read_all(dir + "/crlf.txt") == bytes);
+    const auto st = platform::stat_path(dir + "/crlf.txt");
+    CHECK(st.kind == platform::FileKind::regular);
+    CHECK(st.size == bytes.size());
+    CHECK(st.identity.inode != 0);
+}
+
+TEST_CASE("windows: a path with non-ASCII characters") {
+    const std::string dir = fresh_dir("unicode");
+    const std::string path = dir + "/Ünïcödé 日本語 ✓.txt";
+    REQUIRE(write_file(path, "hello\n"));
+    CHECK(read_all(path) == "hello\n");
+    CHECK(GetFileAttributesW(wide(path).c_str()) != INVALID_FILE_ATTRIBUTES);  // the name reached the file system as UTF-16
+    const auto real = platform::real_path(path);
+    REQUIRE(real);
+    CHECK(real->ends_with("/Ünïcödé 日本語 ✓.txt"));
+}
+
+TEST_CASE("windows: a path longer than MAX_PATH") {
+    std::string path = fresh_dir("long");
+    for (int i = 0; i < 12; ++i) path += "/a-rather-long-folder-name-" + std::to_string(i);
+    std::string error;
+    REQUIRE_MESSAGE(platform::make_directories(path, false, error), error);
+    path += "/file.txt";
+    REQUIRE(path.size() > 300);
+    REQUIRE(write_file(path, "deep\r\n"));
+    CHECK(read_all(path) == "deep\r\n");
+    CHECK(platform::stat_path(path).size == 6);
+    CHECK(platform::real_path(path));
+}
+
+TEST_CASE("windows: a file held open without delete sharing: retried, then a clear error, nothing half-written") {
+    const std::string dir = fresh_dir("held");
+    const std::string path = dir + "/held.txt";
+    REQUIRE(write_file(path, "old\r\n"));
+    HANDLE holder = CreateFileW(wide(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING, 0, nullptr);
+    REQUIRE(holder != INVALID_HANDLE_VALUE);
+    platform::StagedWrite staged;
+    std::string error;
+    REQUIRE(platform::stage_write(path, "new\r\n", nullptr, false, staged, error));
+    const auto start = std::chrono::steady_clock::now();
+    CHECK_FALSE(platform::commit_staged(staged, false, error));
+    const auto waited = std::chrono::steady_clock::now() - start;
+    CHECK(waited < std::chrono::seconds(5));
+    CHECK(error.find("another program") != std::string::npos);
+    CloseHandle(holder);
+    CHECK(read_all(path) == "old\r\n");
+    CHECK(GetFileAttributesW(wide(staged.temp_path).c_str()) == INVALID_FILE_ATTRIBUTES);  // no temp file left
+
+    // Held only briefly: the retry gets through.
+    holder = CreateFileW(wide(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING, 0, nullptr);
+    REQUIRE(holder != INVALID_HANDLE_VALUE);
+    std::thread release([holder] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(120));
+        CloseHandle(holder);
+    });
+    const bool written = write_file(path, "new\r\n");
+    release.join();
+    CHECK(written);
+    CHECK(read_all(path) == "new\r\n");
+}
+
+TEST_CASE("windows: the read-only attribute is kept like a mode") {
+    const std::string dir = fresh_dir("readonly");
+    const std::string path = dir + "/ro.txt";
+    REQUIRE(write_file(path, "a\n"));
+    REQUIRE(SetFileAttributesW(wide(path).c_str(), FILE_ATTRIBUTE_READONLY));
+    const auto before = platform::stat_path(path);
+    CHECK((before.mode & 0222) == 0);
+    REQUIRE(write_file(path, "b\n", &before));
+    CHECK(read_all(path) == "b\n");
+    CHECK((GetFileAttributesW(wide(path).c_str()) & FILE_ATTRIBUTE_READONLY) != 0);
+    SetFileAttributesW(wide(path).c_str(), FILE_ATTRIBUTE_NORMAL);
+}

@@ -77,12 +77,12 @@ std::vector<Token> tokenize(std::string_view p) {
         } else if (p[i] == '*') {
             if (i + 1 < p.size() && p[i + 1] == '*') {
                 ++i;
+                while (i + 1 < p.size() && p[i + 1] == '*') ++i;
                 t.kind = Token::Kind::globstar;
                 if (i + 1 < p.size() && p[i + 1] == '/') {
                     ++i;
                     t.kind = Token::Kind::globstar_dir;
                 }
-                while (i + 1 < p.size() && p[i + 1] == '*') ++i;
             } else {
                 t.kind = Token::Kind::star;
             }

@@ -102,7 +102,7 @@ TEST_CASE("checks: a created file has no pre-image; the check runs in the file's
 }
 
 TEST_CASE("checks: a check that times out is killed and reported; a missing program is reported") {
-    Checked c({"*.txt=sleep 30", "*.txt=mcp-edit-no-such-checker {file}"}, 300ms);
+    Checked c({"*.txt=sh -c 'sleep 30' {file}", "*.txt=mcp-edit-no-such-checker {file}"}, 300ms);
     c.f.put("a.txt", "x\n");
     const auto start = std::chrono::steady_clock::now();
     auto r = c.edit("a.txt", "x", "y");
@@ -116,7 +116,7 @@ TEST_CASE("checks: a check that times out is killed and reported; a missing prog
     CHECK(checks[1]["exit_code"].is_null());
     CHECK(has(checks[1]["error"].get<std::string>(), "cannot start mcp-edit-no-such-checker"));
     const std::string summary = r.structured["summary"];
-    CHECK(has(summary, "`sleep 30` on a.txt timed out after 0."));
+    CHECK(has(summary, "`sh -c 'sleep 30' {file}` on a.txt timed out after 0."));
     CHECK(has(summary, " s and was killed;"));
     CHECK(has(summary, "could not start (cannot start mcp-edit-no-such-checker"));
 }

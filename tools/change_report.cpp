@@ -53,7 +53,8 @@ ToolResult to_tool_result(ChangeReport report) {
         result.text += file.diff.text;
         first_diff = false;
     }
-    if (const std::string found = checks_text(report.checks); !found.empty()) result.text += "\n\n" + found;
+    if (const std::string found = checks_text(report.checks); !found.empty())
+        result.text += (result.text.back() == '\n' ? "\n" : "\n\n") + found;
 
     // Filled in place: a braced list would copy every value (the diffs among them) once more.
     Json::object_t fields;

@@ -216,11 +216,11 @@ base::Result<std::vector<std::string>> split_command(std::string_view command) {
 base::Result<CheckRule> CheckRule::parse(std::string_view spec) {
     const std::size_t eq = spec.find('=');
     if (eq == std::string_view::npos)
-        return bad("--check " + std::string(spec) + ": expected GLOB=COMMAND, e.g. --check '*.py=python3 -m py_compile {file}'");
+        return bad(std::string(spec) + ": expected GLOB=COMMAND, e.g. --check '*.py=python3 -m py_compile {file}'");
     auto glob = Glob::parse(spec.substr(0, eq));
-    if (!glob) return bad("--check " + std::string(spec) + ": " + glob.error().message);
+    if (!glob) return bad(std::string(spec) + ": " + glob.error().message);
     auto argv = split_command(spec.substr(eq + 1));
-    if (!argv) return bad("--check " + std::string(spec) + ": " + argv.error().message);
+    if (!argv) return bad(std::string(spec) + ": " + argv.error().message);
     CheckRule rule;
     rule.glob = std::move(glob).value();
     rule.command = std::string(spec.substr(eq + 1));

@@ -48,7 +48,7 @@ struct CheckRule {
 
     static constexpr std::string_view file_placeholder = "{file}";
 
-    // Parses "GLOB=COMMAND" (split at the first `=`).
+    // Parses "GLOB=COMMAND" (split at the first `=`); a failure names the spec ("SPEC: why").
     static base::Result<CheckRule> parse(std::string_view spec);
 
     // argv for one file: every `{file}` inside an argument replaced by `path` (the argument stays

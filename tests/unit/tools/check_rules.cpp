@@ -94,6 +94,6 @@ TEST_CASE("CheckRule: GLOB=COMMAND, {file} filled inside arguments, appended whe
     REQUIRE(appended);
     CHECK(appended->argv_for("/r/x.sh") == std::vector<std::string>{"shellcheck", "/r/x.sh"});
     CHECK_FALSE(CheckRule::parse("no equals sign"));
-    CHECK(CheckRule::parse("*.py=").error().message == "--check *.py=: the command is empty");
-    CHECK(CheckRule::parse("=true").error().message == "--check =true: the glob is empty");
+    CHECK(CheckRule::parse("*.py=").error().message == "*.py=: the command is empty");
+    CHECK(CheckRule::parse("=true").error().message == "=true: the glob is empty");
 }

@@ -473,7 +473,8 @@ async function sequentialEdits(spec) {
 // A change with a check configured: CFG.checkEdits sequential edits of one .json file by a server
 // started with --check CHECK_RULE, against the same edits by the same server without it. Every
 // checked reply must carry the check's result, passed (the file stays valid JSON).
-const CHECK_RULE = '*.json=python3 -m json.tool {file}';
+// BENCH_CHECK_RULE replaces it (e.g. '*.json=true' to time the runner without the checker).
+const CHECK_RULE = process.env.BENCH_CHECK_RULE || '*.json=python3 -m json.tool {file}';
 function checkJson(n, changed) {
   const keys = [];
   for (let i = 0; i < n; i++) keys.push(`  "key_${pad(i, 4)}": "${i < changed ? 'beta' : 'alpha'}"`);
@@ -513,14 +514,15 @@ async function checkEdits(spec) {
   if (without.status !== 'ok') return without;
   const withCheck = await checkEditsRound(spec, true);
   if (withCheck.status !== 'ok') return withCheck;
-  // The check's own cost, for reference: python3 -m json.tool run directly on the same file, found
-  // on the servers' PATH.
+  // The check's own cost, for reference: its command run directly on the same file (split at
+  // spaces: the rule has no quotes), found on the servers' PATH.
   const probeFile = path.join(freshRoot(spec, 'checkprobe'), 'conf.json');
   fs.writeFileSync(probeFile, checkJson(CFG.checkEdits, 0));
   const runs = [];
   for (let i = 0; i < 10; i++) {
     const t0 = performance.now();
-    spawnSync('python3', ['-m', 'json.tool', probeFile], { stdio: 'ignore', env: { ...process.env, PATH: SERVER_PATH } });
+    const argv = CHECK_RULE.slice(CHECK_RULE.indexOf('=') + 1).replaceAll('{file}', probeFile).split(' ');
+    spawnSync(argv[0], argv.slice(1), { stdio: 'ignore', env: { ...process.env, PATH: SERVER_PATH } });
     runs.push(performance.now() - t0);
   }
   return {

@@ -34,9 +34,9 @@ const NO_PEERS = argv.has('--no-peers');
 // ---- sizes and limits ---------------------------------------------------------------------------
 const CFG = QUICK
   ? { coldRuns: 5, seqEdits: 100, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, manyFiles: 100, sameFile: 200,
-      opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000 }
+      opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100 }
   : { coldRuns: 20, seqEdits: 500, seqRounds: 3, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 5, manyFiles: 500, sameFile: 200,
-      opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000 };
+      opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100 };
 const INIT_TIMEOUT_MS = 20_000;
 // A peer is given up on for the rest of the run when its total time passes this (keeps runs bounded).
 const SERVER_BUDGET_MS = QUICK ? 45_000 : 150_000;
@@ -475,6 +475,68 @@ async function sequentialEdits(spec) {
   return { ...mid, rounds: rounds.length, rounds_calls_per_s: rounds.map((r) => r.calls_per_s) };
 }
 
+// A change with a check configured: CFG.checkEdits sequential edits of one .json file by a server
+// started with --check CHECK_RULE, against the same edits by the same server without it. Every
+// checked reply must carry the check's result, passed (the file stays valid JSON).
+// BENCH_CHECK_RULE replaces it (e.g. '*.json=true' to time the runner without the checker).
+const CHECK_RULE = process.env.BENCH_CHECK_RULE || '*.json=python3 -m json.tool {file}';
+function checkJson(n, changed) {
+  const keys = [];
+  for (let i = 0; i < n; i++) keys.push(`  "key_${pad(i, 4)}": "${i < changed ? 'beta' : 'alpha'}"`);
+  return `{\n${keys.join(',\n')}\n}\n`;
+}
+
+async function checkEditsRound(spec, withCheck) {
+  const n = CFG.checkEdits;
+  const root = freshRoot(spec, withCheck ? 'check' : 'nocheck');
+  const file = path.join(root, 'conf.json');
+  writeSynced(file, checkJson(n, 0));
+  const checked = { ...spec, args: (r) => [...spec.args(r), ...(withCheck ? ['--check', CHECK_RULE] : [])] };
+  return withServer(checked, root, async (s) => {
+    const stopWatchdog = s.watchdog(n * CFG.opTimeoutMs);
+    const t0 = performance.now();
+    try {
+      for (let i = 0; i < n; i++) {
+        const reply = await s.request('tools/call', { name: 'edit', arguments: spec.editArgs(file, `"key_${pad(i, 4)}": "alpha"`, `"key_${pad(i, 4)}": "beta"`) }, null);
+        const r = s.judge(reply);
+        if (!r.ok) return { status: 'wrong', detail: `edit ${i} failed: ${r.why}` };
+        const checks = reply.result?.structuredContent?.checks;
+        if (withCheck && !(checks?.length === 1 && checks[0].status === 'passed'))
+          return { status: 'wrong', detail: `edit ${i}: expected one passed check, got ${JSON.stringify(checks).slice(0, 300)}` };
+        if (!withCheck && checks !== undefined) return { status: 'wrong', detail: `edit ${i}: a check ran without --check` };
+      }
+    } finally {
+      stopWatchdog();
+    }
+    const ms = performance.now() - t0;
+    if (fs.readFileSync(file, 'utf8') !== checkJson(n, n)) return { status: 'wrong', detail: 'file on disk differs from the expected result' };
+    return { status: 'ok', edits: n, total_ms: ms, ms_per_edit: ms / n };
+  });
+}
+
+async function checkEdits(spec) {
+  const without = await checkEditsRound(spec, false);
+  if (without.status !== 'ok') return without;
+  const withCheck = await checkEditsRound(spec, true);
+  if (withCheck.status !== 'ok') return withCheck;
+  // The check's own cost, for reference: its command run directly on the same file (split at
+  // spaces: the rule has no quotes), found on the servers' PATH.
+  const probeFile = path.join(freshRoot(spec, 'checkprobe'), 'conf.json');
+  fs.writeFileSync(probeFile, checkJson(CFG.checkEdits, 0));
+  const runs = [];
+  for (let i = 0; i < 10; i++) {
+    const t0 = performance.now();
+    const argv = CHECK_RULE.slice(CHECK_RULE.indexOf('=') + 1).replaceAll('{file}', probeFile).split(' ');
+    spawnSync(argv[0], argv.slice(1), { stdio: 'ignore', env: { ...process.env, PATH: SERVER_PATH } });
+    runs.push(performance.now() - t0);
+  }
+  return {
+    status: 'ok', edits: CFG.checkEdits, rule: CHECK_RULE,
+    without_ms_per_edit: without.ms_per_edit, with_ms_per_edit: withCheck.ms_per_edit,
+    overhead_ms_per_edit: withCheck.ms_per_edit - without.ms_per_edit, check_alone_ms: median(runs),
+  };
+}
+
 const BIG_LINE = (i) => `${pad(i, 8)} lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod\n`;
 function bigContent(bytes) {
   const lineLen = BIG_LINE(0).length;
@@ -703,6 +765,7 @@ async function main() {
     r.server_info = W.probe.server_info;
     await step('cold_start', () => coldStart(spec));
     await step('sequential_edits', () => sequentialEdits(spec));
+    if (spec.id.startsWith('mcp-edit')) await step('check_edits', () => checkEdits(spec));
   }
   // Phase 2, server by server: the other workloads.
   for (const { spec, r, W, step } of runs) {
@@ -751,6 +814,10 @@ function renderTables(out, specs) {
   rows.push(['cold start: spawn → initialize reply (median)', (id) => cell(w(id, 'cold_start'), (v) => `${ms(v.median_ms)} (n=${v.runs})`)]);
   rows.push(['idle RSS after initialize', (id) => cell(w(id, 'probe'), (v) => mib(v.idle_rss_mib))]);
   rows.push([`${out.config.seqEdits} sequential edits, one file`, (id) => cell(w(id, 'sequential_edits'), (v) => `${v.calls_per_s >= 10 ? Math.round(v.calls_per_s) : v.calls_per_s.toFixed(1)} calls/s${v.rounds > 1 ? ` (median of ${v.rounds} rounds)` : ''}${v.capped ? ` (stopped at the ${out.config.seqCapMs / 1000} s cap after ${v.edits} edits)` : ''}`)]);
+  rows.push([`${out.config.checkEdits} sequential edits of a .json file: per edit without / with --check '${CHECK_RULE}' (the check alone)`, (id) => {
+    if (!id.startsWith('mcp-edit')) return 'no checks';
+    return cell(w(id, 'check_edits'), (v) => `${ms(v.without_ms_per_edit)} / ${ms(v.with_ms_per_edit)} (${ms(v.check_alone_ms)})`);
+  }]);
   for (const mb of out.config.bigSizesMB) {
     rows.push([`one edit in a ${mb} MB file: time / peak RSS${out.config.bigRuns > 1 ? ` (median of ${out.config.bigRuns})` : ''}`, (id) => cell(w(id, `big_${mb}mb`), (v) => `${ms(v.ms)} / ${mib(v.peak_rss_mib)}`)]);
   }

@@ -7,12 +7,15 @@
 // `\\?\` long paths to the system).
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace platform {
 
@@ -136,5 +139,36 @@ std::optional<std::string> make_private_directory(const std::string& prefix);
 bool write_private_file(const std::string& path, std::string_view bytes);
 // Removes an empty directory; false when it cannot.
 bool remove_directory(const std::string& path);
+
+// --- Child processes (post-write checks) -------------------------------------------------------
+// A program run to completion with no shell: argv[0] looked up on PATH, in `directory`, with the
+// server's environment, stdin empty, stdout and stderr merged into one bounded buffer. It runs in
+// a process group of its own, killed whole at the deadline or when `cancelled` turns true.
+// POSIX: posix_spawn + poll (os/process_posix.cpp); Windows needs CreateProcessW with a job object.
+
+struct ProcessRun {
+    std::vector<std::string> argv;  // argv[0]: the program
+    std::string directory;          // working directory
+    std::chrono::milliseconds timeout{10000};
+    std::size_t max_output = 64 * 1024;  // bytes kept of the merged output; the rest is read and dropped
+    const std::atomic<bool>* cancelled = nullptr;
+};
+
+struct ProcessOutcome {
+    bool started = false;       // false: `error` says why (program not found, ...)
+    std::string error;
+    std::optional<int> exit_code;  // nullopt when it ended by a signal (or was killed)
+    int signal = 0;                // the signal that ended it, 0 when it exited
+    bool timed_out = false;
+    bool cancelled = false;
+    std::string output;            // stdout and stderr as they came, at most max_output bytes
+    bool output_truncated = false;
+    std::chrono::milliseconds duration{0};
+};
+
+ProcessOutcome run_process(const ProcessRun& run);
+
+// Removes a directory made by make_private_directory and whatever a check left in it.
+bool remove_private_directory(const std::string& path);
 
 }  // namespace platform

@@ -29,6 +29,8 @@ struct Config {
     std::size_t max_message_size = 16u << 20;
     bool fsync = true;
     double fuzzy_threshold = 1.0;  // apply_diff: similarity matching below 1 (off by default)
+    std::vector<std::string> checks;  // --check 'GLOB=COMMAND', as given (tools::CheckRule::parse reads them)
+    std::chrono::milliseconds check_timeout{std::chrono::seconds(10)};  // --check-timeout
     spdlog::level::level_enum log_level = spdlog::level::info;
     std::string log_file;  // empty: stderr
 

@@ -22,6 +22,7 @@
 #include "server/session.hpp"
 #include "server/stdio_transport.hpp"
 #include "os/workspace.hpp"
+#include "tools/checks.hpp"
 #include "tools/registry.hpp"
 
 namespace {
@@ -49,6 +50,17 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     app.add_option("--fuzzy-threshold", config.fuzzy_threshold,
                    "apply_diff: accept a block whose lines are at least this similar (0.5-1; default 1 = exact tiers only)")
         ->check(CLI::Range(0.5, 1.0));
+    app.add_option("--check", config.checks,
+                   "GLOB=COMMAND: after a change is written, run COMMAND on each written file whose name (or path "
+                   "under its root, when GLOB holds a /) matches GLOB; {file} is the file's absolute path "
+                   "(repeatable; e.g. '*.py=python3 -m py_compile {file}')")
+        ->check([](const std::string& spec) {
+            auto rule = tools::CheckRule::parse(spec);
+            return rule ? std::string() : rule.error().message;
+        });
+    double check_timeout = 10;
+    app.add_option("--check-timeout", check_timeout, "Seconds a check may run before it is killed (default 10)")
+        ->check(CLI::Range(0.1, 3600.0));
     app.add_flag("--no-fsync", [&](std::int64_t) { config.fsync = false; }, "Skip fsync when writing (faster, less durable)");
     const std::map<std::string, spdlog::level::level_enum> levels = {
         {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug}, {"info", spdlog::level::info},
@@ -68,6 +80,7 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         return e.get_exit_code() ? e.get_exit_code() : 2;
     }
     config.approval_timeout = std::chrono::seconds(timeout);
+    config.check_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(check_timeout * 1000));
     config.roots_given = !config.roots.empty();
     return -1;
 }
@@ -130,6 +143,18 @@ int main(int argc, char** argv) {
     server::StdioTransport transport(io, 0, 1, config.max_message_size);
     auto session = std::make_shared<server::Session>(io, blocking.get_executor(), config, transport, workspace, *registry);
     server::forward_logs_to(io, session);
+    // Checks block a thread each while their program runs: a pool of their own, so they never
+    // hold up the file work of other calls; its size bounds how many run at once.
+    std::optional<asio::thread_pool> check_pool;
+    std::unique_ptr<tools::Checks> checks;
+    if (!config.checks.empty()) {
+        tools::CheckSettings settings;
+        for (const auto& spec : config.checks) settings.rules.push_back(tools::CheckRule::parse(spec).value());
+        settings.timeout = config.check_timeout;
+        check_pool.emplace(tools::Checks::parallel);
+        checks = std::make_unique<tools::Checks>(std::move(settings), check_pool->get_executor());
+        session->use_checks(checks.get());
+    }
 
     asio::signal_set signals(io, SIGINT, SIGTERM);
 #ifdef SIGBREAK
@@ -161,6 +186,7 @@ int main(int argc, char** argv) {
     spdlog::debug("serving on stdio; roots: {}", fmt::join(workspace.roots(), ", "));
     io.run();
     blocking.join();
+    if (check_pool) check_pool->join();
     spdlog::default_logger()->flush();
     return 0;
 }

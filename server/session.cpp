@@ -255,6 +255,7 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         ctx.cancelled = rpc_call->cancelled;
         ctx.history = &history_;
         ctx.fuzzy_threshold = config_.fuzzy_threshold;
+        ctx.checks = checks_;
         ctx.alone = [this] { return tool_calls_ == 1; };
         if (auto progress = progress_reporter(params)) ctx.progress = std::move(progress);
         ctx.approve = approvals_.gate(era_ == protocol::Era::modern, approval_call(call, params, rpc_call, ctx.progress));

@@ -47,6 +47,9 @@ public:
     // SIGTERM/SIGINT: stop reading, finish in-flight work, flush, exit.
     void shut_down();
 
+    // Post-write checks (--check) every change of this session runs; they outlive the session.
+    void use_checks(tools::Checks* checks) { checks_ = checks; }
+
     // Completes when input has ended and every in-flight request has finished.
     asio::awaitable<void> finished() { return peer_->finished(); }
 
@@ -97,6 +100,7 @@ private:
     tools::History history_;
     Approvals approvals_;
     ClientRoots roots_;
+    tools::Checks* checks_ = nullptr;
 
     protocol::Era era_ = protocol::Era::undecided;
     std::string version_;            // negotiated (legacy) or per-request (modern)

@@ -217,8 +217,10 @@ base::Failure commit_failure(CommitFailure failed) {
 }
 
 // The report of the patch's change; takes the diffs out of `planned`.
-ToolResult report(const text::Patch& patch, Planned& planned, bool dry_run, const ApprovalDecision* decision) {
+ToolResult report(const text::Patch& patch, Planned& planned, bool dry_run, const ApprovalDecision* decision,
+                  std::vector<CheckOutcome> checks = {}) {
     ChangeReport out;
+    out.checks = std::move(checks);
     out.shape = ChangeReport::Shape::files;
     out.dry_run = dry_run;
     out.decision = decision;
@@ -377,7 +379,8 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     if (auto written = co_await change.commit(ctx); !written)
         co_return ToolResult::error(commit_failure(std::move(written).error()));
 
-    ToolResult result = report(patch, planned, false, &decision);
+    std::vector<CheckOutcome> checks = co_await change.check(ctx);
+    ToolResult result = report(patch, planned, false, &decision, std::move(checks));
     change.record_after_reply(ctx, result, true);
     spdlog::debug("apply_diff wrote {} file(s)", planned.files.size());
     co_return result;

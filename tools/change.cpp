@@ -98,7 +98,7 @@ base::Result<Planned> plan_change(const CallContext& ctx, const ChangeRequest& r
 // The report of the change to the file at `path` (`existed`: before the change); takes the diff
 // text, notes and extra fields out of `planned`.
 ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bool existed, Planned& planned,
-                  const ApprovalDecision* decision = nullptr) {
+                  const ApprovalDecision* decision = nullptr, std::vector<CheckOutcome> checks = {}) {
     const bool created = !existed;
     ChangeReport out;
     out.dry_run = request.dry_run;
@@ -125,6 +125,7 @@ ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bo
     out.files.push_back({path.real, std::move(planned.diff), created && !planned.unchanged, false, std::nullopt});
     out.fields = {{"replacements", planned.plan.replacements}, {"match", tier_name(planned.plan.match)}};
     for (auto& [key, value] : planned.plan.extra.items()) out.fields[key] = std::move(value);
+    out.checks = std::move(checks);
     return to_tool_result(std::move(out));
 }
 
@@ -179,7 +180,8 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     if (auto written = co_await change.commit(ctx); !written) co_return ToolResult::error(std::move(written).error().failure);
     if (request.after_write) request.after_write();
     spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
-    ToolResult result = report(request, path, existed, planned, &decision);
+    std::vector<CheckOutcome> checks = co_await change.check(ctx);
+    ToolResult result = report(request, path, existed, planned, &decision, std::move(checks));
     change.record_after_reply(ctx, result, request.record_history);
     co_return result;
 }

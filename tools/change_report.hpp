@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "text/unified_diff.hpp"
+#include "tools/check_report.hpp"
 #include "tools/tool.hpp"
 
 namespace tools {
@@ -32,10 +33,12 @@ struct ChangeReport {
     bool dry_run = false;
     const ApprovalDecision* decision = nullptr;  // nullptr: nothing was asked (dry run, nothing to write)
     Json fields = Json::object();    // the tool's own structured fields (match, replacements, format, blocks, ...)
+    std::vector<CheckOutcome> checks;  // post-write checks (--check) of the written files; none: no `checks` field
 };
 
-// The result: content[0] is the summary, the notes, the approval's note and feedback, then the
-// diffs; structuredContent holds the same summary and every field.
+// The result: content[0] is the summary, the notes, the approval's note and feedback, the checks'
+// sentence, then the diffs and what the checks found; structuredContent holds the same summary
+// and every field (`checks` when any ran).
 ToolResult to_tool_result(ChangeReport report);
 
 }  // namespace tools

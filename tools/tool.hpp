@@ -30,6 +30,8 @@ namespace tools {
 
 using Json = nlohmann::json;
 
+class Checks;  // tools/checks.hpp
+
 struct Limits {
     std::uint64_t max_file_size = 256ull << 20;
     std::size_t max_result_text = 1u << 20;  // bytes of text a result may carry
@@ -47,6 +49,7 @@ struct CallContext {
     std::function<bool()> alone = [] { return false; };
     History* history = nullptr;  // the session's record of what it wrote (for undo)
     double fuzzy_threshold = 1.0;  // apply_diff similarity matching; 1 = off (--fuzzy-threshold)
+    Checks* checks = nullptr;      // post-write checks (--check); nullptr when none are configured
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
     // Reports progress (progress, total, message) when the client gave a progressToken.
     std::function<void(double, double, std::string)> progress = [](double, double, std::string) {};

@@ -9,6 +9,7 @@
 
 #include "os/hash.hpp"
 #include "text/unified_diff.hpp"
+#include "tools/checks.hpp"
 #include "tools/placement.hpp"
 
 namespace tools {
@@ -221,6 +222,17 @@ asio::awaitable<base::Result<void, CommitFailure>> Transaction::commit(CallConte
     // a local disk (~0.15 ms of a 0.5 ms durable edit, measured).
     co_return co_await WorkPlacement::run(ctx, WorkPlacement::inline_now(ctx, sizes_of(changes_)),
                                           [&ctx, this] { return commit_all(ctx, changes_); });
+}
+
+asio::awaitable<std::vector<CheckOutcome>> Transaction::check(CallContext& ctx) const {
+    if (!ctx.checks || ctx.checks->empty()) co_return std::vector<CheckOutcome>{};
+    std::vector<CheckTarget> targets;
+    for (const FileChange& change : changes_) {
+        if (change.delete_file) continue;
+        targets.push_back({change.before.file.path.real, change.before.file.path.display,
+                           change.before.exists ? &change.before.file.bytes : nullptr, &change.new_bytes});
+    }
+    co_return co_await ctx.checks->run(ctx.workspace, std::move(targets), ctx.cancelled);
 }
 
 void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool record_history) {

@@ -11,6 +11,7 @@
 
 #include "base/result.hpp"
 #include "os/platform.hpp"
+#include "tools/check_report.hpp"
 #include "tools/file_access.hpp"
 #include "tools/tool.hpp"
 
@@ -58,6 +59,10 @@ public:
     // them in order; on a failure, discards what is staged and reverts what was committed.
     // Runs where WorkPlacement decides (inline for a lone call over small files).
     asio::awaitable<base::Result<void, CommitFailure>> commit(CallContext& ctx);
+
+    // After a commit: runs the post-write checks (--check) on every file written (not the deleted
+    // ones) and waits for them; none when no check is configured or no glob matches.
+    asio::awaitable<std::vector<CheckOutcome>> check(CallContext& ctx) const;
 
     // Hands the bookkeeping to `result.after_reply` (new fingerprints, history unless
     // `record_history` is false, the replaced files closed) with the lanes, so the next change

@@ -1,6 +1,7 @@
 // Transcript tests: each tests/transcripts/*.jsonl runs through the real binary. Lines:
 //   # comment                      ignored
 //   ! args --flag value ...         extra server arguments (whitespace-split)
+//   ! argv ["--flag", "a value"]    extra server arguments as a JSON array (values with spaces)
 //   ! file NAME JSON-STRING         a fixture file in the temporary root (JSON string: escapes allowed)
 //   ! dir NAME                      a fixture directory
 //   ! fifo NAME                     a fixture FIFO
@@ -98,6 +99,7 @@ function parseTranscript(file) {
     else if (line.startsWith("<~ ")) t.expected.push({ anywhere: true, value: JSON.parse(line.slice(3)), at });
     else if (line.startsWith("< ")) t.expected.push({ anywhere: false, value: JSON.parse(line.slice(2)), at });
     else if (line.startsWith("! args ")) t.args.push(...line.slice(7).trim().split(/\s+/));
+    else if (line.startsWith("! argv ")) t.args.push(...JSON.parse(line.slice(7)));
     else if (line.startsWith("! exit ")) t.exit = Number(line.slice(7));
     else if (line.startsWith("! file ")) {
       const rest = line.slice(7);

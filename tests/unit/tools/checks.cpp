@@ -1,0 +1,154 @@
+// Unit tests of post-write checks through the tools: a check runs after a write (never for a dry
+// run or an unchanged file), in the file's folder, on the written bytes and on the pre-image, and
+// the result says what the change introduced and fixed; a failing check is not an error.
+#include <doctest/doctest.h>
+
+#include <asio/thread_pool.hpp>
+
+#include "tests/unit/tools/fixture.hpp"
+#include "tools/checks.hpp"
+
+using namespace tools_test;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A fixture whose calls run the given --check rules on a pool of their own.
+struct Checked {
+    Fixture f;
+    asio::thread_pool pool{tools::Checks::parallel};
+    std::unique_ptr<tools::Checks> checks;
+
+    explicit Checked(const std::vector<std::string>& specs, std::chrono::milliseconds timeout = 10s) {
+        tools::CheckSettings settings;
+        for (const auto& spec : specs) settings.rules.push_back(tools::CheckRule::parse(spec).value());
+        settings.timeout = timeout;
+        checks = std::make_unique<tools::Checks>(std::move(settings), pool.get_executor());
+        f.ctx.checks = checks.get();
+    }
+    ~Checked() { pool.join(); }
+    tools::ToolResult edit(const std::string& name, const std::string& old_text, const std::string& new_text,
+                           bool dry_run = false) {
+        return f.call(tools::edit_handler(),
+                      {{"file_path", f.path(name)}, {"old_string", old_text}, {"new_string", new_text}, {"dry_run", dry_run}});
+    }
+};
+
+}  // namespace
+
+TEST_CASE("checks: a JSON file broken by an edit is reported with a new error; fixing it reports it fixed") {
+    Checked c({"*.json=python3 -m json.tool {file}"});
+    c.f.put("conf.json", "{\n  \"a\": 1,\n  \"b\": 2\n}\n");
+    auto broken = c.edit("conf.json", "\"b\": 2", "\"b\" 2");
+    CHECK_FALSE(broken.is_error);
+    CHECK(c.f.get("conf.json") == "{\n  \"a\": 1,\n  \"b\" 2\n}\n");  // written either way
+    const Json& checks = broken.structured["checks"];
+    REQUIRE(checks.size() == 1);
+    CHECK(checks[0]["command"] == "python3 -m json.tool {file}");
+    CHECK(checks[0]["file"] == c.f.path("conf.json"));
+    CHECK(checks[0]["exit_code"] == 1);
+    CHECK(checks[0]["status"] == "failed");
+    CHECK(checks[0]["compared"] == true);
+    REQUIRE(checks[0]["diagnostics"].size() == 1);
+    CHECK(checks[0]["diagnostics"][0] == Json{{"file", c.f.path("conf.json")}, {"line", 3}, {"column", 7},
+                                               {"severity", "error"}, {"message", "Expecting ':' delimiter"}, {"new", true}});
+    CHECK(checks[0]["fixed"].empty());
+    const std::string summary = broken.structured["summary"];
+    CHECK(has(summary, "The change is written; its check (they report, they never undo it): `python3 -m json.tool {file}` on "
+                       "conf.json failed (exit 1): 1 new error."));
+    CHECK(has(broken.text, "new error at conf.json:3:7: Expecting ':' delimiter\nOutput:\nExpecting ':' delimiter: line 3 column 7"));
+
+    auto fixed = c.edit("conf.json", "\"b\" 2", "\"b\": 3");
+    const Json& again = fixed.structured["checks"][0];
+    CHECK(again["exit_code"] == 0);
+    CHECK(again["diagnostics"].empty());
+    REQUIRE(again["fixed"].size() == 1);
+    CHECK(again["fixed"][0]["message"] == "Expecting ':' delimiter");
+    CHECK(has(fixed.structured["summary"].get<std::string>(), "on conf.json passed: nothing new, 1 fixed."));
+}
+
+TEST_CASE("checks: findings already there before the change are not new, though their line moved") {
+    Checked c({"*.c=sh -c 'grep -n TODO \"$1\" | sed \"s/^\\([0-9]*\\):.*/$(basename $1):\\1:1: warning: TODO left/\"; true' sh {file}"});
+    c.f.put("a.c", "int a; // TODO\nint b;\n");
+    auto r = c.edit("a.c", "int a;", "int z;\nint y; // TODO\nint a;");
+    const Json& check = r.structured["checks"][0];
+    REQUIRE(check["diagnostics"].size() == 2);
+    // The old TODO is now on line 3 (its line text is unchanged), the new one on line 2.
+    CHECK(check["diagnostics"][0]["line"] == 2);
+    CHECK(check["diagnostics"][0]["new"] == true);
+    CHECK(check["diagnostics"][1]["line"] == 3);
+    CHECK(check["diagnostics"][1]["new"] == false);
+    CHECK(has(r.structured["summary"].get<std::string>(), "passed: 1 new warning (1 already there before the change)."));
+}
+
+TEST_CASE("checks: not run for a dry run, an unchanged file, or a file no glob matches") {
+    Checked c({"*.json=python3 -m json.tool {file}"});
+    c.f.put("conf.json", "{}\n");
+    c.f.put("notes.txt", "x\n");
+    CHECK_FALSE(c.edit("conf.json", "{}", "{", true).structured.contains("checks"));
+    CHECK_FALSE(c.edit("notes.txt", "x", "y").structured.contains("checks"));
+    CHECK(c.edit("conf.json", "{}", "[]").structured["checks"][0]["status"] == "passed");
+}
+
+TEST_CASE("checks: a created file has no pre-image; the check runs in the file's folder") {
+    Checked c({"sub/*=sh -c 'pwd; exit 2'"});
+    auto r = c.f.call(tools::write_handler(), {{"file_path", c.f.path("sub/new.txt")}, {"content", "x\n"}});
+    CHECK_FALSE(r.is_error);
+    const Json& check = r.structured["checks"][0];
+    CHECK(check["compared"] == false);
+    CHECK(check["exit_code"] == 2);
+    CHECK(check["output"] == c.f.path("sub") + "\n");
+    CHECK(has(r.structured["summary"].get<std::string>(), "on sub/new.txt failed (exit 2)."));
+}
+
+TEST_CASE("checks: a check that times out is killed and reported; a missing program is reported") {
+    Checked c({"*.txt=sh -c 'sleep 30' {file}", "*.txt=mcp-edit-no-such-checker {file}"}, 300ms);
+    c.f.put("a.txt", "x\n");
+    const auto start = std::chrono::steady_clock::now();
+    auto r = c.edit("a.txt", "x", "y");
+    CHECK(std::chrono::steady_clock::now() - start < 5s);
+    CHECK_FALSE(r.is_error);
+    CHECK(c.f.get("a.txt") == "y\n");
+    const Json& checks = r.structured["checks"];
+    REQUIRE(checks.size() == 2);
+    CHECK(checks[0]["timed_out"] == true);
+    CHECK(checks[0]["exit_code"].is_null());
+    CHECK(checks[1]["exit_code"].is_null());
+    CHECK(has(checks[1]["error"].get<std::string>(), "cannot start mcp-edit-no-such-checker"));
+    const std::string summary = r.structured["summary"];
+    CHECK(has(summary, "`sh -c 'sleep 30' {file}` on a.txt timed out after 0."));
+    CHECK(has(summary, " s and was killed;"));
+    CHECK(has(summary, "could not start (cannot start mcp-edit-no-such-checker"));
+}
+
+TEST_CASE("checks: apply_diff checks every written file") {
+    Checked c({"*.json=python3 -m json.tool {file}"});
+    c.f.put("a.json", "[1]\n");
+    c.f.put("b.json", "[2]\n");
+    auto r = c.f.call(tools::apply_diff_handler(),
+                      {{"diff", "--- a/a.json\n+++ b/a.json\n@@ -1 +1 @@\n-[1]\n+[1,]\n--- a/b.json\n+++ b/b.json\n@@ -1 +1 @@\n-[2]\n+[3]\n"}});
+    REQUIRE_FALSE(r.is_error);
+    const Json& checks = r.structured["checks"];
+    REQUIRE(checks.size() == 2);
+    CHECK(checks[0]["status"] == "failed");
+    CHECK(checks[1]["status"] == "passed");
+}
+
+TEST_CASE("checks: the pre-image's check runs on a private copy, its path replaced by the real one") {
+    // The remembered result of the last check is used when the bytes are the same: a file changed
+    // by someone else in between is checked again from a copy.
+    Checked c({"*.py=python3 -m py_compile {file}"});
+    c.f.put("m.py", "def f(:\n    pass\n");
+    auto r = c.edit("m.py", "x = 1", "x = 2");  // no such text: an error, nothing checked
+    CHECK(r.is_error);
+    auto fix = c.edit("m.py", "def f(:", "def f():");
+    const Json& check = fix.structured["checks"][0];
+    CHECK(check["status"] == "passed");
+    REQUIRE(check["fixed"].size() == 1);
+    CHECK(check["fixed"][0]["file"] == c.f.path("m.py"));
+    CHECK(check["fixed"][0]["message"] == "SyntaxError: invalid syntax");
+}
+
+TEST_CASE("Glob over the path under the root, for files in nested folders") {
+    CHECK(tools::path_in_roots(os::Workspace({"/"}), "/a/b") == "a/b");
+}

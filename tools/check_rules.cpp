@@ -1,0 +1,250 @@
+// Globs, command splitting and `GLOB=COMMAND` parsing for post-write checks.
+#include "tools/check_rules.hpp"
+
+#include <cstdint>
+
+namespace tools {
+
+namespace {
+
+base::Unexpected<base::Failure> bad(std::string message) {
+    return base::fail(base::Failure{std::move(message), base::ErrorReason::invalid_arguments});
+}
+
+// Finds the first top-level `{...}` holding a top-level `,` in `p` from `from`; returns its
+// open and close positions and the commas, or false.
+bool find_braces(std::string_view p, std::size_t& open, std::size_t& close, std::vector<std::size_t>& commas) {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p[i] == '\\') {
+            ++i;
+            continue;
+        }
+        if (p[i] != '{') continue;
+        int depth = 0;
+        std::vector<std::size_t> found;
+        for (std::size_t j = i; j < p.size(); ++j) {
+            if (p[j] == '\\') {
+                ++j;
+                continue;
+            }
+            if (p[j] == '{') ++depth;
+            else if (p[j] == '}' && --depth == 0) {
+                if (found.empty()) break;  // `{x}` stays literal; look for the next brace
+                open = i;
+                close = j;
+                commas = std::move(found);
+                return true;
+            } else if (p[j] == ',' && depth == 1) found.push_back(j);
+        }
+    }
+    return false;
+}
+
+bool expand(std::string pattern, std::vector<std::string>& out) {
+    std::size_t open = 0, close = 0;
+    std::vector<std::size_t> commas;
+    if (!find_braces(pattern, open, close, commas)) {
+        if (out.size() >= Glob::max_alternatives) return false;
+        out.push_back(std::move(pattern));
+        return true;
+    }
+    const std::string head = pattern.substr(0, open), tail = pattern.substr(close + 1);
+    std::size_t start = open + 1;
+    commas.push_back(close);
+    for (const std::size_t end : commas) {
+        if (!expand(head + pattern.substr(start, end - start) + tail, out)) return false;
+        start = end + 1;
+    }
+    return true;
+}
+
+// One element of a brace-free pattern.
+struct Token {
+    enum class Kind { literal, any, set, star, globstar, globstar_dir } kind = Kind::literal;
+    char c = 0;
+    std::string set;  // Kind::set: the characters, ranges expanded
+    bool negated = false;
+};
+
+std::vector<Token> tokenize(std::string_view p) {
+    std::vector<Token> tokens;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        Token t;
+        if (p[i] == '\\' && i + 1 < p.size()) {
+            t.c = p[++i];
+        } else if (p[i] == '?') {
+            t.kind = Token::Kind::any;
+        } else if (p[i] == '*') {
+            if (i + 1 < p.size() && p[i + 1] == '*') {
+                ++i;
+                while (i + 1 < p.size() && p[i + 1] == '*') ++i;
+                t.kind = Token::Kind::globstar;
+                if (i + 1 < p.size() && p[i + 1] == '/') {
+                    ++i;
+                    t.kind = Token::Kind::globstar_dir;
+                }
+            } else {
+                t.kind = Token::Kind::star;
+            }
+        } else if (p[i] == '[' && p.find(']', i + 2) != std::string_view::npos) {
+            std::size_t j = i + 1;
+            if (p[j] == '!' || p[j] == '^') {
+                t.negated = true;
+                ++j;
+            }
+            const std::size_t end = p.find(']', j + 1);  // a `]` first in the set is a member
+            for (std::size_t k = j; k < end; ++k) {
+                if (k + 2 < end && p[k + 1] == '-') {
+                    for (int c = static_cast<unsigned char>(p[k]); c <= static_cast<unsigned char>(p[k + 2]); ++c)
+                        t.set.push_back(static_cast<char>(c));
+                    k += 2;
+                } else {
+                    t.set.push_back(p[k]);
+                }
+            }
+            t.kind = Token::Kind::set;
+            i = end;
+        } else {
+            t.c = p[i];
+        }
+        tokens.push_back(std::move(t));
+    }
+    return tokens;
+}
+
+}  // namespace
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+    // Which text positions the pattern's tokens so far can end at: O(pattern x text), no backtracking.
+    const std::vector<Token> tokens = tokenize(pattern);
+    const std::size_t n = text.size();
+    std::vector<std::uint8_t> cur(n + 1, 0), next(n + 1, 0);
+    cur[0] = 1;
+    for (const Token& t : tokens) {
+        std::fill(next.begin(), next.end(), 0);
+        bool seen = false;  // globstar_dir: some earlier position was reachable
+        for (std::size_t j = 0; j <= n; ++j) {
+            switch (t.kind) {
+            case Token::Kind::literal:
+                if (j > 0 && cur[j - 1] && text[j - 1] == t.c) next[j] = 1;
+                break;
+            case Token::Kind::any:
+                if (j > 0 && cur[j - 1] && text[j - 1] != '/') next[j] = 1;
+                break;
+            case Token::Kind::set:
+                if (j > 0 && cur[j - 1] && text[j - 1] != '/' &&
+                    (t.set.find(text[j - 1]) != std::string::npos) != t.negated)
+                    next[j] = 1;
+                break;
+            case Token::Kind::star:
+                next[j] = cur[j] || (j > 0 && next[j - 1] && text[j - 1] != '/');
+                break;
+            case Token::Kind::globstar:
+                next[j] = cur[j] || (j > 0 && next[j - 1]);
+                break;
+            case Token::Kind::globstar_dir:
+                next[j] = cur[j] || (seen && text[j - 1] == '/');
+                seen = seen || cur[j];
+                break;
+            }
+        }
+        cur.swap(next);
+    }
+    return cur[n] != 0;
+}
+
+base::Result<Glob> Glob::parse(std::string_view pattern) {
+    if (pattern.empty()) return bad("the glob is empty");
+    Glob glob;
+    glob.text_ = std::string(pattern);
+    if (!expand(glob.text_, glob.alternatives_))
+        return bad("the glob " + glob.text_ + " expands to more than " + std::to_string(max_alternatives) + " alternatives");
+    glob.on_path_ = glob.text_.find('/') != std::string::npos;
+    for (auto& alternative : glob.alternatives_)
+        if (alternative.size() > 1 && alternative[0] == '/') alternative.erase(0, 1);  // anchored at the root anyway
+    return glob;
+}
+
+bool Glob::matches(std::string_view name, std::string_view relative) const {
+    const std::string_view subject = on_path_ ? relative : name;
+    for (const auto& alternative : alternatives_)
+        if (glob_match(alternative, subject)) return true;
+    return false;
+}
+
+base::Result<std::vector<std::string>> split_command(std::string_view command) {
+    std::vector<std::string> words;
+    std::string word;
+    bool in_word = false;
+    for (std::size_t i = 0; i < command.size(); ++i) {
+        const char c = command[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            if (in_word) words.push_back(std::move(word));
+            word.clear();
+            in_word = false;
+        } else if (c == '\'') {
+            const std::size_t end = command.find('\'', i + 1);
+            if (end == std::string_view::npos) return bad("the command has an unterminated ' quote");
+            word.append(command.substr(i + 1, end - i - 1));
+            i = end;
+            in_word = true;
+        } else if (c == '"') {
+            std::size_t j = i + 1;
+            for (; j < command.size() && command[j] != '"'; ++j) {
+                if (command[j] == '\\' && j + 1 < command.size() &&
+                    std::string_view("\"\\$`").find(command[j + 1]) != std::string_view::npos)
+                    ++j;
+                word.push_back(command[j]);
+            }
+            if (j >= command.size()) return bad("the command has an unterminated \" quote");
+            i = j;
+            in_word = true;
+        } else if (c == '\\') {
+            if (i + 1 >= command.size()) return bad("the command ends with a lone backslash");
+            word.push_back(command[++i]);
+            in_word = true;
+        } else {
+            word.push_back(c);
+            in_word = true;
+        }
+    }
+    if (in_word) words.push_back(std::move(word));
+    if (words.empty()) return bad("the command is empty");
+    return words;
+}
+
+base::Result<CheckRule> CheckRule::parse(std::string_view spec) {
+    const std::size_t eq = spec.find('=');
+    if (eq == std::string_view::npos)
+        return bad(std::string(spec) + ": expected GLOB=COMMAND, e.g. --check '*.py=python3 -m py_compile {file}'");
+    auto glob = Glob::parse(spec.substr(0, eq));
+    if (!glob) return bad(std::string(spec) + ": " + glob.error().message);
+    auto argv = split_command(spec.substr(eq + 1));
+    if (!argv) return bad(std::string(spec) + ": " + argv.error().message);
+    CheckRule rule;
+    rule.glob = std::move(glob).value();
+    rule.command = std::string(spec.substr(eq + 1));
+    rule.argv = std::move(argv).value();
+    return rule;
+}
+
+std::vector<std::string> CheckRule::argv_for(const std::string& path) const {
+    std::vector<std::string> out;
+    out.reserve(argv.size() + 1);
+    bool placed = false;
+    for (const auto& arg : argv) {
+        std::string filled;
+        std::size_t from = 0;
+        for (std::size_t at; (at = arg.find(file_placeholder, from)) != std::string::npos; from = at + file_placeholder.size()) {
+            filled.append(arg, from, at - from);
+            filled += path;
+            placed = true;
+        }
+        filled.append(arg, from);
+        out.push_back(std::move(filled));
+    }
+    if (!placed) out.push_back(path);
+    return out;
+}
+
+}  // namespace tools

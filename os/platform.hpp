@@ -104,6 +104,10 @@ bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile
 
 std::string current_directory();
 
+// The absolute path of this running executable, in the system's own spelling (backslashes on
+// Windows): what a host's configuration must name to start it.
+std::optional<std::string> executable_path();
+
 // --- Writing -------------------------------------------------------------------------------
 // A replacement is staged in a temp file beside the target (O_EXCL, written, fsynced, mode and
 // owner copied), then renamed over the target and the directory fsynced: a crash leaves the old

@@ -12,6 +12,9 @@
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __APPLE__
+#include <mach-o/dyld.h>
+#endif
 
 #include "text/byte_buffer.hpp"
 
@@ -38,8 +41,15 @@ FileStat from_stat(const struct stat& st) {
     s.uid = static_cast<std::uint32_t>(st.st_uid);
     s.gid = static_cast<std::uint32_t>(st.st_gid);
     s.links = static_cast<std::uint64_t>(st.st_nlink);
-    s.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    s.ctime_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+#ifdef __APPLE__
+    const struct timespec& mtime = st.st_mtimespec;
+    const struct timespec& ctime = st.st_ctimespec;
+#else
+    const struct timespec& mtime = st.st_mtim;
+    const struct timespec& ctime = st.st_ctim;
+#endif
+    s.mtime_ns = static_cast<std::int64_t>(mtime.tv_sec) * 1000000000 + mtime.tv_nsec;
+    s.ctime_ns = static_cast<std::int64_t>(ctime.tv_sec) * 1000000000 + ctime.tv_nsec;
     return s;
 }
 
@@ -182,6 +192,19 @@ std::string current_directory() {
     return buf;
 }
 
+std::optional<std::string> executable_path() {
+#ifdef __APPLE__
+    std::uint32_t size = 0;
+    _NSGetExecutablePath(nullptr, &size);
+    std::string path(size, '\0');
+    if (_NSGetExecutablePath(path.data(), &size) != 0) return std::nullopt;
+    path.resize(std::strlen(path.c_str()));
+    return real_path(path);
+#else
+    return real_path("/proc/self/exe");
+#endif
+}
+
 namespace {
 
 std::string parent_dir(const std::string& p) {
@@ -209,13 +232,22 @@ bool write_all(int fd, std::string_view bytes, std::string& error) {
     return true;
 }
 
+// fsync, made durable: on macOS fsync only hands the data to the drive, whose cache may lose it at
+// power loss; F_FULLFSYNC flushes that cache too (APFS, HFS+), with fsync where it is refused.
+int durable_sync(int fd) {
+#ifdef __APPLE__
+    if (::fcntl(fd, F_FULLFSYNC) == 0) return 0;
+#endif
+    return ::fsync(fd);
+}
+
 bool sync_directory(const std::string& dir, std::string& error) {
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) {
         error = "cannot open directory " + dir + ": " + error_text(errno);
         return false;
     }
-    const int rc = ::fsync(fd);
+    const int rc = durable_sync(fd);
     const int err = errno;
     ::close(fd);
     if (rc != 0 && err != EINVAL) {
@@ -273,7 +305,7 @@ bool stage_write(const std::string& target, std::string_view bytes, const FileSt
                 ok = false;
             }
     }
-    if (ok && sync && ::fsync(fd) != 0) {
+    if (ok && sync && durable_sync(fd) != 0) {
         error = "fsync: " + error_text(errno);
         ok = false;
     }
@@ -302,7 +334,7 @@ bool overwrite_in_place(const std::string& target, std::string_view old_bytes, s
     std::string backup;
     const int bfd = create_temp_beside(target, "mcp-edit-backup", 0600, backup, error);
     if (bfd < 0) return false;
-    bool ok = write_all(bfd, old_bytes, error) && (!sync || ::fsync(bfd) == 0);
+    bool ok = write_all(bfd, old_bytes, error) && (!sync || durable_sync(bfd) == 0);
     ::close(bfd);
     if (!ok) {
         ::unlink(backup.c_str());
@@ -320,7 +352,7 @@ bool overwrite_in_place(const std::string& target, std::string_view old_bytes, s
         error = "ftruncate: " + error_text(errno);
         ok = false;
     }
-    if (ok && sync && ::fsync(fd) != 0) {
+    if (ok && sync && durable_sync(fd) != 0) {
         error = "fsync: " + error_text(errno);
         ok = false;
     }

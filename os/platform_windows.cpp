@@ -392,6 +392,22 @@ std::string current_directory() {
     return dir.empty() ? "C:/" : dir;
 }
 
+std::optional<std::string> executable_path() {
+    std::wstring buffer(MAX_PATH, L'\0');
+    for (int attempt = 0; attempt < 6; ++attempt) {  // up to 32 K characters, the longest path
+        const DWORD got = GetModuleFileNameW(nullptr, buffer.data(), static_cast<DWORD>(buffer.size()));
+        if (got == 0) return std::nullopt;
+        if (got < buffer.size()) {
+            buffer.resize(got);
+            std::string path = narrow(buffer);
+            if (path.rfind("\\\\?\\", 0) == 0 && path.size() > 6 && path[5] == ':') path.erase(0, 4);
+            return path;
+        }
+        buffer.resize(buffer.size() * 2);
+    }
+    return std::nullopt;
+}
+
 bool stage_write(const std::string& target, std::string_view bytes, const FileStat* like, bool sync, StagedWrite& out,
                  std::string& error) {
     out.target = target;

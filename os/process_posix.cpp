@@ -64,7 +64,11 @@ pid_t spawn(const ProcessRun& run, int out, std::string& error) {
     sigaddset(&default_signals, SIGPIPE);
     sigaddset(&default_signals, SIGINT);
     sigaddset(&default_signals, SIGTERM);
-    posix_spawnattr_setflags(&setup.attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    short flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+#ifdef __APPLE__
+    flags |= POSIX_SPAWN_CLOEXEC_DEFAULT;  // only the descriptors set up below reach the child
+#endif
+    posix_spawnattr_setflags(&setup.attr, flags);
     posix_spawnattr_setpgroup(&setup.attr, 0);
     posix_spawnattr_setsigmask(&setup.attr, &no_signals);
     posix_spawnattr_setsigdefault(&setup.attr, &default_signals);
@@ -101,6 +105,20 @@ bool drain(int fd, ProcessOutcome& out, std::size_t max) {
     return true;
 }
 
+// A pipe whose ends are not inherited by other children. Linux creates it close-on-exec at once;
+// macOS has no pipe2, so the flag is set after, and POSIX_SPAWN_CLOEXEC_DEFAULT (spawn) keeps a
+// child spawned in between from inheriting it.
+bool open_pipe(int fds[2]) {
+#ifdef __APPLE__
+    if (::pipe(fds) != 0) return false;
+    ::fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    ::fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return true;
+#else
+    return ::pipe2(fds, O_CLOEXEC) == 0;
+#endif
+}
+
 }  // namespace
 
 ProcessOutcome run_process(const ProcessRun& run) {
@@ -111,7 +129,7 @@ ProcessOutcome run_process(const ProcessRun& run) {
         return out;
     }
     Pipe pipe;
-    if (::pipe2(pipe.fds, O_CLOEXEC) != 0) {
+    if (!open_pipe(pipe.fds)) {
         out.error = "cannot create a pipe: " + error_text(errno);
         return out;
     }

@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/config.hpp"
+#include "server/host_config.hpp"
 #include "server/logging.hpp"
 #include "os/platform.hpp"
 #include "server/session.hpp"
@@ -27,10 +28,42 @@
 
 namespace {
 
+// `mcp-edit config HOST`: prints the host's configuration block (stdout) and where it goes (stderr).
+int print_host_config(server::HostConfigRequest request) {
+    const auto executable = platform::executable_path();
+    if (!executable) {
+        std::cerr << "mcp-edit: cannot find the path of this executable\n";
+        return 1;
+    }
+    request.executable = *executable;
+    request.working_directory = platform::current_directory();
+    auto config = server::host_config(request);
+    if (!config) {
+        std::cerr << "mcp-edit config: " << config.error().message << "\n";
+        return 2;
+    }
+    std::cout << config->text << std::flush;
+    std::cerr << config->where << "\n";
+    return 0;
+}
+
 int parse_command_line(int argc, char** argv, server::Config& config) {
     CLI::App app{"mcp-edit: an MCP server over stdio through which AI agents read and change files safely.",
                  "mcp-edit"};
     app.set_version_flag("--version", std::string("mcp-edit ") + MCP_EDIT_VERSION);
+    server::HostConfigRequest host_request;
+    std::string hosts;
+    for (const auto name : server::host_config_names()) hosts += (hosts.empty() ? "" : " | ") + std::string(name);
+    CLI::App* config_command = app.add_subcommand(
+        "config", "Print the block that starts this server in an agent host's configuration (JSON, or TOML for "
+                  "Codex), with this executable's absolute path; where it goes is printed on stderr");
+    config_command->add_option("host", host_request.host, hosts)->required();
+    config_command->add_option("--root", host_request.roots,
+                               "Directory the agent may change (repeatable; default: the host's own root, "
+                               "${workspaceFolder} in VS Code and Cursor, the current directory for Claude Desktop)");
+    // Further server flags for the block, after `--` (e.g. -- --approval auto): kept as given.
+    config_command->allow_extras();
+    config_command->footer("Further mcp-edit flags for the block go after --, e.g. mcp-edit config codex -- --approval auto");
     app.add_option("--root", config.roots,
                    "Directory that may be touched (repeatable; default: the working directory)");
     const std::map<std::string, server::ApprovalPolicy> policies = {
@@ -78,6 +111,11 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     } catch (const CLI::ParseError& e) {
         std::cerr << "mcp-edit: " << e.what() << " (see mcp-edit --help)\n";
         return e.get_exit_code() ? e.get_exit_code() : 2;
+    }
+    if (config_command->parsed()) {
+        for (auto& arg : config_command->remaining())
+            if (arg != "--") host_request.extra_args.push_back(std::move(arg));
+        return print_host_config(std::move(host_request));
     }
     config.approval_timeout = std::chrono::seconds(timeout);
     config.check_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(check_timeout * 1000));

@@ -1,0 +1,99 @@
+// `mcp-edit config HOST`: each host's block parses in its format and starts this executable with
+// the roots made absolute; unknown hosts are named with the known ones.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "server/host_config.hpp"
+
+using Json = nlohmann::json;
+
+namespace {
+
+#ifdef _WIN32
+constexpr const char* exe = "C:\\Tools\\mcp-edit.exe";
+constexpr const char* cwd = "C:\\work\\project";
+#else
+constexpr const char* exe = "/opt/mcp-edit/bin/mcp-edit";
+constexpr const char* cwd = "/work/project";
+#endif
+
+server::HostConfig config_for(const std::string& host, std::vector<std::string> roots = {},
+                              std::vector<std::string> extra = {}) {
+    server::HostConfigRequest request;
+    request.host = host;
+    request.executable = exe;
+    request.roots = std::move(roots);
+    request.extra_args = std::move(extra);
+    request.working_directory = cwd;
+    auto config = server::host_config(request);
+    REQUIRE_MESSAGE(config.ok(), (config.ok() ? "" : config.error().message));
+    return config.value();
+}
+
+}  // namespace
+
+TEST_CASE("host config: the JSON hosts get their table, this executable and absolute roots") {
+    struct Case {
+        const char* host;
+        const char* table;
+        bool typed;
+    };
+    for (const Case c : {Case{"claude-desktop", "mcpServers", false}, Case{"claude-code", "mcpServers", true},
+                         Case{"vscode", "servers", true}, Case{"cursor", "mcpServers", false},
+                         Case{"gemini", "mcpServers", false}}) {
+        CAPTURE(c.host);
+        const auto config = config_for(c.host, {"sub/../src", "/abs"}, {"--approval", "auto"});
+        const Json block = Json::parse(config.text);
+        const Json& entry = block.at(c.table).at("edit");
+        CHECK(entry.at("command") == exe);
+        CHECK(entry.contains("type") == c.typed);
+#ifdef _WIN32
+        const Json expected = {"--root", "C:\\work\\project\\src", "--root", "C:\\abs", "--approval", "auto"};
+#else
+        const Json expected = {"--root", "/work/project/src", "--root", "/abs", "--approval", "auto"};
+#endif
+        CHECK(entry.at("args") == expected);
+        CHECK(!config.where.empty());
+    }
+}
+
+TEST_CASE("host config: without --root each host gets the root it cannot do without") {
+    CHECK(Json::parse(config_for("claude-desktop").text)["mcpServers"]["edit"]["args"] == Json{"--root", cwd});
+    CHECK(Json::parse(config_for("vscode").text)["servers"]["edit"]["args"] == Json{"--root", "${workspaceFolder}"});
+    CHECK(Json::parse(config_for("cursor").text)["mcpServers"]["edit"]["args"] == Json{"--root", "${workspaceFolder}"});
+    CHECK(Json::parse(config_for("claude-code").text)["mcpServers"]["edit"]["args"] == Json::array());
+    CHECK(Json::parse(config_for("gemini").text)["mcpServers"]["edit"]["args"] == Json::array());
+}
+
+TEST_CASE("host config: Codex gets a TOML table with escaped strings") {
+#ifdef _WIN32
+    const std::string root = "D:\\p \"q\"";
+#else
+    const std::string root = "/p \"q\"";
+#endif
+    const auto config = config_for("codex", {root});
+    // JSON's string escapes are TOML's: "C:\\Tools\\mcp-edit.exe", "/p \"q\"".
+    CHECK(config.text == "[mcp_servers.edit]\ncommand = " + Json(exe).dump() + "\nargs = [\"--root\", " +
+                             Json(root).dump() + "]\n");
+    CHECK(config.where.find("config.toml") != std::string::npos);
+}
+
+TEST_CASE("host config: Claude Code's where names the claude mcp add command, quoted for a shell") {
+    const auto config = config_for("claude-code", {"/my project"});
+    CHECK(config.where.find("claude mcp add --transport stdio edit -- ") != std::string::npos);
+#ifndef _WIN32
+    CHECK(config.where.find("--root '/my project'") != std::string::npos);
+#endif
+}
+
+TEST_CASE("host config: an unknown host is refused with the known ones") {
+    server::HostConfigRequest request;
+    request.host = "emacs";
+    request.executable = exe;
+    request.working_directory = cwd;
+    const auto config = server::host_config(request);
+    REQUIRE(!config.ok());
+    CHECK(config.error().message == "unknown host \"emacs\"; known hosts: claude-desktop, claude-code, vscode, cursor, "
+                                    "codex, gemini");
+}

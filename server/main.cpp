@@ -71,7 +71,8 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         {"auto", server::ApprovalPolicy::automatic},
         {"require", server::ApprovalPolicy::require}};
     app.add_option("--approval", config.approval, "ask | auto | require (default ask)")
-        ->transform(CLI::CheckedTransformer(policies, CLI::ignore_case));
+        ->transform(CLI::CheckedTransformer(policies, CLI::ignore_case))
+        ->option_text("POLICY");
     std::int64_t timeout = std::chrono::duration_cast<std::chrono::seconds>(config.approval_timeout).count();
     app.add_option("--approval-timeout", timeout, "Seconds before an unanswered approval counts as rejected (default 600)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400}));
@@ -100,7 +101,8 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         {"warn", spdlog::level::warn},   {"warning", spdlog::level::warn}, {"error", spdlog::level::err},
         {"critical", spdlog::level::critical}, {"off", spdlog::level::off}};
     app.add_option("--log-level", config.log_level, "trace | debug | info | warn | error | critical | off (default info)")
-        ->transform(CLI::CheckedTransformer(levels, CLI::ignore_case));
+        ->transform(CLI::CheckedTransformer(levels, CLI::ignore_case))
+        ->option_text("LEVEL");
     app.add_option("--log-file", config.log_file, "Write logs to this file instead of stderr");
     try {
         app.parse(argc, argv);

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <random>
 #include <thread>
+#include <vector>
 
 #include "text/byte_buffer.hpp"
 
@@ -283,19 +284,49 @@ std::optional<std::string> home_directory() {
     return std::nullopt;
 }
 
+// "C:\\dir\\file" from the volume `path` is on and the handle's name on that volume.
+std::optional<std::wstring> name_on_volume(HANDLE h, const std::string& path) {
+    std::vector<char> buffer(sizeof(FILE_NAME_INFO) + 65536);
+    if (!GetFileInformationByHandleEx(h, FileNameInfo, buffer.data(), static_cast<DWORD>(buffer.size()))) return std::nullopt;
+    const auto* info = reinterpret_cast<const FILE_NAME_INFO*>(buffer.data());
+    const std::wstring name(info->FileName, info->FileNameLength / sizeof(wchar_t));
+    wchar_t volume[MAX_PATH + 1];
+    if (!GetVolumePathNameW(system_path(path).c_str(), volume, MAX_PATH + 1)) return std::nullopt;
+    std::wstring out = volume;
+    while (!out.empty() && out.back() == L'\\') out.pop_back();
+    return out + name;
+}
+
 std::optional<std::string> real_path(const std::string& path, int* err) {
     Handle h(open_path(path, false));
     if (!h.ok()) {
         if (err) *err = errno_of(GetLastError());
         return std::nullopt;
     }
-    const DWORD n = GetFinalPathNameByHandleW(h.h, nullptr, 0, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
-    if (n == 0) {
-        if (err) *err = errno_of(GetLastError());
-        return std::nullopt;
+    // Asked into a buffer, grown to what the call says it needs. Wine cannot name a path past
+    // MAX_PATH this way (ERROR_MORE_DATA at any size): then the handle's name on its volume
+    // (FileNameInfo) after the volume the path is on.
+    std::wstring out(MAX_PATH + 1, L'\0');
+    DWORD got = 0;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        got = GetFinalPathNameByHandleW(h.h, out.data(), static_cast<DWORD>(out.size()), FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+        if (got != 0 && got < out.size()) break;
+        if (got == 0 && GetLastError() != ERROR_MORE_DATA) {
+            if (err) *err = errno_of(GetLastError());
+            return std::nullopt;
+        }
+        out.assign(got > out.size() ? got + 1 : 32768, L'\0');
+        got = 0;
     }
-    std::wstring out(n, L'\0');
-    const DWORD got = GetFinalPathNameByHandleW(h.h, out.data(), n, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    if (got == 0) {
+        auto name = name_on_volume(h.h, path);
+        if (!name) {
+            if (err) *err = ENAMETOOLONG;
+            return std::nullopt;
+        }
+        out = std::move(*name);
+        got = static_cast<DWORD>(out.size());
+    }
     out.resize(got);
     std::string real = normalize_separators(narrow(out));
     // A root keeps its separator ("C:/"); anything else has none at the end.

@@ -151,6 +151,12 @@ TEST_CASE("session: notifications/cancelled drops the reply and withdraws the fo
     CHECK(c.reply(2)["result"] == Json::object());
 }
 
+// A file:// URI for a local path: file:///tmp/x, file:///C:/Users/x.
+static std::string file_uri(const std::filesystem::path& path) {
+    const std::string generic = path.generic_string();
+    return (generic.starts_with("/") ? "file://" : "file:///") + generic;
+}
+
 TEST_CASE("session: a client that declares roots is asked with roots/list; its roots narrow --root") {
     Client c;
     c.initialize("2025-11-25", {{"roots", {{"listChanged", true}}}});
@@ -160,7 +166,7 @@ TEST_CASE("session: a client that declares roots is asked with roots/list; its r
     c.request(1, "tools/call", Client::call_params("read", {{"file_path", c.path("sub/in.txt")}}));
     const Json ask = c.server_request("roots/list");
     REQUIRE(ask.contains("id"));
-    c.respond(ask["id"], {{"roots", {{{"uri", "file://" + (c.root() / "sub").string()}}}}});
+    c.respond(ask["id"], {{"roots", {{{"uri", file_uri(c.root() / "sub")}}}}});
     CHECK_FALSE(c.reply(1)["result"].value("isError", false));
     // Known now: no second roots/list, and the file outside the client's root is refused.
     c.request(2, "tools/call", Client::call_params("read", {{"file_path", c.path("out.txt")}}));
@@ -169,7 +175,7 @@ TEST_CASE("session: a client that declares roots is asked with roots/list; its r
     c.notify("notifications/roots/list_changed");
     c.request(3, "tools/call", Client::call_params("read", {{"file_path", c.path("sub/in.txt")}}));
     const Json again = c.server_request("roots/list");
-    c.respond(again["id"], {{"roots", {{{"uri", "file://" + c.root().string()}}}}});
+    c.respond(again["id"], {{"roots", {{{"uri", file_uri(c.root())}}}}});
     CHECK_FALSE(c.reply(3)["result"].value("isError", false));
 }
 

@@ -79,13 +79,16 @@ TEST_CASE("apply_diff: sections for two hard links of one file are applied toget
     REQUIRE_FALSE(r.is_error);
     CHECK(f.get("a.txt") == "ONE\n2\n3\nFOUR\n5\n");
     CHECK(f.get("b.txt") == "ONE\n2\n3\nFOUR\n5\n");
+#ifndef _WIN32  // Wine counts every file's links as 1
     CHECK(fs::hard_link_count(f.root / "a.txt") == 2);
+#endif
     CHECK(r.structured["files"].size() == 1);
     CHECK(r.structured["blocks_applied"] == 2);
     CHECK(has(r.text, "Applied the patch to 1 file (unified, 2 blocks, +2 -2). a.txt and b.txt are one file (hard links): "
                       "their sections were applied together, on its one content."));
 }
 
+#ifndef _WIN32  // mingw's std::filesystem cannot create symlinks
 TEST_CASE("apply_diff: a symlink and its target in one patch are one file") {
     Fixture f;
     f.put("real.txt", "alpha\nbeta\ngamma\ndelta\n");
@@ -98,6 +101,7 @@ TEST_CASE("apply_diff: a symlink and its target in one patch are one file") {
     CHECK(fs::is_symlink(f.root / "link.txt"));
     CHECK(has(r.text, "link.txt and real.txt are one file (a symlink or another spelling of its path)"));
 }
+#endif
 
 TEST_CASE("apply_diff: another spelling of one path in one patch is one file") {
     Fixture f;

@@ -56,7 +56,8 @@ struct Fixture {
         ss << in.rdbuf();
         return ss.str();
     }
-    std::string path(const std::string& name) const { return (root / name).string(); }
+    // With / between names on every system (the form the workspace resolves paths to).
+    std::string path(const std::string& name) const { return (root / name).generic_string(); }
     // How many files and folders the root holds (a temp file left behind shows here).
     std::size_t entries() const {
         std::size_t n = 0;

@@ -61,8 +61,6 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     config_command->add_option("--root", host_request.roots,
                                "Directory the agent may change (repeatable; default: the host's own root, "
                                "${workspaceFolder} in VS Code and Cursor, the current directory for Claude Desktop)");
-    // Further server flags for the block, after `--` (e.g. -- --approval auto): kept as given.
-    config_command->allow_extras();
     config_command->footer("Further mcp-edit flags for the block go after --, e.g. mcp-edit config codex -- --approval auto");
     app.add_option("--root", config.roots,
                    "Directory that may be touched (repeatable; default: the working directory)");
@@ -104,21 +102,27 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         ->transform(CLI::CheckedTransformer(levels, CLI::ignore_case))
         ->option_text("LEVEL");
     app.add_option("--log-file", config.log_file, "Write logs to this file instead of stderr");
+    // `config`'s server flags for the block come after `--` (e.g. -- --approval auto): set aside as
+    // given, before CLI11 sees the rest.
+    int parsed_argc = argc;
+    if (argc > 1 && std::string_view(argv[1]) == "config")
+        for (int i = 2; i < argc; ++i)
+            if (std::string_view(argv[i]) == "--") {
+                host_request.extra_args.assign(argv + i + 1, argv + argc);
+                parsed_argc = i;
+                break;
+            }
     try {
-        app.parse(argc, argv);
+        app.parse(parsed_argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "mcp-edit: " << e.what() << " (see mcp-edit --help)\n";
-        return e.get_exit_code() ? e.get_exit_code() : 2;
+        return 2;  // whatever CLI11 would say (105, 109, ...): the README promises 2
     }
-    if (config_command->parsed()) {
-        for (auto& arg : config_command->remaining())
-            if (arg != "--") host_request.extra_args.push_back(std::move(arg));
-        return print_host_config(std::move(host_request));
-    }
+    if (config_command->parsed()) return print_host_config(std::move(host_request));
     config.approval_timeout = std::chrono::seconds(timeout);
     config.check_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(check_timeout * 1000));
     config.roots_given = !config.roots.empty();

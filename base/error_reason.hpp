@@ -20,6 +20,7 @@ enum class ErrorReason {
     stale,                 // the file changed since this session last read or wrote it
     conflict,              // another program changed the file while this change was prepared
     outside_root,          // the path resolves outside the allowed roots
+    ignored,               // an ignore rule (or a .git folder) keeps the path from this access
     not_a_file,            // a directory, FIFO, socket or device
     not_text,              // binary (NUL bytes) or UTF-16/32
     too_large,             // over --max-file-size
@@ -47,6 +48,7 @@ inline const char* to_string(ErrorReason reason) {
         case ErrorReason::stale: return "stale";
         case ErrorReason::conflict: return "conflict";
         case ErrorReason::outside_root: return "outside_root";
+        case ErrorReason::ignored: return "ignored";
         case ErrorReason::not_a_file: return "not_a_file";
         case ErrorReason::not_text: return "not_text";
         case ErrorReason::too_large: return "too_large";

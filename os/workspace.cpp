@@ -190,6 +190,12 @@ bool Workspace::inside_roots(const std::string& real) const {
     return false;
 }
 
+const std::string* Workspace::root_of(const std::string& real) const {
+    for (const auto& root : roots_)
+        if (is_within(real, root)) return &root;
+    return nullptr;
+}
+
 std::string Workspace::display_path(const std::string& real) const {
     for (const auto& root : roots_) {
         if (platform::same_path(real, root)) return ".";

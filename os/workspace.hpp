@@ -42,6 +42,8 @@ public:
     std::string display_path(const std::string& real) const;
 
     bool inside_roots(const std::string& real) const;
+    // The first root that holds `real`; nullptr when none does.
+    const std::string* root_of(const std::string& real) const;
 
     // The workspace of a connection whose client declared roots (`client_roots`: file:// URIs or
     // absolute paths; the first max_client_roots are examined). With `server_roots_given` (--root

@@ -93,6 +93,20 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     double check_timeout = 10;
     app.add_option("--check-timeout", check_timeout, "Seconds a check may run before it is killed (default 10)")
         ->check(CLI::Range(0.1, 3600.0));
+    std::vector<std::string> ignore_files;
+    app.add_option("--ignore-file", ignore_files,
+                   "NAME: a file of gitignore rules looked up in each root and every folder below it; the paths it "
+                   "matches cannot be changed (repeatable; default .mcp-editignore; naming any replaces the default)")
+        ->check([](const std::string& name) {
+            if (name.empty() || name == "." || name == ".." || name.find_first_of("/\\") != std::string::npos)
+                return std::string("--ignore-file takes a file name such as .mcp-editignore, not a path: it is looked "
+                                   "up in every folder");
+            return std::string();
+        })
+        ->option_text("NAME");
+    app.add_flag("--respect-gitignore", config.ignore.respect_gitignore,
+                 "Also refuse changing what .gitignore files (and the root's .git/info/exclude) ignore");
+    app.add_flag("--ignore-reads", config.ignore.ignore_reads, "Refuse reading ignored files too (default: reads are allowed)");
     app.add_flag("--no-fsync", [&](std::int64_t) { config.fsync = false; }, "Skip fsync when writing (faster, less durable)");
     const std::map<std::string, spdlog::level::level_enum> levels = {
         {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug}, {"info", spdlog::level::info},
@@ -126,6 +140,7 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     config.approval_timeout = std::chrono::seconds(timeout);
     config.check_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(check_timeout * 1000));
     config.roots_given = !config.roots.empty();
+    if (!ignore_files.empty()) config.ignore.names = std::move(ignore_files);
     return -1;
 }
 

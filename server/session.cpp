@@ -83,7 +83,8 @@ Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Con
                             [this] { return era_ == protocol::Era::legacy && protocol::allows_batches(version_); }})),
       lanes_(io.get_executor()),
       approvals_(config, *peer_),
-      roots_(io, *peer_, workspace, config) {}
+      roots_(io, *peer_, workspace, config),
+      ignore_(config.ignore) {}
 
 Transport::Receiver Session::receiver() {
     std::weak_ptr<Session> weak = weak_from_this();
@@ -256,6 +257,7 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         ctx.history = &history_;
         ctx.fuzzy_threshold = config_.fuzzy_threshold;
         ctx.checks = checks_;
+        ctx.ignore = &ignore_;
         ctx.alone = [this] { return tool_calls_ == 1; };
         if (auto progress = progress_reporter(params)) ctx.progress = std::move(progress);
         ctx.approve = approvals_.gate(era_ == protocol::Era::modern, approval_call(call, params, rpc_call, ctx.progress));

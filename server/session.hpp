@@ -101,6 +101,7 @@ private:
     Approvals approvals_;
     ClientRoots roots_;
     tools::Checks* checks_ = nullptr;
+    os::IgnoreFiles ignore_;
 
     protocol::Era era_ = protocol::Era::undecided;
     std::string version_;            // negotiated (legacy) or per-request (modern)

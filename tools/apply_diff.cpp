@@ -57,6 +57,11 @@ base::ErrorReason reason_of_block_failure(std::string_view kind) {
     return base::ErrorReason::other;
 }
 
+// A refusal of one of the patch's files: the patch as a whole was not applied.
+ToolResult not_applied(base::Failure failure) {
+    return ToolResult::error("The patch was not applied (no file was changed): " + failure.message, failure.reason);
+}
+
 // Roo Code's XML form of a multi-file diff (<args><file><path>…</path><diff>…</diff></file></args>).
 bool looks_like_roo_xml(std::string_view diff) {
     return diff.find("<path>") != std::string_view::npos &&
@@ -301,10 +306,14 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
         }
         os::PathError error;
         if (!ctx.workspace.resolve(name, work.source, error)) co_return ToolResult::error(error.message, error.reason);
+        if (auto refused = refuse_ignored(ctx, work.source, true); !refused)
+            co_return not_applied(std::move(refused).error());
         if (fp.move_to) {
             os::ResolvedPath destination;
             if (!ctx.workspace.resolve(*fp.move_to, destination, error))
                 co_return ToolResult::error(error.message, error.reason);
+            if (auto refused = refuse_ignored(ctx, destination, true); !refused)
+                co_return not_applied(std::move(refused).error());
             work.destination = destination;
         }
         const platform::FileStat identity = platform::stat_path(work.source.real);

@@ -1,7 +1,6 @@
 // Globs, command splitting and `GLOB=COMMAND` parsing for post-write checks.
 #include "tools/check_rules.hpp"
 
-#include <cstdint>
 
 namespace tools {
 
@@ -58,100 +57,7 @@ bool expand(std::string pattern, std::vector<std::string>& out) {
     return true;
 }
 
-// One element of a brace-free pattern.
-struct Token {
-    enum class Kind { literal, any, set, star, globstar, globstar_dir } kind = Kind::literal;
-    char c = 0;
-    std::string set;  // Kind::set: the characters, ranges expanded
-    bool negated = false;
-};
-
-std::vector<Token> tokenize(std::string_view p) {
-    std::vector<Token> tokens;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-        Token t;
-        if (p[i] == '\\' && i + 1 < p.size()) {
-            t.c = p[++i];
-        } else if (p[i] == '?') {
-            t.kind = Token::Kind::any;
-        } else if (p[i] == '*') {
-            if (i + 1 < p.size() && p[i + 1] == '*') {
-                ++i;
-                while (i + 1 < p.size() && p[i + 1] == '*') ++i;
-                t.kind = Token::Kind::globstar;
-                if (i + 1 < p.size() && p[i + 1] == '/') {
-                    ++i;
-                    t.kind = Token::Kind::globstar_dir;
-                }
-            } else {
-                t.kind = Token::Kind::star;
-            }
-        } else if (p[i] == '[' && p.find(']', i + 2) != std::string_view::npos) {
-            std::size_t j = i + 1;
-            if (p[j] == '!' || p[j] == '^') {
-                t.negated = true;
-                ++j;
-            }
-            const std::size_t end = p.find(']', j + 1);  // a `]` first in the set is a member
-            for (std::size_t k = j; k < end; ++k) {
-                if (k + 2 < end && p[k + 1] == '-') {
-                    for (int c = static_cast<unsigned char>(p[k]); c <= static_cast<unsigned char>(p[k + 2]); ++c)
-                        t.set.push_back(static_cast<char>(c));
-                    k += 2;
-                } else {
-                    t.set.push_back(p[k]);
-                }
-            }
-            t.kind = Token::Kind::set;
-            i = end;
-        } else {
-            t.c = p[i];
-        }
-        tokens.push_back(std::move(t));
-    }
-    return tokens;
-}
-
 }  // namespace
-
-bool glob_match(std::string_view pattern, std::string_view text) {
-    // Which text positions the pattern's tokens so far can end at: O(pattern x text), no backtracking.
-    const std::vector<Token> tokens = tokenize(pattern);
-    const std::size_t n = text.size();
-    std::vector<std::uint8_t> cur(n + 1, 0), next(n + 1, 0);
-    cur[0] = 1;
-    for (const Token& t : tokens) {
-        std::fill(next.begin(), next.end(), 0);
-        bool seen = false;  // globstar_dir: some earlier position was reachable
-        for (std::size_t j = 0; j <= n; ++j) {
-            switch (t.kind) {
-            case Token::Kind::literal:
-                if (j > 0 && cur[j - 1] && text[j - 1] == t.c) next[j] = 1;
-                break;
-            case Token::Kind::any:
-                if (j > 0 && cur[j - 1] && text[j - 1] != '/') next[j] = 1;
-                break;
-            case Token::Kind::set:
-                if (j > 0 && cur[j - 1] && text[j - 1] != '/' &&
-                    (t.set.find(text[j - 1]) != std::string::npos) != t.negated)
-                    next[j] = 1;
-                break;
-            case Token::Kind::star:
-                next[j] = cur[j] || (j > 0 && next[j - 1] && text[j - 1] != '/');
-                break;
-            case Token::Kind::globstar:
-                next[j] = cur[j] || (j > 0 && next[j - 1]);
-                break;
-            case Token::Kind::globstar_dir:
-                next[j] = cur[j] || (seen && text[j - 1] == '/');
-                seen = seen || cur[j];
-                break;
-            }
-        }
-        cur.swap(next);
-    }
-    return cur[n] != 0;
-}
 
 base::Result<Glob> Glob::parse(std::string_view pattern) {
     if (pattern.empty()) return bad("the glob is empty");

@@ -8,12 +8,13 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "text/glob.hpp"
 
 namespace tools {
 
 // A glob over a file's name, or over its path relative to its root when the glob holds a `/`.
-// `*` any run of characters but `/`; `?` one character but `/`; `**` any run including `/`
-// (`**/` also matches no folder at all); `{a,b,c}` alternatives (nested allowed, expanded at
+// `*` any run of characters but `/`; `?` one character but `/`; `**` as a whole component any run
+// including `/` (`**/` also matches no folder at all; elsewhere `**` is `*`); `{a,b,c}` alternatives (nested allowed, expanded at
 // parse time, at most max_alternatives); `[abc]`, `[a-z]`, `[!a]` one character of a set; `\x`
 // the character x. Case-sensitive.
 class Glob {
@@ -32,8 +33,7 @@ private:
     bool on_path_ = false;
 };
 
-// Does `pattern` (no braces) match all of `text`? Exposed for tests.
-bool glob_match(std::string_view pattern, std::string_view text);
+using text::glob_match;  // text/glob.hpp: the matcher of one brace-free alternative
 
 // Splits a command line into argv like a POSIX shell's quoting, with no expansion: whitespace
 // separates words; '...' keeps everything literally; "..." keeps everything but `\"`, `\\`,

@@ -20,6 +20,40 @@ std::string human_size(std::uint64_t n) {
 
 }  // namespace
 
+base::Result<void> refuse_ignored(const CallContext& ctx, const os::ResolvedPath& path, bool write) {
+    if (!ctx.ignore) return {};
+    const std::string* root = ctx.workspace.root_of(path.real);
+    if (!root) return {};
+    const auto refusal = write ? ctx.ignore->refuse_write(*root, path.real) : ctx.ignore->refuse_read(*root, path.real);
+    if (!refusal) return {};
+    const auto shown = [&](const std::string& relative) { return ctx.workspace.display_path(*root + "/" + relative); };
+    std::string message = "Refused: " + path.display;
+    using Kind = os::IgnoreRefusal::Kind;
+    switch (refusal->kind) {
+        case Kind::git_directory:
+            message += " is inside " + shown(refusal->ignored_path) +
+                       ", a Git repository's own folder, which this server never writes. Change the repository "
+                       "with git itself; work on the files outside .git.";
+            break;
+        case Kind::ignore_file:
+            message += " is one of this server's ignore files (--ignore-file); only the user changes it, so the rules "
+                       "stay theirs. Ask the user to edit it if a rule should change.";
+            break;
+        case Kind::rule:
+            if (shown(refusal->ignored_path) != path.display)
+                message += " is inside " + shown(refusal->ignored_path) + ", which is";
+            else
+                message += " is";
+            message += " ignored by the rule `" + refusal->rule + "` (" + shown(refusal->file) + ", line " +
+                       std::to_string(refusal->line) + "), so this server does not " +
+                       (write ? "change it" : "read it (--ignore-reads)") +
+                       ". Leave it alone, or ask the user to change that rule if the file should be " +
+                       (write ? "edited." : "read.");
+            break;
+    }
+    return base::fail(base::Failure{std::move(message), base::ErrorReason::ignored});
+}
+
 base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out) {
     os::PathError path_error;
     if (!ctx.workspace.resolve(path, out.path, path_error)) return base::fail(base::Failure{path_error.message, path_error.reason});

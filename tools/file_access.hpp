@@ -32,6 +32,10 @@ private:
     mutable std::optional<Fingerprint> fingerprint_;
 };
 
+// Fails (reason `ignored`) when an ignore rule, or a .git folder, keeps `path` from being written
+// (`write`) or read (only with --ignore-reads); the message names the rule, its file and line.
+base::Result<void> refuse_ignored(const CallContext& ctx, const os::ResolvedPath& path, bool write);
+
 // Fills `out`, or fails with the error for the model and its reason.
 base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
 

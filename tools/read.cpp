@@ -36,6 +36,11 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args) {
     const std::int64_t limit = args.limit;
 
     LoadedFile file;
+    if (ctx.ignore && ctx.ignore->settings().ignore_reads) {
+        os::PathError path_error;
+        if (ctx.workspace.resolve(path, file.path, path_error))
+            if (auto refused = refuse_ignored(ctx, file.path, false); !refused) return ToolResult::error(std::move(refused).error());
+    }
     if (auto loaded = load_text_file(ctx, path, file); !loaded) return ToolResult::error(std::move(loaded).error());
 
     const std::string_view body = std::string_view(file.bytes).substr(file.facts.bom_size);

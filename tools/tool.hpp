@@ -19,6 +19,7 @@
 #include <asio/use_awaitable.hpp>
 #include <nlohmann/json.hpp>
 
+#include "os/ignore_files.hpp"
 #include "os/workspace.hpp"
 #include "base/error_reason.hpp"
 #include "tools/file_lanes.hpp"
@@ -50,6 +51,7 @@ struct CallContext {
     History* history = nullptr;  // the session's record of what it wrote (for undo)
     double fuzzy_threshold = 1.0;  // apply_diff similarity matching; 1 = off (--fuzzy-threshold)
     Checks* checks = nullptr;      // post-write checks (--check); nullptr when none are configured
+    os::IgnoreFiles* ignore = nullptr;  // ignore rules (--ignore-file, .git); nullptr: nothing ignored
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
     // Reports progress (progress, total, message) when the client gave a progressToken.
     std::function<void(double, double, std::string)> progress = [](double, double, std::string) {};

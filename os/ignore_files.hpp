@@ -1,0 +1,73 @@
+// Which paths the ignore files refuse: the ignore files (`--ignore-file` names, `.gitignore` and
+// `.git/info/exclude` with `--respect-gitignore`) found in a root and in the folders between it
+// and a path, each read once and read again when it changes (its size, time or identity), in a
+// bounded cache shared by every call; and `.git` folders, never written. Thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "os/ignore_rules.hpp"
+#include "os/platform.hpp"
+
+namespace os {
+
+struct IgnoreSettings {
+    std::vector<std::string> names{".mcp-editignore"};  // file names looked up in every folder
+    bool respect_gitignore = false;                     // also .gitignore and the root's .git/info/exclude
+    bool ignore_reads = false;                          // refuse reading ignored files too
+};
+
+// Why a path may not be touched, for the message a model reads.
+struct IgnoreRefusal {
+    std::string ignored_path;  // relative to the root: the path, or the folder above it, that is ignored
+    std::string rule;          // the rule as written; "" for a .git folder or an ignore file itself
+    std::string file;          // the ignore file, relative to the root
+    std::size_t line = 0;
+    enum class Kind { rule, git_directory, ignore_file } kind = Kind::rule;
+};
+
+class IgnoreFiles {
+public:
+    static constexpr std::size_t max_cached_files = 4096;
+    static constexpr std::uint64_t max_ignore_file_size = 1u << 20;  // larger ignore files count as empty
+
+    explicit IgnoreFiles(IgnoreSettings settings);
+
+    const IgnoreSettings& settings() const { return settings_; }
+
+    // For a write of `real` (a real path inside `root`): refused inside a `.git` folder, for one of
+    // the --ignore-file files themselves (an agent could otherwise lift the rules), and when a rule
+    // ignores it.
+    std::optional<IgnoreRefusal> refuse_write(const std::string& root, const std::string& real, bool is_directory = false);
+    // For a read: refused only with --ignore-reads, when a rule ignores it.
+    std::optional<IgnoreRefusal> refuse_read(const std::string& root, const std::string& real);
+
+    // Ignore file names compare as the file system does: case-insensitively on Windows and macOS.
+    static constexpr bool fold_case =
+#if defined(_WIN32) || defined(__APPLE__)
+        true;
+#else
+        false;
+#endif
+
+private:
+    std::optional<IgnoreRefusal> by_rules(const std::string& root, const std::string& relative, bool is_directory);
+    // The parsed file at `path` (shown as `shown`, speaking of `directory`); nullptr when absent.
+    std::shared_ptr<const IgnoreFile> load(const std::string& path, std::string shown, const std::string& directory);
+
+    struct Cached {
+        platform::FileStat stat;
+        std::shared_ptr<const IgnoreFile> file;
+    };
+    IgnoreSettings settings_;
+    std::mutex mutex_;
+    std::unordered_map<std::string, Cached> cache_;
+};
+
+}  // namespace os

@@ -1,0 +1,120 @@
+// glob_match: the pattern as tokens, run over the text as a set of reachable positions.
+#include "text/glob.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace text {
+
+namespace {
+
+char fold(char c, bool fold_case) {
+    return fold_case && c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// One element of a brace-free pattern.
+struct Token {
+    enum class Kind { literal, any, set, star, globstar, globstar_dir } kind = Kind::literal;
+    char c = 0;
+    std::string set;  // Kind::set: the characters, ranges expanded (folded when folding)
+    bool negated = false;
+};
+
+std::vector<Token> tokenize(std::string_view p, bool fold_case) {
+    std::vector<Token> tokens;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        Token t;
+        if (p[i] == '\\' && i + 1 < p.size()) {
+            t.c = fold(p[++i], fold_case);
+        } else if (p[i] == '?') {
+            t.kind = Token::Kind::any;
+        } else if (p[i] == '*') {
+            const std::size_t first = i;
+            while (i + 1 < p.size() && p[i + 1] == '*') ++i;
+            const bool whole_component = (first == 0 || p[first - 1] == '/') && (i + 1 == p.size() || p[i + 1] == '/');
+            if (i == first || !whole_component) {
+                t.kind = Token::Kind::star;
+            } else if (i + 1 < p.size()) {
+                ++i;  // `**/`
+                t.kind = Token::Kind::globstar_dir;
+            } else {
+                t.kind = Token::Kind::globstar;
+            }
+        } else if (p[i] == '[' && i + 2 < p.size() && p.find(']', i + 2) != std::string_view::npos) {
+            std::size_t j = i + 1;
+            if (p[j] == '!' || p[j] == '^') {
+                t.negated = true;
+                ++j;
+            }
+            const std::size_t end = p.find(']', j + 1);  // a `]` first in the set is a member
+            if (end == std::string_view::npos) {  // `[!]`: no set after all
+                t.c = '[';
+                tokens.push_back(std::move(t));
+                continue;
+            }
+            for (std::size_t k = j; k < end; ++k) {
+                if (k + 2 < end && p[k + 1] == '-') {
+                    for (int c = static_cast<unsigned char>(p[k]); c <= static_cast<unsigned char>(p[k + 2]); ++c) {
+                        t.set.push_back(static_cast<char>(c));
+                        if (fold_case) t.set.push_back(fold(static_cast<char>(c), true));
+                    }
+                    k += 2;
+                } else {
+                    t.set.push_back(fold(p[k], fold_case));
+                }
+            }
+            t.kind = Token::Kind::set;
+            i = end;
+        } else {
+            t.c = fold(p[i], fold_case);
+        }
+        tokens.push_back(std::move(t));
+    }
+    return tokens;
+}
+
+}  // namespace
+
+bool glob_match(std::string_view pattern, std::string_view text, bool fold_case) {
+    // Which text positions the pattern's tokens so far can end at: O(pattern x text), no backtracking.
+    const std::vector<Token> tokens = tokenize(pattern, fold_case);
+    const std::size_t n = text.size();
+    std::vector<std::uint8_t> cur(n + 1, 0), next(n + 1, 0);
+    cur[0] = 1;
+    for (const Token& t : tokens) {
+        std::fill(next.begin(), next.end(), 0);
+        bool seen = false;  // globstar_dir: some earlier position was reachable
+        for (std::size_t j = 0; j <= n; ++j) {
+            const char c = j > 0 ? fold(text[j - 1], fold_case) : '\0';
+            switch (t.kind) {
+            case Token::Kind::literal:
+                if (j > 0 && cur[j - 1] && c == t.c) next[j] = 1;
+                break;
+            case Token::Kind::any:
+                if (j > 0 && cur[j - 1] && c != '/') next[j] = 1;
+                break;
+            case Token::Kind::set:
+                if (j > 0 && cur[j - 1] && c != '/' && (t.set.find(c) != std::string::npos) != t.negated) next[j] = 1;
+                break;
+            case Token::Kind::star:
+                next[j] = cur[j] || (j > 0 && next[j - 1] && c != '/');
+                break;
+            case Token::Kind::globstar:
+                next[j] = cur[j] || (j > 0 && next[j - 1]);
+                break;
+            case Token::Kind::globstar_dir:
+                // After `**/`: where the pattern was, or just after any `/` at or beyond it.
+                next[j] = cur[j] || (seen && c == '/');
+                seen = seen || cur[j];
+                break;
+            }
+        }
+        cur.swap(next);
+        if (std::find(cur.begin(), cur.end(), 1) == cur.end()) return false;
+    }
+    return cur[n] != 0;
+}
+
+}  // namespace text

@@ -12,7 +12,12 @@ using Json = nlohmann::json;
 
 Json server_capabilities(bool modern) {
     Json caps = {{"tools", {{"listChanged", false}}}};
-    if (!modern) caps["logging"] = Json::object();
+    if (modern) {
+        caps["resources"] = Json::object();  // list and read; 2026-07-28's subscriptions/listen is not served
+    } else {
+        caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
+        caps["logging"] = Json::object();
+    }
     return caps;
 }
 
@@ -31,7 +36,7 @@ Json discover_result(const Config& config) {
     for (auto v : protocol::legacy_versions) versions.push_back(std::string(v));
     return {{"resultType", "complete"},
             {"supportedVersions", versions},
-            {"capabilities", {{"tools", {{"listChanged", false}}}}},
+            {"capabilities", server_capabilities(true)},
             {"instructions", instructions(config)},
             {"ttlMs", 3600000},
             {"cacheScope", "public"},

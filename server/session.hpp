@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <asio/any_io_executor.hpp>
@@ -22,6 +23,7 @@
 #include "server/approval_gate.hpp"
 #include "server/client_roots.hpp"
 #include "server/config.hpp"
+#include "server/resources.hpp"
 #include "server/rpc_peer.hpp"
 #include "server/tool_call.hpp"
 #include "server/transport.hpp"
@@ -29,6 +31,7 @@
 #include "tools/file_states.hpp"
 #include "tools/history.hpp"
 #include "tools/registry.hpp"
+#include "tools/session_changes.hpp"
 
 namespace server {
 
@@ -81,6 +84,18 @@ private:
     void list_tools(protocol::Request& request, Reply& reply);
     void call_tool(protocol::Request& request, Reply& reply);
     void set_log_level(protocol::Request& request, Reply& reply);
+    // The session's changes as resources (server/resources.hpp); prompts: none.
+    void list_resources(protocol::Request& request, Reply& reply);
+    void list_resource_templates(protocol::Request& request, Reply& reply);
+    void read_resource(protocol::Request& request, Reply& reply);
+    void subscribe_resource(protocol::Request& request, Reply& reply);
+    void unsubscribe_resource(protocol::Request& request, Reply& reply);
+    void list_prompts(protocol::Request& request, Reply& reply);
+    asio::awaitable<void> read_resource_now(std::shared_ptr<Session> keep_alive, std::string uri, ResourceTarget target,
+                                            Reply reply, bool modern);
+    // A change of `real_path` landed (io thread): notifications/resources/updated to subscribers of
+    // it or of the session patch, notifications/resources/list_changed when the file is new to the list.
+    void on_file_changed(const std::string& real_path, bool new_file);
 
     asio::awaitable<void> run_tool_call(std::shared_ptr<Session> keep_alive, protocol::Request request, Reply reply);
     std::function<void(double, double, std::string)> progress_reporter(const Json& params);
@@ -92,12 +107,16 @@ private:
     asio::io_context& io_;
     asio::any_io_executor blocking_;
     const Config& config_;
+    const os::Workspace& workspace_;  // the server's roots: how resources name files
     Transport& transport_;
     const tools::Registry& registry_;
     std::shared_ptr<RpcPeer> peer_;
     tools::FileStates file_states_;
     tools::FileLanes lanes_;
     tools::History history_;
+    tools::SessionChanges session_changes_;
+    std::unordered_set<std::string> subscriptions_;  // legacy resources/subscribe: URIs
+    bool resources_seen_ = false;  // the client listed, read or subscribed to resources: list_changed is for it
     Approvals approvals_;
     ClientRoots roots_;
     tools::Checks* checks_ = nullptr;

@@ -82,4 +82,9 @@ struct UndoArgs {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UndoArgs, file_path, dry_run)
 
+struct ChangesArgs {
+    std::string file_path;  // "" for every file
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ChangesArgs, file_path)
+
 }  // namespace tools

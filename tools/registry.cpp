@@ -74,7 +74,7 @@ std::string json_pointer(const std::vector<std::string>& context) {
 
 }  // namespace
 
-// The contract's order. A tool appears in tools/list only once it is added here.
+// The contract's order, then `changes`. A tool appears in tools/list only once it is added here.
 Registry::Registry() : list_(Json::array()) {
     add("read", read_handler());
     add("edit", edit_handler());
@@ -83,6 +83,7 @@ Registry::Registry() : list_(Json::array()) {
     add("insert", insert_handler());
     add("apply_diff", apply_diff_handler());
     add("undo", undo_handler());
+    add("changes", changes_handler());  // issue 13: the session patch for hosts that ignore resources
 }
 
 void Registry::add(std::string_view name, Handler handler) {

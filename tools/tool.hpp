@@ -26,6 +26,7 @@
 #include "tools/file_states.hpp"
 #include "tools/approval.hpp"
 #include "tools/history.hpp"
+#include "tools/session_changes.hpp"
 
 namespace tools {
 
@@ -49,6 +50,7 @@ struct CallContext {
     // (less latency); with others in flight it goes to the pool (parallel files).
     std::function<bool()> alone = [] { return false; };
     History* history = nullptr;  // the session's record of what it wrote (for undo)
+    SessionChanges* session_changes = nullptr;  // the files this session changed and their bases
     double fuzzy_threshold = 1.0;  // apply_diff similarity matching; 1 = off (--fuzzy-threshold)
     Checks* checks = nullptr;      // post-write checks (--check); nullptr when none are configured
     os::IgnoreFiles* ignore = nullptr;  // ignore rules (--ignore-file, .git); nullptr: nothing ignored

@@ -242,12 +242,20 @@ void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool 
         std::vector<FileLanes::Guard> lanes;
         std::vector<FileChange> changes;
     };
+    // Listed before the reply goes, so the client's next request sees the file; its base is kept
+    // afterwards (a copy of the bytes, once per file per session), while the lane is still held.
+    bool first_changes = false;
+    if (ctx.session_changes)
+        for (const auto& change : changes_)
+            first_changes = ctx.session_changes->note_change(change.before.file.path.real) || first_changes;
     auto afterwards = std::make_shared<Afterwards>(Afterwards{std::move(lanes_), std::move(changes_)});
     result.after_reply = WorkPlacement::after_reply(
         ctx.blocking, sizes_of(afterwards->changes),
-        [afterwards, file_states = &ctx.file_states, history = record_history ? ctx.history : nullptr, tool = tool_] {
+        [afterwards, file_states = &ctx.file_states, history = record_history ? ctx.history : nullptr, tool = tool_,
+         session_changes = first_changes ? ctx.session_changes : nullptr] {
             for (auto& change : afterwards->changes) {
                 const std::string& real = change.before.file.path.real;
+                if (session_changes) session_changes->keep_base(real, change.before.exists, change.before.file.bytes);
                 std::optional<Fingerprint> written;
                 if (!change.delete_file) written = Fingerprint::of(change.new_bytes);
                 if (written) file_states->record(real, *written);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  CONTRACT_TOOLS, RawSession, assertNoProblems, makeTempDir, modernMeta, requireBinary, show, withRawSession,
+  SERVED_TOOLS, RawSession, assertNoProblems, makeTempDir, modernMeta, requireBinary, show, withRawSession,
 } from './helpers.mjs';
 
 requireBinary();
@@ -188,7 +188,7 @@ describe('a --root that does not exist is served', () => {
       const init = await s.initialize('2025-11-25', ROOTS_CAPS);
       assert.ok(init.instructions?.startsWith(problem), `instructions must lead with the problem: ${show(init.instructions)}`);
       const list = await s.request(1, 'tools/list');
-      assert.deepEqual(list.result?.tools?.map((t) => t.name), CONTRACT_TOOLS, 'tools/list still lists the tools');
+      assert.deepEqual(list.result?.tools?.map((t) => t.name), SERVED_TOOLS, 'tools/list still lists the tools');
       read(s, 2, path.join(project, 'a.txt'));
       const r = await s.response(2);
       assert.equal(r.result?.isError, true, show(r));

@@ -62,15 +62,17 @@ TEST_CASE("session: before initialize, ping works, known methods ask for initial
     CHECK(c.reply(1)["result"] == Json::object());
     c.request(2, "tools/list");
     CHECK(c.reply(2)["error"]["message"].get<std::string>().find("server not initialized") != std::string::npos);
-    c.request(3, "resources/list");
+    c.request(3, "sampling/whatever");
     CHECK(c.reply(3)["error"]["code"] == -32601);
 }
 
 TEST_CASE("session: the known methods come from the method tables") {
     const auto& known = server::Session::known_methods();
-    for (const char* method : {"initialize", "ping", "tools/list", "tools/call", "logging/setLevel", "server/discover"})
+    for (const char* method : {"initialize", "ping", "tools/list", "tools/call", "logging/setLevel", "server/discover",
+                               "resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
+                               "resources/unsubscribe", "prompts/list"})
         CHECK(std::find(known.begin(), known.end(), method) != known.end());
-    CHECK(known.size() == 6);
+    CHECK(known.size() == 12);
 }
 
 TEST_CASE("session: batches under 2025-03-26 are answered as one array; other versions refuse them") {

@@ -1,0 +1,81 @@
+// Session diffs: a base against the file on disk, through the same unified diff the tools show.
+#include "tools/session_patch.hpp"
+
+#include "os/platform.hpp"
+#include "text/unified_diff.hpp"
+
+namespace tools {
+
+std::string session_file_uri(std::string_view real_path) {
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string uri(session_file_uri_prefix);
+    if (!real_path.empty() && real_path.front() == '/') real_path.remove_prefix(1);
+    for (const char ch : real_path) {
+        const auto c = static_cast<unsigned char>(ch);
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+            c == '_' || c == '~' || c == '/') {
+            uri += ch;
+        } else {
+            uri += '%';
+            uri += hex[c >> 4];
+            uri += hex[c & 15];
+        }
+    }
+    return uri;
+}
+
+FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspace, std::uint64_t max_file_size) {
+    FileDiff out;
+    out.real_path = file.real_path;
+    out.display = workspace.display_path(file.real_path);
+    out.uri = session_file_uri(file.real_path);
+    out.changes = file.changes;
+    out.created = !file.existed;
+    platform::ReadFile now;
+    platform::ReadFailure failure;
+    const bool exists = platform::read_regular_file(file.real_path, max_file_size, now, failure);
+    if (!exists && failure.why != platform::ReadFailure::Why::not_found) {
+        out.note = out.display + ": cannot be read now (" +
+                   (failure.why == platform::ReadFailure::Why::too_large ? std::string("over --max-file-size")
+                                                                         : failure.detail) + ")";
+        return out;
+    }
+    out.deleted = !exists;
+    if (file.existed && !file.base) {
+        out.note = out.display + ": its bytes from before this session's first change are not kept (" +
+                   (file.base_pending ? std::string("being recorded") : std::string("over the 256 MiB cap of kept bases")) + ")";
+        return out;
+    }
+    if (!file.existed && !exists) return out;  // created, then deleted: nothing to show
+    text::DiffOptions options;
+    options.old_path = out.display;
+    options.old_missing = !file.existed;
+    options.new_missing = !exists;
+    options.max_bytes = max_diff_bytes_per_file;
+    const auto diff = text::unified_diff(file.existed ? std::string_view(*file.base) : std::string_view(),
+                                         exists ? std::string_view(now.bytes) : std::string_view(), options);
+    out.additions = diff.additions;
+    out.removals = diff.removals;
+    out.diff = diff.text;
+    return out;
+}
+
+SessionPatch session_patch(const std::vector<SessionChanges::File>& files, const os::Workspace& workspace,
+                           std::uint64_t max_file_size) {
+    SessionPatch patch;
+    for (const auto& file : files) {
+        FileDiff diff = diff_now(file, workspace, max_file_size);
+        if (!diff.note.empty()) patch.text += "# " + diff.note + "\n";
+        if (!diff.diff.empty()) {
+            patch.text += diff.diff;
+            if (patch.text.back() != '\n') patch.text += '\n';
+            ++patch.files_differing;
+        }
+        patch.additions += diff.additions;
+        patch.removals += diff.removals;
+        patch.files.push_back(std::move(diff));
+    }
+    return patch;
+}
+
+}  // namespace tools

@@ -100,6 +100,9 @@ public:
         return true;
     }
 
+    // What the server wrote that no wait_for has taken yet.
+    const std::deque<std::string>& sent() const { return transport_.sent; }
+
     // The first message the server wrote that `match` accepts (taken out), once it is there.
     std::optional<Json> wait_for(const std::function<bool(const Json&)>& match,
                                  std::chrono::milliseconds limit = std::chrono::seconds(5)) {

@@ -294,8 +294,14 @@ UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes,
             const bool new_side = ops[x].op == LineOp::add;
             const std::string_view side = new_side ? new_bytes : old_bytes;
             const std::size_t offset = static_cast<std::size_t>(ops[x].line.data() - side.data());
-            shown += shown_line(without_terminator(ops[x].line), offset, change_begin,
-                                new_side ? new_change_end : old_change_end, result.truncated);
+            if (options.exact_lines) {
+                std::string_view line = ops[x].line;
+                if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
+                shown += line;
+            } else {
+                shown += shown_line(without_terminator(ops[x].line), offset, change_begin,
+                                    new_side ? new_change_end : old_change_end, result.truncated);
+            }
             w.line(shown);
             if (!has_terminator(ops[x].line)) w.line("\\ No newline at end of file");
         }

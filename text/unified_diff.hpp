@@ -15,6 +15,9 @@ struct DiffOptions {
     bool new_missing = false;    // deletion: "+++ /dev/null"
     std::size_t context = 3;     // lines of context around each change
     std::size_t max_bytes = 64 * 1024;  // cap on the text; 0 = no cap
+    // Each line's own bytes, its CR kept before the LF (and invalid UTF-8 and long lines as they
+    // are): a patch that `git apply` takes, not a view for a reader. The session patch.
+    bool exact_lines = false;
 };
 
 struct UnifiedDiff {

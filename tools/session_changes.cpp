@@ -5,7 +5,7 @@
 
 namespace tools {
 
-bool SessionChanges::note_change(const std::string& real_path) {
+bool SessionChanges::note_change(const std::string& real_path, bool existed) {
     bool added = false;
     Listener listener;
     {
@@ -16,6 +16,7 @@ bool SessionChanges::note_change(const std::string& real_path) {
             File file;
             file.real_path = real_path;
             file.order = next_order_++;
+            file.existed = existed;
             found = files_.emplace(real_path, std::move(file)).first;
             added = true;
         }
@@ -26,14 +27,13 @@ bool SessionChanges::note_change(const std::string& real_path) {
     return added;
 }
 
-void SessionChanges::keep_base(const std::string& real_path, bool existed, std::string_view before) {
+void SessionChanges::keep_base(const std::string& real_path, std::string_view before) {
     std::lock_guard lock(mutex_);
     const auto found = files_.find(real_path);
     if (found == files_.end() || !found->second.base_pending) return;
     File& file = found->second;
     file.base_pending = false;
-    file.existed = existed;
-    if (!existed) return;
+    if (!file.existed) return;
     if (base_bytes_ + before.size() > max_base_bytes_) {
         file.base_kept = false;
         return;

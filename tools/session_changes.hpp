@@ -34,12 +34,13 @@ public:
 
     explicit SessionChanges(std::size_t max_base_bytes = 256u << 20) : max_base_bytes_(max_base_bytes) {}
 
-    // A change of `real_path` was written: listed at once (before the reply), so the next request
-    // sees it. Returns true when the file is new to the list. Called while its lane is held.
-    bool note_change(const std::string& real_path);
-    // The bytes `real_path` had before the change just noted (only the first change's count);
-    // `existed` false when that change created it. Called after the reply, still holding the lane.
-    void keep_base(const std::string& real_path, bool existed, std::string_view before);
+    // A change of `real_path` was written (`existed`: the file was there before it): listed at
+    // once (before the reply), so the next request sees it. Returns true when the file is new to
+    // the list. Called while its lane is held.
+    bool note_change(const std::string& real_path, bool existed);
+    // The bytes `real_path` had before the change just noted (only the first change's count).
+    // Called after the reply, still holding the lane.
+    void keep_base(const std::string& real_path, std::string_view before);
 
     // Every changed file, in the order first changed.
     std::vector<File> files() const;

@@ -52,6 +52,7 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
     options.old_missing = !file.existed;
     options.new_missing = !exists;
     options.max_bytes = max_diff_bytes_per_file;
+    options.exact_lines = true;  // a patch to apply: CRs kept
     const auto diff = text::unified_diff(file.existed ? std::string_view(*file.base) : std::string_view(),
                                          exists ? std::string_view(now.bytes) : std::string_view(), options);
     out.additions = diff.additions;

@@ -247,7 +247,7 @@ void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool 
     bool first_changes = false;
     if (ctx.session_changes)
         for (const auto& change : changes_)
-            first_changes = ctx.session_changes->note_change(change.before.file.path.real) || first_changes;
+            first_changes = ctx.session_changes->note_change(change.before.file.path.real, change.before.exists) || first_changes;
     auto afterwards = std::make_shared<Afterwards>(Afterwards{std::move(lanes_), std::move(changes_)});
     result.after_reply = WorkPlacement::after_reply(
         ctx.blocking, sizes_of(afterwards->changes),
@@ -255,7 +255,7 @@ void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool 
          session_changes = first_changes ? ctx.session_changes : nullptr] {
             for (auto& change : afterwards->changes) {
                 const std::string& real = change.before.file.path.real;
-                if (session_changes) session_changes->keep_base(real, change.before.exists, change.before.file.bytes);
+                if (session_changes) session_changes->keep_base(real, change.before.file.bytes);
                 std::optional<Fingerprint> written;
                 if (!change.delete_file) written = Fingerprint::of(change.new_bytes);
                 if (written) file_states->record(real, *written);

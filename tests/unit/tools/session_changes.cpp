@@ -17,12 +17,12 @@ TEST_CASE("session changes: listed once in first-change order, base from the fir
     SessionChanges changes;
     std::vector<std::string> heard;
     changes.set_listener([&](const std::string& path, bool is_new) { heard.push_back(path + (is_new ? " new" : "")); });
-    CHECK(changes.note_change("/r/b.txt"));
-    changes.keep_base("/r/b.txt", true, "b0");
-    CHECK(changes.note_change("/r/a.txt"));
-    changes.keep_base("/r/a.txt", false, "");
-    CHECK_FALSE(changes.note_change("/r/b.txt"));
-    changes.keep_base("/r/b.txt", true, "b1");  // not the first change: ignored
+    CHECK(changes.note_change("/r/b.txt", true));
+    changes.keep_base("/r/b.txt", "b0");
+    CHECK(changes.note_change("/r/a.txt", false));
+    changes.keep_base("/r/a.txt", "");
+    CHECK_FALSE(changes.note_change("/r/b.txt", true));
+    changes.keep_base("/r/b.txt", "b1");  // not the first change: ignored
     const auto files = changes.files();
     REQUIRE(files.size() == 2);
     CHECK(files[0].real_path == "/r/b.txt");
@@ -36,10 +36,10 @@ TEST_CASE("session changes: listed once in first-change order, base from the fir
 
 TEST_CASE("session changes: bases past the byte cap are not kept, and the patch says so") {
     SessionChanges changes(10);
-    changes.note_change("/r/small");
-    changes.keep_base("/r/small", true, "12345");
-    changes.note_change("/r/big");
-    changes.keep_base("/r/big", true, "1234567890");
+    changes.note_change("/r/small", true);
+    changes.keep_base("/r/small", "12345");
+    changes.note_change("/r/big", true);
+    changes.keep_base("/r/big", "1234567890");
     CHECK(changes.find("/r/small")->base_kept);
     CHECK_FALSE(changes.find("/r/big")->base_kept);
     const os::Workspace workspace({fs::temp_directory_path().generic_string()});
@@ -57,16 +57,16 @@ TEST_CASE("session patch: created, changed, deleted and changed-back files again
     };
     SessionChanges changes;
     put("changed.txt", "one\nTWO\nthree\n");
-    changes.note_change(root + "/changed.txt");
-    changes.keep_base(root + "/changed.txt", true, "one\ntwo\nthree\n");
+    changes.note_change(root + "/changed.txt", true);
+    changes.keep_base(root + "/changed.txt", "one\ntwo\nthree\n");
     put("new.txt", "fresh\n");
-    changes.note_change(root + "/new.txt");
-    changes.keep_base(root + "/new.txt", false, "");
-    changes.note_change(root + "/gone.txt");
-    changes.keep_base(root + "/gone.txt", true, "bye\n");
+    changes.note_change(root + "/new.txt", false);
+    changes.keep_base(root + "/new.txt", "");
+    changes.note_change(root + "/gone.txt", true);
+    changes.keep_base(root + "/gone.txt", "bye\n");
     put("same.txt", "x\r\n");
-    changes.note_change(root + "/same.txt");
-    changes.keep_base(root + "/same.txt", true, "x\r\n");
+    changes.note_change(root + "/same.txt", true);
+    changes.keep_base(root + "/same.txt", "x\r\n");
 
     const auto patch = tools::session_patch(changes.files(), workspace, 1 << 20);
     REQUIRE(patch.files.size() == 4);

@@ -9,6 +9,7 @@
 #include "os/platform.hpp"
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
+#include "tools/stale_merge.hpp"
 #include "os/hash.hpp"
 #include "text/file_facts.hpp"
 #include "text/unified_diff.hpp"
@@ -95,6 +96,32 @@ base::Result<Planned> plan_change(const CallContext& ctx, const ChangeRequest& r
     return out;
 }
 
+// After a commit found `change`'s file changed on disk: the file as it is now becomes the
+// change's `before`, and its bytes the three-way merge of what the change was planned on, what it
+// would write, and the file now; `planned`'s diff (now against the file as it is) and notes follow.
+base::Result<void> merge_with_disk(const CallContext& ctx, FileChange& change, const os::ResolvedPath& path, Planned& planned) {
+    FileSnapshot now;
+    now.file.path = path;
+    if (platform::stat_path(path.real).kind != platform::FileKind::regular)
+        return base::fail(base::Failure{"Nothing was written: " + path.display +
+                                            " was removed or replaced by another program while this change was being "
+                                            "prepared. Read it again and redo the change.",
+                                        base::ErrorReason::conflict});
+    if (auto loaded = load_resolved_file(ctx, path.real, now.file); !loaded) return base::fail(std::move(loaded).error());
+    now.file.path = path;
+    now.exists = true;
+    auto merged = merge_stale_change(change.before.file.bytes, change.new_bytes, now.file.bytes, path.display,
+                                     "while this change was being prepared");
+    if (!merged) return base::fail(std::move(merged).error());
+    text::DiffOptions options;
+    options.old_path = path.display;
+    planned.diff = text::unified_diff(now.file.bytes, merged->bytes, options);
+    planned.plan.notes.push_back(std::move(merged->note));
+    change.before = std::move(now);
+    change.new_bytes = std::move(merged->bytes);
+    return {};
+}
+
 // The report of the change to the file at `path` (`existed`: before the change); takes the diff
 // text, notes and extra fields out of `planned`.
 ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bool existed, Planned& planned,
@@ -178,7 +205,28 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     ApprovalDecision decision;
     if (auto answer = co_await change.approve(ctx, std::move(ask), decision)) co_return std::move(*answer);
 
-    if (auto written = co_await change.commit(ctx); !written) co_return ToolResult::error(std::move(written).error().failure);
+    // The file changed on disk after it was loaded (another program, the human while the form was
+    // open): merged when the two changes touch different lines, then shown again for approval.
+    for (int merges = 0;; ++merges) {
+        auto written = co_await change.commit(ctx);
+        if (written) break;
+        CommitFailure failure = std::move(written).error();
+        FileChange& only = change.changes().front();
+        if (failure.failure.reason != base::ErrorReason::conflict || failure.some_committed || !request.merge_when_stale ||
+            merges == max_stale_merges || !only.before.exists || only.delete_file)
+            co_return ToolResult::error(std::move(failure.failure));
+        auto merged = co_await WorkPlacement::run(ctx, false, [&ctx, &only, &path, &planned] {
+            return merge_with_disk(ctx, only, path, planned);
+        });
+        if (!merged) co_return ToolResult::error(std::move(merged).error());
+        ApprovalRequest again = change.approval_request();
+        again.tool += " (merged with a change on disk)";  // the form's first line says why it is asked again
+        again.paths = {path.display};
+        again.additions = planned.diff.additions;
+        again.removals = planned.diff.removals;
+        again.diff = planned.diff.text;
+        if (auto answer = co_await change.approve(ctx, std::move(again), decision)) co_return std::move(*answer);
+    }
     if (request.after_write) request.after_write();
     spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
     std::vector<CheckOutcome> checks = co_await change.check(ctx);

@@ -49,7 +49,13 @@ struct ChangeRequest {
     bool record_history = true;
     // Runs on the io thread after a successful write.
     std::function<void()> after_write;
+    // When the file changed on disk between planning and writing: merge the two changes when they
+    // touch different lines (and ask again), instead of failing. Off for undo, which restores exact bytes.
+    bool merge_when_stale = true;
 };
+
+// How many times one call merges with changes on disk before it gives up (each merge is approved again).
+inline constexpr int max_stale_merges = 3;
 
 asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request);
 

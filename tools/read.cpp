@@ -110,7 +110,8 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args) {
     result.extra_text = result.structured.dump(-1, ' ', false, Json::error_handler_t::replace);
     result.structured["text"] = out;
     result.text = std::move(out);
-    ctx.file_states.record(file.path.real, file.fingerprint());
+    const Fingerprint seen = file.fingerprint();  // before the bytes move
+    ctx.file_states.record_with_bytes(file.path.real, seen, std::move(file.bytes));
     return result;
 }
 

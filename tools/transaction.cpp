@@ -258,7 +258,10 @@ void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool 
                 if (session_changes) session_changes->keep_base(real, change.before.file.bytes);
                 std::optional<Fingerprint> written;
                 if (!change.delete_file) written = Fingerprint::of(change.new_bytes);
-                if (written) file_states->record(real, *written);
+                if (written && change.new_bytes.size() <= FileStates::max_seen_file)
+                    file_states->record_with_bytes(real, *written, change.new_bytes);
+                else if (written)
+                    file_states->record(real, *written);
                 if (history)
                     history->record(tool, real, change.before.exists, std::move(change.before.file.bytes),
                                     std::move(change.new_bytes), std::move(written));

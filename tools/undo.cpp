@@ -22,6 +22,7 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
     ChangeRequest request("undo", std::move(args.file_path), args.dry_run);
     request.may_create = true;  // undoing a deletion would recreate; a missing file is judged below
     request.record_history = false;
+    request.merge_when_stale = false;
     History* history = ctx.history;
     struct Undone {
         std::uint64_t seq = 0;

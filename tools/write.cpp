@@ -1,7 +1,9 @@
 // The `write` tool: create a file, or overwrite one this session has read (or written) and that
-// has not changed since. Over an existing file, its CRLF line endings and BOM are kept.
+// has not changed since (or whose changes since merge with this write's). Over an existing file,
+// its CRLF line endings and BOM are kept.
 #include "tools/change.hpp"
 #include "tools/registry.hpp"
+#include "tools/stale_merge.hpp"
 #include "text/splice.hpp"
 
 namespace tools {
@@ -25,11 +27,24 @@ asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
                                      "nothing in it is overwritten unseen), then write again; for a targeted "
                                      "change, edit is safer than rewriting the whole file.",
                                      base::ErrorReason::not_read);
-        if (*known != before.file.fingerprint())
-            return plan_error("Refused: " + display +
-                                     " changed on disk since this session last read or wrote it (another program "
-                                     "or a formatter changed its content). Call read on it again, then write.",
-                                     base::ErrorReason::stale);
+        if (*known != before.file.fingerprint()) {
+            // Changed since this session saw it: merge when what changed there and what this write
+            // changes (relative to what the session saw) are different lines.
+            const auto seen = states.seen_bytes(before.file.path.real);
+            if (!seen)
+                return plan_error("Refused: " + display +
+                                      " changed on disk since this session last read or wrote it (another program "
+                                      "or a formatter changed its content). Call read on it again, then write.",
+                                  base::ErrorReason::stale);
+            text::AdaptedContent adapted = text::adapt_whole_content(*seen, content);
+            auto merged = merge_stale_change(*seen, adapted.bytes, before.file.bytes, display,
+                                             "since this session last read or wrote it", base::ErrorReason::stale);
+            if (!merged) return base::fail(std::move(merged).error());
+            plan.new_bytes = std::move(merged->bytes);
+            if (!adapted.note.empty()) plan.notes.push_back(adapted.note);
+            plan.notes.push_back(std::move(merged->note));
+            return plan;
+        }
         text::AdaptedContent adapted = text::adapt_whole_content(before.file.bytes, content);
         plan.new_bytes = std::move(adapted.bytes);
         if (!adapted.note.empty()) plan.notes.push_back(adapted.note);

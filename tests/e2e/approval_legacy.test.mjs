@@ -294,20 +294,44 @@ describe('SDK 1.32.2 with elicitation: the answers', { concurrency: true }, () =
     assertFile(f['target.txt'], ORIGINAL, 'after the session ended');
   });
 
-  test('the file changes on disk while the human looks: nothing written, the error carries the fresh diff', async () => {
+  test('the file changes on disk while the human looks: a change to other lines is merged and asked again', async () => {
     const f = newDir({ 'target.txt': ORIGINAL });
-    const s = await sdkSession('changed while asking', { dir: f.dir });
+    const s = await sdkSession('changed while asking, merged', { dir: f.dir });
     const external = 'one\ntwo\nthree\nEXTERNAL LINE\n';
+    let asks = 0;
+    s.answer = () => {
+      if (++asks === 1) fs.writeFileSync(f['target.txt'], external);
+      return { action: 'accept', content: { decision: 'apply' } };
+    };
+    try {
+      const r = await s.call('edit', EDIT_ARGS(f['target.txt']));
+      assert.notEqual(r.isError, true, `a change to other lines is merged: ${show(r).slice(0, 600)}`);
+      assert.equal(asks, 2, 'the merged change is shown again for approval');
+      assert.match(s.asked[1].params.message, /^edit \(merged with a change on disk\) \+1 -1 at line 2: target\.txt/, 'the second form says why');
+      assert.match(textOf(r), /Merged: target\.txt changed on disk while this change was being prepared/);
+      assert.match(r.structuredContent.diff, /^ EXTERNAL LINE$/m, 'the diff is against the file as it is now');
+      assertFile(f['target.txt'], 'one\nTWO\nthree\nEXTERNAL LINE\n', 'both changes kept');
+    } finally {
+      await s.finish();
+    }
+  });
+
+  test('the file changes on disk while the human looks, on the same line: nothing written, both sides and the fresh diff', async () => {
+    const f = newDir({ 'target.txt': ORIGINAL });
+    const s = await sdkSession('changed while asking, conflict', { dir: f.dir });
+    const external = 'one\ndeux\nthree\n';
     s.answer = () => {
       fs.writeFileSync(f['target.txt'], external);
       return { action: 'accept', content: { decision: 'apply' } };
     };
     try {
       const r = await s.call('edit', EDIT_ARGS(f['target.txt']));
-      assert.equal(r.isError, true, `an edit approved after the file changed on disk must fail: ${show(r).slice(0, 600)}`);
+      assert.equal(r.isError, true, `overlapping changes must fail: ${show(r).slice(0, 600)}`);
+      assert.equal(r._meta?.['io.github.mcp-edit/reason'], 'conflict');
       const t = textOf(r);
       assert.match(t, /changed on disk/i, `the error must say the file changed on disk: ${show(t)}`);
-      assert.match(t, /^\+EXTERNAL LINE$/m, `the error must carry the fresh diff (what changed there): ${show(t)}`);
+      assert.match(t, /<<<<<<< this change\nTWO\n=======\ndeux\n>>>>>>> the file now/, `both sides: ${show(t)}`);
+      assert.match(t, /^\+deux$/m, `the error must carry the fresh diff (what changed there): ${show(t)}`);
       assertFile(f['target.txt'], external, 'after the conflicting approval');
     } finally {
       await s.finish();

@@ -210,6 +210,26 @@ describe('client 2.4.0 through MRTR: the answers', { concurrency: true }, () => 
     assert.notEqual(calls[1].result.requestState, calls[0].result.requestState, 'the fresh input_required carries a new requestState');
   });
 
+  test('write over a file changed between the round trips: merged with the other change, asked again, both kept', async () => {
+    const f = newDir({ 'target.txt': ORIGINAL });
+    const s = await modernSession('mrtr write merged', { dir: f.dir });
+    s.answer = (params, n) => {
+      if (n === 1) fs.writeFileSync(f['target.txt'], 'one\ntwo\nthree\nfour\n'); // another program appends meanwhile
+      return APPLY;
+    };
+    try {
+      const read = await s.call('read', { file_path: f['target.txt'] });
+      assert.notEqual(read.isError, true);
+      const r = await s.call('write', { file_path: f['target.txt'], content: 'ONE\ntwo\nthree\n' });
+      assertWritten(r, 'write merged after the file changed', 'user');
+      assertFile(f['target.txt'], 'ONE\ntwo\nthree\nfour\n', 'both changes kept');
+      assert.equal(s.asked.length, 2, `asked again for the merged change, got ${s.asked.length}`);
+      assert.match(textOf(r), /Merged: target\.txt changed on disk since this session last read or wrote it/);
+    } finally {
+      await s.finish();
+    }
+  });
+
   test('the edit no longer applies after the file changed between the round trips: isError, the external content stays', async () => {
     const f = newDir({ 'target.txt': ORIGINAL });
     const s = await modernSession('mrtr changed, no match', { dir: f.dir });

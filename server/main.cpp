@@ -4,6 +4,7 @@
 // that does not exist) are served as a problem the host shows (see Config::misconfiguration).
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -45,6 +46,27 @@ int print_host_config(server::HostConfigRequest request) {
     std::cout << config->text << std::flush;
     std::cerr << config->where << "\n";
     return 0;
+}
+
+// Relative paths that came from a --config file (not from the command line) are relative to the
+// file's folder, so one file serves wherever the host starts the server.
+void resolve_config_paths(const std::string& config_path, int argc, char** argv, server::Config& config) {
+    const auto given = [&](std::string_view flag) {
+        for (int i = 1; i < argc; ++i) {
+            const std::string_view arg = argv[i];
+            if (arg == flag || (arg.size() > flag.size() && arg.substr(0, flag.size()) == flag && arg[flag.size()] == '='))
+                return true;
+        }
+        return false;
+    };
+    const std::filesystem::path folder =
+        std::filesystem::absolute(std::filesystem::path(config_path)).parent_path();
+    const auto anchored = [&](std::string& path) {
+        if (!path.empty() && !platform::is_absolute(path)) path = (folder / path).lexically_normal().generic_string();
+    };
+    if (!given("--root"))
+        for (auto& root : config.roots) anchored(root);
+    if (!given("--log-file")) anchored(config.log_file);
 }
 
 int parse_command_line(int argc, char** argv, server::Config& config) {
@@ -116,6 +138,16 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         ->transform(CLI::CheckedTransformer(levels, CLI::ignore_case))
         ->option_text("LEVEL");
     app.add_option("--log-file", config.log_file, "Write logs to this file instead of stderr");
+    // Everything above from a TOML file (CLI11's reader: `key = value` with the long flags' names,
+    // strings, numbers, booleans, arrays); flags given on the command line win. A key that is no
+    // flag is an error, so a misspelt setting is not silently ignored.
+    CLI::Option* config_file =
+        app.set_config("--config", "",
+                       "Read settings from a TOML file: each long flag's name as a key, e.g. approval = \"auto\", "
+                       "root = [\"/src/app\"], check = [\"*.py=python3 -m py_compile {file}\"], respect-gitignore = "
+                       "true; flags on the command line override it; relative paths in it are relative to its folder")
+            ->option_text("FILE");
+    app.allow_config_extras(CLI::config_extras_mode::error);
     // `config`'s server flags for the block come after `--` (e.g. -- --approval auto): set aside as
     // given, before CLI11 sees the rest.
     int parsed_argc = argc;
@@ -132,6 +164,16 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         return app.exit(e);
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
+    } catch (const CLI::ConfigError& e) {
+        // CLI11 says "INI was not able to parse KEY" for a key that is no flag.
+        const std::string what = e.what();
+        const std::string_view prefix = "INI was not able to parse ";
+        if (what.rfind(prefix, 0) == 0)
+            std::cerr << "mcp-edit: the --config file has a setting mcp-edit does not know: " << what.substr(prefix.size())
+                      << " (its keys are the long flags' names without --; see mcp-edit --help)\n";
+        else
+            std::cerr << "mcp-edit: the --config file: " << what << " (see mcp-edit --help)\n";
+        return 2;
     } catch (const CLI::ParseError& e) {
         std::cerr << "mcp-edit: " << e.what() << " (see mcp-edit --help)\n";
         return 2;  // whatever CLI11 would say (105, 109, ...): the README promises 2
@@ -139,6 +181,7 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     if (config_command->parsed()) return print_host_config(std::move(host_request));
     config.approval_timeout = std::chrono::seconds(timeout);
     config.check_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(check_timeout * 1000));
+    if (config_file->count() > 0) resolve_config_paths(config_file->as<std::string>(), parsed_argc, argv, config);
     config.roots_given = !config.roots.empty();
     if (!ignore_files.empty()) config.ignore.names = std::move(ignore_files);
     return -1;

@@ -1,7 +1,8 @@
 // Ignore rules through the official clients: SDK 1.x (legacy era) with --respect-gitignore, and
 // client 2.4.0 (2026-07-28) with --ignore-reads. A refused change names the rule, its file and
 // line and writes nothing; an ignore file edited meanwhile is read again on the next call; .git
-// is never written. Every server line is validated against the MCP schema.
+// is never written. The same settings from a --config file, the command line winning over it.
+// Every server line is validated against the MCP schema.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,6 +78,29 @@ describe('ignore rules', { concurrency: true }, () => {
       await client.close().catch(() => {});
     }
     assertNoProblems(validateTapDir(tap).problems, 'ignore rules (SDK 1.x)');
+  });
+
+  test('SDK 1.x: the settings from --config (TOML; relative paths from its folder), the command line overriding', async () => {
+    const t = tree();
+    const settings = makeTempDir();
+    fs.writeFileSync(path.join(settings, 'mcp-edit.toml'),
+      `# team settings\napproval = "require"\nignore-file = [".mcp-editignore"]\nrespect-gitignore = true\nlog-file = "server.log"\n`);
+    const tap = makeTempDir('mcp-edit-e2e-tap-');
+    const tr = new StdioClientTransport(tappedServer(t.dir, tap, ['--config', path.join(settings, 'mcp-edit.toml'), '--approval', 'auto']));
+    drain(tr.stderr);
+    const client = new Client({ name: 'mcp-edit-e2e-config', version: '0.0.0' }, { capabilities: {} });
+    await client.connect(tr);
+    try {
+      const built = await client.callTool({ name: 'write', arguments: { file_path: t.file('build/x.js'), content: 'y\n' } });
+      assertIgnored(built, 'respect-gitignore from the file', /\(\.gitignore, line 1\)/);
+      const ok = await client.callTool({ name: 'edit', arguments: { file_path: t.file('main.ts'), old_string: '1', new_string: '2' } });
+      assert.notEqual(ok.isError, true, `--approval auto on the command line wins over the file's require: ${show(ok).slice(0, 400)}`);
+      assert.equal(ok.structuredContent.approval, 'policy');
+    } finally {
+      await client.close().catch(() => {});
+    }
+    assert.ok(fs.existsSync(path.join(settings, 'server.log')), 'log-file = "server.log" is relative to the config file');
+    assertNoProblems(validateTapDir(tap).problems, 'config file (SDK 1.x)');
   });
 
   test('client 2.4.0 (2026-07-28): --ignore-reads refuses reading an ignored file, and changing it', async () => {

@@ -34,9 +34,9 @@ const NO_PEERS = argv.has('--no-peers');
 // ---- sizes and limits ---------------------------------------------------------------------------
 const CFG = QUICK
   ? { coldRuns: 5, seqEdits: 100, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, manyFiles: 100, sameFile: 200,
-      opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100 }
+      opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100, mergeMB: 10, patchChanges: 500 }
   : { coldRuns: 20, seqEdits: 500, seqRounds: 3, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 5, manyFiles: 500, sameFile: 200,
-      opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100 };
+      opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100, mergeMB: 10, patchChanges: 500 };
 const INIT_TIMEOUT_MS = 20_000;
 // A peer is given up on for the rest of the run when its total time passes this (keeps runs bounded).
 const SERVER_BUDGET_MS = QUICK ? 45_000 : 150_000;
@@ -537,6 +537,76 @@ async function checkEdits(spec) {
   };
 }
 
+// A merge of a big file (mcp-edit only): the session reads a CFG.mergeMB file, another program
+// appends a line, then `write` sends the whole content with its first line changed: the write is
+// merged with the append (three-way, line by line). Against the same write with no change on disk
+// between (no merge). Medians of 3; the file must hold both changes.
+async function mergeBig(spec) {
+  const content = bigContent(CFG.mergeMB * 1024 * 1024).before.toString();
+  const changed = 'CHANGED' + content.slice(content.indexOf(' '));
+  const round = async (merge) => {
+    const root = freshRoot(spec, merge ? 'merge' : 'nomerge');
+    const file = path.join(root, 'big.txt');
+    writeSynced(file, content);
+    return withServer(spec, root, async (s) => {
+      const read = await s.request('tools/call', { name: 'read', arguments: { file_path: file, limit: 1 } }, CFG.bigTimeoutMs);
+      if (!s.judge(read).ok) return { status: 'wrong', detail: `read failed: ${s.judge(read).why}` };
+      if (merge) fs.appendFileSync(file, 'APPENDED BY ANOTHER PROGRAM\n');
+      const t0 = performance.now();
+      const reply = await s.request('tools/call', { name: 'write', arguments: { file_path: file, content: changed } }, CFG.bigTimeoutMs);
+      const ms = performance.now() - t0;
+      const r = s.judge(reply);
+      if (!r.ok) return { status: 'wrong', detail: `write failed: ${r.why}` };
+      const want = merge ? changed + 'APPENDED BY ANOTHER PROGRAM\n' : changed;
+      if (fs.readFileSync(file, 'utf8') !== want) return { status: 'wrong', detail: 'the file does not hold the expected bytes' };
+      if (merge && !/Merged: /.test(reply.result?.content?.[0]?.text ?? '')) return { status: 'wrong', detail: 'the result does not say it merged' };
+      return { status: 'ok', ms };
+    });
+  };
+  const merged = [], plain = [];
+  for (let i = 0; i < 3; i++) {
+    const p = await round(false);
+    if (p.status !== 'ok') return p;
+    plain.push(p.ms);
+    const m = await round(true);
+    if (m.status !== 'ok') return m;
+    merged.push(m.ms);
+  }
+  return { status: 'ok', mb: CFG.mergeMB, merged_ms: median(merged), plain_ms: median(plain) };
+}
+
+// The session patch (mcp-edit only): CFG.patchChanges sequential edits spread over 50 files of
+// 200 lines, then resources/read of mcp-edit://session/patch and the changes tool, each timed
+// (median of 5); the patch must hold every change.
+async function sessionPatch(spec) {
+  const root = freshRoot(spec, 'patch');
+  const files = 50, n = CFG.patchChanges;
+  const lines = (f) => Array.from({ length: 200 }, (_, i) => `file ${f} line ${pad(i, 4)} original\n`).join('');
+  for (let f = 0; f < files; f++) writeSynced(path.join(root, `f${pad(f, 3)}.txt`), lines(f));
+  return withServer(spec, root, async (s) => {
+    for (let i = 0; i < n; i++) {
+      const f = i % files, line = Math.floor(i / files) * 7;
+      const reply = await s.request('tools/call', { name: 'edit', arguments: spec.editArgs(path.join(root, `f${pad(f, 3)}.txt`), `file ${f} line ${pad(line, 4)} original`, `file ${f} line ${pad(line, 4)} changed`) }, null);
+      if (!s.judge(reply).ok) return { status: 'wrong', detail: `edit ${i} failed: ${s.judge(reply).why}` };
+    }
+    const readRuns = [], toolRuns = [];
+    let text = '';
+    for (let k = 0; k < 5; k++) {
+      let t0 = performance.now();
+      const read = await s.request('resources/read', { uri: 'mcp-edit://session/patch' }, CFG.opTimeoutMs);
+      readRuns.push(performance.now() - t0);
+      text = read.result?.contents?.[0]?.text ?? '';
+      t0 = performance.now();
+      const tool = await s.request('tools/call', { name: 'changes', arguments: {} }, CFG.opTimeoutMs);
+      toolRuns.push(performance.now() - t0);
+      if (tool.result?.structuredContent?.files?.length !== files) return { status: 'wrong', detail: 'changes did not list every file' };
+    }
+    const added = text.split('\n').filter((l) => l.startsWith('+') && l.endsWith(' changed')).length;
+    if (added !== n) return { status: 'wrong', detail: `the session patch holds ${added} of ${n} changes` };
+    return { status: 'ok', changes: n, files, patch_bytes: text.length, read_ms: median(readRuns), changes_tool_ms: median(toolRuns) };
+  });
+}
+
 const BIG_LINE = (i) => `${pad(i, 8)} lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod\n`;
 function bigContent(bytes) {
   const lineLen = BIG_LINE(0).length;
@@ -765,7 +835,11 @@ async function main() {
     r.server_info = W.probe.server_info;
     await step('cold_start', () => coldStart(spec));
     await step('sequential_edits', () => sequentialEdits(spec));
-    if (spec.id.startsWith('mcp-edit')) await step('check_edits', () => checkEdits(spec));
+    if (spec.id.startsWith('mcp-edit')) {
+      await step('check_edits', () => checkEdits(spec));
+      await step('merge_big', () => mergeBig(spec));
+      await step('session_patch', () => sessionPatch(spec));
+    }
   }
   // Phase 2, server by server: the other workloads.
   for (const { spec, r, W, step } of runs) {
@@ -817,6 +891,14 @@ function renderTables(out, specs) {
   rows.push([`${out.config.checkEdits} sequential edits of a .json file: per edit without / with --check '${CHECK_RULE}' (the check alone)`, (id) => {
     if (!id.startsWith('mcp-edit')) return 'no checks';
     return cell(w(id, 'check_edits'), (v) => `${ms(v.without_ms_per_edit)} / ${ms(v.with_ms_per_edit)} (${ms(v.check_alone_ms)})`);
+  }]);
+  rows.push([`write merged with a change on disk, ${out.config.mergeMB} MB file: merged / same write unmerged (median of 3)`, (id) => {
+    if (!id.startsWith('mcp-edit')) return 'no merge';
+    return cell(w(id, 'merge_big'), (v) => `${ms(v.merged_ms)} / ${ms(v.plain_ms)}`);
+  }]);
+  rows.push([`session patch after ${out.config.patchChanges} edits of 50 files: resources/read / changes tool (median of 5)`, (id) => {
+    if (!id.startsWith('mcp-edit')) return 'no session patch';
+    return cell(w(id, 'session_patch'), (v) => `${ms(v.read_ms)} / ${ms(v.changes_tool_ms)} (${Math.round(v.patch_bytes / 1024)} KiB)`);
   }]);
   for (const mb of out.config.bigSizesMB) {
     rows.push([`one edit in a ${mb} MB file: time / peak RSS${out.config.bigRuns > 1 ? ` (median of ${out.config.bigRuns})` : ''}`, (id) => cell(w(id, `big_${mb}mb`), (v) => `${ms(v.ms)} / ${mib(v.peak_rss_mib)}`)]);

@@ -33,7 +33,8 @@ struct Config {
     double fuzzy_threshold = 1.0;  // apply_diff: similarity matching below 1 (off by default)
     std::vector<std::string> checks;  // --check 'GLOB=COMMAND', as given (tools::CheckRule::parse reads them)
     std::chrono::milliseconds check_timeout{std::chrono::seconds(10)};  // --check-timeout
-    os::IgnoreSettings ignore;  // --ignore-file, --respect-gitignore, --ignore-reads
+    os::IgnoreSettings ignore;
+    std::string history_dir;    // --history-dir: undo history and session changes kept there ("" = memory only)  // --ignore-file, --respect-gitignore, --ignore-reads
     spdlog::level::level_enum log_level = spdlog::level::info;
     std::string log_file;  // empty: stderr
 

@@ -67,6 +67,7 @@ void resolve_config_paths(const std::string& config_path, int argc, char** argv,
     if (!given("--root"))
         for (auto& root : config.roots) anchored(root);
     if (!given("--log-file")) anchored(config.log_file);
+    if (!given("--history-dir")) anchored(config.history_dir);
 }
 
 int parse_command_line(int argc, char** argv, server::Config& config) {
@@ -126,6 +127,10 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
             return std::string();
         })
         ->option_text("NAME");
+    app.add_option("--history-dir", config.history_dir,
+                   "Keep the undo history and the session's changes in this folder, so undo and the session patch "
+                   "survive a restart (one journal per set of roots; default: memory only)")
+        ->option_text("DIR");
     app.add_flag("--respect-gitignore", config.ignore.respect_gitignore,
                  "Also refuse changing what .gitignore files (and the root's .git/info/exclude) ignore");
     app.add_flag("--ignore-reads", config.ignore.ignore_reads, "Refuse reading ignored files too (default: reads are allowed)");
@@ -182,6 +187,8 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     config.approval_timeout = std::chrono::seconds(timeout);
     config.check_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(check_timeout * 1000));
     if (config_file->count() > 0) resolve_config_paths(config_file->as<std::string>(), parsed_argc, argv, config);
+    if (!config.history_dir.empty() && !platform::is_absolute(config.history_dir))
+        config.history_dir = std::filesystem::absolute(std::filesystem::path(config.history_dir)).generic_string();
     config.roots_given = !config.roots.empty();
     if (!ignore_files.empty()) config.ignore.names = std::move(ignore_files);
     return -1;

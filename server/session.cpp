@@ -98,6 +98,15 @@ Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Con
       approvals_(config, *peer_),
       roots_(io, *peer_, workspace, config),
       ignore_(config.ignore) {
+    if (!config.history_dir.empty()) {
+        auto journal = tools::HistoryJournal::open(config.history_dir, workspace.roots(), history_, session_changes_);
+        if (journal) {
+            journal_ = std::move(journal).value();
+            spdlog::info("history journal {}: {} records read back", journal_->path(), journal_->replayed());
+        } else {
+            spdlog::warn("--history-dir: {}; undo history stays in memory only", journal.error().message);
+        }
+    }
     // Called on the thread that noted the change, while a tool call keeps this session alive.
     session_changes_.set_listener([this](const std::string& real_path, bool new_file) {
         asio::post(io_, [weak = weak_from_this(), real_path, new_file] {
@@ -375,6 +384,7 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         ctx.cancelled = rpc_call->cancelled;
         ctx.history = &history_;
         ctx.session_changes = &session_changes_;
+        ctx.journal = journal_.get();
         ctx.fuzzy_threshold = config_.fuzzy_threshold;
         ctx.checks = checks_;
         ctx.ignore = &ignore_;

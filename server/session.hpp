@@ -30,6 +30,7 @@
 #include "tools/file_lanes.hpp"
 #include "tools/file_states.hpp"
 #include "tools/history.hpp"
+#include "tools/history_journal.hpp"
 #include "tools/registry.hpp"
 #include "tools/session_changes.hpp"
 
@@ -115,6 +116,7 @@ private:
     tools::FileLanes lanes_;
     tools::History history_;
     tools::SessionChanges session_changes_;
+    std::unique_ptr<tools::HistoryJournal> journal_;  // --history-dir
     std::unordered_set<std::string> subscriptions_;  // legacy resources/subscribe: URIs
     bool resources_seen_ = false;  // the client listed, read or subscribed to resources: list_changed is for it
     Approvals approvals_;

@@ -130,6 +130,34 @@ void History::pop(const std::string& real_path, std::uint64_t seq) {
     if (stack.empty()) by_path_.erase(it);
 }
 
+std::vector<History::Exported> History::export_all() const {
+    std::vector<Exported> out;
+    std::lock_guard lock(mutex_);
+    for (const auto& [path, stack] : by_path_) {
+        // Newest first: a linked record's after-image is the next one's before-image.
+        std::vector<Exported> images(stack.size());
+        std::string after;
+        for (std::size_t k = stack.size(); k-- > 0;) {
+            const Record& r = stack[k];
+            if (!r.linked) after = r.after;
+            Record whole = r;
+            whole.after = after;
+            Entry& e = images[k].entry;
+            e.seq = r.seq;
+            e.tool = r.tool;
+            e.existed = r.existed;
+            e.before = before_of(whole);
+            e.after = std::move(after);
+            e.after_fingerprint = r.after_fingerprint;
+            after = e.before;
+            images[k].real_path = path;
+        }
+        for (auto& image : images) out.push_back(std::move(image));
+    }
+    std::sort(out.begin(), out.end(), [](const Exported& a, const Exported& b) { return a.entry.seq < b.entry.seq; });
+    return out;
+}
+
 std::size_t History::evicted(const std::string& real_path) const {
     std::lock_guard lock(mutex_);
     const auto it = evicted_.find(real_path);

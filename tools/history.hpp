@@ -45,6 +45,13 @@ public:
     // How many of this file's changes were dropped to stay within the cap.
     std::size_t evicted(const std::string& real_path) const;
 
+    // Every kept change with its images rebuilt, oldest first (what --history-dir writes back).
+    struct Exported {
+        std::string real_path;
+        Entry entry;
+    };
+    std::vector<Exported> export_all() const;
+
 private:
     // One change as stored: before = after[0, prefix) + middle + after[after_size - suffix, ...).
     struct Record {

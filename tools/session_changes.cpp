@@ -27,19 +27,20 @@ bool SessionChanges::note_change(const std::string& real_path, bool existed) {
     return added;
 }
 
-void SessionChanges::keep_base(const std::string& real_path, std::string_view before) {
+bool SessionChanges::keep_base(const std::string& real_path, std::string_view before) {
     std::lock_guard lock(mutex_);
     const auto found = files_.find(real_path);
-    if (found == files_.end() || !found->second.base_pending) return;
+    if (found == files_.end() || !found->second.base_pending) return false;
     File& file = found->second;
     file.base_pending = false;
-    if (!file.existed) return;
+    if (!file.existed) return true;
     if (base_bytes_ + before.size() > max_base_bytes_) {
         file.base_kept = false;
-        return;
+        return false;
     }
     base_bytes_ += before.size();
     file.base = std::make_shared<const std::string>(before);
+    return true;
 }
 
 std::vector<SessionChanges::File> SessionChanges::files() const {

@@ -40,7 +40,8 @@ public:
     bool note_change(const std::string& real_path, bool existed);
     // The bytes `real_path` had before the change just noted (only the first change's count).
     // Called after the reply, still holding the lane.
-    void keep_base(const std::string& real_path, std::string_view before);
+    // Returns true when this was the file's base (false: it had one already, or is not listed).
+    bool keep_base(const std::string& real_path, std::string_view before);
 
     // Every changed file, in the order first changed.
     std::vector<File> files() const;

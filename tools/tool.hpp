@@ -32,7 +32,8 @@ namespace tools {
 
 using Json = nlohmann::json;
 
-class Checks;  // tools/checks.hpp
+class Checks;          // tools/checks.hpp
+class HistoryJournal;  // tools/history_journal.hpp
 
 struct Limits {
     std::uint64_t max_file_size = 256ull << 20;
@@ -51,6 +52,7 @@ struct CallContext {
     std::function<bool()> alone = [] { return false; };
     History* history = nullptr;  // the session's record of what it wrote (for undo)
     SessionChanges* session_changes = nullptr;  // the files this session changed and their bases
+    HistoryJournal* journal = nullptr;          // --history-dir: both of those kept on disk too
     double fuzzy_threshold = 1.0;  // apply_diff similarity matching; 1 = off (--fuzzy-threshold)
     Checks* checks = nullptr;      // post-write checks (--check); nullptr when none are configured
     os::IgnoreFiles* ignore = nullptr;  // ignore rules (--ignore-file, .git); nullptr: nothing ignored

@@ -10,6 +10,7 @@
 #include "os/hash.hpp"
 #include "text/unified_diff.hpp"
 #include "tools/checks.hpp"
+#include "tools/history_journal.hpp"
 #include "tools/placement.hpp"
 
 namespace tools {
@@ -252,10 +253,14 @@ void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool 
     result.after_reply = WorkPlacement::after_reply(
         ctx.blocking, sizes_of(afterwards->changes),
         [afterwards, file_states = &ctx.file_states, history = record_history ? ctx.history : nullptr, tool = tool_,
-         session_changes = first_changes ? ctx.session_changes : nullptr] {
+         session_changes = first_changes ? ctx.session_changes : nullptr, journal = ctx.journal] {
             for (auto& change : afterwards->changes) {
                 const std::string& real = change.before.file.path.real;
-                if (session_changes) session_changes->keep_base(real, change.before.file.bytes);
+                if (session_changes && session_changes->keep_base(real, change.before.file.bytes) && journal)
+                    journal->based(real, change.before.exists, change.before.file.bytes);
+                if (history && journal)
+                    journal->recorded(real, tool, change.before.exists, change.before.file.bytes,
+                                      change.delete_file ? nullptr : &change.new_bytes);
                 std::optional<Fingerprint> written;
                 if (!change.delete_file) written = Fingerprint::of(change.new_bytes);
                 if (written && change.new_bytes.size() <= FileStates::max_seen_file)

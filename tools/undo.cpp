@@ -1,6 +1,7 @@
 // The `undo` tool: revert the latest change this server made to a file, if the file is still
 // exactly what the server wrote; repeated calls walk further back; a created file is removed.
 #include "tools/change.hpp"
+#include "tools/history_journal.hpp"
 #include "tools/registry.hpp"
 #include "text/unified_diff.hpp"
 
@@ -91,8 +92,9 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
         undone->real_path = real;
         return plan;
     };
-    request.after_write = [history, undone] {
+    request.after_write = [history, undone, journal = ctx.journal] {
         if (history && undone->seq) history->pop(undone->real_path, undone->seq);
+        if (journal && undone->seq) journal->popped(undone->real_path);
     };
     co_return co_await run_change(ctx, std::move(request));
 }

@@ -96,6 +96,46 @@ describe('session changes', { concurrency: true }, () => {
     assertNoProblems(validateTapDir(tap).problems, 'session changes (SDK 1.x)');
   });
 
+  test('--history-dir: after a restart, undo walks back and the session patch still starts before the first change', async () => {
+    const dir = makeTempDir();
+    const history = makeTempDir('mcp-edit-e2e-history-');
+    const file = path.join(dir, 'notes.txt');
+    fs.writeFileSync(file, 'alpha\nbeta\n');
+    const tap = makeTempDir('mcp-edit-e2e-tap-');
+    const session = async (label, body) => {
+      const tr = new StdioClientTransport(tappedServer(dir, tap, ['--approval', 'auto', '--history-dir', history]));
+      drain(tr.stderr);
+      const client = new Client({ name: `mcp-edit-e2e-${label}`, version: '0.0.0' }, { capabilities: {} });
+      await client.connect(tr);
+      try {
+        await body(client);
+      } finally {
+        await client.close().catch(() => {});
+      }
+    };
+    await session('history-1', async (client) => {
+      for (const [from, to] of [['alpha', 'ALPHA'], ['beta', 'BETA']]) {
+        const r = await client.callTool({ name: 'edit', arguments: { file_path: file, old_string: from, new_string: to } });
+        assert.notEqual(r.isError, true, show(r).slice(0, 300));
+      }
+    });
+    await session('history-2', async (client) => {
+      const patch = (await client.readResource({ uri: PATCH })).contents[0].text;
+      assert.equal(patch, '--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,2 @@\n-alpha\n-beta\n+ALPHA\n+BETA\n', 'the patch survives the restart');
+      const undo = await client.callTool({ name: 'undo', arguments: { file_path: file } });
+      assert.notEqual(undo.isError, true, `undo after a restart: ${show(undo).slice(0, 300)}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'ALPHA\nbeta\n');
+    });
+    await session('history-3', async (client) => {
+      const undo = await client.callTool({ name: 'undo', arguments: { file_path: file } });
+      assert.notEqual(undo.isError, true, `the second undo, after another restart: ${show(undo).slice(0, 300)}`);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'alpha\nbeta\n');
+      const none = await client.callTool({ name: 'undo', arguments: { file_path: file } });
+      assert.equal(none.isError, true, 'nothing left to undo');
+    });
+    assertNoProblems(validateTapDir(tap).problems, '--history-dir (SDK 1.x)');
+  });
+
   test('client 2.4.0 (2026-07-28): resources/list and resources/read', async () => {
     const dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'a.txt'), 'one\n');

@@ -1,0 +1,178 @@
+// HistoryJournal: CBOR records, each behind its 4-byte length, appended; replayed at start.
+#include "tools/history_journal.hpp"
+
+#include <filesystem>
+#include <map>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "os/hash.hpp"
+#include "os/platform.hpp"
+
+namespace tools {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::filesystem::path fs_path(const std::string& utf8) { return std::filesystem::path(std::u8string(utf8.begin(), utf8.end())); }
+
+Json bytes(std::string_view s) { return Json::binary(std::vector<std::uint8_t>(s.begin(), s.end())); }
+
+std::string text_of(const Json& j) {
+    const auto& b = j.get_binary();
+    return std::string(b.begin(), b.end());
+}
+
+std::string framed(const Json& record) {
+    const std::vector<std::uint8_t> cbor = Json::to_cbor(record);
+    std::string out(4, '\0');
+    const auto n = static_cast<std::uint32_t>(cbor.size());
+    for (int i = 0; i < 4; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xFF);
+    out.append(cbor.begin(), cbor.end());
+    return out;
+}
+
+Json record_of(const std::string& path, const std::string& tool, bool existed, std::string_view before, const std::string* after) {
+    return {{"t", "r"}, {"p", path}, {"tool", tool}, {"e", existed}, {"b", bytes(before)}, {"a", after ? bytes(*after) : Json()}};
+}
+
+Json base_of(const std::string& path, bool existed, std::string_view base) {
+    return {{"t", "s"}, {"p", path}, {"e", existed}, {"b", existed ? bytes(base) : Json()}};
+}
+
+constexpr std::string_view kind = "mcp-edit history journal";
+
+}  // namespace
+
+HistoryJournal::HistoryJournal(std::string path, History& history, SessionChanges& changes)
+    : path_(std::move(path)), history_(history), changes_(changes) {}
+
+HistoryJournal::~HistoryJournal() = default;
+
+base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::string& dir, const std::vector<std::string>& roots,
+                                                                   History& history, SessionChanges& changes) {
+    std::string error;
+    if (!platform::make_directories(dir, false, error))
+        return base::fail(base::Failure{"--history-dir " + dir + " cannot be created: " + error});
+    std::string joined;
+    for (const auto& root : roots) joined += root + "\n";
+    const std::string path = dir + (dir.empty() || dir.back() == '/' ? "" : "/") + "history-" + os::sha256_hex(joined).substr(0, 16) + ".journal";
+    std::unique_ptr<HistoryJournal> journal(new HistoryJournal(path, history, changes));
+
+    // Replay what a previous run wrote, up to the first record that is cut short or unreadable.
+    std::error_code size_error;
+    const std::uint64_t on_disk = std::filesystem::exists(fs_path(path)) ? std::filesystem::file_size(fs_path(path), size_error) : 0;
+    const std::string header = framed({{"t", "h"}, {"kind", kind}, {"version", 1}});
+    std::ifstream in(fs_path(path), std::ios::binary);
+    std::map<std::string, std::size_t> writes;
+    std::vector<std::pair<std::string, Json>> bases;
+    std::uint64_t good = 0;
+    bool header_seen = false;
+    while (in) {
+        unsigned char prefix[4];
+        if (!in.read(reinterpret_cast<char*>(prefix), 4)) break;
+        const std::uint32_t n = prefix[0] | (prefix[1] << 8) | (prefix[2] << 16) | (static_cast<std::uint32_t>(prefix[3]) << 24);
+        if (n > max_record_bytes || n > on_disk - good - 4) break;
+        std::vector<std::uint8_t> payload(n);
+        if (!in.read(reinterpret_cast<char*>(payload.data()), n)) break;
+        const Json r = Json::from_cbor(payload, true, false);
+        if (r.is_discarded() || !r.is_object()) break;
+        const std::string t = r.value("t", "");
+        if (!header_seen) {
+            if (t != "h" || r.value("kind", "") != kind) return base::fail(base::Failure{path + " is not a history journal of mcp-edit"});
+            header_seen = true;
+        } else if (t == "r") {
+            const std::string p = r.value("p", "");
+            const bool deleted = r["a"].is_null();
+            std::string after = deleted ? std::string() : text_of(r["a"]);
+            std::optional<Fingerprint> fingerprint;
+            if (!deleted) fingerprint = Fingerprint::of(after);
+            history.record(r.value("tool", ""), p, r.value("e", true), text_of(r["b"]), std::move(after), std::move(fingerprint));
+            ++writes[p];
+        } else if (t == "u") {
+            const std::string p = r.value("p", "");
+            if (const auto latest = history.latest(p)) history.pop(p, latest->seq);
+            ++writes[p];
+        } else if (t == "s") {
+            bases.emplace_back(r.value("p", ""), r);
+        }
+        good += 4 + n;
+        ++journal->replayed_;
+    }
+    in.close();
+    for (auto& [p, r] : bases) {
+        SessionChanges::File file;
+        file.real_path = p;
+        file.existed = r.value("e", true);
+        file.changes = writes[p];
+        if (file.existed) file.base = std::make_shared<const std::string>(text_of(r["b"]));
+        changes.restore(std::move(file));
+    }
+
+    if (!header_seen && on_disk > 0) {
+        // Not even a whole header: a journal whose first write was cut short, or somebody else's file.
+        std::string start(static_cast<std::size_t>(std::min<std::uint64_t>(on_disk, header.size())), '\0');
+        std::ifstream(fs_path(path), std::ios::binary).read(start.data(), static_cast<std::streamsize>(start.size()));
+        if (on_disk > header.size() || header.compare(0, start.size(), start) != 0)
+            return base::fail(base::Failure{path + " is not a history journal of mcp-edit; it is left as it is"});
+    }
+    // Rewritten when it holds much more than was kept (evicted or undone changes), or was cut short.
+    const std::string compacted = journal->compact();
+    if (!header_seen || on_disk != good || compacted.size() * 2 < on_disk) {
+        if (!journal->rewrite(compacted, error)) return base::fail(base::Failure{path + " cannot be written: " + error});
+    } else {
+        journal->size_ = on_disk;
+    }
+    journal->out_.open(fs_path(path), std::ios::binary | std::ios::app);
+    if (!journal->out_) return base::fail(base::Failure{path + " cannot be opened for appending"});
+    return journal;
+}
+
+std::string HistoryJournal::compact() const {
+    std::string out = framed({{"t", "h"}, {"kind", kind}, {"version", 1}});  // as open() expects it
+    for (const auto& e : history_.export_all())
+        out += framed(record_of(e.real_path, e.entry.tool, e.entry.existed, e.entry.before,
+                                e.entry.after_fingerprint ? &e.entry.after : nullptr));
+    for (const auto& f : changes_.files())
+        if (!f.existed || f.base) out += framed(base_of(f.real_path, f.existed, f.base ? *f.base : std::string()));
+    return out;
+}
+
+bool HistoryJournal::rewrite(const std::string& bytes_now, std::string& error) {
+    if (out_.is_open()) out_.close();
+    platform::StagedWrite staged;
+    const platform::FileStat st = platform::stat_path(path_);
+    if (!platform::stage_write(path_, bytes_now, st.kind == platform::FileKind::regular ? &st : nullptr, false, staged, error) ||
+        !platform::commit_staged(staged, false, error))
+        return false;
+    size_ = bytes_now.size();
+    return true;
+}
+
+void HistoryJournal::append(const std::string& record) {
+    std::lock_guard lock(mutex_);
+    if (size_ + record.size() > max_journal_bytes) {
+        std::string error;
+        if (!rewrite(compact(), error)) spdlog::warn("history journal {}: {}", path_, error);
+        out_.open(fs_path(path_), std::ios::binary | std::ios::app);
+    }
+    out_.write(record.data(), static_cast<std::streamsize>(record.size()));
+    out_.flush();  // whole records reach the file; a crash mid-record loses that record only
+    size_ += record.size();
+    if (!out_) spdlog::warn("history journal {}: a record could not be written", path_);
+}
+
+void HistoryJournal::recorded(const std::string& real_path, const std::string& tool, bool existed, std::string_view before,
+                              const std::string* after) {
+    append(framed(record_of(real_path, tool, existed, before, after)));
+}
+
+void HistoryJournal::popped(const std::string& real_path) { append(framed({{"t", "u"}, {"p", real_path}})); }
+
+void HistoryJournal::based(const std::string& real_path, bool existed, std::string_view base) {
+    append(framed(base_of(real_path, existed, base)));
+}
+
+}  // namespace tools

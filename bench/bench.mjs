@@ -34,9 +34,9 @@ const NO_PEERS = argv.has('--no-peers');
 // ---- sizes and limits ---------------------------------------------------------------------------
 const CFG = QUICK
   ? { coldRuns: 5, seqEdits: 100, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, manyFiles: 100, sameFile: 200,
-      opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100, mergeMB: 10, patchChanges: 500 }
+      opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100, mergeMB: 1, patchChanges: 500 }
   : { coldRuns: 20, seqEdits: 500, seqRounds: 3, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 5, manyFiles: 500, sameFile: 200,
-      opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100, mergeMB: 10, patchChanges: 500 };
+      opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100, mergeMB: 1, patchChanges: 500 };
 const INIT_TIMEOUT_MS = 20_000;
 // A peer is given up on for the rest of the run when its total time passes this (keeps runs bounded).
 const SERVER_BUDGET_MS = QUICK ? 45_000 : 150_000;
@@ -537,12 +537,12 @@ async function checkEdits(spec) {
   };
 }
 
-// A merge of a big file (mcp-edit only): the session reads a CFG.mergeMB file, another program
+// A merge of a big file (mcp-edit only): the session reads a CFG.mergeMB file (1 MB: the session keeps what it saw of files up to 1 MiB, the base a write merges from), another program
 // appends a line, then `write` sends the whole content with its first line changed: the write is
 // merged with the append (three-way, line by line). Against the same write with no change on disk
 // between (no merge). Medians of 3; the file must hold both changes.
 async function mergeBig(spec) {
-  const content = bigContent(CFG.mergeMB * 1024 * 1024).before.toString();
+  const content = bigContent(CFG.mergeMB * 1000 * 1000).before.toString();
   const changed = 'CHANGED' + content.slice(content.indexOf(' '));
   const round = async (merge) => {
     const root = freshRoot(spec, merge ? 'merge' : 'nomerge');

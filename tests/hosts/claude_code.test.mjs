@@ -89,7 +89,7 @@ describe('claude -p, --approval auto: one run reads, edits a CRLF file, and hits
     assert.equal(r.run.code, 0, `claude failed\n${r.context()}`);
   });
 
-  test('(a) all seven tools are offered as mcp__edit__<tool> with input schemas', () => {
+  test('(a) all eight tools are offered as mcp__edit__<tool> with input schemas', () => {
     assert.ok(r.mock.main.length > 0, `no model request offered the mcp tools\n${r.context()}`);
     const offered = r.mock.main[0].tools;
     for (const tool of TOOLS) {

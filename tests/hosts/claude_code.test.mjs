@@ -74,12 +74,12 @@ function resultAt(r, step) {
   return { ...hit, text: seenAt(r, step) };
 }
 
-describe('claude -p, --approval auto: one run reads, edits a CRLF file, and hits an error', () => {
+describe('claude -p, --approval auto: one run reads, edits a CRLF file, hits an error, and asks what changed', () => {
   let r;
   before(async () => {
     r = await runClaude({
       mcpFlags: ['--approval', 'auto'],
-      names: ['read', 'edit', 'missing'],
+      names: ['read', 'edit', 'missing', 'changes'],
     });
   }, { timeout: 90000 });
 
@@ -134,6 +134,20 @@ describe('claude -p, --approval auto: one run reads, edits a CRLF file, and hits
     const message = await referenceError(r.s.project, modelCalls('', 'missing')[0]);
     assert.ok(error.text.includes(message),
       `the model did not see the whole error message:\n${message}\n${r.context()}`);
+  });
+
+  test('(f) changes puts the session patch in front of the model: the CRLF edit, once, with its summary', (t) => {
+    // The model sees JSON.stringify(structuredContent): summary, patch and files must all be there.
+    const changes = resultAt(r, 3);
+    assert.equal(changes.isError, false, `changes failed\n${r.context()}`);
+    const seen = JSON.parse(changes.text);
+    t.diagnostic(`the model saw: ${changes.text.slice(0, 400)}`);
+    assert.match(seen.summary ?? '', /1 file/, `the summary does not count one file\n${r.context()}`);
+    assert.ok(seen.patch?.includes('--- a/crlf.txt') && seen.patch.includes('+++ b/crlf.txt'),
+      `the patch does not name crlf.txt relative to the root\n${r.context()}`);
+    assert.ok(seen.patch.includes('-two\r\n') && seen.patch.includes('+TWO\r\n'),
+      `the patch does not keep the CRLF line bytes\n${r.context()}`);
+    assert.equal(seen.files?.length, 1, `files does not list exactly crlf.txt\n${r.context()}`);
   });
 });
 

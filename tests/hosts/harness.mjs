@@ -79,6 +79,7 @@ export function modelCalls(dir, ...names) {
     read: { tool: 'read', args: { file_path: at('notes.txt') } },
     edit: { tool: 'edit', args: { file_path: at('crlf.txt'), old_string: 'two', new_string: 'TWO' } },
     missing: { tool: 'edit', args: { file_path: at('crlf.txt'), old_string: 'no such text anywhere', new_string: 'x' } },
+    changes: { tool: 'changes', args: {} },
   };
   return names.map((n) => calls[n]);
 }

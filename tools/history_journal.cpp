@@ -127,6 +127,11 @@ base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::st
     }
     journal->out_.open(fs_path(path), std::ios::binary | std::ios::app);
     if (!journal->out_) return base::fail(base::Failure{path + " cannot be opened for appending"});
+    // It holds the bytes of every changed file: readable by its owner only, whatever the umask.
+    std::error_code mode_error;
+    std::filesystem::permissions(fs_path(path), std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+                                 std::filesystem::perm_options::replace, mode_error);
+    if (mode_error) spdlog::warn("history journal {}: cannot make it private: {}", path, mode_error.message());
     return journal;
 }
 

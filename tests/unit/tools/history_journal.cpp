@@ -135,3 +135,16 @@ TEST_CASE("history journal: a file that is not a journal is not touched") {
     auto j = HistoryJournal::open(d.str(), {"/r"}, h, c);
     CHECK_FALSE(j.ok());
 }
+
+#ifndef _WIN32
+TEST_CASE("history journal: only its owner can read it (it holds the bytes of changed files)") {
+    Dir d;
+    History h;
+    SessionChanges c;
+    auto j = open(d, h, c);
+    j->based("/r/secret.txt", true, "token=1\n");
+    const auto mode = fs::status(j->path()).permissions();
+    CHECK_MESSAGE((mode & fs::perms::all) == (fs::perms::owner_read | fs::perms::owner_write),
+                  "mode " << std::oct << static_cast<unsigned>(mode & fs::perms::all));
+}
+#endif

@@ -34,9 +34,9 @@ const NO_PEERS = argv.has('--no-peers');
 // ---- sizes and limits ---------------------------------------------------------------------------
 const CFG = QUICK
   ? { coldRuns: 5, seqEdits: 100, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, manyFiles: 100, sameFile: 200,
-      opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100, mergeMB: 1, patchChanges: 500 }
+      opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100, mergeMB: 10, writeMergeMB: 1, patchChanges: 500 }
   : { coldRuns: 20, seqEdits: 500, seqRounds: 3, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 5, manyFiles: 500, sameFile: 200,
-      opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100, mergeMB: 1, patchChanges: 500 };
+      opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100, mergeMB: 10, writeMergeMB: 1, patchChanges: 500 };
 const INIT_TIMEOUT_MS = 20_000;
 // A peer is given up on for the rest of the run when its total time passes this (keeps runs bounded).
 const SERVER_BUDGET_MS = QUICK ? 45_000 : 150_000;
@@ -165,6 +165,7 @@ class Server {
     this.exited = null;
     this.serverRequests = 0;
     this.errorLogs = [];
+    this.answer = null;  // (request) => result: answers server-to-client requests (see initialize's capabilities)
   }
 
   start() {
@@ -217,10 +218,13 @@ class Server {
         const d = msg.params.data;
         this.errorLogs.push(String(typeof d === 'string' ? d : JSON.stringify(d)).slice(0, 200));
       }
-      // A server-to-client request (roots/list, elicitation…): this client offers no capabilities.
+      // A server-to-client request (roots/list, elicitation…): answered by this.answer when the
+      // workload declared the capability, else refused (this client offers none by default).
       if (msg.id !== undefined) {
         this.serverRequests++;
-        this.write({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } });
+        const result = this.answer ? this.answer(msg) : undefined;
+        if (result !== undefined) this.write({ jsonrpc: '2.0', id: msg.id, result });
+        else this.write({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } });
       }
       return;
     }
@@ -270,10 +274,10 @@ class Server {
     this.write({ jsonrpc: '2.0', method, ...(params ? { params } : {}) });
   }
 
-  async initialize(timeoutMs = INIT_TIMEOUT_MS) {
+  async initialize(timeoutMs = INIT_TIMEOUT_MS, capabilities = {}) {
     const reply = await this.request('initialize', {
       protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
+      capabilities,
       clientInfo: { name: 'mcp-edit-bench', version: '1.0.0' },
     }, timeoutMs);
     if (reply.error) throw new Error(`initialize failed: ${JSON.stringify(reply.error)}`);
@@ -362,10 +366,10 @@ const round = (x, d = 1) => (x == null || Number.isNaN(x) ? x : Math.round(x * 1
 const pad = (n, w) => String(n).padStart(w, '0');
 const MiB = (kb) => (kb == null ? null : kb / 1024);
 
-async function withServer(spec, root, fn) {
+async function withServer(spec, root, fn, capabilities = {}) {
   const s = new Server(spec, root).start();
   try {
-    await s.initialize();
+    await s.initialize(INIT_TIMEOUT_MS, capabilities);
     return await fn(s);
   } finally {
     if (s.timedOut) await s.kill(); else await s.stop();
@@ -537,42 +541,78 @@ async function checkEdits(spec) {
   };
 }
 
-// A merge of a big file (mcp-edit only): the session reads a CFG.mergeMB file (1 MB: the session keeps what it saw of files up to 1 MiB, the base a write merges from), another program
-// appends a line, then `write` sends the whole content with its first line changed: the write is
-// merged with the append (three-way, line by line). Against the same write with no change on disk
-// between (no merge). Medians of 3; the file must hold both changes.
+// Merges (mcp-edit only), each against the same call with nothing changed on disk; medians of 3,
+// the file must hold both changes.
+// - edit, CFG.mergeMB file, --approval ask: while the form is open, another program appends a line;
+//   the human applies; the edit (of the middle line) is merged with the append and asked again
+//   (a second form, applied at once). Timed from the call to its reply, the bench answering forms
+//   at once: merged = plan + form + merge + second form + write; plain = plan + form + write.
+// - write, CFG.writeMergeMB file (the session keeps what it saw of files up to 1 MiB, the base a
+//   write merges from): read, another program appends a line, `write` sends the whole content
+//   with its first line changed.
 async function mergeBig(spec) {
-  const content = bigContent(CFG.mergeMB * 1000 * 1000).before.toString();
+  const APPENDED = 'APPENDED BY ANOTHER PROGRAM\n';
+  const asking = { ...spec, args: (r) => spec.args(r).map((a) => (a === 'auto' ? 'ask' : a)) };
+  const editRound = async (merge) => {
+    const d = bigData(CFG.mergeMB);
+    const root = freshRoot(spec, merge ? 'emerge' : 'enomerge');
+    const file = path.join(root, 'big.txt');
+    writeSynced(file, d.before);
+    let forms = 0;
+    return withServer(asking, root, async (s) => {
+      s.answer = (req) => {
+        if (req.method !== 'elicitation/create') return undefined;
+        if (merge && forms === 0) fs.appendFileSync(file, APPENDED);
+        forms++;
+        return { action: 'accept', content: { decision: 'apply' } };
+      };
+      const t0 = performance.now();
+      const reply = await s.request('tools/call', { name: 'edit', arguments: spec.editArgs(file, d.oldLine, d.newLine) }, CFG.bigTimeoutMs);
+      const ms = performance.now() - t0;
+      const r = s.judge(reply);
+      if (!r.ok) return { status: 'wrong', detail: `edit failed: ${r.why}` };
+      if (forms !== (merge ? 2 : 1)) return { status: 'wrong', detail: `${forms} forms, expected ${merge ? 2 : 1}` };
+      const want = merge ? Buffer.concat([d.after, Buffer.from(APPENDED)]) : d.after;
+      if (!fs.readFileSync(file).equals(want)) return { status: 'wrong', detail: 'the file does not hold the expected bytes' };
+      if (merge && !/merged/i.test(textOf(reply.result))) return { status: 'wrong', detail: 'the result does not say it merged' };
+      return { status: 'ok', ms };
+    }, { elicitation: {} });
+  };
+  const content = bigContent(CFG.writeMergeMB * 1000 * 1000).before.toString();
   const changed = 'CHANGED' + content.slice(content.indexOf(' '));
-  const round = async (merge) => {
-    const root = freshRoot(spec, merge ? 'merge' : 'nomerge');
+  const writeRound = async (merge) => {
+    const root = freshRoot(spec, merge ? 'wmerge' : 'wnomerge');
     const file = path.join(root, 'big.txt');
     writeSynced(file, content);
     return withServer(spec, root, async (s) => {
       const read = await s.request('tools/call', { name: 'read', arguments: { file_path: file, limit: 1 } }, CFG.bigTimeoutMs);
       if (!s.judge(read).ok) return { status: 'wrong', detail: `read failed: ${s.judge(read).why}` };
-      if (merge) fs.appendFileSync(file, 'APPENDED BY ANOTHER PROGRAM\n');
+      if (merge) fs.appendFileSync(file, APPENDED);
       const t0 = performance.now();
       const reply = await s.request('tools/call', { name: 'write', arguments: { file_path: file, content: changed } }, CFG.bigTimeoutMs);
       const ms = performance.now() - t0;
       const r = s.judge(reply);
       if (!r.ok) return { status: 'wrong', detail: `write failed: ${r.why}` };
-      const want = merge ? changed + 'APPENDED BY ANOTHER PROGRAM\n' : changed;
+      const want = merge ? changed + APPENDED : changed;
       if (fs.readFileSync(file, 'utf8') !== want) return { status: 'wrong', detail: 'the file does not hold the expected bytes' };
-      if (merge && !/Merged: /.test(reply.result?.content?.[0]?.text ?? '')) return { status: 'wrong', detail: 'the result does not say it merged' };
+      if (merge && !/merged/i.test(textOf(reply.result))) return { status: 'wrong', detail: 'the result does not say it merged' };
       return { status: 'ok', ms };
     });
   };
-  const merged = [], plain = [];
+  const times = { edit_merged: [], edit_plain: [], write_merged: [], write_plain: [] };
   for (let i = 0; i < 3; i++) {
-    const p = await round(false);
-    if (p.status !== 'ok') return p;
-    plain.push(p.ms);
-    const m = await round(true);
-    if (m.status !== 'ok') return m;
-    merged.push(m.ms);
+    for (const [key, run] of [['edit_plain', () => editRound(false)], ['edit_merged', () => editRound(true)],
+      ['write_plain', () => writeRound(false)], ['write_merged', () => writeRound(true)]]) {
+      const r = await run();
+      if (r.status !== 'ok') return { ...r, detail: `${key}: ${r.detail}` };
+      times[key].push(r.ms);
+    }
   }
-  return { status: 'ok', mb: CFG.mergeMB, merged_ms: median(merged), plain_ms: median(plain) };
+  return {
+    status: 'ok', mb: CFG.mergeMB, write_mb: CFG.writeMergeMB,
+    merged_ms: median(times.edit_merged), plain_ms: median(times.edit_plain),
+    write_merged_ms: median(times.write_merged), write_plain_ms: median(times.write_plain),
+  };
 }
 
 // The session patch (mcp-edit only): CFG.patchChanges sequential edits spread over 50 files of
@@ -892,9 +932,13 @@ function renderTables(out, specs) {
     if (!id.startsWith('mcp-edit')) return 'no checks';
     return cell(w(id, 'check_edits'), (v) => `${ms(v.without_ms_per_edit)} / ${ms(v.with_ms_per_edit)} (${ms(v.check_alone_ms)})`);
   }]);
-  rows.push([`write merged with a change on disk, ${out.config.mergeMB} MB file: merged / same write unmerged (median of 3)`, (id) => {
+  rows.push([`edit of a ${out.config.mergeMB} MB file changed on disk while the form is open: merged and asked again / same edit, nothing changed (median of 3)`, (id) => {
     if (!id.startsWith('mcp-edit')) return 'no merge';
     return cell(w(id, 'merge_big'), (v) => `${ms(v.merged_ms)} / ${ms(v.plain_ms)}`);
+  }]);
+  rows.push([`write over a ${out.config.writeMergeMB} MB file changed since it was read: merged / same write, nothing changed (median of 3)`, (id) => {
+    if (!id.startsWith('mcp-edit')) return 'no merge';
+    return cell(w(id, 'merge_big'), (v) => `${ms(v.write_merged_ms)} / ${ms(v.write_plain_ms)}`);
   }]);
   rows.push([`session patch after ${out.config.patchChanges} edits of 50 files: resources/read / changes tool (median of 5)`, (id) => {
     if (!id.startsWith('mcp-edit')) return 'no session patch';

@@ -144,6 +144,24 @@ bool write_private_file(const std::string& path, std::string_view bytes);
 // Removes an empty directory; false when it cannot.
 bool remove_directory(const std::string& path);
 
+// --- One process at a time -------------------------------------------------------------------
+// An exclusive lock on the file `path` (created, mode 0600, when missing), held until the object
+// is destroyed or the process ends (the OS drops it even after a crash). POSIX: flock; Windows:
+// LockFileEx. Not waited for: when another process holds it, take_lock fails at once and says so.
+class FileLock {
+public:
+    FileLock() = default;
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
+    ~FileLock();
+    bool held() const { return handle_ != nullptr; }
+
+private:
+    friend bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, std::string& error);
+    void* handle_ = nullptr;  // the open file (POSIX: its descriptor + 1)
+};
+bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, std::string& error);
+
 // --- Child processes (post-write checks) -------------------------------------------------------
 // A program run to completion with no shell: argv[0] looked up on PATH, in `directory`, with the
 // server's environment, stdin empty, stdout and stderr merged into one bounded buffer. It runs in

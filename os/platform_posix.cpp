@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <pwd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef __APPLE__
@@ -412,5 +413,29 @@ bool write_private_file(const std::string& path, std::string_view bytes) {
 }
 
 bool remove_directory(const std::string& path) { return ::rmdir(path.c_str()) == 0; }
+
+FileLock::~FileLock() {
+    if (handle_) ::close(static_cast<int>(reinterpret_cast<std::intptr_t>(handle_) - 1));  // drops the flock
+}
+
+bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, std::string& error) {
+    held_elsewhere = false;
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) {
+        error = std::strerror(errno);
+        return false;
+    }
+    int rc;
+    do rc = ::flock(fd, LOCK_EX | LOCK_NB);
+    while (rc != 0 && errno == EINTR);
+    if (rc != 0) {
+        held_elsewhere = errno == EWOULDBLOCK;
+        error = held_elsewhere ? "another process holds it" : std::strerror(errno);
+        ::close(fd);
+        return false;
+    }
+    lock.handle_ = reinterpret_cast<void*>(static_cast<std::intptr_t>(fd) + 1);
+    return true;
+}
 
 }  // namespace platform

@@ -586,4 +586,27 @@ bool write_private_file(const std::string& path, std::string_view bytes) {
 
 bool remove_directory(const std::string& path) { return RemoveDirectoryW(system_path(path).c_str()) != 0; }
 
+FileLock::~FileLock() {
+    if (handle_) CloseHandle(handle_);  // drops the lock
+}
+
+bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, std::string& error) {
+    held_elsewhere = false;
+    Handle h(CreateFileW(system_path(path).c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
+                         OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr));
+    if (!h.ok()) {
+        error = "cannot open it (Windows error " + std::to_string(GetLastError()) + ")";
+        return false;
+    }
+    OVERLAPPED at{};
+    if (!LockFileEx(h.h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &at)) {
+        const DWORD code = GetLastError();
+        held_elsewhere = code == ERROR_LOCK_VIOLATION;
+        error = held_elsewhere ? "another process holds it" : "cannot lock it (Windows error " + std::to_string(code) + ")";
+        return false;
+    }
+    lock.handle_ = h.release();
+    return true;
+}
+
 }  // namespace platform

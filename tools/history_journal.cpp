@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -20,9 +21,17 @@ std::filesystem::path fs_path(const std::string& utf8) { return std::filesystem:
 
 Json bytes(std::string_view s) { return Json::binary(std::vector<std::uint8_t>(s.begin(), s.end())); }
 
-std::string text_of(const Json& j) {
-    const auto& b = j.get_binary();
+// The bytes under `key` of a record (a CBOR byte string); nullopt when absent or of another type.
+std::optional<std::string> bytes_at(const Json& record, const char* key) {
+    const auto it = record.find(key);
+    if (it == record.end() || !it->is_binary()) return std::nullopt;
+    const auto& b = it->get_binary();
     return std::string(b.begin(), b.end());
+}
+
+bool is_null_at(const Json& record, const char* key) {
+    const auto it = record.find(key);
+    return it != record.end() && it->is_null();
 }
 
 std::string framed(const Json& record) {
@@ -60,6 +69,11 @@ base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::st
     for (const auto& root : roots) joined += root + "\n";
     const std::string path = dir + (dir.empty() || dir.back() == '/' ? "" : "/") + "history-" + os::sha256_hex(joined).substr(0, 16) + ".journal";
     std::unique_ptr<HistoryJournal> journal(new HistoryJournal(path, history, changes));
+    bool held_elsewhere = false;
+    if (!platform::take_lock(path + ".lock", journal->lock_, held_elsewhere, error))
+        return base::fail(base::Failure{
+            held_elsewhere ? "another mcp-edit serving the same roots uses " + path + " (it holds " + path + ".lock)"
+                           : path + ".lock cannot be locked: " + error});
 
     // Replay what a previous run wrote, up to the first record that is cut short or unreadable.
     std::error_code size_error;
@@ -67,47 +81,71 @@ base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::st
     const std::string header = framed({{"t", "h"}, {"kind", kind}, {"version", 1}});
     std::ifstream in(fs_path(path), std::ios::binary);
     std::map<std::string, std::size_t> writes;
-    std::vector<std::pair<std::string, Json>> bases;
+    struct Base {
+        std::string path;
+        bool existed;
+        std::string bytes;
+    };
+    std::vector<Base> bases;
     std::uint64_t good = 0;
     bool header_seen = false;
     while (in) {
         unsigned char prefix[4];
         if (!in.read(reinterpret_cast<char*>(prefix), 4)) break;
         const std::uint32_t n = prefix[0] | (prefix[1] << 8) | (prefix[2] << 16) | (static_cast<std::uint32_t>(prefix[3]) << 24);
-        if (n > max_record_bytes || n > on_disk - good - 4) break;
+        if (n > max_record_bytes || on_disk < good + 4 || n > on_disk - good - 4) break;
         std::vector<std::uint8_t> payload(n);
         if (!in.read(reinterpret_cast<char*>(payload.data()), n)) break;
         const Json r = Json::from_cbor(payload, true, false);
         if (r.is_discarded() || !r.is_object()) break;
-        const std::string t = r.value("t", "");
+        // A record of the wrong shape (another version, a damaged file) ends the replay like a torn one.
+        const auto text = [&](const char* key) {
+            const auto it = r.find(key);
+            return it != r.end() && it->is_string() ? std::optional<std::string>(it->get<std::string>()) : std::nullopt;
+        };
+        const auto flag = [&](const char* key) {
+            const auto it = r.find(key);
+            return it != r.end() && it->is_boolean() ? std::optional<bool>(it->get<bool>()) : std::nullopt;
+        };
+        const auto t = text("t");
+        const auto p = text("p");
+        if (!t) break;
         if (!header_seen) {
-            if (t != "h" || r.value("kind", "") != kind) return base::fail(base::Failure{path + " is not a history journal of mcp-edit"});
+            if (*t != "h" || text("kind") != std::string(kind)) return base::fail(base::Failure{path + " is not a history journal of mcp-edit"});
             header_seen = true;
-        } else if (t == "r") {
-            const std::string p = r.value("p", "");
-            const bool deleted = r["a"].is_null();
-            std::string after = deleted ? std::string() : text_of(r["a"]);
+        } else if (*t == "r") {
+            const auto tool = text("tool");
+            const auto existed = flag("e");
+            auto before = bytes_at(r, "b");
+            auto after = bytes_at(r, "a");
+            const bool deleted = is_null_at(r, "a");
+            if (!p || !tool || !existed || !before || (!after && !deleted)) break;
             std::optional<Fingerprint> fingerprint;
-            if (!deleted) fingerprint = Fingerprint::of(after);
-            history.record(r.value("tool", ""), p, r.value("e", true), text_of(r["b"]), std::move(after), std::move(fingerprint));
-            ++writes[p];
-        } else if (t == "u") {
-            const std::string p = r.value("p", "");
-            if (const auto latest = history.latest(p)) history.pop(p, latest->seq);
-            ++writes[p];
-        } else if (t == "s") {
-            bases.emplace_back(r.value("p", ""), r);
+            if (after) fingerprint = Fingerprint::of(*after);
+            history.record(*tool, *p, *existed, std::move(*before), after ? std::move(*after) : std::string(), std::move(fingerprint));
+            ++writes[*p];
+        } else if (*t == "u") {
+            if (!p) break;
+            if (const auto latest = history.latest(*p)) history.pop(*p, latest->seq);
+            ++writes[*p];
+        } else if (*t == "s") {
+            const auto existed = flag("e");
+            auto base = bytes_at(r, "b");
+            if (!p || !existed || (*existed && !base)) break;
+            bases.push_back({*p, *existed, base ? std::move(*base) : std::string()});
+        } else {
+            break;
         }
         good += 4 + n;
         ++journal->replayed_;
     }
     in.close();
-    for (auto& [p, r] : bases) {
+    for (auto& b : bases) {
         SessionChanges::File file;
-        file.real_path = p;
-        file.existed = r.value("e", true);
-        file.changes = writes[p];
-        if (file.existed) file.base = std::make_shared<const std::string>(text_of(r["b"]));
+        file.real_path = b.path;
+        file.existed = b.existed;
+        file.changes = writes[b.path];
+        if (file.existed) file.base = std::make_shared<const std::string>(std::move(b.bytes));
         changes.restore(std::move(file));
     }
 

@@ -3,7 +3,8 @@
 // changes land: each record a length-prefixed CBOR map written whole (a record cut short by a
 // crash is dropped when the journal is read back, the ones before it count). On start it is
 // replayed into the History and SessionChanges (their byte caps apply), and rewritten compactly
-// (temp file + rename) when it has grown past what they hold.
+// (temp file + rename) when it has grown past what they hold. A lock file beside it keeps a second
+// server on the same roots out (it runs with memory only), so two never append to one journal.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "os/platform.hpp"
 #include "tools/history.hpp"
 #include "tools/session_changes.hpp"
 
@@ -51,6 +53,7 @@ private:
     bool rewrite(const std::string& bytes, std::string& error);
 
     std::string path_;
+    platform::FileLock lock_;  // on path_ + ".lock": one server per journal
     History& history_;
     SessionChanges& changes_;
     std::mutex mutex_;

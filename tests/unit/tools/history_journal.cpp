@@ -1,10 +1,13 @@
 // Unit tests of tools/history_journal: changes, undos and session bases written, read back into a
 // fresh History and SessionChanges; a record cut short by a crash dropped (the earlier ones
-// kept); a journal that holds more than was kept rewritten compactly; journals kept per roots.
+// kept); a journal that holds more than was kept rewritten compactly; journals kept per roots; a
+// record of the wrong shape ends the replay; a second server on the same journal is kept out.
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "tools/history_journal.hpp"
 
@@ -134,6 +137,47 @@ TEST_CASE("history journal: a file that is not a journal is not touched") {
     }
     auto j = HistoryJournal::open(d.str(), {"/r"}, h, c);
     CHECK_FALSE(j.ok());
+}
+
+TEST_CASE("history journal: a record of the wrong shape ends the replay there, without harm") {
+    Dir d;
+    std::string path;
+    {
+        History h;
+        SessionChanges c;
+        auto j = open(d, h, c);
+        path = j->path();
+        const std::string v1 = "1\n";
+        j->recorded("/r/a.txt", "edit", true, "0\n", &v1);
+    }
+    {
+        // "b" as a text string instead of bytes, then a good-looking record after it.
+        const auto cbor = nlohmann::json::to_cbor(nlohmann::json{{"t", "r"}, {"p", "/r/b.txt"}, {"tool", "edit"}, {"e", true}, {"b", "text"}, {"a", nullptr}});
+        std::string framed(4, '\0');
+        for (int i = 0; i < 4; ++i) framed[static_cast<std::size_t>(i)] = static_cast<char>((cbor.size() >> (8 * i)) & 0xFF);
+        framed.append(cbor.begin(), cbor.end());
+        std::ofstream(fs::path(path), std::ios::binary | std::ios::app) << framed << framed;
+    }
+    History h;
+    SessionChanges c;
+    auto j = open(d, h, c);
+    CHECK(j->replayed() == 2);  // the header and a.txt's change
+    CHECK(h.depth("/r/a.txt") == 1);
+    CHECK(h.depth("/r/b.txt") == 0);
+}
+
+TEST_CASE("history journal: a second server on the same roots runs without it, and says why") {
+    Dir d;
+    History h;
+    SessionChanges c;
+    auto first = open(d, h, c);
+    History h2;
+    SessionChanges c2;
+    auto second = HistoryJournal::open(d.str(), {"/r"}, h2, c2);
+    REQUIRE_FALSE(second.ok());
+    CHECK_MESSAGE(second.error().message.find("another mcp-edit serving the same roots") != std::string::npos, second.error().message);
+    first.reset();
+    CHECK(HistoryJournal::open(d.str(), {"/r"}, h2, c2).ok());  // free again once the first is gone
 }
 
 #ifndef _WIN32

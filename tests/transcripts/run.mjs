@@ -2,7 +2,11 @@
 //   # comment                      ignored
 //   ! args --flag value ...         extra server arguments (whitespace-split)
 //   ! argv ["--flag", "a value"]    extra server arguments as a JSON array (values with spaces)
-//   ! file NAME JSON-STRING         a fixture file in the temporary root (JSON string: escapes allowed)
+//   ! file NAME JSON-STRING         a fixture file in the temporary root (JSON string: escapes allowed);
+//                                   after the first `>` line, the file is (re)written at that point
+//                                   of the input, as another program changing it while the server runs
+//   ! wait REGEX                    send nothing more until an output line matches REGEX ($ROOT
+//                                   replaced; at most 10 s, then the rest is sent and it is a failure)
 //   ! dir NAME                      a fixture directory
 //   ! fifo NAME                     a fixture FIFO
 //   > RAW LINE                      sent to the server ($ROOT replaced; need not be valid JSON)
@@ -12,7 +16,8 @@
 //   <~ JSON                         an expected server line, matched anywhere in the output
 //   ! exit CODE                     the expected exit status (default 0)
 //   ! posix-only REASON             skipped when the binary is a Windows one (see below)
-// All input is written, stdin is closed, and the output is compared once the server exits:
+// All input is written (pausing only at `! wait`), stdin is closed, and the output is compared
+// once the server exits:
 // every `<` line must match the next unmatched output line in order, each `<~` line any line;
 // no output line may be left over. Expected values match when equal; objects match when every
 // expected key matches (extra keys allowed), arrays when they have the same length and match
@@ -85,17 +90,21 @@ function mismatch(expected, actual, where = "") {
 }
 
 function parseTranscript(file) {
-  const t = { args: [], files: [], inputs: [], expected: [], exit: 0 };
+  // steps: what is done once the server runs, in order: {send: Buffer} | {wait: RegExp source,
+  // at} | {file: {name, content}}
+  const t = { args: [], files: [], steps: [], expected: [], exit: 0 };
+  const send = (bytes) => t.steps.push({ send: bytes });
   const lines = fs.readFileSync(file, "utf8").split("\n");
   lines.forEach((line, i) => {
     const at = `${path.basename(file)}:${i + 1}`;
     if (line === "" || line.startsWith("#")) return;
-    if (line.startsWith("> ")) t.inputs.push(Buffer.from(line.slice(2), "utf8"));
-    else if (line.startsWith(">b64 ")) t.inputs.push(Buffer.from(line.slice(5), "base64"));
+    if (line.startsWith("> ")) send(Buffer.from(line.slice(2), "utf8"));
+    else if (line.startsWith(">b64 ")) send(Buffer.from(line.slice(5), "base64"));
     else if (line.startsWith(">repeat ")) {
       const m = /^>repeat (\d+) (.*)$/.exec(line);
-      t.inputs.push(Buffer.from(m[2].repeat(Number(m[1])), "utf8"));
+      send(Buffer.from(m[2].repeat(Number(m[1])), "utf8"));
     }
+    else if (line.startsWith("! wait ")) t.steps.push({ wait: line.slice(7).trim(), at });
     else if (line.startsWith("<~ ")) t.expected.push({ anywhere: true, value: JSON.parse(line.slice(3)), at });
     else if (line.startsWith("< ")) t.expected.push({ anywhere: false, value: JSON.parse(line.slice(2)), at });
     else if (line.startsWith("! args ")) t.args.push(...line.slice(7).trim().split(/\s+/));
@@ -104,7 +113,9 @@ function parseTranscript(file) {
     else if (line.startsWith("! file ")) {
       const rest = line.slice(7);
       const space = rest.indexOf(" ");
-      t.files.push({ kind: "file", name: rest.slice(0, space), content: JSON.parse(rest.slice(space + 1)) });
+      const file = { kind: "file", name: rest.slice(0, space), content: JSON.parse(rest.slice(space + 1)) };
+      if (t.steps.length === 0) t.files.push(file);
+      else t.steps.push({ file });
     } else if (line.startsWith("! dir ")) t.files.push({ kind: "dir", name: line.slice(6).trim() });
     else if (line.startsWith("! fifo ")) t.files.push({ kind: "fifo", name: line.slice(7).trim() });
     else if (line.startsWith("! posix-only ")) t.posixOnly = line.slice(13).trim();
@@ -118,10 +129,15 @@ function runOne(file) {
   if (windows && t.posixOnly) return Promise.resolve({ failures: [], stderr: "", skipped: t.posixOnly });
   const localRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "mcp-edit-transcript-")));
   const root = rootAsServerSees(localRoot);
+  const writeFixture = (f) => {
+    const p = path.join(localRoot, f.name);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, Buffer.from(f.content, "latin1"));
+  };
   for (const f of t.files) {
     const p = path.join(localRoot, f.name);
     fs.mkdirSync(path.dirname(p), { recursive: true });
-    if (f.kind === "file") fs.writeFileSync(p, Buffer.from(f.content, "latin1"));
+    if (f.kind === "file") writeFixture(f);
     else if (f.kind === "dir") fs.mkdirSync(p, { recursive: true });
     else spawnSyncMkfifo(p);
   }
@@ -130,12 +146,18 @@ function runOne(file) {
     const child = spawn(launcher[0], [...launcher.slice(1), ...args], { cwd: localRoot, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
+    const waitFailures = [];
+    let waiting = null; // {re, resolve} while a `! wait` step waits for a matching output line
+    const seenLine = () => waiting && stdout.split("\n").slice(0, -1).some((l) => waiting.re.test(l));
+    child.stdout.on("data", (d) => {
+      stdout += d;
+      if (seenLine()) waiting.resolve();
+    });
     child.stderr.on("data", (d) => (stderr += d));
     const timer = setTimeout(() => child.kill("SIGKILL"), windows ? 60000 : 20000);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      const failures = [];
+      const failures = [...waitFailures];
       if (signal) failures.push(`server killed by ${signal} (hang?)`);
       else if (code !== t.exit) failures.push(`exit status ${code}, expected ${t.exit}`);
       const outLines = stdout.split("\n").filter((l) => l !== "");
@@ -171,11 +193,25 @@ function runOne(file) {
       resolve({ failures, stderr });
     });
     child.stdin.on("error", () => {});
-    for (const line of t.inputs) {
-      const bytes = Buffer.from(line.toString("latin1").replaceAll("$ROOT", root), "latin1");
-      child.stdin.write(Buffer.concat([bytes, Buffer.from("\n")]));
-    }
-    child.stdin.end();
+    (async () => {
+      for (const step of t.steps) {
+        if (step.send) {
+          const bytes = Buffer.from(step.send.toString("latin1").replaceAll("$ROOT", root), "latin1");
+          child.stdin.write(Buffer.concat([bytes, Buffer.from("\n")]));
+        } else if (step.file) {
+          writeFixture(step.file);
+        } else {
+          const matched = await new Promise((resolve) => {
+            const timeout = setTimeout(() => resolve(false), 10000);
+            waiting = { re: new RegExp(step.wait.replaceAll("$ROOT", root)), resolve: () => (clearTimeout(timeout), resolve(true)) };
+            if (seenLine()) waiting.resolve();
+          });
+          waiting = null;
+          if (!matched) waitFailures.push(`${step.at}: no output line matched /${step.wait}/ within 10 s`);
+        }
+      }
+      child.stdin.end();
+    })();
   });
 }
 

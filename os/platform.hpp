@@ -1,6 +1,7 @@
 // The operating-system surface in one place: path resolution, file kinds and identity, reading a
 // regular file without ever blocking on a FIFO or device, atomic writes. POSIX (Linux, macOS) in
-// platform_posix.cpp; Windows in platform_windows.cpp.
+// platform_posix.cpp and file_writes_posix.cpp; Windows in platform_windows.cpp and
+// file_writes_windows.cpp.
 //
 // Paths are UTF-8 everywhere above this layer, with `/` as the separator: on Windows a real path
 // reads "C:/dir/file.txt" or "//server/share/dir/file.txt" (the implementation speaks UTF-16 and

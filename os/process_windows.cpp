@@ -3,6 +3,7 @@
 // the program and everything it started), stdout and stderr merged into one anonymous pipe that a
 // helper thread drains into a bounded buffer.
 #include "os/platform.hpp"
+#include "os/windows_system.hpp"
 
 #include <windows.h>
 
@@ -12,17 +13,11 @@
 
 namespace platform {
 
+using win::widen;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::wstring widen(std::string_view s) {
-    if (s.empty()) return {};
-    const int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
-    std::wstring out(static_cast<std::size_t>(n), L'\0');
-    MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), out.data(), n);
-    return out;
-}
 
 // One argument quoted so that CommandLineToArgvW and the C runtime give it back unchanged.
 std::wstring quoted(const std::wstring& arg) {

@@ -14,7 +14,6 @@
 #include "server/logging.hpp"
 #include "server/server_description.hpp"
 #include "tools/change.hpp"
-#include "tools/session_patch.hpp"
 
 namespace server {
 
@@ -235,105 +234,6 @@ void Session::set_log_level(protocol::Request& request, Reply& reply) {
     client_log_level_ = *level;
     follow_client_level(config_.log_level, *level);
     reply.result(Json::object());
-}
-
-void Session::list_resources(protocol::Request& request, Reply& reply) {
-    const Json cursor = request.params.value("cursor", Json());
-    if (!cursor.is_null() && !cursor.is_string()) {
-        reply.error(protocol::invalid_params, "Invalid params: cursor must be a string from an earlier resources/list");
-        return;
-    }
-    auto result = resources_list_result(session_changes_.files(), workspace_, cursor.is_string() ? cursor.get<std::string>() : "",
-                                        era_ == protocol::Era::modern);
-    if (!result) {
-        reply.error(protocol::invalid_params, "Invalid params: unknown cursor; call resources/list without one to start over");
-        return;
-    }
-    resources_seen_ = true;
-    reply.result(std::move(*result));
-}
-
-void Session::list_resource_templates(protocol::Request&, Reply& reply) {
-    Json result = {{"resourceTemplates", Json::array()}};
-    if (era_ == protocol::Era::modern) result.update({{"resultType", "complete"}, {"ttlMs", 3600000}, {"cacheScope", "public"}});
-    reply.result(std::move(result));
-}
-
-void Session::list_prompts(protocol::Request&, Reply& reply) {
-    Json result = {{"prompts", Json::array()}};
-    if (era_ == protocol::Era::modern) result.update({{"resultType", "complete"}, {"ttlMs", 3600000}, {"cacheScope", "public"}});
-    reply.result(std::move(result));
-}
-
-void Session::read_resource(protocol::Request& request, Reply& reply) {
-    const Json uri = request.params.value("uri", Json());
-    if (!uri.is_string()) {
-        reply.error(protocol::invalid_params, "Invalid params: uri (a string) is required; resources/list names the resources");
-        return;
-    }
-    auto target = resource_target(uri.get<std::string>(), session_changes_.files());
-    if (!target) {
-        reply.error(resource_not_found,
-                    "Resource not found: " + uri.get<std::string>() +
-                        ". This server's resources are mcp-edit://session/patch and one per file this session "
-                        "changed; resources/list names them.",
-                    {{"uri", uri}});
-        return;
-    }
-    resources_seen_ = true;
-    asio::co_spawn(io_, read_resource_now(shared_from_this(), uri.get<std::string>(), std::move(*target), std::move(reply),
-                                          era_ == protocol::Era::modern),
-                   asio::detached);
-}
-
-asio::awaitable<void> Session::read_resource_now(std::shared_ptr<Session>, std::string uri, ResourceTarget target, Reply reply,
-                                                 bool modern) {
-    // Each file's lane once: a change whose bookkeeping (its base) is still running is seen whole.
-    for (const auto& file : session_changes_.files())
-        if (target.whole_patch || file.real_path == target.real_path)
-            (void)co_await lanes_.acquire_for_read(tools::lane_key(file.real_path));
-    auto files = session_changes_.files();
-    const std::uint64_t max_file_size = config_.max_file_size;
-    const os::Workspace& workspace = workspace_;
-    Json result = co_await asio::co_spawn(
-        blocking_,
-        [&]() -> asio::awaitable<Json> {
-            co_return resources_read_result(uri, target, files, workspace, max_file_size, modern);
-        },
-        asio::use_awaitable);
-    reply.result(std::move(result));
-}
-
-void Session::subscribe_resource(protocol::Request& request, Reply& reply) {
-    const Json uri = request.params.value("uri", Json());
-    if (!uri.is_string() || uri.get<std::string>().rfind("mcp-edit://session/", 0) != 0) {
-        reply.error(protocol::invalid_params,
-                    "Invalid params: uri must be one of this server's resources (mcp-edit://session/patch, or a "
-                    "file's from resources/list)");
-        return;
-    }
-    if (subscriptions_.size() >= max_subscriptions && !subscriptions_.count(uri.get<std::string>())) {
-        reply.error(protocol::invalid_params, "Too many subscriptions (" + std::to_string(max_subscriptions) +
-                                                  "): subscribe to mcp-edit://session/patch to hear of every change");
-        return;
-    }
-    subscriptions_.insert(uri.get<std::string>());
-    resources_seen_ = true;
-    reply.result(Json::object());
-}
-
-void Session::unsubscribe_resource(protocol::Request& request, Reply& reply) {
-    const Json uri = request.params.value("uri", Json());
-    if (uri.is_string()) subscriptions_.erase(uri.get<std::string>());
-    reply.result(Json::object());
-}
-
-void Session::on_file_changed(const std::string& real_path, bool new_file) {
-    if (era_ != protocol::Era::legacy || !initialized_) return;
-    for (const std::string& uri : {std::string(tools::session_patch_uri), tools::session_file_uri(real_path)})
-        if (subscriptions_.count(uri)) peer_->notify("notifications/resources/updated", {{"uri", uri}});
-    // Only to a client that looked at the resources: the others never asked for the list.
-    if (new_file && resources_seen_) peer_->notify("notifications/resources/list_changed", Json::object());
 }
 
 void Session::call_tool(protocol::Request& request, Reply& reply) {

@@ -1,0 +1,45 @@
+// Windows helpers that the two halves of the platform layer share (platform_windows.cpp: paths,
+// stat, reads; file_writes_windows.cpp: staged writes, directories, locks): UTF-8 <-> UTF-16, the
+// `\\?\` form of a path, error codes and messages, and a handle that closes itself. Included only
+// by *_windows.cpp files.
+#pragma once
+
+#include <windows.h>
+
+#include <string>
+#include <string_view>
+
+namespace platform::win {
+
+std::wstring widen(std::string_view s);
+std::string narrow(std::wstring_view s);
+
+// The path as the system takes it: absolute paths get the `\\?\` prefix (no length limit; `.` and
+// `..` must then be gone, so the path is made full first), relative ones only backslashes.
+std::wstring system_path(const std::string& utf8);
+
+// The errno value closest to a Windows error code.
+int errno_of(DWORD error);
+
+// The system's message for an error code, in English where it can, without the trailing newline.
+std::string system_message(DWORD error);
+
+struct Handle {
+    HANDLE h = INVALID_HANDLE_VALUE;
+    explicit Handle(HANDLE handle) : h(handle) {}
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    ~Handle() {
+        if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+    }
+    bool ok() const { return h != INVALID_HANDLE_VALUE; }
+    HANDLE release() {
+        HANDLE out = h;
+        h = INVALID_HANDLE_VALUE;
+        return out;
+    }
+};
+
+constexpr DWORD share_all = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
+
+}  // namespace platform::win

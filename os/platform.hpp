@@ -191,6 +191,35 @@ struct ProcessOutcome {
 
 ProcessOutcome run_process(const ProcessRun& run);
 
+// A program kept running and spoken to through its standard input and output (a language
+// server). What it writes to stderr is read on a thread of its own; the last max_error_output
+// bytes are kept for messages. Started in a process group (POSIX) or job object (Windows) of its
+// own, so stop() ends what it started too. One thread reads, one writes at a time.
+class ChildProcess {
+public:
+    static constexpr std::size_t max_error_output = 4096;
+
+    ChildProcess();
+    ~ChildProcess();  // stop(0)
+    ChildProcess(const ChildProcess&) = delete;
+    ChildProcess& operator=(const ChildProcess&) = delete;
+
+    // False with `error` when it cannot be started (program not found, ...).
+    bool start(const std::vector<std::string>& argv, const std::string& directory, std::string& error);
+    // Blocks until all is written; false once it stopped reading (it exited).
+    bool write(std::string_view bytes);
+    // Blocks until some output is there; 0 at the end of its output.
+    std::size_t read(char* buffer, std::size_t size);
+    // Closes its input, waits at most `grace` for it to exit, then kills it (and what it started)
+    // and reaps it. Safe to call more than once.
+    void stop(std::chrono::milliseconds grace);
+    std::string error_output() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
 // Removes a directory made by make_private_directory and whatever a check left in it.
 bool remove_private_directory(const std::string& path);
 

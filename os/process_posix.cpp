@@ -1,13 +1,18 @@
-// POSIX implementation of platform::run_process (platform.hpp): posix_spawnp into a process group
-// of its own, stdout+stderr merged into one pipe read with poll into a bounded buffer, the whole
-// group killed at the deadline, on cancellation, or when the program exits leaving children that
-// hold the pipe. Its own file: the rest of the platform layer is files, this is processes.
+// POSIX implementation of platform::run_process and platform::ChildProcess (platform.hpp):
+// posix_spawnp into a process group of its own. run_process: stdout+stderr merged into one pipe
+// read with poll into a bounded buffer, the whole group killed at the deadline, on cancellation,
+// or when the program exits leaving children that hold the pipe. ChildProcess: a program kept
+// running with pipes to its stdin and stdout. Its own file: the rest of the platform layer is
+// files, this is processes.
 #include "os/platform.hpp"
 
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <atomic>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -53,10 +58,11 @@ struct Pipe {
     }
 };
 
-// Starts argv in `directory` with stdout and stderr on `out`, stdin on /dev/null, in a new
-// process group, with default signal dispositions (the server ignores SIGPIPE; its checks must
-// not). Returns the pid, or -1 with `error` set.
-pid_t spawn(const ProcessRun& run, int out, std::string& error) {
+// Starts argv in `directory` with stdin on `in` (/dev/null when -1), stdout on `out` and stderr
+// on `err`, in a new process group, with default signal dispositions (the server ignores SIGPIPE;
+// its checks must not). Returns the pid, or -1 with `error` set.
+pid_t spawn(const std::vector<std::string>& program, const std::string& directory, int in, int out, int err,
+            std::string& error) {
     SpawnSetup setup;
     sigset_t no_signals, default_signals;
     sigemptyset(&no_signals);
@@ -72,19 +78,20 @@ pid_t spawn(const ProcessRun& run, int out, std::string& error) {
     posix_spawnattr_setpgroup(&setup.attr, 0);
     posix_spawnattr_setsigmask(&setup.attr, &no_signals);
     posix_spawnattr_setsigdefault(&setup.attr, &default_signals);
-    posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
+    if (in < 0) posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
+    else posix_spawn_file_actions_adddup2(&setup.actions, in, 0);
     posix_spawn_file_actions_adddup2(&setup.actions, out, 1);
-    posix_spawn_file_actions_adddup2(&setup.actions, out, 2);
-    if (!run.directory.empty()) posix_spawn_file_actions_addchdir_np(&setup.actions, run.directory.c_str());
+    posix_spawn_file_actions_adddup2(&setup.actions, err, 2);
+    if (!directory.empty()) posix_spawn_file_actions_addchdir_np(&setup.actions, directory.c_str());
 
     std::vector<char*> argv;
-    argv.reserve(run.argv.size() + 1);
-    for (const auto& arg : run.argv) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.reserve(program.size() + 1);
+    for (const auto& arg : program) argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
     pid_t pid = -1;
-    if (const int err = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), environ); err != 0) {
-        error = "cannot start " + run.argv[0] + " in " + run.directory + ": " + error_text(err) +
-                (err == ENOENT ? " (is it installed and on the server's PATH, and does the directory exist?)" : "");
+    if (const int failed = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), environ); failed != 0) {
+        error = "cannot start " + program[0] + " in " + directory + ": " + error_text(failed) +
+                (failed == ENOENT ? " (is it installed and on the server's PATH, and does the directory exist?)" : "");
         return -1;
     }
     return pid;
@@ -133,7 +140,7 @@ ProcessOutcome run_process(const ProcessRun& run) {
         out.error = "cannot create a pipe: " + error_text(errno);
         return out;
     }
-    const pid_t pid = spawn(run, pipe.fds[1], out.error);
+    const pid_t pid = spawn(run.argv, run.directory, -1, pipe.fds[1], pipe.fds[1], out.error);
     if (pid < 0) return out;
     out.started = true;
     pipe.close_write();
@@ -184,6 +191,113 @@ ProcessOutcome run_process(const ProcessRun& run) {
     else if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
     out.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
     return out;
+}
+
+struct ChildProcess::State {
+    pid_t pid = -1;
+    int input = -1;   // its stdin (our write end)
+    int output = -1;  // its stdout (our read end)
+    int errors = -1;  // its stderr (our read end), drained by error_reader
+    std::thread error_reader;
+    mutable std::mutex error_mutex;
+    std::string error_tail;
+    std::atomic<bool> stopped{false};  // read() then returns 0 even while something still holds the pipe
+};
+
+ChildProcess::ChildProcess() : state_(std::make_unique<State>()) {}
+
+ChildProcess::~ChildProcess() {
+    stop(std::chrono::milliseconds(0));
+    if (state_->output >= 0) ::close(state_->output);
+}
+
+bool ChildProcess::start(const std::vector<std::string>& argv, const std::string& directory, std::string& error) {
+    if (argv.empty() || argv[0].empty()) {
+        error = "no program to run";
+        return false;
+    }
+    Pipe in, out, err;
+    if (!open_pipe(in.fds) || !open_pipe(out.fds) || !open_pipe(err.fds)) {
+        error = "cannot create a pipe: " + error_text(errno);
+        return false;
+    }
+    const pid_t pid = spawn(argv, directory, in.fds[0], out.fds[1], err.fds[1], error);
+    if (pid < 0) return false;
+    State& s = *state_;
+    s.pid = pid;
+    std::swap(s.input, in.fds[1]);
+    std::swap(s.output, out.fds[0]);
+    std::swap(s.errors, err.fds[0]);
+    s.error_reader = std::thread([&s] {
+        char buffer[4096];
+        for (;;) {
+            pollfd p{s.errors, POLLIN, 0};
+            if (::poll(&p, 1, 100) == 0) {
+                if (s.stopped) return;  // stopped, and nothing more came for a tenth of a second
+                continue;
+            }
+            const ssize_t n = ::read(s.errors, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) return;
+            const std::lock_guard lock(s.error_mutex);
+            s.error_tail.append(buffer, static_cast<std::size_t>(n));
+            if (s.error_tail.size() > max_error_output) s.error_tail.erase(0, s.error_tail.size() - max_error_output);
+        }
+    });
+    return true;
+}
+
+bool ChildProcess::write(std::string_view bytes) {
+    const int fd = state_->input;
+    if (fd < 0) return false;
+    while (!bytes.empty()) {
+        const ssize_t n = ::write(fd, bytes.data(), bytes.size());  // SIGPIPE is ignored: EPIPE instead
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+std::size_t ChildProcess::read(char* buffer, std::size_t size) {
+    const int fd = state_->output;
+    if (fd < 0) return 0;
+    for (;;) {
+        if (state_->stopped) return 0;
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 100) == 0) continue;  // looks at `stopped` ten times a second
+        const ssize_t n = ::read(fd, buffer, size);
+        if (n < 0 && errno == EINTR) continue;
+        return n > 0 ? static_cast<std::size_t>(n) : 0;
+    }
+}
+
+void ChildProcess::stop(std::chrono::milliseconds grace) {
+    State& s = *state_;
+    if (s.stopped || s.pid < 0) return;
+    s.stopped = true;
+    ::close(s.input);
+    s.input = -1;
+    const auto deadline = Clock::now() + grace;
+    int status = 0;
+    pid_t reaped = 0;
+    while ((reaped = ::waitpid(s.pid, &status, WNOHANG)) == 0 && Clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ::kill(-s.pid, SIGKILL);  // the group: what it started goes too (the leader may be gone already)
+    if (reaped == 0)
+        while (::waitpid(s.pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    // The output end stays open until the destructor: a reader may still be in read(), which now
+    // returns 0. The stderr reader ends at the pipe's end, or soon after stopped if something that
+    // left the group still holds it.
+    if (s.error_reader.joinable()) s.error_reader.join();
+    ::close(s.errors);
+    s.errors = -1;
+}
+
+std::string ChildProcess::error_output() const {
+    const std::lock_guard lock(state_->error_mutex);
+    return state_->error_tail;
 }
 
 bool remove_private_directory(const std::string& path) {

@@ -1,7 +1,8 @@
-// Windows implementation of platform::run_process (platform.hpp): CreateProcessW with the command
-// line quoted as the C runtime parses it, inside a job object (so the timeout and cancellation end
-// the program and everything it started), stdout and stderr merged into one anonymous pipe that a
-// helper thread drains into a bounded buffer.
+// Windows implementation of platform::run_process and platform::ChildProcess (platform.hpp):
+// CreateProcessW with the command line quoted as the C runtime parses it, inside a job object (so
+// the timeout, cancellation and stop() end the program and everything it started). run_process:
+// stdout and stderr merged into one anonymous pipe that a helper thread drains into a bounded
+// buffer. ChildProcess: pipes to its stdin and stdout, stderr drained by a thread of its own.
 #include "os/platform.hpp"
 #include "os/windows_system.hpp"
 
@@ -127,6 +128,115 @@ ProcessOutcome run_process(const ProcessRun& run) {
     if (!out.timed_out && !out.cancelled && GetExitCodeProcess(process.h, &code)) out.exit_code = static_cast<int>(code);
     out.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
     return out;
+}
+
+struct ChildProcess::State {
+    Owned process;
+    Owned job;
+    Owned input;   // its stdin (our write end)
+    Owned output;  // its stdout (our read end)
+    Owned errors;  // its stderr (our read end), drained by error_reader
+    std::thread error_reader;
+    mutable std::mutex error_mutex;
+    std::string error_tail;
+    bool stopped = false;
+};
+
+ChildProcess::ChildProcess() : state_(std::make_unique<State>()) {}
+
+ChildProcess::~ChildProcess() { stop(std::chrono::milliseconds(0)); }
+
+bool ChildProcess::start(const std::vector<std::string>& argv, const std::string& directory, std::string& error) {
+    if (argv.empty() || argv[0].empty()) {
+        error = "no program to run";
+        return false;
+    }
+    State& s = *state_;
+    SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+    Owned child_in, child_out, child_err;
+    if (!CreatePipe(&child_in.h, &s.input.h, &inherit, 0) || !CreatePipe(&s.output.h, &child_out.h, &inherit, 0) ||
+        !CreatePipe(&s.errors.h, &child_err.h, &inherit, 0)) {
+        error = "cannot create a pipe";
+        return false;
+    }
+    for (HANDLE ours : {s.input.h, s.output.h, s.errors.h}) SetHandleInformation(ours, HANDLE_FLAG_INHERIT, 0);
+
+    s.job.h = CreateJobObjectW(nullptr, nullptr);
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
+    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+    if (s.job.h) SetInformationJobObject(s.job.h, JobObjectExtendedLimitInformation, &limits, sizeof limits);
+
+    std::wstring command_line;
+    for (const auto& arg : argv) command_line += (command_line.empty() ? L"" : L" ") + quoted(widen(arg));
+    STARTUPINFOW startup{};
+    startup.cb = sizeof startup;
+    startup.dwFlags = STARTF_USESTDHANDLES;
+    startup.hStdInput = child_in.h;
+    startup.hStdOutput = child_out.h;
+    startup.hStdError = child_err.h;
+    PROCESS_INFORMATION info{};
+    const std::wstring folder = widen(directory);
+    if (!CreateProcessW(nullptr, command_line.data(), nullptr, nullptr, TRUE, CREATE_SUSPENDED | CREATE_NO_WINDOW, nullptr,
+                        folder.empty() ? nullptr : folder.c_str(), &startup, &info)) {
+        const DWORD e = GetLastError();
+        error = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND
+                    ? argv[0] + ": program not found (looked up on PATH)"
+                    : argv[0] + ": cannot start it (Windows error " + std::to_string(e) + ")";
+        return false;
+    }
+    s.process.h = info.hProcess;
+    Owned thread(info.hThread);
+    if (s.job.h) AssignProcessToJobObject(s.job.h, s.process.h);
+    ResumeThread(thread.h);
+    s.error_reader = std::thread([&s] {
+        char buffer[4096];
+        DWORD got = 0;
+        while (::ReadFile(s.errors.h, buffer, sizeof buffer, &got, nullptr) && got > 0) {
+            const std::lock_guard lock(s.error_mutex);
+            s.error_tail.append(buffer, got);
+            if (s.error_tail.size() > max_error_output) s.error_tail.erase(0, s.error_tail.size() - max_error_output);
+        }
+    });
+    return true;
+}
+
+bool ChildProcess::write(std::string_view bytes) {
+    HANDLE h = state_->input.h;
+    if (!h) return false;
+    while (!bytes.empty()) {
+        DWORD wrote = 0;
+        const DWORD part = static_cast<DWORD>(std::min<std::size_t>(bytes.size(), 1u << 20));
+        if (!::WriteFile(h, bytes.data(), part, &wrote, nullptr) || wrote == 0) return false;
+        bytes.remove_prefix(wrote);
+    }
+    return true;
+}
+
+std::size_t ChildProcess::read(char* buffer, std::size_t size) {
+    HANDLE h = state_->output.h;
+    DWORD got = 0;
+    if (!h || !::ReadFile(h, buffer, static_cast<DWORD>(std::min<std::size_t>(size, 1u << 20)), &got, nullptr)) return 0;
+    return got;
+}
+
+void ChildProcess::stop(std::chrono::milliseconds grace) {
+    State& s = *state_;
+    if (s.stopped || !s.process.h) return;
+    s.stopped = true;
+    s.input.reset();
+    if (WaitForSingleObject(s.process.h, static_cast<DWORD>(grace.count())) != WAIT_OBJECT_0) {
+        if (s.job.h) TerminateJobObject(s.job.h, 1);
+        else TerminateProcess(s.process.h, 1);
+        WaitForSingleObject(s.process.h, 5000);
+    } else if (s.job.h) {
+        TerminateJobObject(s.job.h, 1);  // what it started goes with it
+    }
+    if (s.error_reader.joinable()) s.error_reader.join();
+}
+
+std::string ChildProcess::error_output() const {
+    const std::lock_guard lock(state_->error_mutex);
+    return state_->error_tail;
 }
 
 bool remove_private_directory(const std::string& path) {

@@ -32,9 +32,10 @@ struct Config {
     bool fsync = true;
     double fuzzy_threshold = 1.0;  // apply_diff: similarity matching below 1 (off by default)
     std::vector<std::string> checks;  // --check 'GLOB=COMMAND', as given (tools::CheckRule::parse reads them)
+    std::vector<std::string> language_servers;  // --lsp 'GLOB=COMMAND', as given
     std::chrono::milliseconds check_timeout{std::chrono::seconds(10)};  // --check-timeout
-    os::IgnoreSettings ignore;
-    std::string history_dir;    // --history-dir: undo history and session changes kept there ("" = memory only)  // --ignore-file, --respect-gitignore, --ignore-reads
+    os::IgnoreSettings ignore;  // --ignore-file, --respect-gitignore, --ignore-reads
+    std::string history_dir;    // --history-dir: undo history and session changes kept there ("" = memory only)
     spdlog::level::level_enum log_level = spdlog::level::info;
     std::string log_file;  // empty: stderr
 

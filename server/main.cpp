@@ -113,8 +113,18 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
             auto rule = tools::CheckRule::parse(spec);
             return rule ? std::string() : rule.error().message;
         });
+    app.add_option("--lsp", config.language_servers,
+                   "GLOB=COMMAND: a language server (e.g. '*.{c,cc,cpp,h,hpp}=clangd', '*.py=pyright-langserver "
+                   "--stdio') started once per root and told each written file whose name (or path under its root, "
+                   "when GLOB holds a /) matches GLOB, before and after the change; its diagnostics are reported like "
+                   "a check's (repeatable)")
+        ->check([](const std::string& spec) {
+            auto rule = tools::CheckRule::parse_language_server(spec);
+            return rule ? std::string() : rule.error().message;
+        });
     double check_timeout = 10;
-    app.add_option("--check-timeout", check_timeout, "Seconds a check may run before it is killed (default 10)")
+    app.add_option("--check-timeout", check_timeout,
+                   "Seconds a check may run before it is killed, and a language server may take to report (default 10)")
         ->check(CLI::Range(0.1, 3600.0));
     std::vector<std::string> ignore_files;
     app.add_option("--ignore-file", ignore_files,
@@ -256,9 +266,11 @@ int main(int argc, char** argv) {
     // hold up the file work of other calls; its size bounds how many run at once.
     std::optional<asio::thread_pool> check_pool;
     std::unique_ptr<tools::Checks> checks;
-    if (!config.checks.empty()) {
+    if (!config.checks.empty() || !config.language_servers.empty()) {
         tools::CheckSettings settings;
         for (const auto& spec : config.checks) settings.rules.push_back(tools::CheckRule::parse(spec).value());
+        for (const auto& spec : config.language_servers)
+            settings.language_servers.push_back(tools::CheckRule::parse_language_server(spec).value());
         settings.timeout = config.check_timeout;
         check_pool.emplace(tools::Checks::parallel);
         checks = std::make_unique<tools::Checks>(std::move(settings), check_pool->get_executor());

@@ -2,14 +2,26 @@
 #include "tools/check_report.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 
 namespace tools {
 
 namespace {
 
+bool answered(const CheckOutcome& c) { return c.run.started && !c.run.timed_out && !c.run.cancelled && c.run.error.empty(); }
+
+// A command passes with exit 0; a language server when it answered and reports no error.
 bool passed(const CheckOutcome& c) {
+    if (c.language_server)
+        return answered(c) && std::none_of(c.diagnostics.begin(), c.diagnostics.end(),
+                                           [](const Diagnostic& d) { return d.severity == "error"; });
     return c.run.started && !c.run.timed_out && !c.run.cancelled && c.run.exit_code && *c.run.exit_code == 0;
+}
+
+std::string seconds(std::chrono::milliseconds duration) {
+    const auto tenths = duration.count() / 100;
+    return std::to_string(tenths / 10) + (tenths < 100 ? "." + std::to_string(tenths % 10) : "") + " s";
 }
 
 std::string plural(std::size_t n, const std::string& word) {
@@ -20,12 +32,14 @@ std::string plural(std::size_t n, const std::string& word) {
 std::string how_it_ended(const CheckOutcome& c) {
     const auto& run = c.run;
     if (!run.started) return "could not start (" + run.error + ")";
-    if (run.cancelled) return "was stopped (the call was cancelled)";
-    if (run.timed_out) {
-        const auto tenths = run.duration.count() / 100;
-        return "timed out after " + std::to_string(tenths / 10) + (tenths < 100 ? "." + std::to_string(tenths % 10) : "") +
-               " s and was killed";
+    if (c.language_server) {
+        if (run.cancelled) return "was not waited for (the call was cancelled)";
+        if (run.timed_out) return "did not report within " + seconds(run.duration) + " (" + run.error + "; it keeps running)";
+        if (!run.error.empty()) return "could not report (" + run.error + ")";
+        return passed(c) ? "reported no errors" : "reported";
     }
+    if (run.cancelled) return "was stopped (the call was cancelled)";
+    if (run.timed_out) return "timed out after " + seconds(run.duration) + " and was killed";
     if (!run.exit_code) return "was ended by signal " + std::to_string(run.signal);
     return *run.exit_code == 0 ? "passed" : "failed (exit " + std::to_string(*run.exit_code) + ")";
 }
@@ -68,7 +82,8 @@ std::string checks_sentence(const std::vector<CheckOutcome>& checks) {
     for (std::size_t i = 0; i < checks.size(); ++i) {
         const auto& c = checks[i];
         if (i) out += "; ";
-        out += "`" + c.command + "` on " + c.display + " " + how_it_ended(c);
+        out += "`" + c.command + "`" + (c.language_server ? " (language server)" : "") + " on " + c.display + " " +
+               how_it_ended(c);
         if (const std::string f = findings(c); !f.empty()) out += ": " + f;
     }
     return out + ".";
@@ -78,7 +93,8 @@ std::string checks_text(const std::vector<CheckOutcome>& checks) {
     std::string out;
     for (const auto& c : checks) {
         if (passed(c) && c.diagnostics.empty() && c.fixed.empty() && c.run.output.empty()) continue;
-        out += (out.empty() ? "" : "\n") + std::string("Check `") + c.command + "` on " + c.display + " " + how_it_ended(c) + ".\n";
+        out += (out.empty() ? "" : "\n") + std::string(c.language_server ? "Language server `" : "Check `") + c.command +
+               "` on " + c.display + " " + how_it_ended(c) + ".\n";
         for (std::size_t i = 0; i < c.diagnostics.size(); ++i) {
             const auto& d = c.diagnostics[i];
             out += std::string(c.compared ? (c.is_new[i] ? "new " : "old ") : "") + d.severity + " at " + location(d, c) +
@@ -117,7 +133,8 @@ nlohmann::json checks_json(const std::vector<CheckOutcome>& checks) {
                                 {"diagnostics", std::move(diagnostics)},
                                 {"fixed", std::move(fixed)},
                                 {"compared", c.compared}};
-        if (!c.run.started) entry["error"] = c.run.error;
+        if (!c.run.error.empty()) entry["error"] = c.run.error;
+        if (c.language_server) entry["language_server"] = true;
         if (c.run.cancelled) entry["cancelled"] = true;
         out.push_back(std::move(entry));
     }

@@ -22,6 +22,7 @@ struct CheckOutcome {
     std::vector<bool> is_new;             // per diagnostic; all true when !compared
     std::vector<Diagnostic> fixed;        // findings of the pre-image that are gone
     bool compared = false;                // the pre-image was checked too (a new file has none)
+    bool language_server = false;         // an --lsp rule: `run` says only whether it answered
 };
 
 // One sentence: the change is written, and what each check said ("... failed (exit 1): 1 new

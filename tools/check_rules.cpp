@@ -134,6 +134,18 @@ base::Result<CheckRule> CheckRule::parse(std::string_view spec) {
     return rule;
 }
 
+base::Result<CheckRule> CheckRule::parse_language_server(std::string_view spec) {
+    if (spec.find('=') == std::string_view::npos)
+        return bad(std::string(spec) + ": expected GLOB=COMMAND, e.g. --lsp '*.{c,cc,cpp,h,hpp}=clangd'");
+    auto rule = parse(spec);
+    if (!rule) return rule;
+    for (const auto& arg : rule->argv)
+        if (arg.find(file_placeholder) != std::string::npos)
+            return bad(std::string(spec) + ": a language server is started once for all the files it matches and is told "
+                                           "each file over LSP, so its command takes no {file}");
+    return rule;
+}
+
 std::vector<std::string> CheckRule::argv_for(const std::string& path) const {
     std::vector<std::string> out;
     out.reserve(argv.size() + 1);

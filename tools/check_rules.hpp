@@ -50,6 +50,8 @@ struct CheckRule {
 
     // Parses "GLOB=COMMAND" (split at the first `=`); a failure names the spec ("SPEC: why").
     static base::Result<CheckRule> parse(std::string_view spec);
+    // The same for `--lsp 'GLOB=COMMAND'`: the command starts a language server, so no `{file}`.
+    static base::Result<CheckRule> parse_language_server(std::string_view spec);
 
     // argv for one file: every `{file}` inside an argument replaced by `path` (the argument stays
     // one argument); when no argument holds `{file}`, `path` is appended as the last one.

@@ -15,11 +15,30 @@
 
 namespace tools {
 
+// One check of one file: the run on the written bytes, and what its pre-image had.
+struct Checks::Job {
+    const CheckRule* rule = nullptr;
+    std::size_t rule_index = 0;
+    bool language_server = false;  // rule_index is into settings_.language_servers
+    CheckTarget target;
+    CheckOutcome outcome;
+    std::vector<Diagnostic> before;  // the pre-image's findings
+    bool compared = false;
+};
+
 namespace {
+
+using Job = Checks::Job;
 
 std::string directory_of(const std::string& real) {
     const auto slash = real.find_last_of('/');
     return slash == std::string::npos ? "." : slash == 0 ? "/" : real.substr(0, slash);
+}
+
+// Where a language server for `real` runs: the root that holds it, else its folder.
+std::string language_server_root(const os::Workspace& workspace, const std::string& real) {
+    const std::string* root = workspace.root_of(real);
+    return root ? *root : directory_of(real);
 }
 
 std::string name_of(const std::string& real) {
@@ -31,16 +50,6 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
     if (from.empty()) return;
     for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
 }
-
-// One check of one file: the run on the written bytes, and what its pre-image had.
-struct Job {
-    const CheckRule* rule = nullptr;
-    std::size_t rule_index = 0;
-    CheckTarget target;
-    CheckOutcome outcome;
-    std::vector<Diagnostic> before;  // the pre-image's findings
-    bool compared = false;
-};
 
 // Every job of one call, shared with the pool's tasks (they may outlive an abandoned wait).
 struct Batch {
@@ -103,6 +112,49 @@ std::string path_in_roots(const os::Workspace& workspace, const std::string& rea
 
 Checks::Checks(CheckSettings settings, asio::any_io_executor pool) : settings_(std::move(settings)), pool_(std::move(pool)) {}
 
+Checks::~Checks() {
+    const std::lock_guard lock(servers_mutex_);
+    servers_.clear();  // each says shutdown and exit, then is stopped
+}
+
+std::shared_ptr<LanguageServer> Checks::language_server(std::size_t rule, const std::string& root) {
+    std::shared_ptr<LanguageServer> retired;  // stopped after the lock is let go
+    const std::lock_guard lock(servers_mutex_);
+    const auto key = std::make_pair(rule, root);
+    auto it = servers_.find(key);
+    if (it == servers_.end()) {
+        if (servers_.size() >= max_language_servers) {
+            auto oldest = std::min_element(servers_.begin(), servers_.end(),
+                                           [](const auto& a, const auto& b) { return a.second.second < b.second.second; });
+            retired = std::move(oldest->second.first);
+            servers_.erase(oldest);
+        }
+        it = servers_.emplace(key, std::make_pair(std::make_shared<LanguageServer>(settings_.language_servers[rule].argv, root), 0))
+                 .first;
+    }
+    it->second.second = ++server_tick_;
+    return it->second.first;
+}
+
+void Checks::run_language_server(Job& job, const std::string& root, const std::atomic<bool>* cancelled) {
+    const auto start = LanguageServer::Clock::now();
+    auto& run = job.outcome.run;
+    auto found = language_server(job.rule_index, root)
+                     ->diagnose(job.target.real, job.target.before, *job.target.after, start + settings_.timeout, cancelled);
+    run.duration = std::chrono::duration_cast<std::chrono::milliseconds>(LanguageServer::Clock::now() - start);
+    if (!found) {
+        run.started = found.error().started;
+        run.error = found.error().message;
+        run.timed_out = found.error().timed_out;
+        run.cancelled = found.error().cancelled;
+        return;
+    }
+    run.started = true;
+    job.outcome.diagnostics = std::move(found->after);
+    job.before = std::move(found->before);
+    job.compared = found->compared;
+}
+
 asio::awaitable<std::vector<CheckOutcome>> Checks::run(const os::Workspace& workspace, std::vector<CheckTarget> targets,
                                                        std::shared_ptr<std::atomic<bool>> cancelled) {
     auto batch = std::make_shared<Batch>(co_await asio::this_coro::executor);
@@ -121,6 +173,19 @@ asio::awaitable<std::vector<CheckOutcome>> Checks::run(const os::Workspace& work
             job.outcome.display = target.display;
             batch->jobs.push_back(std::move(job));
         }
+        for (std::size_t i = 0; i < settings_.language_servers.size(); ++i) {
+            if (!settings_.language_servers[i].glob.matches(name, relative)) continue;
+            Job job;
+            job.rule = &settings_.language_servers[i];
+            job.rule_index = i;
+            job.language_server = true;
+            job.target = target;
+            job.outcome.command = job.rule->command;
+            job.outcome.file = target.real;
+            job.outcome.display = target.display;
+            job.outcome.language_server = true;
+            batch->jobs.push_back(std::move(job));
+        }
     }
     if (batch->jobs.empty()) co_return std::vector<CheckOutcome>{};
 
@@ -131,6 +196,14 @@ asio::awaitable<std::vector<CheckOutcome>> Checks::run(const os::Workspace& work
         if (--batch->remaining == 0) batch->done.cancel();
     };
     for (auto& job : batch->jobs) {
+        if (job.language_server) {  // one task: the server is told both images in order
+            ++batch->remaining;
+            asio::post(pool_, [this, batch, &job, root = language_server_root(workspace, job.target.real), io, finished] {
+                run_language_server(job, root, batch->cancelled.get());
+                asio::post(io, finished);
+            });
+            continue;
+        }
         for (const bool pre_image : {false, true}) {
             if (pre_image && !job.target.before) continue;
             ++batch->remaining;

@@ -1,8 +1,10 @@
 // Post-write checks (`--check 'GLOB=COMMAND'`): after a change is written, the commands whose
 // glob matches each written file run on it, and on its pre-image too (a copy in a private temp
 // folder, or the remembered result of the last check of those very bytes), so the result can say
-// what the change introduced and what it fixed. They run on a pool of their own (at most
-// `parallel` at once), never on the io thread; the call's cancellation kills them.
+// what the change introduced and what it fixed. Language servers (`--lsp 'GLOB=COMMAND'`,
+// tools/language_server) are the same kind of check, kept running and told both images. They run
+// on a pool of their own (at most `parallel` at once), never on the io thread; the call's
+// cancellation kills a command and ends a wait for a language server.
 #pragma once
 
 #include <atomic>
@@ -19,11 +21,13 @@
 #include "os/workspace.hpp"
 #include "tools/check_report.hpp"
 #include "tools/check_rules.hpp"
+#include "tools/language_server.hpp"
 
 namespace tools {
 
 struct CheckSettings {
     std::vector<CheckRule> rules;
+    std::vector<CheckRule> language_servers;  // --lsp: started once per rule and root, told each file
     std::chrono::milliseconds timeout{std::chrono::seconds(10)};
     std::size_t max_output = 64 * 1024;
 };
@@ -47,12 +51,20 @@ public:
     // `pool`: where the checks block (a pool of `parallel` threads).
     Checks(CheckSettings settings, asio::any_io_executor pool);
 
-    bool empty() const { return settings_.rules.empty(); }
+    // Language servers running at once (one per --lsp rule and root); past it the least recently
+    // used one is stopped.
+    static constexpr std::size_t max_language_servers = 8;
+
+    ~Checks();  // stops the language servers
+
+    bool empty() const { return settings_.rules.empty() && settings_.language_servers.empty(); }
 
     // Runs every matching check on `targets` and waits for them (`targets`' bytes must live until
     // then). Empty when no glob matches.
     asio::awaitable<std::vector<CheckOutcome>> run(const os::Workspace& workspace, std::vector<CheckTarget> targets,
                                                    std::shared_ptr<std::atomic<bool>> cancelled);
+
+    struct Job;  // one check of one file (checks.cpp)
 
 private:
     struct Remembered {
@@ -60,8 +72,16 @@ private:
         std::vector<Diagnostic> diagnostics;
     };
 
+    void run_language_server(Job& job, const std::string& root, const std::atomic<bool>* cancelled);
+    std::shared_ptr<LanguageServer> language_server(std::size_t rule, const std::string& root);
+
     CheckSettings settings_;
     asio::any_io_executor pool_;
+    std::mutex servers_mutex_;
+    // By (rule index, root), with the tick of their last use; a call holds its server by a
+    // shared_ptr, so one stopped for room finishes that call first.
+    std::map<std::pair<std::size_t, std::string>, std::pair<std::shared_ptr<LanguageServer>, std::uint64_t>> servers_;
+    std::uint64_t server_tick_ = 0;
     std::mutex cache_mutex_;  // the pool's threads share the cache
     std::map<std::pair<std::size_t, std::string>, Remembered> cache_;  // (rule index, real path)
 };

@@ -1,6 +1,7 @@
 // Transcript tests: each tests/transcripts/*.jsonl runs through the real binary. Lines:
 //   # comment                      ignored
-//   ! args --flag value ...         extra server arguments (whitespace-split)
+//   ! args --flag value ...         extra server arguments (whitespace-split; $FAKE_LSP is the test
+//                                   language server, tests/fake_lsp, from MCP_EDIT_FAKE_LSP)
 //   ! argv ["--flag", "a value"]    extra server arguments as a JSON array (values with spaces)
 //   ! file NAME JSON-STRING         a fixture file in the temporary root (JSON string: escapes allowed);
 //                                   after the first `>` line, the file is (re)written at that point
@@ -141,7 +142,9 @@ function runOne(file) {
     else if (f.kind === "dir") fs.mkdirSync(p, { recursive: true });
     else spawnSyncMkfifo(p);
   }
-  const args = ["--root", root, "--no-fsync", "--log-level", "off", ...t.args.map((a) => a.replaceAll("$ROOT", root))];
+  const fakeLsp = process.env.MCP_EDIT_FAKE_LSP ? rootAsServerSees(process.env.MCP_EDIT_FAKE_LSP) : "(MCP_EDIT_FAKE_LSP is not set)";
+  const args = ["--root", root, "--no-fsync", "--log-level", "off",
+                ...t.args.map((a) => a.replaceAll("$ROOT", root).replaceAll("$FAKE_LSP", fakeLsp))];
   return new Promise((resolve) => {
     const child = spawn(launcher[0], [...launcher.slice(1), ...args], { cwd: localRoot, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";

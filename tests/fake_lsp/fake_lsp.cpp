@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     Json message;
     while (read_message(message)) {
         const std::string method = message.value("method", "");
-        if (!options.log.empty()) std::ofstream(options.log, std::ios::app) << (method.empty() ? "(answer)" : method) << "\n";
+        if (!options.log.empty()) std::ofstream(options.log, std::ios::app | std::ios::binary) << (method.empty() ? "(answer)" : method) << "\n";
         if (method.empty() && message.contains("id")) {  // an answer to --ask
             if (--answers_awaited == 0 && !held.is_null()) {
                 if (options.empty_first) {

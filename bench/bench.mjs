@@ -484,18 +484,25 @@ async function sequentialEdits(spec) {
 // checked reply must carry the check's result, passed (the file stays valid JSON).
 // BENCH_CHECK_RULE replaces it (e.g. '*.json=true' to time the runner without the checker).
 const CHECK_RULE = process.env.BENCH_CHECK_RULE || '*.json=python3 -m json.tool {file}';
+// The same edits told to a language server (--lsp): tests/fake_lsp, built beside mcp-edit, which
+// answers at once, so the round measures what the LSP round trip costs mcp-edit (a real server's
+// analysis time comes on top: see the README).
+const FAKE_LSP = path.join(path.dirname(MCP_EDIT_SRC), 'tests', 'fake-lsp');
 function checkJson(n, changed) {
   const keys = [];
   for (let i = 0; i < n; i++) keys.push(`  "key_${pad(i, 4)}": "${i < changed ? 'beta' : 'alpha'}"`);
   return `{\n${keys.join(',\n')}\n}\n`;
 }
 
-async function checkEditsRound(spec, withCheck) {
+// mode: 'none', 'check' (--check CHECK_RULE) or 'lsp' (--lsp with FAKE_LSP).
+async function checkEditsRound(spec, mode) {
   const n = CFG.checkEdits;
-  const root = freshRoot(spec, withCheck ? 'check' : 'nocheck');
+  const withCheck = mode !== 'none';
+  const root = freshRoot(spec, mode);
   const file = path.join(root, 'conf.json');
   writeSynced(file, checkJson(n, 0));
-  const checked = { ...spec, args: (r) => [...spec.args(r), ...(withCheck ? ['--check', CHECK_RULE] : [])] };
+  const extra = { none: [], check: ['--check', CHECK_RULE], lsp: ['--lsp', `*.json=${FAKE_LSP}`] }[mode];
+  const checked = { ...spec, args: (r) => [...spec.args(r), ...extra] };
   return withServer(checked, root, async (s) => {
     const stopWatchdog = s.watchdog(n * CFG.opTimeoutMs);
     const t0 = performance.now();
@@ -505,7 +512,7 @@ async function checkEditsRound(spec, withCheck) {
         const r = s.judge(reply);
         if (!r.ok) return { status: 'wrong', detail: `edit ${i} failed: ${r.why}` };
         const checks = reply.result?.structuredContent?.checks;
-        if (withCheck && !(checks?.length === 1 && checks[0].status === 'passed'))
+        if (withCheck && !(checks?.length === 1 && checks[0].status === 'passed' && !!checks[0].language_server === (mode === 'lsp')))
           return { status: 'wrong', detail: `edit ${i}: expected one passed check, got ${JSON.stringify(checks).slice(0, 300)}` };
         if (!withCheck && checks !== undefined) return { status: 'wrong', detail: `edit ${i}: a check ran without --check` };
       }
@@ -519,10 +526,12 @@ async function checkEditsRound(spec, withCheck) {
 }
 
 async function checkEdits(spec) {
-  const without = await checkEditsRound(spec, false);
+  const without = await checkEditsRound(spec, 'none');
   if (without.status !== 'ok') return without;
-  const withCheck = await checkEditsRound(spec, true);
+  const withCheck = await checkEditsRound(spec, 'check');
   if (withCheck.status !== 'ok') return withCheck;
+  const withLsp = fs.existsSync(FAKE_LSP) ? await checkEditsRound(spec, 'lsp') : { status: 'ok', ms_per_edit: null };
+  if (withLsp.status !== 'ok') return withLsp;
   // The check's own cost, for reference: its command run directly on the same file (split at
   // spaces: the rule has no quotes), found on the servers' PATH.
   const probeFile = path.join(freshRoot(spec, 'checkprobe'), 'conf.json');
@@ -538,6 +547,7 @@ async function checkEdits(spec) {
     status: 'ok', edits: CFG.checkEdits, rule: CHECK_RULE,
     without_ms_per_edit: without.ms_per_edit, with_ms_per_edit: withCheck.ms_per_edit,
     overhead_ms_per_edit: withCheck.ms_per_edit - without.ms_per_edit, check_alone_ms: median(runs),
+    lsp_ms_per_edit: withLsp.ms_per_edit,
   };
 }
 
@@ -928,9 +938,9 @@ function renderTables(out, specs) {
   rows.push(['cold start: spawn → initialize reply (median)', (id) => cell(w(id, 'cold_start'), (v) => `${ms(v.median_ms)} (n=${v.runs})`)]);
   rows.push(['idle RSS after initialize', (id) => cell(w(id, 'probe'), (v) => mib(v.idle_rss_mib))]);
   rows.push([`${out.config.seqEdits} sequential edits, one file`, (id) => cell(w(id, 'sequential_edits'), (v) => `${v.calls_per_s >= 10 ? Math.round(v.calls_per_s) : v.calls_per_s.toFixed(1)} calls/s${v.rounds > 1 ? ` (median of ${v.rounds} rounds)` : ''}${v.capped ? ` (stopped at the ${out.config.seqCapMs / 1000} s cap after ${v.edits} edits)` : ''}`)]);
-  rows.push([`${out.config.checkEdits} sequential edits of a .json file: per edit without / with --check '${CHECK_RULE}' (the check alone)`, (id) => {
+  rows.push([`${out.config.checkEdits} sequential edits of a .json file: per edit without / with --check '${CHECK_RULE}' (the check alone) / with --lsp (a language server that answers at once)`, (id) => {
     if (!id.startsWith('mcp-edit')) return 'no checks';
-    return cell(w(id, 'check_edits'), (v) => `${ms(v.without_ms_per_edit)} / ${ms(v.with_ms_per_edit)} (${ms(v.check_alone_ms)})`);
+    return cell(w(id, 'check_edits'), (v) => `${ms(v.without_ms_per_edit)} / ${ms(v.with_ms_per_edit)} (${ms(v.check_alone_ms)}) / ${v.lsp_ms_per_edit == null ? 'not built' : ms(v.lsp_ms_per_edit)}`);
   }]);
   rows.push([`edit of a ${out.config.mergeMB} MB file changed on disk while the form is open: merged and asked again / same edit, nothing changed (median of 3)`, (id) => {
     if (!id.startsWith('mcp-edit')) return 'no merge';

@@ -210,8 +210,9 @@ public:
     bool write(std::string_view bytes);
     // Blocks until some output is there; 0 at the end of its output.
     std::size_t read(char* buffer, std::size_t size);
-    // Closes its input, waits at most `grace` for it to exit, then kills it (and what it started)
-    // and reaps it. Safe to call more than once.
+    // Waits at most `grace` for it to exit (ask it to first), then kills it and what it started,
+    // and reaps it. read() then returns 0 and write() false; the pipes are closed by the
+    // destructor, so a thread still in read() or write() is safe. Safe to call more than once.
     void stop(std::chrono::milliseconds grace);
     std::string error_output() const;
 

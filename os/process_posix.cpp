@@ -16,6 +16,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -208,7 +209,8 @@ ChildProcess::ChildProcess() : state_(std::make_unique<State>()) {}
 
 ChildProcess::~ChildProcess() {
     stop(std::chrono::milliseconds(0));
-    if (state_->output >= 0) ::close(state_->output);
+    for (int fd : {state_->input, state_->output})
+        if (fd >= 0) ::close(fd);
 }
 
 bool ChildProcess::start(const std::vector<std::string>& argv, const std::string& directory, std::string& error) {
@@ -249,14 +251,30 @@ bool ChildProcess::start(const std::vector<std::string>& argv, const std::string
 
 bool ChildProcess::write(std::string_view bytes) {
     const int fd = state_->input;
-    if (fd < 0) return false;
+    if (fd < 0 || state_->stopped) return false;
+    // A program that exited makes the write fail with EPIPE, and raise SIGPIPE, which would end
+    // this process unless ignored: blocked on this thread while writing, and taken back if raised.
+    sigset_t pipe_signal, before;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &before);
+    bool ok = true;
     while (!bytes.empty()) {
-        const ssize_t n = ::write(fd, bytes.data(), bytes.size());  // SIGPIPE is ignored: EPIPE instead
+        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
+        if (n <= 0) {
+            sigset_t pending;
+            int taken = 0;
+            // sigwait returns at once: the signal is pending (macOS has no sigtimedwait).
+            if (n < 0 && errno == EPIPE && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1)
+                sigwait(&pipe_signal, &taken);
+            ok = false;
+            break;
+        }
         bytes.remove_prefix(static_cast<std::size_t>(n));
     }
-    return true;
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    return ok;
 }
 
 std::size_t ChildProcess::read(char* buffer, std::size_t size) {
@@ -276,8 +294,6 @@ void ChildProcess::stop(std::chrono::milliseconds grace) {
     State& s = *state_;
     if (s.stopped || s.pid < 0) return;
     s.stopped = true;
-    ::close(s.input);
-    s.input = -1;
     const auto deadline = Clock::now() + grace;
     int status = 0;
     pid_t reaped = 0;

@@ -8,6 +8,7 @@
 
 #include <windows.h>
 
+#include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -139,12 +140,12 @@ struct ChildProcess::State {
     std::thread error_reader;
     mutable std::mutex error_mutex;
     std::string error_tail;
-    bool stopped = false;
+    std::atomic<bool> stopped{false};
 };
 
 ChildProcess::ChildProcess() : state_(std::make_unique<State>()) {}
 
-ChildProcess::~ChildProcess() { stop(std::chrono::milliseconds(0)); }
+ChildProcess::~ChildProcess() { stop(std::chrono::milliseconds(0)); }  // the Owned handles close after
 
 bool ChildProcess::start(const std::vector<std::string>& argv, const std::string& directory, std::string& error) {
     if (argv.empty() || argv[0].empty()) {
@@ -202,7 +203,7 @@ bool ChildProcess::start(const std::vector<std::string>& argv, const std::string
 
 bool ChildProcess::write(std::string_view bytes) {
     HANDLE h = state_->input.h;
-    if (!h) return false;
+    if (!h || state_->stopped) return false;
     while (!bytes.empty()) {
         DWORD wrote = 0;
         const DWORD part = static_cast<DWORD>(std::min<std::size_t>(bytes.size(), 1u << 20));
@@ -223,7 +224,6 @@ void ChildProcess::stop(std::chrono::milliseconds grace) {
     State& s = *state_;
     if (s.stopped || !s.process.h) return;
     s.stopped = true;
-    s.input.reset();
     if (WaitForSingleObject(s.process.h, static_cast<DWORD>(grace.count())) != WAIT_OBJECT_0) {
         if (s.job.h) TerminateJobObject(s.job.h, 1);
         else TerminateProcess(s.process.h, 1);

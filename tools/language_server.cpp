@@ -5,46 +5,18 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include <spdlog/spdlog.h>
 
 #include "tools/fingerprint.hpp"
+#include "tools/lsp_text.hpp"
 
 namespace tools {
 
 namespace {
 
-bool unreserved(unsigned char c) {
-    return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
-}
-
-// A uri as the server may spell it ("file:///C%3A/x", "file:///c:/x") made comparable with ours.
-std::string normalized(const std::string& uri) {
-    std::string out;
-    out.reserve(uri.size());
-    for (std::size_t i = 0; i < uri.size(); ++i) {
-        if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
-            std::isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
-            out += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
-            i += 2;
-        } else {
-            out += uri[i];
-        }
-    }
-#ifdef _WIN32
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-#endif
-    return out;
-}
-
-std::string severity_name(const nlohmann::json& severity) {
-    switch (severity.is_number_integer() ? severity.get<int>() : 1) {
-        case 2: return "warning";
-        case 3: return "info";
-        case 4: return "note";  // LSP's hint
-        default: return "error";
-    }
-}
+using lsp::field;
 
 constexpr std::string_view header_end = "\r\n\r\n";
 
@@ -57,69 +29,13 @@ LanguageServer::~LanguageServer() {
     stop_process();
 }
 
-std::string LanguageServer::file_uri(const std::string& real) {
-    std::string out = real.starts_with('/') ? "file://" : "file:///";
-    for (const unsigned char c : real) {
-        if (unreserved(c) || (c == ':' && out.size() <= 9)) {  // the drive's colon stays
-            out += static_cast<char>(c);
-        } else {
-            static constexpr char hex[] = "0123456789ABCDEF";
-            out += '%';
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        }
-    }
-    return out;
-}
-
-std::string LanguageServer::language_id(const std::string& real) {
-    static const std::map<std::string, std::string> by_extension = {
-        {"c", "c"},           {"h", "c"},           {"cc", "cpp"},        {"cpp", "cpp"},        {"cxx", "cpp"},
-        {"hh", "cpp"},        {"hpp", "cpp"},       {"hxx", "cpp"},       {"m", "objective-c"},  {"mm", "objective-cpp"},
-        {"py", "python"},     {"pyi", "python"},    {"ts", "typescript"}, {"tsx", "typescriptreact"},
-        {"js", "javascript"}, {"mjs", "javascript"}, {"cjs", "javascript"}, {"jsx", "javascriptreact"},
-        {"rs", "rust"},       {"go", "go"},         {"java", "java"},     {"kt", "kotlin"},      {"cs", "csharp"},
-        {"rb", "ruby"},       {"php", "php"},       {"lua", "lua"},       {"sh", "shellscript"}, {"json", "json"},
-        {"yaml", "yaml"},     {"yml", "yaml"},      {"toml", "toml"},     {"md", "markdown"},    {"html", "html"},
-        {"css", "css"},       {"zig", "zig"},       {"swift", "swift"},   {"hs", "haskell"},     {"ml", "ocaml"}};
-    const auto slash = real.find_last_of('/');
-    const auto dot = real.find_last_of('.');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "plaintext";
-    std::string extension = real.substr(dot + 1);
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    const auto it = by_extension.find(extension);
-    return it == by_extension.end() ? "plaintext" : it->second;
-}
-
-std::vector<Diagnostic> LanguageServer::read_diagnostics(const Json& diagnostics, const std::string& real) {
-    std::vector<Diagnostic> out;
-    if (!diagnostics.is_array()) return out;
-    for (const auto& item : diagnostics) {
-        if (out.size() >= max_diagnostics) break;
-        if (!item.is_object() || !item.contains("message") || !item["message"].is_string()) continue;
-        Diagnostic d;
-        d.file = real;
-        const Json start = item.value("range", Json::object()).value("start", Json::object());
-        const Json line = start.value("line", Json()), character = start.value("character", Json());
-        if (line.is_number_unsigned()) d.line = line.get<std::size_t>() + 1;
-        if (character.is_number_unsigned()) d.column = character.get<std::size_t>() + 1;
-        d.severity = severity_name(item.value("severity", Json()));
-        d.message = item["message"].get<std::string>();
-        if (const Json code = item.value("code", Json()); code.is_string() || code.is_number())
-            d.message += " [" + (code.is_string() ? code.get<std::string>() : code.dump()) + "]";
-        out.push_back(std::move(d));
-    }
-    return out;
-}
-
 base::Result<LanguageServer::Findings, LanguageServer::Failure> LanguageServer::diagnose(
     const std::string& real, const std::string* before, const std::string& after, Clock::time_point deadline,
     const std::atomic<bool>* cancelled) {
     const std::lock_guard call(call_mutex_);
     if (auto started = ensure_started(deadline, cancelled); !started) return base::fail(std::move(started.error()));
-    const std::string uri = file_uri(real);
-    const std::string key = normalized(uri);
+    const std::string uri = lsp::file_uri(real);
+    const std::string key = lsp::normalized_uri(uri);
     Findings findings;
     if (before) {
         const auto known = documents_.find(key);
@@ -142,16 +58,37 @@ base::Result<LanguageServer::Findings, LanguageServer::Failure> LanguageServer::
 
 base::Result<void, LanguageServer::Failure> LanguageServer::ensure_started(Clock::time_point deadline,
                                                                            const std::atomic<bool>* cancelled) {
-    {
-        const std::lock_guard lock(mutex_);
-        if (running_ && !exited_) return {};
+    std::unique_lock lock(mutex_);
+    if (running_ && !exited_) return {};
+    // A server still busy with initialize (a slow first start) is waited for again, not restarted.
+    const bool initializing = process_ && !exited_ && initialize_id_ != 0;
+    lock.unlock();
+    if (!initializing) {
+        const std::string last_words = process_ ? exit_message() : "";
+        stop_process();
+        if (starts_ >= max_starts)
+            return base::fail(Failure{"it was started " + std::to_string(starts_) + " times and ended each time; not started again" +
+                                          (last_words.empty() ? "" : " (last: " + last_words + ")"),
+                                      false});
+        if (auto started = start_process(); !started) return started;
     }
-    const std::string last_words = process_ ? exit_message() : "";
-    stop_process();
-    if (starts_ >= max_starts)
-        return base::fail(Failure{"it was started " + std::to_string(starts_) + " times and ended each time; not started again" +
-                                      (last_words.empty() ? "" : " (last: " + last_words + ")"),
-                                  false});
+    lock.lock();
+    auto answered = wait(lock, deadline, cancelled, "answer initialize", [&] { return responses_.count(initialize_id_) > 0; });
+    if (!answered) return answered;
+    const Json response = std::move(responses_[initialize_id_]);
+    responses_.erase(initialize_id_);
+    initialize_id_ = 0;
+    if (const auto& error = field(response, "error"); !error.is_null()) {
+        const auto& message = field(error, "message");
+        return base::fail(Failure{"initialize failed: " + (message.is_string() ? message.get<std::string>() : error.dump())});
+    }
+    running_ = true;
+    lock.unlock();
+    send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+    return {};
+}
+
+base::Result<void, LanguageServer::Failure> LanguageServer::start_process() {
     ++starts_;
     process_ = std::make_unique<platform::ChildProcess>();
     std::string error;
@@ -159,6 +96,7 @@ base::Result<void, LanguageServer::Failure> LanguageServer::ensure_started(Clock
         process_.reset();
         return base::fail(Failure{error, false});
     }
+    initialize_id_ = next_id_++;
     {
         const std::lock_guard lock(mutex_);
         exited_ = false;
@@ -166,18 +104,20 @@ base::Result<void, LanguageServer::Failure> LanguageServer::ensure_started(Clock
         responses_.clear();
         published_.clear();
         watched_.clear();
-        awaited_.clear();
+        awaited_ = {initialize_id_};
     }
     documents_.clear();
     recent_.clear();
-    reader_ = std::thread([this] { read_messages(); });
-
-    const std::int64_t id = next_id_++;
     {
-        const std::lock_guard lock(mutex_);
-        awaited_.push_back(id);
+        const std::lock_guard lock(outbox_mutex_);
+        outbox_.clear();
+        outbox_bytes_ = 0;
+        outbox_closed_ = false;
     }
-    const std::string root_uri = file_uri(root_);
+    reader_ = std::thread([this] { read_messages(); });
+    writer_ = std::thread([this] { write_messages(); });
+
+    const std::string root_uri = lsp::file_uri(root_);
     const auto slash = root_.find_last_of('/');
     const Json capabilities = {
         {"textDocument",
@@ -186,7 +126,7 @@ base::Result<void, LanguageServer::Failure> LanguageServer::ensure_started(Clock
         {"workspace", {{"configuration", true}, {"workspaceFolders", true}}},
         {"general", {{"positionEncodings", {"utf-16"}}}}};
     send({{"jsonrpc", "2.0"},
-          {"id", id},
+          {"id", initialize_id_},
           {"method", "initialize"},
           {"params",
            {{"processId", nullptr},
@@ -195,16 +135,6 @@ base::Result<void, LanguageServer::Failure> LanguageServer::ensure_started(Clock
             {"rootPath", root_},
             {"workspaceFolders", {{{"uri", root_uri}, {"name", slash == std::string::npos ? root_ : root_.substr(slash + 1)}}}},
             {"capabilities", capabilities}}}});
-    std::unique_lock lock(mutex_);
-    auto answered = wait(lock, deadline, cancelled, "answer initialize", [&] { return responses_.count(id) > 0; });
-    if (!answered) return answered;
-    const Json response = std::move(responses_[id]);
-    responses_.erase(id);
-    if (response.contains("error"))
-        return base::fail(Failure{"initialize failed: " + response["error"].value("message", response["error"].dump())});
-    running_ = true;
-    lock.unlock();
-    send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
     return {};
 }
 
@@ -222,14 +152,21 @@ void LanguageServer::stop_process() {
         send({{"jsonrpc", "2.0"}, {"method", "exit"}});
     }
     process_->stop(polite ? std::chrono::milliseconds(500) : std::chrono::milliseconds(0));
+    {
+        const std::lock_guard lock(outbox_mutex_);
+        outbox_closed_ = true;
+        outbox_ready_.notify_all();
+    }
+    if (writer_.joinable()) writer_.join();  // a write in progress fails once the process is gone
     if (reader_.joinable()) reader_.join();
     process_.reset();
+    initialize_id_ = 0;
 }
 
 base::Result<std::vector<Diagnostic>, LanguageServer::Failure> LanguageServer::show(
     const std::string& real, const std::string& uri, const std::string& text, Clock::time_point deadline,
     const std::atomic<bool>* cancelled) {
-    const std::string key = normalized(uri);
+    const std::string key = lsp::normalized_uri(uri);
     auto found = documents_.find(key);
     if (found == documents_.end() && documents_.size() >= max_open_documents) {
         const std::string oldest = recent_.back();
@@ -261,7 +198,7 @@ base::Result<std::vector<Diagnostic>, LanguageServer::Failure> LanguageServer::s
     Json message = {{"jsonrpc", "2.0"}};
     if (opening) {
         message["method"] = "textDocument/didOpen";
-        message["params"]["textDocument"] = {{"uri", uri}, {"languageId", language_id(real)}, {"version", version}, {"text", text}};
+        message["params"]["textDocument"] = {{"uri", uri}, {"languageId", lsp::language_id(real)}, {"version", version}, {"text", text}};
     } else {
         message["method"] = "textDocument/didChange";
         message["params"]["textDocument"] = {{"uri", uri}, {"version", version}};
@@ -289,7 +226,7 @@ base::Result<std::vector<Diagnostic>, LanguageServer::Failure> LanguageServer::s
         const auto it = published_.find(key);
         if (!(waited.error().timed_out && it != published_.end() && it->second.sequence > sent_after)) return base::fail(std::move(waited.error()));
     }
-    auto findings = read_diagnostics(published_[key].diagnostics, real);
+    auto findings = lsp::read_diagnostics(published_[key].diagnostics, real);
     lock.unlock();
     document.findings = findings;
     return findings;
@@ -324,9 +261,42 @@ std::string LanguageServer::exit_message() const {
 
 bool LanguageServer::send(const Json& message) {
     const std::string body = message.dump(-1, ' ', false, Json::error_handler_t::replace);
-    const std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-    const std::lock_guard lock(write_mutex_);
-    return process_ && process_->write(frame);
+    std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    const std::lock_guard lock(outbox_mutex_);
+    if (outbox_closed_) return false;
+    if (outbox_bytes_ + frame.size() > max_outbox) {
+        // It has not read what it was sent for a long while: it is treated as ended.
+        spdlog::warn("language server {}: {} MiB unread on its input; it will be restarted", argv_.front(), outbox_bytes_ >> 20);
+        outbox_closed_ = true;
+        const std::lock_guard state(mutex_);
+        exited_ = true;
+        changed_.notify_all();
+        return false;
+    }
+    outbox_bytes_ += frame.size();
+    outbox_.push_back(std::move(frame));
+    outbox_ready_.notify_one();
+    return true;
+}
+
+void LanguageServer::write_messages() {
+    std::unique_lock lock(outbox_mutex_);
+    for (;;) {
+        outbox_ready_.wait(lock, [&] { return outbox_closed_ || !outbox_.empty(); });
+        if (outbox_.empty()) return;  // closed, and all written
+        std::string frame = std::move(outbox_.front());
+        outbox_.pop_front();
+        outbox_bytes_ -= frame.size();
+        lock.unlock();
+        const bool written = process_->write(frame);
+        lock.lock();
+        if (!written) {  // it stopped reading for good (it exited): nothing more can reach it
+            outbox_.clear();
+            outbox_bytes_ = 0;
+            outbox_closed_ = true;
+            return;
+        }
+    }
 }
 
 void LanguageServer::read_messages() {
@@ -372,26 +342,27 @@ void LanguageServer::read_messages() {
 }
 
 void LanguageServer::handle(Json message) {
-    const bool has_id = message.contains("id") && (message["id"].is_number_integer() || message["id"].is_string());
-    if (message.contains("method") && message["method"].is_string()) {
+    const auto& id_field = field(message, "id");
+    const bool has_id = id_field.is_number_integer() || id_field.is_string();
+    if (const auto& method = field(message, "method"); method.is_string()) {
         if (has_id) return answer_request(message);
-        if (message["method"] != "textDocument/publishDiagnostics") return;
-        const Json params = message.value("params", Json::object());
-        const Json uri = params.value("uri", Json());
+        if (method != "textDocument/publishDiagnostics") return;
+        const auto& params = field(message, "params");
+        const auto& uri = field(params, "uri");
         if (!uri.is_string()) return;
-        const std::string key = normalized(uri.get<std::string>());
+        const std::string key = lsp::normalized_uri(uri.get<std::string>());
         const std::lock_guard lock(mutex_);
         if (!watched_.count(key)) return;
         Published& published = published_[key];
         published.sequence = ++sequence_;
-        const Json version = params.value("version", Json());
+        const auto& version = field(params, "version");
         published.version = version.is_number_integer() ? std::optional(version.get<std::int64_t>()) : std::nullopt;
-        published.diagnostics = params.value("diagnostics", Json::array());
+        published.diagnostics = field(params, "diagnostics");
         changed_.notify_all();
         return;
     }
-    if (!has_id || !message["id"].is_number_integer()) return;
-    const std::int64_t id = message["id"].get<std::int64_t>();
+    if (!id_field.is_number_integer()) return;
+    const std::int64_t id = id_field.get<std::int64_t>();
     const std::lock_guard lock(mutex_);
     if (std::find(awaited_.begin(), awaited_.end(), id) == awaited_.end()) return;
     awaited_.erase(std::find(awaited_.begin(), awaited_.end(), id));
@@ -400,15 +371,15 @@ void LanguageServer::handle(Json message) {
 }
 
 void LanguageServer::answer_request(const Json& message) {
-    const std::string method = message["method"];
-    Json answer = {{"jsonrpc", "2.0"}, {"id", message["id"]}};
+    const std::string method = field(message, "method").get<std::string>();
+    Json answer = {{"jsonrpc", "2.0"}, {"id", field(message, "id")}};
     if (method == "workspace/configuration") {
         // No settings of ours: a null per item asks for the server's defaults.
-        const Json items = message.value("params", Json::object()).value("items", Json::array());
+        const auto& items = field(field(message, "params"), "items");
         answer["result"] = Json::array();
         for (std::size_t i = 0; i < (items.is_array() ? items.size() : 0); ++i) answer["result"].push_back(nullptr);
     } else if (method == "workspace/workspaceFolders") {
-        answer["result"] = {{{"uri", file_uri(root_)}, {"name", root_}}};
+        answer["result"] = {{{"uri", lsp::file_uri(root_)}, {"name", root_}}};
     } else if (method == "client/registerCapability" || method == "client/unregisterCapability" ||
                method == "window/workDoneProgress/create" || method == "window/showMessageRequest" ||
                method == "workspace/diagnostic/refresh" || method == "workspace/semanticTokens/refresh" ||

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <list>
 #include <map>
 #include <mutex>
@@ -62,13 +63,6 @@ public:
     base::Result<Findings, Failure> diagnose(const std::string& real, const std::string* before, const std::string& after,
                                              Clock::time_point deadline, const std::atomic<bool>* cancelled);
 
-    // "file:///a/b%20c.txt" for "/a/b c.txt" ("file:///C:/a" for "C:/a").
-    static std::string file_uri(const std::string& real);
-    // LSP's languageId for a file name ("cpp", "python", "typescript", ...; "plaintext" otherwise).
-    static std::string language_id(const std::string& real);
-    // The findings of one publishDiagnostics' `diagnostics` about `real` (at most max_diagnostics).
-    static std::vector<Diagnostic> read_diagnostics(const Json& diagnostics, const std::string& real);
-
 private:
     struct Published {
         std::optional<std::int64_t> version;
@@ -83,6 +77,7 @@ private:
     };
 
     base::Result<void, Failure> ensure_started(Clock::time_point deadline, const std::atomic<bool>* cancelled);
+    base::Result<void, Failure> start_process();  // and sends initialize
     void stop_process();
     // Gives the server `text` for `uri` (open or change) and waits for its findings.
     base::Result<std::vector<Diagnostic>, Failure> show(const std::string& real, const std::string& uri, const std::string& text,
@@ -105,10 +100,20 @@ private:
     std::thread reader_;
     int starts_ = 0;
     std::int64_t next_id_ = 1;
+    std::int64_t initialize_id_ = 0;  // while initialize is unanswered
     std::map<std::string, Document> documents_;  // by normalized uri; touched by the caller only
     std::list<std::string> recent_;              // documents_' keys, most recent first
 
-    std::mutex write_mutex_;  // the caller and the reader (answering the server's requests) both write
+    // What is sent goes through an outbox that one writer thread empties, so neither the caller
+    // nor the reader (answering the server's requests) ever blocks on a server that stops reading.
+    static constexpr std::size_t max_outbox = std::size_t{256} << 20;
+    std::mutex outbox_mutex_;
+    std::condition_variable outbox_ready_;
+    std::deque<std::string> outbox_;
+    std::size_t outbox_bytes_ = 0;
+    bool outbox_closed_ = false;
+    std::thread writer_;
+    void write_messages();
 
     std::mutex mutex_;  // what the reader shares with the caller
     std::condition_variable changed_;

@@ -4,7 +4,9 @@
 //   --no-version      publishDiagnostics without a version (as some servers do)
 //   --empty-first     publish an empty set first, then the findings (pyright-like)
 //   --delay-ms N      wait N ms before publishing
+//   --slow-init-ms N  wait N ms before answering initialize (a slow first start)
 //   --silent          never publish
+//   --deaf            after answering initialize, never read again (its input fills up)
 //   --exit-on-change  exit at the first didChange (a server that crashes)
 //   --ask             ask workspace/configuration and window/workDoneProgress/create first, and
 //                     publish only after both are answered
@@ -33,7 +35,9 @@ struct Options {
     bool no_version = false;
     bool empty_first = false;
     int delay_ms = 0;
+    int slow_init_ms = 0;
     bool silent = false;
+    bool deaf = false;
     bool exit_on_change = false;
     bool ask = false;
     std::string log;
@@ -99,7 +103,9 @@ int main(int argc, char** argv) {
         if (arg == "--no-version") options.no_version = true;
         else if (arg == "--empty-first") options.empty_first = true;
         else if (arg == "--delay-ms" && i + 1 < argc) options.delay_ms = std::stoi(argv[++i]);
+        else if (arg == "--slow-init-ms" && i + 1 < argc) options.slow_init_ms = std::stoi(argv[++i]);
         else if (arg == "--silent") options.silent = true;
+        else if (arg == "--deaf") options.deaf = true;
         else if (arg == "--exit-on-change") options.exit_on_change = true;
         else if (arg == "--ask") options.ask = true;
         else if (arg == "--log" && i + 1 < argc) options.log = argv[++i];
@@ -141,7 +147,9 @@ int main(int argc, char** argv) {
             continue;
         }
         if (method == "initialize") {
+            if (options.slow_init_ms) std::this_thread::sleep_for(std::chrono::milliseconds(options.slow_init_ms));
             send({{"jsonrpc", "2.0"}, {"id", message["id"]}, {"result", {{"capabilities", {{"textDocumentSync", 1}}}}}});
+            while (options.deaf) std::this_thread::sleep_for(std::chrono::seconds(1));
         } else if (method == "initialized") {
             if (options.ask) {
                 send({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "workspace/configuration"}, {"params", {{"items", {{{"section", "fake"}}}}}}});

@@ -69,31 +69,6 @@ struct WithServers {
 
 }  // namespace
 
-TEST_CASE("language server: file URIs, language ids and LSP diagnostics read as findings") {
-    CHECK(LanguageServer::file_uri("/a/b c.txt") == "file:///a/b%20c.txt");
-    CHECK(LanguageServer::file_uri("/src/caf\xc3\xa9.py") == "file:///src/caf%C3%A9.py");
-    CHECK(LanguageServer::file_uri("C:/dir/x.cpp") == "file:///C:/dir/x.cpp");
-    CHECK(LanguageServer::file_uri("/odd:name#1") == "file:///odd%3Aname%231");
-    CHECK(LanguageServer::language_id("/p/x.cpp") == "cpp");
-    CHECK(LanguageServer::language_id("/p/X.PY") == "python");
-    CHECK(LanguageServer::language_id("/p/app.tsx") == "typescriptreact");
-    CHECK(LanguageServer::language_id("/p/Makefile") == "plaintext");
-    CHECK(LanguageServer::language_id("/p.d/file") == "plaintext");
-
-    const auto found = LanguageServer::read_diagnostics(
-        LanguageServer::Json::parse(R"([
-          {"range":{"start":{"line":2,"character":4},"end":{"line":2,"character":5}},"severity":1,"message":"bad","code":"E1"},
-          {"range":{"start":{"line":0,"character":0}},"severity":2,"message":"meh","code":42},
-          {"severity":4,"message":"hint without a range"},
-          {"message":"no severity"},
-          {"range":{"start":{"line":1,"character":0}},"severity":3},
-          "not an object"])"),
-        "/p/x.c");
-    CHECK(messages(found) == std::vector<std::string>{"error 3:5 bad [E1]", "warning 1:1 meh [42]", "note 0:0 hint without a range",
-                                                      "error 0:0 no severity"});
-    CHECK(found[0].file == "/p/x.c");
-}
-
 TEST_CASE("language server: the file before and after the change, in order; the known pre-image is not sent again") {
     Fixture dir;
     const std::string log = dir.path("log");
@@ -157,6 +132,34 @@ TEST_CASE("language server: a server that never publishes is waited for until th
     CHECK(found.error().message == "it did not publish diagnostics in time");
     CHECK(waited >= 300ms);
     CHECK(waited < 5s);
+}
+
+TEST_CASE("language server: a server that stops reading does not hold the call past its deadline, nor the end") {
+    Fixture dir;
+    const auto start = LanguageServer::Clock::now();
+    {
+        LanguageServer server(fake({"--deaf"}), dir.root.generic_string());
+        const std::string big(4u << 20, 'x');  // far more than a pipe holds
+        auto found = server.diagnose(dir.path("a.c"), &big, big + "y", in(500ms), nullptr);
+        REQUIRE_FALSE(found.ok());
+        CHECK(found.error().timed_out);
+        CHECK(LanguageServer::Clock::now() - start < 3s);
+    }  // shutdown is queued behind what it never read; it is killed after the grace
+    CHECK(LanguageServer::Clock::now() - start < 5s);
+}
+
+TEST_CASE("language server: a slow first start is waited for again by the next call, not started twice") {
+    Fixture dir;
+    const std::string log = dir.path("log");
+    LanguageServer server(fake({"--slow-init-ms", "1000", "--log", log}), dir.root.generic_string());
+    auto early = server.diagnose(dir.path("a.c"), nullptr, "ERROR: e\n", in(200ms), nullptr);
+    REQUIRE_FALSE(early.ok());
+    CHECK(early.error().timed_out);
+    CHECK(early.error().message == "it did not answer initialize in time");
+    auto later = server.diagnose(dir.path("a.c"), nullptr, "ERROR: e\n", in(10s), nullptr);
+    REQUIRE(later.ok());
+    CHECK(messages(later->after) == std::vector<std::string>{"error 1:1 e"});
+    CHECK(slurp(log) == "initialize\ninitialized\ntextDocument/didOpen\n");
 }
 
 TEST_CASE("language server: a server that dies is started again, and given up after three starts") {

@@ -203,6 +203,7 @@ struct ChildProcess::State {
     mutable std::mutex error_mutex;
     std::string error_tail;
     std::atomic<bool> stopped{false};  // read() then returns 0 even while something still holds the pipe
+    bool ended = false;                // stop() ran
 };
 
 ChildProcess::ChildProcess() : state_(std::make_unique<State>()) {}
@@ -292,13 +293,14 @@ std::size_t ChildProcess::read(char* buffer, std::size_t size) {
 
 void ChildProcess::stop(std::chrono::milliseconds grace) {
     State& s = *state_;
-    if (s.stopped || s.pid < 0) return;
-    s.stopped = true;
+    if (s.ended || s.pid < 0) return;
+    s.ended = true;
     const auto deadline = Clock::now() + grace;
     int status = 0;
     pid_t reaped = 0;
     while ((reaped = ::waitpid(s.pid, &status, WNOHANG)) == 0 && Clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    s.stopped = true;  // writes go on during the grace (a last message), not after
     ::kill(-s.pid, SIGKILL);  // the group: what it started goes too (the leader may be gone already)
     if (reaped == 0)
         while (::waitpid(s.pid, &status, 0) < 0 && errno == EINTR) {

@@ -141,6 +141,7 @@ struct ChildProcess::State {
     mutable std::mutex error_mutex;
     std::string error_tail;
     std::atomic<bool> stopped{false};
+    bool ended = false;  // stop() ran
 };
 
 ChildProcess::ChildProcess() : state_(std::make_unique<State>()) {}
@@ -222,9 +223,11 @@ std::size_t ChildProcess::read(char* buffer, std::size_t size) {
 
 void ChildProcess::stop(std::chrono::milliseconds grace) {
     State& s = *state_;
-    if (s.stopped || !s.process.h) return;
-    s.stopped = true;
-    if (WaitForSingleObject(s.process.h, static_cast<DWORD>(grace.count())) != WAIT_OBJECT_0) {
+    if (s.ended || !s.process.h) return;
+    s.ended = true;
+    const bool exited = WaitForSingleObject(s.process.h, static_cast<DWORD>(grace.count())) == WAIT_OBJECT_0;
+    s.stopped = true;  // writes go on during the grace (a last message), not after
+    if (!exited) {
         if (s.job.h) TerminateJobObject(s.job.h, 1);
         else TerminateProcess(s.process.h, 1);
         WaitForSingleObject(s.process.h, 5000);

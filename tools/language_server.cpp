@@ -150,6 +150,8 @@ void LanguageServer::stop_process() {
         // shutdown's answer is not awaited: exit follows at once, and a short grace ends it.
         send({{"jsonrpc", "2.0"}, {"id", next_id_++}, {"method", "shutdown"}});
         send({{"jsonrpc", "2.0"}, {"method", "exit"}});
+        std::unique_lock lock(outbox_mutex_);  // written within the grace, or not at all
+        outbox_drained_.wait_for(lock, std::chrono::milliseconds(500), [&] { return outbox_.empty() && !writing_; });
     }
     process_->stop(polite ? std::chrono::milliseconds(500) : std::chrono::milliseconds(0));
     {
@@ -287,13 +289,17 @@ void LanguageServer::write_messages() {
         std::string frame = std::move(outbox_.front());
         outbox_.pop_front();
         outbox_bytes_ -= frame.size();
+        writing_ = true;
         lock.unlock();
         const bool written = process_->write(frame);
         lock.lock();
+        writing_ = false;
+        if (outbox_.empty()) outbox_drained_.notify_all();
         if (!written) {  // it stopped reading for good (it exited): nothing more can reach it
             outbox_.clear();
             outbox_bytes_ = 0;
             outbox_closed_ = true;
+            outbox_drained_.notify_all();
             return;
         }
     }

@@ -112,6 +112,8 @@ private:
     std::deque<std::string> outbox_;
     std::size_t outbox_bytes_ = 0;
     bool outbox_closed_ = false;
+    bool writing_ = false;  // the writer holds a frame it took from the outbox
+    std::condition_variable outbox_drained_;
     std::thread writer_;
     void write_messages();
 

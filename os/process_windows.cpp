@@ -53,6 +53,41 @@ struct Owned {
     }
 };
 
+// Starts argv inside a new job object (killed with it), with the given standard handles inheritable.
+// On success the process is running and owned by `process`; `job` may stay empty if Windows
+// refused one. On failure, `error` says why in words a model can act on.
+bool launch(const std::vector<std::string>& argv, const std::string& directory, HANDLE in, HANDLE out, HANDLE err,
+            Owned& job, Owned& process, std::string& error) {
+    job.h = CreateJobObjectW(nullptr, nullptr);
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
+    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+    if (job.h) SetInformationJobObject(job.h, JobObjectExtendedLimitInformation, &limits, sizeof limits);
+
+    std::wstring command_line;
+    for (const auto& arg : argv) command_line += (command_line.empty() ? L"" : L" ") + quoted(widen(arg));
+    STARTUPINFOW startup{};
+    startup.cb = sizeof startup;
+    startup.dwFlags = STARTF_USESTDHANDLES;
+    startup.hStdInput = in;
+    startup.hStdOutput = out;
+    startup.hStdError = err;
+    PROCESS_INFORMATION info{};
+    const std::wstring folder = widen(directory);
+    if (!CreateProcessW(nullptr, command_line.data(), nullptr, nullptr, TRUE, CREATE_SUSPENDED | CREATE_NO_WINDOW, nullptr,
+                        folder.empty() ? nullptr : folder.c_str(), &startup, &info)) {
+        const DWORD e = GetLastError();
+        error = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND
+                    ? argv[0] + ": program not found (looked up on PATH)"
+                    : argv[0] + ": cannot start it (Windows error " + std::to_string(e) + ")";
+        return false;
+    }
+    process.h = info.hProcess;
+    Owned thread(info.hThread);
+    if (job.h) AssignProcessToJobObject(job.h, process.h);
+    ResumeThread(thread.h);
+    return true;
+}
+
 }  // namespace
 
 ProcessOutcome run_process(const ProcessRun& run) {
@@ -71,32 +106,8 @@ ProcessOutcome run_process(const ProcessRun& run) {
     SetHandleInformation(read_end.h, HANDLE_FLAG_INHERIT, 0);
     Owned nul(CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING, 0, nullptr));
 
-    Owned job(CreateJobObjectW(nullptr, nullptr));
-    JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
-    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-    if (job.h) SetInformationJobObject(job.h, JobObjectExtendedLimitInformation, &limits, sizeof limits);
-
-    std::wstring command_line;
-    for (const auto& arg : run.argv) command_line += (command_line.empty() ? L"" : L" ") + quoted(widen(arg));
-    STARTUPINFOW startup{};
-    startup.cb = sizeof startup;
-    startup.dwFlags = STARTF_USESTDHANDLES;
-    startup.hStdInput = nul.h;
-    startup.hStdOutput = write_end.h;
-    startup.hStdError = write_end.h;
-    PROCESS_INFORMATION info{};
-    const std::wstring directory = widen(run.directory);
-    if (!CreateProcessW(nullptr, command_line.data(), nullptr, nullptr, TRUE, CREATE_SUSPENDED | CREATE_NO_WINDOW,
-                        nullptr, directory.empty() ? nullptr : directory.c_str(), &startup, &info)) {
-        const DWORD e = GetLastError();
-        out.error = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND
-                        ? run.argv[0] + ": program not found (looked up on PATH)"
-                        : run.argv[0] + ": cannot start it (Windows error " + std::to_string(e) + ")";
-        return out;
-    }
-    Owned process(info.hProcess), thread(info.hThread);
-    if (job.h) AssignProcessToJobObject(job.h, process.h);
-    ResumeThread(thread.h);
+    Owned job, process;
+    if (!launch(run.argv, run.directory, nul.h, write_end.h, write_end.h, job, process, out.error)) return out;
     write_end.reset();  // the child holds the only write end: the pipe ends when it (and its children) do
     out.started = true;
 
@@ -163,33 +174,7 @@ bool ChildProcess::start(const std::vector<std::string>& argv, const std::string
     }
     for (HANDLE ours : {s.input.h, s.output.h, s.errors.h}) SetHandleInformation(ours, HANDLE_FLAG_INHERIT, 0);
 
-    s.job.h = CreateJobObjectW(nullptr, nullptr);
-    JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
-    limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-    if (s.job.h) SetInformationJobObject(s.job.h, JobObjectExtendedLimitInformation, &limits, sizeof limits);
-
-    std::wstring command_line;
-    for (const auto& arg : argv) command_line += (command_line.empty() ? L"" : L" ") + quoted(widen(arg));
-    STARTUPINFOW startup{};
-    startup.cb = sizeof startup;
-    startup.dwFlags = STARTF_USESTDHANDLES;
-    startup.hStdInput = child_in.h;
-    startup.hStdOutput = child_out.h;
-    startup.hStdError = child_err.h;
-    PROCESS_INFORMATION info{};
-    const std::wstring folder = widen(directory);
-    if (!CreateProcessW(nullptr, command_line.data(), nullptr, nullptr, TRUE, CREATE_SUSPENDED | CREATE_NO_WINDOW, nullptr,
-                        folder.empty() ? nullptr : folder.c_str(), &startup, &info)) {
-        const DWORD e = GetLastError();
-        error = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND
-                    ? argv[0] + ": program not found (looked up on PATH)"
-                    : argv[0] + ": cannot start it (Windows error " + std::to_string(e) + ")";
-        return false;
-    }
-    s.process.h = info.hProcess;
-    Owned thread(info.hThread);
-    if (s.job.h) AssignProcessToJobObject(s.job.h, s.process.h);
-    ResumeThread(thread.h);
+    if (!launch(argv, directory, child_in.h, child_out.h, child_err.h, s.job, s.process, error)) return false;
     s.error_reader = std::thread([&s] {
         char buffer[4096];
         DWORD got = 0;

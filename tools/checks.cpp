@@ -162,30 +162,24 @@ asio::awaitable<std::vector<CheckOutcome>> Checks::run(const os::Workspace& work
     for (auto& target : targets) {
         const std::string relative = path_in_roots(workspace, target.real);
         const std::string name = name_of(target.real);
-        for (std::size_t i = 0; i < settings_.rules.size(); ++i) {
-            if (!settings_.rules[i].glob.matches(name, relative)) continue;
-            Job job;
-            job.rule = &settings_.rules[i];
-            job.rule_index = i;
-            job.target = target;
-            job.outcome.command = job.rule->command;
-            job.outcome.file = target.real;
-            job.outcome.display = target.display;
-            batch->jobs.push_back(std::move(job));
-        }
-        for (std::size_t i = 0; i < settings_.language_servers.size(); ++i) {
-            if (!settings_.language_servers[i].glob.matches(name, relative)) continue;
-            Job job;
-            job.rule = &settings_.language_servers[i];
-            job.rule_index = i;
-            job.language_server = true;
-            job.target = target;
-            job.outcome.command = job.rule->command;
-            job.outcome.file = target.real;
-            job.outcome.display = target.display;
-            job.outcome.language_server = true;
-            batch->jobs.push_back(std::move(job));
-        }
+        // Every --check rule, then every --lsp rule, whose glob takes the file.
+        const auto add_jobs = [&](const std::vector<CheckRule>& rules, bool language_server) {
+            for (std::size_t i = 0; i < rules.size(); ++i) {
+                if (!rules[i].glob.matches(name, relative)) continue;
+                Job job;
+                job.rule = &rules[i];
+                job.rule_index = i;
+                job.language_server = language_server;
+                job.target = target;
+                job.outcome.command = job.rule->command;
+                job.outcome.file = target.real;
+                job.outcome.display = target.display;
+                job.outcome.language_server = language_server;
+                batch->jobs.push_back(std::move(job));
+            }
+        };
+        add_jobs(settings_.rules, false);
+        add_jobs(settings_.language_servers, true);
     }
     if (batch->jobs.empty()) co_return std::vector<CheckOutcome>{};
 

@@ -3,10 +3,7 @@
 // the result says what the change introduced and fixed; a failing check is not an error.
 #include <doctest/doctest.h>
 
-#include <asio/thread_pool.hpp>
-
-#include "tests/unit/tools/fixture.hpp"
-#include "tools/checks.hpp"
+#include "tests/unit/tools/checks_fixture.hpp"
 
 using namespace tools_test;
 using namespace std::chrono_literals;
@@ -14,19 +11,9 @@ using namespace std::chrono_literals;
 namespace {
 
 // A fixture whose calls run the given --check rules on a pool of their own.
-struct Checked {
-    Fixture f;
-    asio::thread_pool pool{tools::Checks::parallel};
-    std::unique_ptr<tools::Checks> checks;
-
-    explicit Checked(const std::vector<std::string>& specs, std::chrono::milliseconds timeout = 10s) {
-        tools::CheckSettings settings;
-        for (const auto& spec : specs) settings.rules.push_back(tools::CheckRule::parse(spec).value());
-        settings.timeout = timeout;
-        checks = std::make_unique<tools::Checks>(std::move(settings), pool.get_executor());
-        f.ctx.checks = checks.get();
-    }
-    ~Checked() { pool.join(); }
+struct Checked : WithChecks {
+    explicit Checked(const std::vector<std::string>& specs, std::chrono::milliseconds timeout = 10s)
+        : WithChecks(settings(specs, {}, timeout)) {}
     tools::ToolResult edit(const std::string& name, const std::string& old_text, const std::string& new_text,
                            bool dry_run = false) {
         return f.call(tools::edit_handler(),

@@ -8,10 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <asio/thread_pool.hpp>
-
-#include "tests/unit/tools/fixture.hpp"
-#include "tools/checks.hpp"
+#include "tests/unit/tools/checks_fixture.hpp"
 #include "tools/language_server.hpp"
 
 using namespace tools_test;
@@ -49,22 +46,9 @@ std::vector<std::string> messages(const std::vector<tools::Diagnostic>& found) {
 LanguageServer::Clock::time_point in(std::chrono::milliseconds ms) { return LanguageServer::Clock::now() + ms; }
 
 // A fixture whose calls tell the given --lsp servers of each change.
-struct WithServers {
-    Fixture f;
-    asio::thread_pool pool{tools::Checks::parallel};
-    std::unique_ptr<tools::Checks> checks;
-
-    explicit WithServers(const std::vector<std::string>& specs, std::chrono::milliseconds timeout = 10s) {
-        tools::CheckSettings settings;
-        for (const auto& spec : specs) settings.language_servers.push_back(tools::CheckRule::parse_language_server(spec).value());
-        settings.timeout = timeout;
-        checks = std::make_unique<tools::Checks>(std::move(settings), pool.get_executor());
-        f.ctx.checks = checks.get();
-    }
-    ~WithServers() {
-        pool.join();
-        checks.reset();
-    }
+struct WithServers : WithChecks {
+    explicit WithServers(const std::vector<std::string>& specs, std::chrono::milliseconds timeout = 10s)
+        : WithChecks(settings({}, specs, timeout)) {}
 };
 
 }  // namespace

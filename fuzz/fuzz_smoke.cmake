@@ -1,5 +1,5 @@
-# A short run of every apply_diff fuzz target as one ctest test (scripts/fuzz builds them with
-# clang 14 into build-fuzz/). Include it from tests/CMakeLists.txt: include(../fuzz/fuzz_smoke.cmake)
+# A short run of every fuzz target (the apply_diff parsers, the history journal reader) as one
+# ctest test (scripts/fuzz builds them with clang 14 into build-fuzz/). Include it from tests/CMakeLists.txt: include(../fuzz/fuzz_smoke.cmake)
 find_program(MCP_EDIT_FUZZ_CLANG NAMES clang++-14 clang++)
 if(MCP_EDIT_FUZZ_CLANG)
   add_test(NAME fuzz_smoke

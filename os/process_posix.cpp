@@ -1,9 +1,13 @@
 // POSIX implementation of platform::run_process and platform::ChildProcess (platform.hpp):
-// posix_spawnp into a process group of its own. run_process: stdout+stderr merged into one pipe
-// read with poll into a bounded buffer, the whole group killed at the deadline, on cancellation,
-// or when the program exits leaving children that hold the pipe. ChildProcess: a program kept
-// running with pipes to its stdin and stdout. Its own file: the rest of the platform layer is
-// files, this is processes.
+// posix_spawnp into a process group of its own, with only descriptors 0, 1 and 2. run_process:
+// stdout+stderr merged into one pipe read with poll into a bounded buffer, the whole tree killed at
+// the deadline, on cancellation, or when the program ends (what it left running goes with it).
+// ChildProcess: a program kept running with pipes to its stdin and stdout. Its own file: the rest
+// of the platform layer is files, this is processes.
+// The tree: on Linux every descendant, found in /proc by parent and by a mark in its environment
+// (MCP_EDIT_RUN), even one that left the group with setsid; the server is a child subreaper, so
+// such orphans become its children, and are reaped. Elsewhere (macOS) the process group only: a
+// descendant that calls setsid escapes it.
 #include "os/platform.hpp"
 
 #include <cerrno>
@@ -11,7 +15,9 @@
 #include <cstring>
 #include <atomic>
 #include <filesystem>
+#include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include <fcntl.h>
@@ -21,6 +27,11 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#ifdef __linux__
+#include <dirent.h>
+#include <sys/prctl.h>
+#endif
 
 extern char** environ;
 
@@ -59,11 +70,156 @@ struct Pipe {
     }
 };
 
+// The programs this file started and has not reaped yet. Only those are waited for by pid by
+// their owners; anything else that becomes our child (an orphan of their trees, adopted by the
+// subreaper) is reaped by reap_adopted. Held across posix_spawn so a sweep never takes a fresh
+// child's exit status.
+std::mutex own_mutex;
+std::set<pid_t> own_children;
+
+void forget_child(pid_t pid) {
+    const std::lock_guard lock(own_mutex);
+    own_children.erase(pid);
+}
+
+// The mark each started program gets in its environment, inherited by what it starts (also after
+// setsid): "MCP_EDIT_RUN=<server pid>.<n>".
+constexpr std::string_view mark_name = "MCP_EDIT_RUN=";
+std::atomic<std::uint64_t> next_mark{1};
+
+#ifdef __linux__
+struct ProcEntry {
+    pid_t ppid = 0;
+    char state = '?';
+};
+
+// Every process in /proc with its parent and state (comm may hold spaces and parentheses: the
+// fields are read after the last ')').
+std::map<pid_t, ProcEntry> process_table() {
+    std::map<pid_t, ProcEntry> out;
+    DIR* proc = ::opendir("/proc");
+    if (!proc) return out;
+    while (const dirent* entry = ::readdir(proc)) {
+        char* end = nullptr;
+        const long pid = std::strtol(entry->d_name, &end, 10);
+        if (pid <= 0 || *end != '\0') continue;
+        const std::string path = std::string("/proc/") + entry->d_name + "/stat";
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        char buffer[1024];
+        const ssize_t n = ::read(fd, buffer, sizeof buffer - 1);
+        ::close(fd);
+        if (n <= 0) continue;
+        buffer[n] = '\0';
+        const char* close = std::strrchr(buffer, ')');
+        char state = '?';
+        long ppid = 0;
+        if (!close || std::sscanf(close + 1, " %c %ld", &state, &ppid) != 2) continue;
+        out[static_cast<pid_t>(pid)] = {static_cast<pid_t>(ppid), state};
+    }
+    ::closedir(proc);
+    return out;
+}
+
+// Whether `pid`'s environment (as it was started) holds `mark` ("MCP_EDIT_RUN=...") as an entry.
+bool carries_mark(pid_t pid, const std::string& mark) {
+    const std::string path = "/proc/" + std::to_string(pid) + "/environ";
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    std::string env;
+    char buffer[16384];
+    ssize_t n = 0;
+    while (env.size() < (4u << 20) && (n = ::read(fd, buffer, sizeof buffer)) > 0) env.append(buffer, static_cast<std::size_t>(n));
+    ::close(fd);
+    const std::string entry = mark + '\0';
+    return env.starts_with(entry) || env.find('\0' + entry) != std::string::npos;
+}
+
+// Orphans become the server's children rather than init's, so that kill_tree finds them and
+// reap_adopted reaps them.
+void become_subreaper() {
+    static std::once_flag once;
+    std::call_once(once, [] { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); });
+}
+#endif
+
+// Reaps the zombies among the server's children that no owner waits for: orphans of the started
+// programs' trees adopted by the subreaper. Linux; elsewhere init adopts them.
+void reap_adopted() {
+#ifdef __linux__
+    const pid_t self = ::getpid();
+    const auto table = process_table();
+    const std::lock_guard lock(own_mutex);
+    for (const auto& [pid, entry] : table)
+        if (entry.ppid == self && entry.state == 'Z' && !own_children.count(pid)) ::waitpid(pid, nullptr, WNOHANG);
+#endif
+}
+
+// Kills `leader`'s process group and, on Linux, every descendant of it (when `leader_unreaped`:
+// a reaped pid may belong to another process by now), and every process that carries its `mark`
+// (those that left with setsid and lost their parent), repeatedly until a look at /proc finds none
+// alive (a process may fork while we look). The leader is not reaped here.
+void kill_tree(pid_t leader, bool leader_unreaped, const std::string& mark) {
+    ::kill(-leader, SIGKILL);
+#ifdef __linux__
+    const pid_t self = ::getpid();
+    std::set<pid_t> killed;
+    for (int round = 0; round < 32; ++round) {
+        const auto table = process_table();
+        std::map<pid_t, std::vector<pid_t>> children;
+        for (const auto& [pid, entry] : table) children[entry.ppid].push_back(pid);
+        std::vector<pid_t> tree;
+        if (leader_unreaped) tree.push_back(leader);
+        // An orphan of the tree was adopted by the server (the subreaper): found by its mark.
+        for (const auto& [pid, entry] : table)
+            if (entry.ppid == self && pid != leader && entry.state != 'Z' && carries_mark(pid, mark)) tree.push_back(pid);
+        std::set<pid_t> in_tree(tree.begin(), tree.end());
+        for (std::size_t i = 0; i < tree.size(); ++i)  // breadth first; zombies count, their children are ours
+            for (const pid_t child : children[tree[i]])
+                if (in_tree.insert(child).second) tree.push_back(child);
+        bool alive = false;
+        for (const pid_t pid : tree) {
+            if (pid == leader) continue;
+            const auto it = table.find(pid);
+            if (it == table.end() || it->second.state == 'Z') continue;
+            ::kill(pid, SIGKILL);
+            killed.insert(pid);
+            alive = true;
+        }
+        if (!alive) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(round == 0 ? 0 : 5));
+    }
+    // What was killed and adopted by the server is its zombie now: reap it (bounded wait).
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (!killed.empty() && std::chrono::steady_clock::now() < until) {
+        const auto table = process_table();
+        for (auto it = killed.begin(); it != killed.end();) {
+            const auto found = table.find(*it);
+            if (found == table.end() || found->second.ppid != self) {  // gone, or another's child: its parent reaps it
+                it = killed.erase(it);
+                continue;
+            }
+            if (found->second.state == 'Z') {
+                ::waitpid(*it, nullptr, WNOHANG);
+                it = killed.erase(it);
+                continue;
+            }
+            ++it;
+        }
+        if (!killed.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+#else
+    (void)leader_unreaped;
+    (void)mark;
+#endif
+}
+
 // Starts argv in `directory` with stdin on `in` (/dev/null when -1), stdout on `out` and stderr
-// on `err`, in a new process group, with default signal dispositions (the server ignores SIGPIPE;
-// its checks must not). Returns the pid, or -1 with `error` set.
+// on `err` and no other descriptor, in a new process group, with default signal dispositions (the
+// server ignores SIGPIPE; its checks must not) and `mark` added to the environment. Returns the
+// pid (registered in own_children), or -1 with `error` set.
 pid_t spawn(const std::vector<std::string>& program, const std::string& directory, int in, int out, int err,
-            std::string& error) {
+            const std::string& mark, std::string& error) {
     SpawnSetup setup;
     sigset_t no_signals, default_signals;
     sigemptyset(&no_signals);
@@ -83,19 +239,40 @@ pid_t spawn(const std::vector<std::string>& program, const std::string& director
     else posix_spawn_file_actions_adddup2(&setup.actions, in, 0);
     posix_spawn_file_actions_adddup2(&setup.actions, out, 1);
     posix_spawn_file_actions_adddup2(&setup.actions, err, 2);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    // Descriptors opened without close-on-exec (by a library, or a thread between open and fcntl)
+    // do not reach the child either.
+    posix_spawn_file_actions_addclosefrom_np(&setup.actions, 3);
+#endif
     if (!directory.empty()) posix_spawn_file_actions_addchdir_np(&setup.actions, directory.c_str());
 
     std::vector<char*> argv;
     argv.reserve(program.size() + 1);
     for (const auto& arg : program) argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
+    // The environment: the server's, without any mark it inherited itself, then this program's mark.
+    std::vector<char*> env;
+    for (char** e = environ; e && *e; ++e)
+        if (!std::string_view(*e).starts_with(mark_name)) env.push_back(*e);
+    env.push_back(const_cast<char*>(mark.c_str()));
+    env.push_back(nullptr);
+#ifdef __linux__
+    become_subreaper();
+#endif
     pid_t pid = -1;
-    if (const int failed = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), environ); failed != 0) {
+    const std::lock_guard lock(own_mutex);
+    if (const int failed = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), env.data()); failed != 0) {
         error = "cannot start " + program[0] + " in " + directory + ": " + error_text(failed) +
                 (failed == ENOENT ? " (is it installed and on the server's PATH, and does the directory exist?)" : "");
         return -1;
     }
+    own_children.insert(pid);
     return pid;
+}
+
+// A fresh mark for a program about to be started.
+std::string new_mark() {
+    return std::string(mark_name) + std::to_string(::getpid()) + "." + std::to_string(next_mark++);
 }
 
 // Reads what is there into `out` (at most `max` bytes kept). False at end of file.
@@ -141,7 +318,8 @@ ProcessOutcome run_process(const ProcessRun& run) {
         out.error = "cannot create a pipe: " + error_text(errno);
         return out;
     }
-    const pid_t pid = spawn(run.argv, run.directory, -1, pipe.fds[1], pipe.fds[1], out.error);
+    const std::string mark = new_mark();
+    const pid_t pid = spawn(run.argv, run.directory, -1, pipe.fds[1], pipe.fds[1], mark, out.error);
     if (pid < 0) return out;
     out.started = true;
     pipe.close_write();
@@ -155,7 +333,7 @@ ProcessOutcome run_process(const ProcessRun& run) {
     Clock::time_point killed_at{};
     const auto kill_group = [&] {
         if (killed) return;
-        ::kill(-pid, SIGKILL);  // the leader is not reaped yet (WNOWAIT), so its group id is still ours
+        kill_tree(pid, true, mark);  // the leader is not reaped yet (WNOWAIT), so its group id is still ours
         killed = true;
         killed_at = Clock::now();
     };
@@ -185,9 +363,12 @@ ProcessOutcome run_process(const ProcessRun& run) {
         const int ready = ::poll(&p, eof ? 0 : 1, static_cast<int>(wait.count()));
         if (ready > 0 && !drain(fd, out, run.max_output)) eof = true;
     }
+    kill_group();  // what it left running after it ended (a background job, a setsid daemon) goes too
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    forget_child(pid);
+    reap_adopted();
     if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
     out.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
@@ -199,6 +380,7 @@ struct ChildProcess::State {
     int input = -1;   // its stdin (our write end)
     int output = -1;  // its stdout (our read end)
     int errors = -1;  // its stderr (our read end), drained by error_reader
+    std::string mark;  // in its environment and its descendants' (kill_tree)
     std::thread error_reader;
     mutable std::mutex error_mutex;
     std::string error_tail;
@@ -224,10 +406,12 @@ bool ChildProcess::start(const std::vector<std::string>& argv, const std::string
         error = "cannot create a pipe: " + error_text(errno);
         return false;
     }
-    const pid_t pid = spawn(argv, directory, in.fds[0], out.fds[1], err.fds[1], error);
+    std::string mark = new_mark();
+    const pid_t pid = spawn(argv, directory, in.fds[0], out.fds[1], err.fds[1], mark, error);
     if (pid < 0) return false;
     State& s = *state_;
     s.pid = pid;
+    s.mark = std::move(mark);
     std::swap(s.input, in.fds[1]);
     std::swap(s.output, out.fds[0]);
     std::swap(s.errors, err.fds[0]);
@@ -301,10 +485,12 @@ void ChildProcess::stop(std::chrono::milliseconds grace) {
     while ((reaped = ::waitpid(s.pid, &status, WNOHANG)) == 0 && Clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     s.stopped = true;  // writes go on during the grace (a last message), not after
-    ::kill(-s.pid, SIGKILL);  // the group: what it started goes too (the leader may be gone already)
+    kill_tree(s.pid, reaped == 0, s.mark);  // what it started goes too (the leader may be gone already)
     if (reaped == 0)
         while (::waitpid(s.pid, &status, 0) < 0 && errno == EINTR) {
         }
+    forget_child(s.pid);
+    reap_adopted();
     // The output end stays open until the destructor: a reader may still be in read(), which now
     // returns 0. The stderr reader ends at the pipe's end, or soon after stopped if something that
     // left the group still holds it.

@@ -1,10 +1,17 @@
 // Unit tests of platform::run_process: exit codes, merged bounded output, the working directory,
-// the timeout and cancellation killing the whole process group, a program that is not there.
+// the timeout and cancellation killing the whole process group (on Linux the whole tree, setsid
+// included, with no zombie left), a program that is not there, only descriptors 0-2 inherited.
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "os/platform.hpp"
 
@@ -72,6 +79,72 @@ TEST_CASE("run_process: children left behind holding the output are killed when 
     CHECK_FALSE(out.timed_out);
     CHECK(std::chrono::steady_clock::now() - start < 5s);
 }
+
+#ifdef __linux__
+namespace {
+
+// The processes whose command line holds `needle` (sleep's argument below marks them), and the
+// zombies among the children of this process.
+bool is_pid(const std::filesystem::path& entry) {
+    const std::string name = entry.filename().string();
+    return !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+}
+
+std::vector<std::string> processes_with(const std::string& needle) {
+    std::vector<std::string> out;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        if (!is_pid(entry.path())) continue;
+        std::ifstream cmdline(entry.path() / "cmdline", std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+        if (text.find(needle) != std::string::npos) out.push_back(entry.path().filename().string());
+    }
+    return out;
+}
+
+std::vector<std::string> zombie_children() {
+    std::vector<std::string> out;
+    const std::string self = std::to_string(::getpid());
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        if (!is_pid(entry.path())) continue;
+        std::ifstream stat(entry.path() / "stat");
+        const std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+        const auto close = text.rfind(')');
+        if (close == std::string::npos) continue;
+        char state = 0;
+        long ppid = 0;
+        if (std::sscanf(text.c_str() + close + 1, " %c %ld", &state, &ppid) == 2 && state == 'Z' && std::to_string(ppid) == self)
+            out.push_back(entry.path().filename().string());
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("run_process: a descendant that left the group with setsid is killed with it, and reaped") {
+    // At the timeout, the setsid'd sleep is still the shell's child; in the second script its
+    // parent is gone before the end (an orphan, adopted by this process as the subreaper).
+    auto out = sh("setsid sleep 987.651 & sleep 987.652", 1000ms);
+    CHECK(out.timed_out);
+    auto orphan = sh("(setsid sleep 987.653 &); (setsid sleep 987.654 >/dev/null 2>&1 &); sleep 987.655", 1000ms);
+    CHECK(orphan.timed_out);
+    auto exited = sh("(setsid sleep 987.656 >/dev/null 2>&1 </dev/null &); exit 0", 10000ms);
+    CHECK(exited.exit_code == 0);
+    std::this_thread::sleep_for(100ms);
+    const auto left = processes_with("987.65");
+    CHECK_MESSAGE(left.empty(), "still running: " << left.size() << " sleep 987.65x processes");
+    const auto zombies = zombie_children();
+    CHECK_MESSAGE(zombies.empty(), zombies.size() << " zombie children left");
+}
+
+TEST_CASE("run_process: the child gets descriptors 0, 1 and 2 only, even one opened without close-on-exec") {
+    const int leaked = ::open("/dev/null", O_RDONLY);  // as a library might (no O_CLOEXEC)
+    REQUIRE(leaked > 2);
+    auto out = sh("ls /proc/self/fd");
+    ::close(leaked);
+    CHECK(out.exit_code == 0);
+    CHECK(out.output == "0\n1\n2\n3\n");  // 3: the listing's own descriptor of /proc/self/fd
+}
+#endif
 
 TEST_CASE("run_process: cancellation stops it") {
     std::atomic<bool> cancelled{false};

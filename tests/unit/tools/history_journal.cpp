@@ -1,7 +1,9 @@
 // Unit tests of tools/history_journal: changes, undos and session bases written, read back into a
 // fresh History and SessionChanges; a record cut short by a crash dropped (the earlier ones
 // kept); a journal that holds more than was kept rewritten compactly; journals kept per roots; a
-// record of the wrong shape ends the replay; a second server on the same journal is kept out.
+// record of the wrong shape ends the replay; a second server on the same journal is kept out; the
+// journal is input, not trust: deep nesting is refused without a crash, and records naming paths
+// outside the roots, through a symlink, or ignored are not replayed; its descriptor is close-on-exec.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -10,6 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "tools/history_journal.hpp"
+
+#ifndef _WIN32
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 namespace fs = std::filesystem;
 using tools::History;
@@ -27,10 +34,49 @@ struct Dir {
     std::string str() const { return path.generic_string(); }
 };
 
-std::unique_ptr<HistoryJournal> open(const Dir& d, History& h, SessionChanges& c, std::vector<std::string> roots = {"/r"}) {
-    auto j = HistoryJournal::open(d.str(), roots, h, c);
+// The root the journals below speak of: a real folder, since
+// a replayed path is checked against the roots as a live call's would be.
+struct Root {
+    Dir dir;
+    std::string real;
+    Root() {
+        fs::create_directories(dir.path);
+        real = os::Workspace({dir.str()}).roots().at(0);
+    }
+    std::string operator()(const std::string& name) const { return real + "/" + name; }
+};
+
+const Root& root() {
+    static const Root r;
+    return r;
+}
+
+std::unique_ptr<HistoryJournal> open(const Dir& d, History& h, SessionChanges& c, std::vector<std::string> roots = {},
+                                     os::IgnoreFiles* ignore = nullptr) {
+    if (roots.empty()) roots.push_back(root().real);
+    auto j = HistoryJournal::open(d.str(), os::Workspace(roots), ignore, h, c);
     REQUIRE_MESSAGE(j.ok(), (j.ok() ? "" : j.error().message));
     return std::move(j).value();
+}
+
+// A record as the journal frames it: 4-byte little-endian length, then the CBOR.
+std::string framed(const std::vector<std::uint8_t>& cbor) {
+    std::string out(4, '\0');
+    for (int i = 0; i < 4; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((cbor.size() >> (8 * i)) & 0xFF);
+    out.append(cbor.begin(), cbor.end());
+    return out;
+}
+
+std::string framed(const nlohmann::json& record) { return framed(nlohmann::json::to_cbor(record)); }
+
+std::string change_record(const std::string& path, const std::string& before, const std::string& after) {
+    const auto bin = [](const std::string& s) { return nlohmann::json::binary(std::vector<std::uint8_t>(s.begin(), s.end())); };
+    return framed(nlohmann::json{{"t", "r"}, {"p", path}, {"tool", "edit"}, {"e", true}, {"b", bin(before)}, {"a", bin(after)}});
+}
+
+std::string base_record(const std::string& path, const std::string& base) {
+    return framed(nlohmann::json{{"t", "s"}, {"p", path}, {"e", true},
+                                 {"b", nlohmann::json::binary(std::vector<std::uint8_t>(base.begin(), base.end()))}});
 }
 
 }  // namespace
@@ -42,29 +88,29 @@ TEST_CASE("history journal: a restart finds the undo steps and the session's bas
         SessionChanges c;
         auto j = open(d, h, c);
         const std::string v1 = "one\n", v2 = "two\n", v3 = "three\n";
-        j->based("/r/a.txt", true, "zero\n");
-        j->recorded("/r/a.txt", "edit", true, "zero\n", &v1);
-        j->recorded("/r/a.txt", "edit", true, v1, &v2);
-        j->recorded("/r/a.txt", "edit", true, v2, &v3);
-        j->popped("/r/a.txt");
-        j->based("/r/new.txt", false, "");
+        j->based(root()("a.txt"), true, "zero\n");
+        j->recorded(root()("a.txt"), "edit", true, "zero\n", &v1);
+        j->recorded(root()("a.txt"), "edit", true, v1, &v2);
+        j->recorded(root()("a.txt"), "edit", true, v2, &v3);
+        j->popped(root()("a.txt"));
+        j->based(root()("new.txt"), false, "");
         const std::string fresh = "fresh\n";
-        j->recorded("/r/new.txt", "write", false, "", &fresh);
-        j->recorded("/r/gone.txt", "apply_diff", true, "bye\n", nullptr);
+        j->recorded(root()("new.txt"), "write", false, "", &fresh);
+        j->recorded(root()("gone.txt"), "apply_diff", true, "bye\n", nullptr);
     }
     History h;
     SessionChanges c;
     auto j = open(d, h, c);
     CHECK(j->replayed() == 9);
-    REQUIRE(h.depth("/r/a.txt") == 2);
-    const auto latest = h.latest("/r/a.txt");
+    REQUIRE(h.depth(root()("a.txt")) == 2);
+    const auto latest = h.latest(root()("a.txt"));
     CHECK(latest->before == "one\n");
     CHECK(latest->after == "two\n");
-    CHECK(h.latest("/r/new.txt")->existed == false);
-    CHECK_FALSE(h.latest("/r/gone.txt")->after_fingerprint);
+    CHECK(h.latest(root()("new.txt"))->existed == false);
+    CHECK_FALSE(h.latest(root()("gone.txt"))->after_fingerprint);
     const auto files = c.files();
     REQUIRE(files.size() == 2);
-    CHECK(files[0].real_path == "/r/a.txt");
+    CHECK(files[0].real_path == root()("a.txt"));
     CHECK(*files[0].base == "zero\n");
     CHECK(files[0].changes == 4);
     CHECK_FALSE(files[1].existed);
@@ -79,22 +125,24 @@ TEST_CASE("history journal: a record cut short is dropped, the ones before it co
         auto j = open(d, h, c);
         path = j->path();
         const std::string v1 = "1\n", v2 = "2\n";
-        j->recorded("/r/a.txt", "edit", true, "0\n", &v1);
-        j->recorded("/r/a.txt", "edit", true, v1, &v2);
+        j->recorded(root()("a.txt"), "edit", true, "0\n", &v1);
+        j->recorded(root()("a.txt"), "edit", true, v1, &v2);
     }
     fs::resize_file(path, fs::file_size(path) - 3);  // the crash hit the last record
     {
         History h;
         SessionChanges c;
         auto j = open(d, h, c);
-        CHECK(h.depth("/r/a.txt") == 1);
-        CHECK(h.latest("/r/a.txt")->after == "1\n");
+        CHECK(h.depth(root()("a.txt")) == 1);
+        CHECK(h.latest(root()("a.txt"))->after == "1\n");
     }
     History h;
     SessionChanges c;
-    auto other = open(d, h, c, {"/elsewhere"});
+    Dir elsewhere;
+    fs::create_directories(elsewhere.path);
+    auto other = open(d, h, c, {elsewhere.str()});
     CHECK(other->path() != path);
-    CHECK(h.depth("/r/a.txt") == 0);
+    CHECK(h.depth(root()("a.txt")) == 0);
 }
 
 TEST_CASE("history journal: what was undone or evicted is written out when the journal is rewritten") {
@@ -107,8 +155,8 @@ TEST_CASE("history journal: what was undone or evicted is written out when the j
         path = j->path();
         const std::string big(100000, 'x');
         for (int i = 0; i < 20; ++i) {
-            j->recorded("/r/a.txt", "edit", true, big, &big);
-            j->popped("/r/a.txt");
+            j->recorded(root()("a.txt"), "edit", true, big, &big);
+            j->popped(root()("a.txt"));
         }
     }
     const auto before = fs::file_size(path);
@@ -116,7 +164,7 @@ TEST_CASE("history journal: what was undone or evicted is written out when the j
     SessionChanges c;
     open(d, h, c);
     CHECK(fs::file_size(path) < before / 10);
-    CHECK(h.depth("/r/a.txt") == 0);
+    CHECK(h.depth(root()("a.txt")) == 0);
     History again;
     SessionChanges c2;
     auto j = open(d, again, c2);
@@ -129,13 +177,13 @@ TEST_CASE("history journal: a file that is not a journal is not touched") {
     History h;
     SessionChanges c;
     {
-        auto j = HistoryJournal::open(d.str(), {"/r"}, h, c);
+        auto j = HistoryJournal::open(d.str(), os::Workspace({root().real}), nullptr, h, c);
         REQUIRE(j.ok());
         const std::string p = j.value()->path();
         j = base::Result<std::unique_ptr<HistoryJournal>>(nullptr);
         std::ofstream(fs::path(p), std::ios::binary) << "not a journal at all";
     }
-    auto j = HistoryJournal::open(d.str(), {"/r"}, h, c);
+    auto j = HistoryJournal::open(d.str(), os::Workspace({root().real}), nullptr, h, c);
     CHECK_FALSE(j.ok());
 }
 
@@ -148,22 +196,19 @@ TEST_CASE("history journal: a record of the wrong shape ends the replay there, w
         auto j = open(d, h, c);
         path = j->path();
         const std::string v1 = "1\n";
-        j->recorded("/r/a.txt", "edit", true, "0\n", &v1);
+        j->recorded(root()("a.txt"), "edit", true, "0\n", &v1);
     }
     {
         // "b" as a text string instead of bytes, then a good-looking record after it.
-        const auto cbor = nlohmann::json::to_cbor(nlohmann::json{{"t", "r"}, {"p", "/r/b.txt"}, {"tool", "edit"}, {"e", true}, {"b", "text"}, {"a", nullptr}});
-        std::string framed(4, '\0');
-        for (int i = 0; i < 4; ++i) framed[static_cast<std::size_t>(i)] = static_cast<char>((cbor.size() >> (8 * i)) & 0xFF);
-        framed.append(cbor.begin(), cbor.end());
-        std::ofstream(fs::path(path), std::ios::binary | std::ios::app) << framed << framed;
+        const std::string bad = framed(nlohmann::json{{"t", "r"}, {"p", root()("b.txt")}, {"tool", "edit"}, {"e", true}, {"b", "text"}, {"a", nullptr}});
+        std::ofstream(fs::path(path), std::ios::binary | std::ios::app) << bad << bad;
     }
     History h;
     SessionChanges c;
     auto j = open(d, h, c);
     CHECK(j->replayed() == 2);  // the header and a.txt's change
-    CHECK(h.depth("/r/a.txt") == 1);
-    CHECK(h.depth("/r/b.txt") == 0);
+    CHECK(h.depth(root()("a.txt")) == 1);
+    CHECK(h.depth(root()("b.txt")) == 0);
 }
 
 TEST_CASE("history journal: a second server on the same roots runs without it, and says why") {
@@ -173,11 +218,11 @@ TEST_CASE("history journal: a second server on the same roots runs without it, a
     auto first = open(d, h, c);
     History h2;
     SessionChanges c2;
-    auto second = HistoryJournal::open(d.str(), {"/r"}, h2, c2);
+    auto second = HistoryJournal::open(d.str(), os::Workspace({root().real}), nullptr, h2, c2);
     REQUIRE_FALSE(second.ok());
     CHECK_MESSAGE(second.error().message.find("another mcp-edit serving the same roots") != std::string::npos, second.error().message);
     first.reset();
-    CHECK(HistoryJournal::open(d.str(), {"/r"}, h2, c2).ok());  // free again once the first is gone
+    CHECK(HistoryJournal::open(d.str(), os::Workspace({root().real}), nullptr, h2, c2).ok());  // free again once the first is gone
 }
 
 #ifndef _WIN32
@@ -186,9 +231,115 @@ TEST_CASE("history journal: only its owner can read it (it holds the bytes of ch
     History h;
     SessionChanges c;
     auto j = open(d, h, c);
-    j->based("/r/secret.txt", true, "token=1\n");
+    j->based(root()("secret.txt"), true, "token=1\n");
     const auto mode = fs::status(j->path()).permissions();
     CHECK_MESSAGE((mode & fs::perms::all) == (fs::perms::owner_read | fs::perms::owner_write),
                   "mode " << std::oct << static_cast<unsigned>(mode & fs::perms::all));
+}
+#endif
+
+TEST_CASE("history journal: a record of 200,000 nested arrays (or maps, or a huge declared length) ends the replay, no crash") {
+    std::vector<std::uint8_t> arrays(200000, 0x81);  // [[[[...
+    arrays.push_back(0xF6);
+    std::vector<std::uint8_t> maps;
+    for (int i = 0; i < 200000; ++i) maps.insert(maps.end(), {0xA1, 0x61, 'k'});  // {"k": {"k": ...
+    maps.push_back(0xF6);
+    const std::vector<std::uint8_t> huge_array = {0x9B, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    const std::vector<std::uint8_t> huge_map = {0xBB, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    std::vector<std::uint8_t> tags(200000, 0xC6);  // tag 6 on tag 6 on ...
+    tags.push_back(0xF6);
+    for (const std::vector<std::uint8_t>* bad : std::initializer_list<const std::vector<std::uint8_t>*>{&arrays, &maps, &huge_array, &huge_map, &tags}) {
+        CHECK(HistoryJournal::decode_record(bad->data(), bad->size()).is_discarded());
+        Dir d;
+        std::string path;
+        {
+            History h;
+            SessionChanges c;
+            path = open(d, h, c)->path();
+        }
+        std::ofstream(fs::path(path), std::ios::binary | std::ios::app) << framed(*bad) << change_record(root()("a.txt"), "0\n", "1\n");
+        History h;
+        SessionChanges c;
+        auto j = open(d, h, c);
+        CHECK(j->replayed() == 1);  // the header; the record after the bad one is not reached
+        CHECK(h.depth(root()("a.txt")) == 0);
+    }
+    // A record as the journal writes it still decodes.
+    const auto good = nlohmann::json::to_cbor(nlohmann::json{{"t", "u"}, {"p", "/x"}});
+    CHECK(HistoryJournal::decode_record(good.data(), good.size()).at("t") == "u");
+}
+
+TEST_CASE("history journal: records naming a path outside the roots, through a symlink, with .., or ignored are dropped") {
+    Dir d;
+    const Root& r = root();
+    fs::create_directories(r.dir.path / "sub");
+    std::error_code ignored_error;
+    fs::create_symlink("/etc", r.dir.path / "etc-link", ignored_error);
+    { std::ofstream(r.dir.path / ".mcp-editignore") << "secret.txt\n"; }
+    std::string path;
+    {
+        History h;
+        SessionChanges c;
+        path = open(d, h, c)->path();
+    }
+    const std::vector<std::string> refused = {"/etc/hostname", r("etc-link/hostname"), r("sub/../../etc/hostname"),
+                                              r("secret.txt"), r(".git/config"), "relative.txt"};
+    {
+        std::ofstream out(fs::path(path), std::ios::binary | std::ios::app);
+        for (const auto& p : refused) out << base_record(p, "x\n") << change_record(p, "x\n", "y\n");
+        out << base_record(r("ok.txt"), "a\n") << change_record(r("ok.txt"), "a\n", "b\n");
+    }
+    os::IgnoreFiles ignore(os::IgnoreSettings{});
+    {
+        History h;
+        SessionChanges c;
+        auto j = open(d, h, c, {}, &ignore);
+        CHECK(j->replayed() == 1 + 2 * refused.size() + 2);  // all read, ...
+        CHECK(j->dropped() == 2 * refused.size());             // ... the refused ones not taken
+        for (const auto& p : refused) CHECK_MESSAGE(h.depth(p) == 0, p);
+        CHECK(h.depth(r("ok.txt")) == 1);
+        const auto files = c.files();
+        REQUIRE(files.size() == 1);
+        CHECK(files[0].real_path == r("ok.txt"));
+    }
+    // The journal was rewritten without them.
+    History h;
+    SessionChanges c;
+    auto j = open(d, h, c, {}, &ignore);
+    CHECK(j->dropped() == 0);
+    CHECK(j->replayed() == 3);
+    fs::remove(r.dir.path / ".mcp-editignore");
+}
+
+#ifdef __linux__
+TEST_CASE("history journal: its descriptor is close-on-exec") {
+    Dir d;
+    History h;
+    SessionChanges c;
+    auto j = open(d, h, c);
+    int found = 0;
+    for (const auto& entry : fs::directory_iterator("/proc/self/fd")) {
+        std::error_code e;
+        const auto target = fs::read_symlink(entry.path(), e);
+        if (e || target != fs::path(j->path())) continue;
+        const int fd = std::stoi(entry.path().filename().string());
+        ++found;
+        CHECK((::fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0);
+    }
+    CHECK(found == 1);
+}
+
+TEST_CASE("history journal: a check started while it is open sees descriptors 0, 1 and 2 only") {
+    Dir d;
+    History h;
+    SessionChanges c;
+    auto j = open(d, h, c);
+    j->based(root()("a.txt"), true, "x\n");
+    platform::ProcessRun run;
+    run.argv = {"ls", "/proc/self/fd"};
+    run.directory = "/";
+    const auto out = platform::run_process(run);
+    CHECK(out.exit_code == 0);
+    CHECK(out.output == "0\n1\n2\n3\n");  // 3: the listing's own descriptor of /proc/self/fd
 }
 #endif

@@ -1,0 +1,59 @@
+// libFuzzer target: the --history-dir journal reader on any bytes (the journal is input, not trust).
+// Promises: no crash or unbounded recursion, and nothing replayed names a path outside the root.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <spdlog/spdlog.h>
+
+#include "os/ignore_files.hpp"
+#include "os/workspace.hpp"
+#include "tools/history.hpp"
+#include "tools/history_journal.hpp"
+#include "tools/session_changes.hpp"
+
+namespace {
+
+// A root made once per process: the paths replayed are judged against it as a live call's would be.
+struct Setup {
+    std::string root;
+    os::Workspace workspace;
+    os::IgnoreFiles ignore{os::IgnoreSettings{}};
+    Setup() : root(make_root()), workspace({root}) { spdlog::set_level(spdlog::level::off); }
+    static std::string make_root() {
+        const auto dir = std::filesystem::temp_directory_path() / "mcp-edit-fuzz-journal-root";
+        std::filesystem::create_directories(dir);
+        return dir.generic_string();
+    }
+};
+
+bool inside(const std::string& path, const os::Workspace& workspace) {
+    return workspace.inside_roots(path) && path.find("/../") == std::string::npos;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    static Setup setup;
+    tools::History history(1u << 20, 1000);
+    tools::SessionChanges changes;
+    std::string_view rest(reinterpret_cast<const char*>(data), size);
+    const auto read = [&rest](char* out, std::size_t n) {
+        if (rest.size() < n) return false;
+        rest.copy(out, n);
+        rest.remove_prefix(n);
+        return true;
+    };
+    const auto replay = tools::HistoryJournal::replay(read, size, setup.workspace, &setup.ignore, history, changes);
+    if (replay.good_bytes > size || replay.dropped > replay.records) std::abort();
+    for (const auto& e : history.export_all())
+        if (!inside(e.real_path, setup.workspace)) std::abort();
+    for (const auto& f : changes.files())
+        if (!inside(f.real_path, setup.workspace)) std::abort();
+    // Any single record decodes within its bounds, or not at all.
+    (void)tools::HistoryJournal::decode_record(data, size);
+    return 0;
+}

@@ -1,6 +1,8 @@
 // JSON-RPC 2.0 classification and serialisation: total functions, every failure a value.
 #include "protocol/jsonrpc.hpp"
 
+#include <unordered_set>
+
 namespace protocol {
 
 std::optional<RequestId> RequestId::from_json(const Json& j) {
@@ -10,7 +12,7 @@ std::optional<RequestId> RequestId::from_json(const Json& j) {
         if (u <= static_cast<std::uint64_t>(INT64_MAX)) return RequestId(static_cast<std::int64_t>(u));
         return std::nullopt;
     }
-    if (j.is_string()) return RequestId(j.get<std::string>());
+    if (j.is_string()) return RequestId(j.get_ref<const std::string&>());
     return std::nullopt;
 }
 
@@ -49,6 +51,58 @@ std::size_t nesting_depth(std::string_view line, std::size_t limit) {
     return deepest;
 }
 
+// Follows the parser's events to find a key that appears twice in one object, and where.
+class DuplicateKeys {
+public:
+    bool on_event(Json::parse_event_t event, const Json& parsed) {
+        switch (event) {
+            case Json::parse_event_t::object_start:
+            case Json::parse_event_t::array_start:
+                frames_.push_back(Frame{event == Json::parse_event_t::object_start, {}, {}, 0});
+                break;
+            case Json::parse_event_t::key:
+                if (!frames_.empty() && parsed.is_string()) {
+                    Frame& top = frames_.back();
+                    top.key = parsed.get_ref<const std::string&>();
+                    if (!top.keys.insert(top.key).second && found_.empty()) found_ = path();
+                }
+                break;
+            case Json::parse_event_t::object_end:
+            case Json::parse_event_t::array_end:
+                if (!frames_.empty()) frames_.pop_back();
+                element_done();
+                break;
+            case Json::parse_event_t::value:
+                element_done();
+                break;
+        }
+        return true;
+    }
+    std::string found() && { return std::move(found_); }
+
+private:
+    struct Frame {
+        bool object;
+        std::unordered_set<std::string> keys;
+        std::string key;    // object: the member being read
+        std::size_t index;  // array: the element being read
+    };
+    void element_done() {
+        if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+    }
+    std::string path() const {
+        std::string out;
+        for (const Frame& f : frames_) {
+            if (f.object) out += (out.empty() ? "" : ".") + f.key;
+            else out += "[" + std::to_string(f.index) + "]";
+        }
+        return out;
+    }
+
+    std::vector<Frame> frames_;
+    std::string found_;
+};
+
 }  // namespace
 
 ParsedLine parse_line(std::string_view line, const ParseLimits& limits) {
@@ -59,13 +113,19 @@ ParsedLine parse_line(std::string_view line, const ParseLimits& limits) {
                       " levels";
         return out;
     }
+    DuplicateKeys duplicates;
     try {
-        out.value = Json::parse(line.begin(), line.end());
-    } catch (const Json::parse_error& e) {
+        out.value = Json::parse(line.begin(), line.end(), [&duplicates](int, Json::parse_event_t event, Json& parsed) {
+            return duplicates.on_event(event, parsed);
+        });
+    } catch (const Json::exception& e) {
+        // Not only parse_error: a number beyond double's range (1e999) is an out_of_range.
+        out = ParsedLine{};
         out.code = parse_error;
         out.message = std::string("Parse error: ") + e.what();
         return out;
     }
+    out.duplicate_key = std::move(duplicates).found();
     out.kind = out.value.is_array() ? ParsedLine::Kind::batch : ParsedLine::Kind::single;
     return out;
 }
@@ -131,6 +191,18 @@ Json make_request(const RequestId& id, std::string_view method, Json params) {
 
 Json make_notification(std::string_view method, Json params) {
     return Json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};
+}
+
+const Json* member(const Json& object, std::string_view key) {
+    if (!object.is_object()) return nullptr;
+    const auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+std::optional<std::string> string_member(const Json& object, std::string_view key) {
+    const Json* m = member(object, key);
+    if (!m || !m->is_string()) return std::nullopt;
+    return m->get_ref<const std::string&>();
 }
 
 std::string serialize(const Json& message) {

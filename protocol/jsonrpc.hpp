@@ -74,6 +74,10 @@ struct ParsedLine {
     Json value;               // single or batch
     int code = parse_error;   // failure
     std::string message;      // failure
+    // single or batch: where a key appeared twice in one object ("params.arguments.file_path"),
+    // empty when none did. The value keeps the last one (nlohmann's choice); such a message is
+    // invalid and must not be acted on.
+    std::string duplicate_key;
 };
 
 struct ParseLimits {
@@ -87,6 +91,13 @@ Json make_error(const std::optional<RequestId>& id, int code, std::string_view m
                 const Json& data = Json());
 Json make_request(const RequestId& id, std::string_view method, Json params);
 Json make_notification(std::string_view method, Json params);
+
+// The member `key` of `object`, or nullptr when `object` is no object or has no such member.
+// Client-sent JSON is read through this (and type checks), never with value()/get<>()/at(),
+// which throw on a value of another type.
+const Json* member(const Json& object, std::string_view key);
+// The string member `key`, or nullopt when it is absent, or is no string, or `object` is no object.
+std::optional<std::string> string_member(const Json& object, std::string_view key);
 
 // Serialises one message to a single line without the newline. Invalid UTF-8 inside strings is
 // replaced, so a reply is always serialisable.

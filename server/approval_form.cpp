@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "protocol/jsonrpc.hpp"
+
 namespace server {
 
 namespace {
@@ -187,7 +189,7 @@ nlohmann::json approval_form(const tools::ApprovalRequest& ask, const FormOption
 ApprovalAnswer read_approval_answer(const nlohmann::json& result) {
     ApprovalAnswer answer;
     if (!result.is_object()) return answer;
-    const std::string action = result.value("action", "");
+    const std::string action = protocol::string_member(result, "action").value_or("");
     const auto content = result.find("content");
     if (content != result.end() && content->is_object()) {
         const auto fb = content->find("feedback");

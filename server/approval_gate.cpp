@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "os/hash.hpp"
+#include "protocol/jsonrpc.hpp"
 #include "protocol/versions.hpp"
 
 namespace server {
@@ -84,11 +85,16 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_elicitation(const tools::
         co_return refused("No answer to the approval request within " + timeout_seconds() +
                               " s, so it counts as rejected: nothing was written. Ask the user, then call again.",
                           base::ErrorReason::timeout);
-    if (!answer.response->contains("result"))
-        co_return refused("The client could not show the approval form (" +
-                              (*answer.response)["error"].value("message", std::string("error")) + "); nothing was written.",
+    if (!answer.malformed.empty())
+        co_return refused("The client's answer to the approval form is malformed (" + answer.malformed +
+                              "), so it was not read and nothing was written. Call the tool again to ask anew.",
                           base::ErrorReason::approval_unavailable);
-    co_return decide(read_approval_answer((*answer.response)["result"]), ask);
+    if (const Json* result = protocol::member(*answer.response, "result")) co_return decide(read_approval_answer(*result), ask);
+    const Json* error = protocol::member(*answer.response, "error");
+    co_return refused("The client could not show the approval form (" +
+                          (error ? protocol::string_member(*error, "message") : std::nullopt).value_or("error") +
+                          "); nothing was written.",
+                      base::ErrorReason::approval_unavailable);
 }
 
 // Multi Round-Trip Requests: the first call answers input_required with a signed requestState;
@@ -133,9 +139,29 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tool
                           base::ErrorReason::invalid_arguments);
     if (checked.binding.pre_images != binding.pre_images || checked.binding.post_images != binding.post_images)
         co_return ask_again("(Changed on disk since approval was asked; this is the new change.)");
-    const Json responses = params.value("inputResponses", Json::object());
-    if (!responses.is_object() || !responses.contains("approval")) co_return ask_again("");
-    co_return decide(read_approval_answer(responses["approval"]), ask);
+    const Json* approval = protocol::member(params, "inputResponses");
+    if (approval) approval = protocol::member(*approval, "approval");
+    if (!approval) co_return ask_again("");
+    const ApprovalAnswer answer = read_approval_answer(*approval);
+    const bool approves = answer.kind == ApprovalAnswer::Kind::apply || answer.kind == ApprovalAnswer::Kind::apply_session;
+    // Marked here, on the io thread and with no wait since verify(): two retries of one state
+    // sent at once cannot both pass.
+    if (approves) {
+        switch (used_states_.use(checked.nonce, checked.expires, now)) {
+            case UsedStates::Use::first: break;
+            case UsedStates::Use::again:
+                co_return refused("Refused: the approval in this requestState was already used for a write, and an "
+                                  "approval is good for one write; nothing was written. Call the tool again without "
+                                  "requestState and inputResponses to ask the user anew.",
+                                  base::ErrorReason::invalid_arguments);
+            case UsedStates::Use::full:
+                co_return refused("Refused: too many approvals given in the last " + timeout_seconds() +
+                                      " s are still remembered (so that none is used twice); nothing was written. "
+                                      "Try again once they expire.",
+                                  base::ErrorReason::approval_unavailable);
+        }
+    }
+    co_return decide(answer, ask);
 }
 
 tools::ApprovalDecision Approvals::decide(const ApprovalAnswer& answer, const tools::ApprovalRequest& ask) {

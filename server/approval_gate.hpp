@@ -64,6 +64,7 @@ private:
     const Config& config_;
     RpcPeer& peer_;
     RequestStateSigner signer_;
+    UsedStates used_states_;  // 2026-07-28: an approval is good for one write
     DiffSpool diff_spool_;  // full diffs of large changes, named in their approval forms
     bool approved_for_session_ = false;  // "Apply and stop asking this session"
 };

@@ -75,15 +75,49 @@ RequestStateSigner::Checked RequestStateSigner::verify(const std::string& token,
         out.verdict = Verdict::bad_signature;
         return out;
     }
-    nlohmann::json p = nlohmann::json::parse(*payload, nullptr, false);
-    if (!p.is_object() || p.value("v", 0) != 1 || !p.contains("exp") || !p["exp"].is_number_integer()) return out;
-    out.binding.tool = p.value("tool", "");
-    out.binding.arguments_digest = p.value("args", "");
-    out.binding.pre_images = p.value("pre", nlohmann::json::object());
-    out.binding.post_images = p.value("post", nlohmann::json::object());
-    const auto expires = std::chrono::system_clock::time_point(std::chrono::milliseconds(p["exp"].get<std::int64_t>()));
-    out.verdict = now > expires ? Verdict::expired : Verdict::valid;
+    // Signed by this process, so written by sign(); read without assuming so all the same.
+    const nlohmann::json p = nlohmann::json::parse(*payload, nullptr, false);
+    const auto field = [&p](const char* key) -> const nlohmann::json* {
+        const auto it = p.is_object() ? p.find(key) : p.end();
+        return it == p.end() ? nullptr : &*it;
+    };
+    const auto* v = field("v");
+    const auto* exp = field("exp");
+    const auto* tool = field("tool");
+    const auto* args = field("args");
+    const auto* pre = field("pre");
+    const auto* post = field("post");
+    const auto* nonce = field("nonce");
+    if (!v || *v != 1 || !exp || !exp->is_number_integer() || !tool || !tool->is_string() || !args || !args->is_string() ||
+        !pre || !pre->is_object() || !post || !post->is_object() || !nonce || !nonce->is_string())
+        return out;
+    out.binding.tool = tool->get<std::string>();
+    out.binding.arguments_digest = args->get<std::string>();
+    out.binding.pre_images = *pre;
+    out.binding.post_images = *post;
+    out.nonce = nonce->get<std::string>();
+    out.expires = std::chrono::system_clock::time_point(std::chrono::milliseconds(exp->get<std::int64_t>()));
+    out.verdict = now > out.expires ? Verdict::expired : Verdict::valid;
     return out;
+}
+
+UsedStates::Use UsedStates::use(const std::string& nonce, std::chrono::system_clock::time_point expires,
+                                std::chrono::system_clock::time_point now) {
+    if (used_.count(nonce)) return Use::again;
+    if (bytes_ + cost(nonce) > max_bytes) {
+        for (auto it = used_.begin(); it != used_.end();) {
+            if (it->second < now) {
+                bytes_ -= cost(it->first);
+                it = used_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        if (bytes_ + cost(nonce) > max_bytes) return Use::full;
+    }
+    used_.emplace(nonce, expires);
+    bytes_ += cost(nonce);
+    return Use::first;
 }
 
 }  // namespace server

@@ -31,6 +31,7 @@ struct RpcPeer::Batch {
 struct RpcPeer::Outgoing {
     std::shared_ptr<asio::steady_timer> wake;
     std::optional<Json> response;
+    std::string malformed;  // see Answer::malformed
 };
 
 RpcPeer::Reply::Reply(std::shared_ptr<RpcPeer> peer, std::optional<RequestId> id, std::shared_ptr<Batch> batch,
@@ -113,7 +114,53 @@ void RpcPeer::on_oversized(std::size_t bytes) {
 }
 
 void RpcPeer::on_line(std::string line) {
+    // Handlers read client JSON without throwing; should one still throw, the request's Reply
+    // (destroyed on the way out) answers it with an internal error, and this line ends here:
+    // never the read loop, which would stop the server answering anything, even at EOF.
+    try {
+        take_line(line);
+    } catch (const std::exception& e) {
+        spdlog::error("internal error while serving a message: {}", e.what());
+    }
+}
+
+namespace {
+
+std::string duplicate_message(const std::string& where) {
+    return "Invalid Request: the key \"" + where +
+           "\" appears twice in one object; which one counts would be ambiguous, so the message was not acted on. "
+           "Send each key once.";
+}
+
+}  // namespace
+
+void RpcPeer::refuse_duplicate(protocol::ParsedLine parsed) {
+    const std::string message = duplicate_message(parsed.duplicate_key);
+    spdlog::warn("refused a message with a repeated key {}", parsed.duplicate_key);
+    if (parsed.kind == protocol::ParsedLine::Kind::batch) {
+        send(protocol::make_error(std::nullopt, protocol::invalid_request, message));
+        return;
+    }
+    protocol::Message classified = protocol::classify(std::move(parsed.value));
+    if (auto* invalid = std::get_if<protocol::Invalid>(&classified)) {
+        Reply(shared_from_this(), invalid->id, nullptr, nullptr).error(invalid->code, invalid->message);
+    } else if (auto* response = std::get_if<protocol::Response>(&classified)) {
+        take_response(*response, "the key \"" + parsed.duplicate_key + "\" appears twice in one object");
+    } else if (auto* request = std::get_if<protocol::Request>(&classified)) {
+        // An id that was itself repeated cannot be trusted either.
+        std::optional<RequestId> id;
+        if (parsed.duplicate_key != "id") id = request->id;
+        Reply(shared_from_this(), id, nullptr, nullptr).error(protocol::invalid_request, message);
+    }
+    // A notification gets no reply: it is dropped.
+}
+
+void RpcPeer::take_line(const std::string& line) {
     protocol::ParsedLine parsed = protocol::parse_line(line);
+    if (parsed.kind != protocol::ParsedLine::Kind::failure && !parsed.duplicate_key.empty()) {
+        refuse_duplicate(std::move(parsed));
+        return;
+    }
     switch (parsed.kind) {
         case protocol::ParsedLine::Kind::failure:
             send(protocol::make_error(std::nullopt, parsed.code, parsed.message));
@@ -149,8 +196,12 @@ void RpcPeer::dispatch(Json value, const std::shared_ptr<Batch>& batch) {
         return;
     }
     if (auto* note = std::get_if<protocol::Notification>(&message)) {
-        if (note->method == "notifications/cancelled") cancel(*note);
-        else handlers_.notification(*note);
+        try {
+            if (note->method == "notifications/cancelled") cancel(*note);
+            else handlers_.notification(*note);
+        } catch (const std::exception& e) {
+            spdlog::error("internal error handling {}: {}", note->method, e.what());
+        }
         return;
     }
     if (auto* response = std::get_if<protocol::Response>(&message)) {
@@ -161,7 +212,8 @@ void RpcPeer::dispatch(Json value, const std::shared_ptr<Batch>& batch) {
     const std::string key = request.id.key();
     if (in_flight_.count(key)) {
         Reply(shared_from_this(), request.id, batch, nullptr)
-            .error(protocol::invalid_request, "Invalid Request: id " + request.id.to_json().dump() + " is already in use by a request in flight");
+            .error(protocol::invalid_request,
+                   "Invalid Request: id " + protocol::serialize(request.id.to_json()) + " is already in use by a request in flight");
         return;
     }
     if (in_flight_.size() >= max_in_flight) {
@@ -172,7 +224,13 @@ void RpcPeer::dispatch(Json value, const std::shared_ptr<Batch>& batch) {
     auto call = std::make_shared<Call>();
     in_flight_.emplace(key, call);
     Reply reply(shared_from_this(), request.id, batch, std::move(call));
-    handlers_.request(std::move(request), std::move(reply));
+    const std::string method = request.method;
+    try {
+        handlers_.request(std::move(request), std::move(reply));
+    } catch (const std::exception& e) {
+        // The Reply, destroyed on the way out, has answered with an internal error.
+        spdlog::error("internal error serving {}: {}", method, e.what());
+    }
 }
 
 void RpcPeer::cancel(const protocol::Notification& note) {
@@ -187,7 +245,7 @@ void RpcPeer::cancel(const protocol::Notification& note) {
     }
 }
 
-void RpcPeer::take_response(const protocol::Response& response) {
+void RpcPeer::take_response(const protocol::Response& response, std::string malformed) {
     const auto it = outgoing_.find(response.id.key());
     if (it == outgoing_.end()) {
         spdlog::debug("ignoring a response to unknown or finished request {}", response.id.key());
@@ -196,11 +254,12 @@ void RpcPeer::take_response(const protocol::Response& response) {
     if (it->second->response) {
         // The first answer to a request decides (an approval form answered twice in one write must
         // not let the second answer overturn the first before the waiting call has looked).
-        spdlog::warn("ignoring a second response to request {}: the first answer to it decides", response.id.to_json().dump());
+        spdlog::warn("ignoring a second response to request {}: the first answer to it decides", response.id.key());
         return;
     }
     Json message = Json::object();
-    if (response.result) message["result"] = *response.result;
+    if (!malformed.empty()) it->second->malformed = std::move(malformed);
+    else if (response.result) message["result"] = *response.result;
     else message["error"] = *response.error;
     it->second->response = std::move(message);
     it->second->wake->cancel();
@@ -233,6 +292,7 @@ asio::awaitable<RpcPeer::Answer> RpcPeer::ask(std::string method, Json params,
     outgoing_.erase(id.key());
     if (call) call->on_cancel = nullptr;
     answer.response = std::move(pending->response);
+    answer.malformed = std::move(pending->malformed);
     if (call && call->cancelled->load() && answer.response) {
         answer.response.reset();  // answered, but the call it served is gone: nothing comes of it
         answer.cancelled = true;

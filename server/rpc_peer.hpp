@@ -91,6 +91,9 @@ public:
         bool cancelled = false;        // the call it served was cancelled
         bool timed_out = false;
         bool refused = false;          // too many requests outstanding
+        // The answer came but cannot be trusted (a key repeated in one object): why, for the
+        // message; `response` is then an empty object.
+        std::string malformed;
     };
     // Sends `method` to the client and waits for its answer until `deadline`; `tick` runs every
     // few seconds meanwhile.
@@ -100,9 +103,13 @@ public:
 private:
     struct Outgoing;
 
+    void take_line(const std::string& line);
     void dispatch(Json value, const std::shared_ptr<Batch>& batch);
+    // A message with a key repeated in one object (at `where`): refused; an answer to a request of
+    // ours reaches the waiting call as malformed.
+    void refuse_duplicate(protocol::ParsedLine parsed);
     void cancel(const protocol::Notification& note);
-    void take_response(const protocol::Response& response);
+    void take_response(const protocol::Response& response, std::string malformed = {});
     void request_finished();
 
     asio::io_context& io_;

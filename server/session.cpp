@@ -39,6 +39,22 @@ std::optional<std::string> requested_modern_version(const Json& params) {
     return v->get<std::string>();
 }
 
+// What is wrong with the types of initialize's params, naming the field; nullopt when nothing is.
+// (Absent fields are accepted, as they always were: the newest version is then spoken.)
+std::optional<std::string> initialize_problem(const Json& params) {
+    if (const Json* v = protocol::member(params, "protocolVersion"); v && !v->is_string())
+        return "protocolVersion must be a string such as \"2025-11-25\"";
+    if (const Json* c = protocol::member(params, "capabilities"); c && !c->is_object())
+        return "capabilities must be an object";
+    if (const Json* info = protocol::member(params, "clientInfo")) {
+        if (!info->is_object()) return "clientInfo must be an object {name, version}";
+        for (const char* key : {"name", "version", "title"})
+            if (const Json* f = protocol::member(*info, key); f && !f->is_string())
+                return "clientInfo." + std::string(key) + " must be a string";
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 const Session::MethodTable& Session::legacy_methods() {
@@ -209,6 +225,11 @@ void Session::initialize(protocol::Request& request, Reply& reply) {
         reply.error(protocol::invalid_request, "Invalid Request: initialize was already received on this connection");
         return;
     }
+    if (const auto problem = initialize_problem(request.params)) {
+        reply.error(protocol::invalid_params,
+                    "Invalid params: " + *problem + "; this connection is still not initialized, send initialize again");
+        return;
+    }
     era_ = protocol::Era::legacy;
     reply.result(initialize_result(request.params));
 }
@@ -225,10 +246,11 @@ void Session::list_tools(protocol::Request& request, Reply& reply) {
 }
 
 void Session::set_log_level(protocol::Request& request, Reply& reply) {
-    const auto level = level_from_mcp(request.params.value("level", ""));
+    const auto level = level_from_mcp(protocol::string_member(request.params, "level").value_or(""));
     if (!level) {
         reply.error(protocol::invalid_params,
-                    "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency");
+                    "Invalid params: level must be a string, one of debug, info, notice, warning, error, critical, "
+                    "alert, emergency");
         return;
     }
     client_log_level_ = *level;
@@ -353,25 +375,28 @@ Approvals::Call Session::approval_call(const ToolCall& call, const Json& params,
     if (era_ == protocol::Era::modern) {
         // Per request in 2026-07-28: what the client can show, and who it is.
         c.can_ask = client_can_elicit(meta_object(params, protocol::meta_client_capabilities));
-        c.client_name = meta_object(params, protocol::meta_client_info).value("name", "");
+        c.client_name = protocol::string_member(meta_object(params, protocol::meta_client_info), "name").value_or("");
         c.version = protocol::modern_version;
     } else {
         c.can_ask = client_can_elicit(client_capabilities_);
-        c.client_name = client_info_.value("name", "");
+        c.client_name = protocol::string_member(client_info_, "name").value_or("");
         c.version = version_;
     }
     return c;
 }
 
 Json Session::initialize_result(const Json& params) {
-    const std::string requested = params.value("protocolVersion", "");
+    // Types checked by initialize_problem.
+    const std::string requested = protocol::string_member(params, "protocolVersion").value_or("");
     version_ = protocol::is_legacy_version(requested) ? requested : std::string(protocol::legacy_versions.front());
-    client_capabilities_ = params.value("capabilities", Json::object());
-    client_info_ = params.value("clientInfo", Json::object());
+    const Json* capabilities = protocol::member(params, "capabilities");
+    client_capabilities_ = capabilities ? *capabilities : Json::object();
+    const Json* info = protocol::member(params, "clientInfo");
+    client_info_ = info ? *info : Json::object();
     Json server_info = {{"name", "mcp-edit"}, {"version", MCP_EDIT_VERSION}};
     if (protocol::has_structured_output(version_)) server_info["title"] = "mcp-edit: safe file editing";
-    spdlog::info("initialize: client {} {} asked {}, speaking {}", client_info_.value("name", "?"),
-                 client_info_.value("version", "?"), requested, version_);
+    spdlog::info("initialize: client {} {} asked {}, speaking {}", protocol::string_member(client_info_, "name").value_or("?"),
+                 protocol::string_member(client_info_, "version").value_or("?"), requested, version_);
     return {{"protocolVersion", version_},
             {"capabilities", server_capabilities(false)},
             {"serverInfo", server_info},

@@ -127,14 +127,20 @@ void StdioTransport::feed(const char* data, std::size_t n) {
             partial_.append(data + start, piece);
         }
         if (!nl) break;
-        if (discarding_) {
-            discarding_ = false;
-            receiver_.on_oversized(discarded_);
-            discarded_ = 0;
-        } else {
-            std::string line;
-            line.swap(partial_);
-            if (line.find_first_not_of(" \t\r") != std::string::npos) receiver_.on_line(std::move(line));
+        // The receiver answers what it cannot serve; should it throw all the same, the line is
+        // lost but reading goes on (a reader that stopped would never see EOF).
+        try {
+            if (discarding_) {
+                discarding_ = false;
+                receiver_.on_oversized(discarded_);
+                discarded_ = 0;
+            } else {
+                std::string line;
+                line.swap(partial_);
+                if (line.find_first_not_of(" \t\r") != std::string::npos) receiver_.on_line(std::move(line));
+            }
+        } catch (const std::exception& e) {
+            spdlog::error("stdin: a line could not be handled: {}", e.what());
         }
         start = end + 1;
     }

@@ -77,3 +77,33 @@ TEST_CASE("make_error leaves out an unreadable id; serialize survives invalid UT
     Json with_bad = {{"text", std::string("caf\xe9")}};
     CHECK(serialize(with_bad) == "{\"text\":\"caf\xEF\xBF\xBD\"}");
 }
+
+TEST_CASE("parse_line: a number beyond double's range is a parse error, not an exception") {
+    for (const char* line : {R"({"x":1e999})", R"({"x":-1e999})", "[1e400]"}) {
+        const auto parsed = parse_line(line);
+        CHECK(parsed.kind == ParsedLine::Kind::failure);
+        CHECK(parsed.code == parse_error);
+        CHECK(parsed.message.find("number overflow") != std::string::npos);
+    }
+    // 2^64 and -0 are numbers all the same.
+    CHECK(parse_line(R"({"x":18446744073709551616,"y":-0})").kind == ParsedLine::Kind::single);
+}
+
+TEST_CASE("parse_line: a key twice in one object is named with its path; the same key in two objects is not") {
+    CHECK(parse_line(R"({"a":1,"b":{"a":1},"c":[{"a":1},{"a":2}]})").duplicate_key.empty());
+    CHECK(parse_line(R"({"a":1,"a":2})").duplicate_key == "a");
+    CHECK(parse_line(R"({"result":{"action":"decline","content":{},"action":"accept"}})").duplicate_key == "result.action");
+    CHECK(parse_line(R"({"p":[1,{"k":1},{"k":1,"k":2}]})").duplicate_key == "p[2].k");
+    CHECK(parse_line(R"([{"id":1},{"id":2,"id":3}])").duplicate_key == "[1].id");
+}
+
+TEST_CASE("member and string_member read any JSON value without throwing") {
+    const Json object = {{"s", "x"}, {"n", 5}};
+    CHECK(member(object, "n") != nullptr);
+    CHECK(member(object, "missing") == nullptr);
+    CHECK(member(Json(5), "n") == nullptr);
+    CHECK(member(Json::array({1}), "n") == nullptr);
+    CHECK(string_member(object, "s") == std::optional<std::string>("x"));
+    CHECK_FALSE(string_member(object, "n"));
+    CHECK_FALSE(string_member(Json(), "s"));
+}

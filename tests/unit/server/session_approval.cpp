@@ -166,3 +166,51 @@ TEST_CASE("approval, 2026-07-28: an expired state asks the model to start again"
     CHECK(reason_of(r) == "timeout");
     CHECK(c.get("a.txt") == "one\n");
 }
+
+TEST_CASE("approval, 2026-07-28: an approval is good for one write; sent again after a revert it writes nothing") {
+    Client c;
+    const Json state = modern_first_round(c)["requestState"];
+    const Json apply = {{"action", "accept"}, {"content", {{"decision", "apply"}}}};
+    CHECK(modern_retry(c, 3, state, apply, c.edit_args())["structuredContent"]["approval"] == "user");
+    CHECK(c.get("a.txt") == "two\n");
+    c.put("a.txt", "one\n");  // reverted: the state's pre-image matches again
+    const Json again = modern_retry(c, 4, state, apply, c.edit_args());
+    CHECK(again["isError"] == true);
+    CHECK(reason_of(again) == "invalid_arguments");
+    CHECK(again["content"][0]["text"].get<std::string>().find("already used") != std::string::npos);
+    CHECK(c.get("a.txt") == "one\n");
+    // A new approval still works.
+    const Json fresh = modern_first_round(c, 5)["requestState"];
+    CHECK(modern_retry(c, 6, fresh, apply, c.edit_args())["structuredContent"]["approval"] == "user");
+    CHECK(c.get("a.txt") == "two\n");
+}
+
+TEST_CASE("approval, 2026-07-28: inputResponses with a key twice are refused; nothing is written") {
+    Client c;
+    const Json state = modern_first_round(c)["requestState"];
+    const Json params = {{"name", "edit"}, {"arguments", c.edit_args()}, {"requestState", state}, {"_meta", Client::modern_meta(elicit)}};
+    std::string line = Json{{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", params}}.dump();
+    // {"action":"decline",...,"action":"accept"}: the last key would win. Put in before params' "}".
+    line.insert(line.size() - 2,
+                R"(,"inputResponses":{"approval":{"action":"decline","content":{"decision":"apply"},"action":"accept"}})");
+    c.send_line(line);
+    const Json r = c.reply(3);
+    REQUIRE(r.contains("error"));
+    CHECK(r["error"]["code"] == -32600);
+    CHECK(r["error"]["message"].get<std::string>().find("\"params.inputResponses.approval.action\" appears twice") != std::string::npos);
+    CHECK(c.get("a.txt") == "one\n");
+}
+
+TEST_CASE("approval, legacy: an answer with a key twice is malformed; nothing is written and the result says why") {
+    Client c;
+    c.start_legacy_edit();
+    const Json form = c.server_request("elicitation/create");
+    REQUIRE(form.contains("id"));
+    c.send_line(R"({"jsonrpc":"2.0","id":)" + form["id"].dump() +
+                R"(,"result":{"action":"decline","content":{"decision":"apply"},"action":"accept"}})");
+    const Json r = c.reply(2)["result"];
+    CHECK(r["isError"] == true);
+    CHECK(reason_of(r) == "approval_unavailable");
+    CHECK(r["content"][0]["text"].get<std::string>().find("\"result.action\" appears twice") != std::string::npos);
+    CHECK(c.get("a.txt") == "one\n");
+}

@@ -181,6 +181,7 @@ public:
     std::string path(const std::string& name) const { return (root_ / name).string(); }
     const fs::path& root() const { return root_; }
     FakeTransport& transport() { return transport_; }
+    asio::io_context& io() { return io_; }
     server::Session& session() { return *session_; }
 
 private:

@@ -24,17 +24,20 @@ struct EditArgs {
     std::string old_string;
     std::string new_string;
     bool replace_all = false;
+    std::int64_t expected_replacements = 0;  // 0: not given; else the places old_string must match
     bool dry_run = false;
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EditArgs, file_path, old_string, new_string, replace_all, dry_run)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EditArgs, file_path, old_string, new_string, replace_all,
+                                                expected_replacements, dry_run)
 
 // One element of multiedit's `edits`.
 struct OneEdit {
     std::string old_string;
     std::string new_string;
     bool replace_all = false;
+    std::int64_t expected_replacements = 0;  // 0: not given
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OneEdit, old_string, new_string, replace_all)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OneEdit, old_string, new_string, replace_all, expected_replacements)
 
 // What multiedit's edits are located on: the result of the edit before, or the file as it was.
 enum class Against { previous, original };
@@ -51,9 +54,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MultieditArgs, file_path, edits,
 struct WriteArgs {
     std::string file_path;
     std::string content;
+    bool create_only = false;  // refuse an existing file
     bool dry_run = false;
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WriteArgs, file_path, content, dry_run)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WriteArgs, file_path, content, create_only, dry_run)
 
 struct InsertArgs {
     std::string file_path;

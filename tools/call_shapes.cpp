@@ -1,7 +1,9 @@
 // Call shapes other agents' tools use, mapped onto ours (see call_shapes.hpp): so that a model
-// trained on Claude's text editor, pi, Kimi CLI or Roo Code gets its change made on the first call.
+// trained on Claude's text editor, pi, Kimi CLI or Roo Code gets its change made on the first call,
+// and one that sends another agent's safety argument (`preview`, `overwrite: false`) gets it honoured.
 #include "tools/call_shapes.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <utility>
@@ -19,6 +21,9 @@ std::string cut(const std::string& s, std::size_t max) {
     while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
     return s.substr(0, end) + "…";
 }
+
+// A value as messages show it: JSON, at most 60 bytes.
+std::string excerpt(const Json& v) { return cut(v.dump(-1, ' ', false, Json::error_handler_t::replace), 60); }
 
 void rename(Json& args, std::string_view from, std::string_view to, CallShape& shape) {
     const auto it = args.find(std::string(from));
@@ -187,6 +192,43 @@ base::Result<void> map_roo_xml(Json& args, CallShape& shape) {
     args["diff"] = std::move(file.diff);
     shape.notes.push_back("Read the XML in `" + key + "` as `file_path` and `diff`.");
     return {};
+}
+
+// A safety argument under another agent's name (`from`), honoured as ours (`to`; `negated`: the
+// opposite value, as `overwrite: false` is `create_only: true`). Both given and disagreeing: refused.
+base::Result<void> map_safety_name(Json& args, std::string_view from, std::string_view to, bool negated, CallShape& shape) {
+    const auto it = args.find(std::string(from));
+    if (it == args.end()) return {};
+    if (!it->is_boolean())
+        return refuse(shape.tool + ": `" + std::string(from) + "` must be true or false (got " + excerpt(*it) +
+                      "); it is read as `" + std::string(to) + "`" + (negated ? " with the opposite value" : "") +
+                      ". Send `" + std::string(to) + "`: true or false.");
+    const bool value = it->get<bool>() != negated;
+    if (const auto ours = args.find(std::string(to)); ours != args.end()) {
+        if (ours->is_boolean() && ours->get<bool>() != value)
+            return refuse(shape.tool + " got `" + std::string(from) + "`: " + it->dump() + " and `" + std::string(to) + "`: " +
+                          ours->dump() + ", which contradict each other (`" + std::string(from) + "` is read as `" +
+                          std::string(to) + "`" + (negated ? " with the opposite value" : "") + "): send only `" +
+                          std::string(to) + "`.");
+    } else {
+        args[std::string(to)] = value;
+    }
+    shape.notes.push_back("Read `" + std::string(from) + "`: " + it->dump() + " as `" + std::string(to) + "`: " +
+                          (value ? "true" : "false") + ".");
+    args.erase(std::string(from));
+    return {};
+}
+
+// Other agents' safety arguments on our mutating tools: `preview` is dry_run (every one); on write,
+// `no_clobber` and `if_not_exists` are create_only, and `overwrite: false` is create_only: true.
+base::Result<void> map_safety_names(Json& args, CallShape& shape) {
+    static constexpr std::array<std::string_view, 6> mutating = {"edit", "multiedit", "write", "insert", "apply_diff", "undo"};
+    if (std::find(mutating.begin(), mutating.end(), shape.tool) == mutating.end()) return {};
+    if (auto mapped = map_safety_name(args, "preview", "dry_run", false, shape); !mapped) return mapped;
+    if (shape.tool != "write") return {};
+    for (const auto name : {"no_clobber", "if_not_exists"})
+        if (auto mapped = map_safety_name(args, name, "create_only", false, shape); !mapped) return mapped;
+    return map_safety_name(args, "overwrite", "create_only", true, shape);
 }
 
 std::string trim(std::string_view s) {
@@ -367,6 +409,7 @@ base::Result<CallShape> map_call_shape(std::string_view tool, Json& args) {
         mapped = map_roo_xml(args, shape);
     }
     if (!mapped) return base::fail(std::move(mapped).error());
+    if (auto safety = map_safety_names(args, shape); !safety) return base::fail(std::move(safety).error());
     // `~/`: the workspace expands it to the user's home, then checks the roots as usual.
     for (const auto name : {"file_path", "path", "filePath"})
         if (const auto p = args.find(name); p != args.end() && p->is_string() && p->get_ref<const std::string&>().starts_with("~/"))

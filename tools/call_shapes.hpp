@@ -1,7 +1,9 @@
 // Call shapes other agents' tools use, mapped onto ours before the aliases and validation run:
 // Anthropic's text editor (`command: "str_replace"` ...), pi's and Kimi's edit lists, `insert_line`
-// on insert, Roo Code's XML apply_diff. A model that sends them would otherwise fail and retry;
-// each mapping is said in the result's notes so it learns our names.
+// on insert, Roo Code's XML apply_diff, and other agents' safety arguments (`preview` as dry_run;
+// on write `overwrite: false`, `no_clobber`, `if_not_exists` as create_only). A model that sends
+// them would otherwise fail and retry (or, worse, lose the safety it asked for); each mapping is
+// said in the result's notes so it learns our names.
 #pragma once
 
 #include <optional>

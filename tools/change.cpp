@@ -163,7 +163,8 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     os::PathError path_error;
     if (!ctx.workspace.resolve(request.file_path, path, path_error))
         co_return ToolResult::error(path_error.message, path_error.reason);
-    if (auto refused = refuse_ignored(ctx, path, true); !refused) co_return ToolResult::error(std::move(refused).error());
+    if (auto refused = request.refuse_ignored ? request.refuse_ignored(path) : refuse_ignored(ctx, path, true); !refused)
+        co_return ToolResult::error(std::move(refused).error());
 
     // One stat serves the lane key, the choice of thread and whether the file exists; it is taken
     // again whenever the lane was busy, since the file may have changed meanwhile.

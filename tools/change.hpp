@@ -52,6 +52,9 @@ struct ChangeRequest {
     // When the file changed on disk between planning and writing: merge the two changes when they
     // touch different lines (and ask again), instead of failing. Off for undo, which restores exact bytes.
     bool merge_when_stale = true;
+    // Whether ignore rules refuse the path (an error) or not; unset: refuse_ignored for a write.
+    // undo sets its own (it may restore this server's own change of a file ignored since).
+    std::function<base::Result<void>(const os::ResolvedPath&)> refuse_ignored;
 };
 
 // How many times one call merges with changes on disk before it gives up (each merge is approved again).

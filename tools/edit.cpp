@@ -1,5 +1,6 @@
 // The `edit` tool: replace one unique occurrence of old_string (or all, with replace_all), found
-// by the matching tiers; an empty old_string creates a file that does not exist.
+// by the matching tiers; with expected_replacements, exactly that many or nothing; an empty
+// old_string creates a file that does not exist.
 #include "tools/edit.hpp"
 
 #include "tools/registry.hpp"
@@ -23,10 +24,32 @@ base::ErrorReason reason_of(text::MatchErrorKind kind) {
 
 }  // namespace
 
+base::Result<void> check_expected_replacements(const OneEdit& edit, const std::vector<text::LineRange>& lines,
+                                               const std::string& display) {
+    const std::int64_t expected = edit.expected_replacements;
+    const auto found = static_cast<std::int64_t>(lines.size());
+    if (expected <= 0 || found == expected) return {};
+    std::string places;
+    for (std::size_t i = 0; i < lines.size() && i < 20; ++i)
+        places += (i ? ", " : "") + text::to_string(lines[i]);
+    if (lines.size() > 20) places += ", ...";
+    return base::fail(base::Failure{
+        "Refused: old_string matches " + std::to_string(found) + " place" + (found == 1 ? "" : "s") + " in " + display +
+            " (line" + (found == 1 ? " " : "s ") + places + "), but expected_replacements is " + std::to_string(expected) +
+            "; nothing was changed. Make old_string longer so it matches only the places you mean, or send "
+            "expected_replacements: " + std::to_string(found) + " to replace all of them.",
+        found > expected ? base::ErrorReason::ambiguous : base::ErrorReason::not_found});
+}
+
 base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const std::string& display, const OneEdit& edit,
                                   std::string_view newline, Plan plan) {
-    const auto& [old_string, new_string, replace_all] = edit;
+    const auto& [old_string, new_string, replace_all, expected] = edit;
     if (old_string.empty()) {
+        if (expected > 1)
+            return plan_error("expected_replacements is " + std::to_string(expected) +
+                                  ", but an empty old_string creates the file: one change. Send expected_replacements: 1 "
+                                  "or leave it out.",
+                              base::ErrorReason::invalid_arguments);
         if (exists && !bytes.empty())
             return plan_error("old_string is empty, but " + display +
                                      " already exists and is not empty. To change part of it, put the exact text to "
@@ -40,9 +63,12 @@ base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const s
         return plan_error("File not found: " + display +
                                  ". To create it, call edit with an empty old_string (or write) and the whole content in new_string.",
                                  base::ErrorReason::not_found);
-    text::EditSpec spec{old_string, new_string, replace_all};
+    // An expected count is checked against every place old_string matches.
+    text::EditSpec spec{old_string, new_string, replace_all || expected > 0};
     auto match = text::match_edit(bytes, spec);
     if (!match) return plan_error(match.error().message, reason_of(match.error().kind));
+    if (auto counted = check_expected_replacements(edit, match->lines, display); !counted)
+        return base::fail(std::move(counted).error());
     auto spliced = text::splice(bytes, match->replacements, newline);
     if (!spliced)
         return plan_error("Internal error while applying the edit: " + spliced.error().message, base::ErrorReason::internal);
@@ -55,7 +81,8 @@ base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const s
 asio::awaitable<ToolResult> run_edit(CallContext& ctx, EditArgs args) {
     ChangeRequest request("edit", std::move(args.file_path), args.dry_run);
     request.may_create = args.old_string.empty();
-    request.planner = [edit = OneEdit{std::move(args.old_string), std::move(args.new_string), args.replace_all}](
+    request.planner = [edit = OneEdit{std::move(args.old_string), std::move(args.new_string), args.replace_all,
+                                      args.expected_replacements}](
                           const FileSnapshot& before, const std::string& display) {
         return apply_one_edit(before.file.bytes, before.exists, display, edit, text::dominant_newline(before.file.facts), Plan{});
     };

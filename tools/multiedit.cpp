@@ -38,8 +38,12 @@ base::Result<Plan> plan_against_original(const FileSnapshot& before, const std::
             return plan_error(name + ": old_string is empty; with against \"original\" every edit replaces "
                                             "text of the existing file. No edit was applied.",
                                      base::ErrorReason::invalid_arguments);
-        text::EditSpec spec{edits[i].old_string, edits[i].new_string, edits[i].replace_all};
+        text::EditSpec spec{edits[i].old_string, edits[i].new_string, edits[i].replace_all || edits[i].expected_replacements > 0};
         auto match = text::match_edit(bytes, spec);
+        if (match)
+            if (auto counted = check_expected_replacements(edits[i], match->lines, display); !counted)
+                return plan_error(name + " failed, so no edit was applied (all or nothing):\n" + counted.error().message,
+                                  counted.error().reason);
         if (!match) {
             const auto kind = match.error().kind;
             const base::ErrorReason reason = kind == text::MatchErrorKind::ambiguous        ? base::ErrorReason::ambiguous

@@ -1,5 +1,5 @@
 // Registry: schemas -> tool definitions, alias mapping, unknown arguments set aside or refused as
-// misspellings, valijson validation, handler lookup.
+// misspellings or as safety conditions not honoured, valijson validation, handler lookup.
 #include "tools/registry.hpp"
 
 #include <algorithm>
@@ -288,6 +288,28 @@ std::size_t tolerated_edits(std::size_t known_length) {
     return known_length <= 7 ? 1 : 2;
 }
 
+// Words in an unknown argument's name that speak of a safety condition (compared in comparable()
+// form, as substrings): such an argument is refused rather than dropped, since running the call
+// without it could do what the caller meant to prevent.
+constexpr std::array<std::string_view, 10> safety_words = {"dry",     "preview", "expect",  "only",  "overwrite",
+                                                           "clobber", "confirm", "force",   "check", "verify"};
+
+bool speaks_of_safety(std::string_view name) {
+    const std::string c = comparable(name);
+    return std::any_of(safety_words.begin(), safety_words.end(), [&](std::string_view w) { return c.find(w) != std::string::npos; });
+}
+
+// The safety arguments a tool that changes files honours, as the refusal lists them; "" for a
+// tool that changes nothing (read, changes: an argument dropped there cannot cost a file).
+std::string safety_arguments(std::string_view tool) {
+    const std::string dry = "`dry_run` (or `preview`)";
+    if (tool == "edit") return dry + ", `expected_replacements`, `replace_all`";
+    if (tool == "multiedit") return dry + ", `edits[].expected_replacements`, `edits[].replace_all`";
+    if (tool == "write") return dry + ", `create_only` (or `no_clobber`, `if_not_exists`, `overwrite: false`)";
+    if (tool == "insert" || tool == "apply_diff" || tool == "undo") return dry;
+    return "";
+}
+
 }  // namespace
 
 std::optional<std::string> Registry::likely_meant(const ToolDefinition& tool, std::string_view unknown) {
@@ -341,6 +363,13 @@ base::Result<UnknownArguments> Registry::set_aside_unknown_arguments(const ToolD
     for (const auto& key : unknown) {
         const auto meant = likely_meant(tool, key);
         if (!meant) {
+            if (const std::string honoured = safety_arguments(tool.name); !honoured.empty() && speaks_of_safety(key)) {
+                findings.push_back("`" + shown_name(key) + "` is not an argument of " + tool.name +
+                                   ", and its name speaks of a safety condition, so the call is refused rather than "
+                                   "run without it (nothing was changed). " + tool.name + " honours " + honoured +
+                                   ": send one of those, or the call without `" + shown_name(key) + "`");
+                continue;
+            }
             out.ignored.push_back(key);
             continue;
         }

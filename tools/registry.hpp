@@ -20,7 +20,9 @@ struct ToolDefinition;
 
 // What became of the top-level arguments a tool does not take: host bookkeeping (Gemini CLI adds
 // `wait_for_previous` to every call) is dropped so the call goes on; a likely misspelling of one
-// of the tool's own arguments (`replaceAll`, `old_strng`) fails the call, naming the right one.
+// of the tool's own arguments (`replaceAll`, `old_strng`) fails the call, naming the right one;
+// so does, on a tool that changes files, a name that speaks of safety (dry, preview, expect, only,
+// overwrite, clobber, confirm, force, check, verify), naming the safety arguments it honours.
 struct UnknownArguments {
     std::vector<std::string> ignored;  // removed from the arguments, in the order seen
     std::string note;                  // for the result: "Ignored arguments this tool does not take: ..." ("" when none)

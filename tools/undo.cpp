@@ -1,6 +1,8 @@
 // The `undo` tool: revert the latest change this server made to a file, if the file is still
-// exactly what the server wrote; repeated calls walk further back; a created file is removed.
+// exactly what the server wrote; repeated calls walk further back; a created file is removed; a
+// rule that ignores the file since does not stop it (--ignore-reads does).
 #include "tools/change.hpp"
+#include "tools/file_access.hpp"
 #include "tools/history_journal.hpp"
 #include "tools/registry.hpp"
 #include "text/unified_diff.hpp"
@@ -25,6 +27,18 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
     request.record_history = false;
     request.merge_when_stale = false;
     History* history = ctx.history;
+    // An ignore rule does not keep undo from restoring this server's own change (it wrote the file;
+    // a rule added since would otherwise strand it), unless --ignore-reads hides the file's content,
+    // which the result's diff would show. A .git folder and the ignore files stay refused, and so
+    // does a file this server has no change of.
+    request.refuse_ignored = [&ctx, history](const os::ResolvedPath& path) -> base::Result<void> {
+        auto as_write = refuse_ignored(ctx, path, true);
+        if (as_write || !history || !history->latest(path.real) || !ctx.ignore) return as_write;
+        const std::string* root = ctx.workspace.root_of(path.real);
+        const auto refusal = root ? ctx.ignore->refuse_write(*root, path.real) : std::nullopt;
+        if (!refusal || refusal->kind != os::IgnoreRefusal::Kind::rule) return as_write;
+        return refuse_ignored(ctx, path, false);
+    };
     struct Undone {
         std::uint64_t seq = 0;
         std::string real_path;

@@ -1,6 +1,6 @@
 // The `write` tool: create a file, or overwrite one this session has read (or written) and that
-// has not changed since (or whose changes since merge with this write's). Over an existing file,
-// its CRLF line endings and BOM are kept.
+// has not changed since (or whose changes since merge with this write's); with create_only, an
+// existing file is refused. Over an existing file, its CRLF line endings and BOM are kept.
 #include "tools/change.hpp"
 #include "tools/registry.hpp"
 #include "tools/stale_merge.hpp"
@@ -12,10 +12,16 @@ asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
     ChangeRequest request("write", std::move(args.file_path), args.dry_run);
     request.may_create = true;
     FileStates& states = ctx.file_states;
-    request.planner = [content = std::move(args.content), &states](const FileSnapshot& before,
-                                                                   const std::string& display) -> base::Result<Plan> {
+    request.planner = [content = std::move(args.content), create_only = args.create_only, &states](
+                          const FileSnapshot& before, const std::string& display) -> base::Result<Plan> {
         Plan plan;
         plan.replacements = 1;
+        if (before.exists && create_only)
+            return plan_error("Refused: " + display +
+                                  " already exists, and create_only asks to create a new file only; nothing was "
+                                  "written. To replace it: read it, then write without create_only; to change part "
+                                  "of it: edit. Or choose another file_path.",
+                              base::ErrorReason::exists);
         if (!before.exists) {
             plan.new_bytes = content;
             return plan;

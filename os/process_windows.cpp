@@ -2,16 +2,19 @@
 // CreateProcessW with the command line quoted as the C runtime parses it, inside a job object (so
 // the timeout, cancellation and stop() end the program and everything it started). run_process:
 // stdout and stderr merged into one anonymous pipe that a helper thread drains into a bounded
-// buffer. ChildProcess: pipes to its stdin and stdout, stderr drained by a thread of its own.
+// buffer. ChildProcess: pipes to its stdin and stdout, stderr drained by a thread of its own. A
+// child inherits its three standard handles and nothing else.
 #include "os/platform.hpp"
 #include "os/windows_system.hpp"
 
 #include <windows.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace platform {
 
@@ -65,17 +68,35 @@ bool launch(const std::vector<std::string>& argv, const std::string& directory, 
 
     std::wstring command_line;
     for (const auto& arg : argv) command_line += (command_line.empty() ? L"" : L" ") + quoted(widen(arg));
-    STARTUPINFOW startup{};
-    startup.cb = sizeof startup;
-    startup.dwFlags = STARTF_USESTDHANDLES;
-    startup.hStdInput = in;
-    startup.hStdOutput = out;
-    startup.hStdError = err;
+    STARTUPINFOEXW startup{};
+    startup.StartupInfo.cb = sizeof startup;
+    startup.StartupInfo.dwFlags = STARTF_USESTDHANDLES;
+    startup.StartupInfo.hStdInput = in;
+    startup.StartupInfo.hStdOutput = out;
+    startup.StartupInfo.hStdError = err;
+    // Only the three standard handles are inherited (PROC_THREAD_ATTRIBUTE_HANDLE_LIST), not every
+    // inheritable handle the server holds (such as the pipes another thread makes for another child).
+    HANDLE handles[3];
+    DWORD count = 0;
+    for (HANDLE h : {in, out, err})
+        if (h && h != INVALID_HANDLE_VALUE && std::find(handles, handles + count, h) == handles + count) handles[count++] = h;
+    SIZE_T size = 0;
+    InitializeProcThreadAttributeList(nullptr, 1, 0, &size);
+    std::vector<unsigned char> storage(size);
+    auto* attributes = reinterpret_cast<LPPROC_THREAD_ATTRIBUTE_LIST>(storage.data());
+    const bool listed = size > 0 && InitializeProcThreadAttributeList(attributes, 1, 0, &size);
+    const bool limited = listed && UpdateProcThreadAttribute(attributes, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, handles,
+                                                             count * sizeof(HANDLE), nullptr, nullptr);
+    if (limited) startup.lpAttributeList = attributes;
     PROCESS_INFORMATION info{};
     const std::wstring folder = widen(directory);
-    if (!CreateProcessW(nullptr, command_line.data(), nullptr, nullptr, TRUE, CREATE_SUSPENDED | CREATE_NO_WINDOW, nullptr,
-                        folder.empty() ? nullptr : folder.c_str(), &startup, &info)) {
-        const DWORD e = GetLastError();
+    const DWORD flags = CREATE_SUSPENDED | CREATE_NO_WINDOW | (limited ? EXTENDED_STARTUPINFO_PRESENT : 0);
+    const BOOL created = CreateProcessW(nullptr, command_line.data(), nullptr, nullptr, TRUE, flags, nullptr,
+                                        folder.empty() ? nullptr : folder.c_str(), &startup.StartupInfo, &info);
+    const DWORD create_error = GetLastError();
+    if (listed) DeleteProcThreadAttributeList(attributes);
+    if (!created) {
+        const DWORD e = create_error;
         error = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND
                     ? argv[0] + ": program not found (looked up on PATH)"
                     : argv[0] + ": cannot start it (Windows error " + std::to_string(e) + ")";

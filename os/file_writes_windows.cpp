@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <random>
 #include <thread>
 
@@ -253,4 +255,39 @@ bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, st
     lock.handle_ = h.release();
     return true;
 }
+
+bool lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock, std::string& error) {
+    // The folder's name as NTFS compares names (upper-cased), hashed (FNV-1a) into a lock file's name.
+    std::wstring name = widen(dir);
+    CharUpperBuffW(name.data(), static_cast<DWORD>(name.size()));
+    std::uint64_t hash = 1469598103934665603ull;
+    for (wchar_t c : name) hash = (hash ^ static_cast<std::uint16_t>(c)) * 1099511628211ull;
+    wchar_t temp[MAX_PATH + 1];
+    const DWORD n = GetTempPathW(MAX_PATH + 1, temp);
+    if (n == 0 || n > MAX_PATH) {
+        error = "cannot find the temp folder for the lock of " + dir;
+        return false;
+    }
+    const std::string locks = normalize_separators(narrow(std::wstring_view(temp, n))) + "/mcp-edit-locks";
+    CreateDirectoryW(system_path(locks).c_str(), nullptr);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    const std::string path = locks + "/" + hex + ".lock";
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    for (;;) {
+        bool held_elsewhere = false;
+        if (take_lock(path, lock, held_elsewhere, error)) return true;
+        if (!held_elsewhere) {
+            error = "cannot lock the folder " + dir + ": " + error;
+            return false;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            error = "another mcp-edit process has held the lock of the folder " + dir + " for over " +
+                    std::to_string(wait.count() / 1000) + " s";
+            return false;
+        }
+        Sleep(2);
+    }
+}
+
 }  // namespace platform

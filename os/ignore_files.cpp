@@ -102,7 +102,10 @@ std::optional<IgnoreRefusal> IgnoreFiles::by_rules(const std::string& root, cons
     return refusal;
 }
 
-std::shared_ptr<const IgnoreFile> IgnoreFiles::load(const std::string& path, std::string shown, const std::string& directory) {
+std::shared_ptr<const IgnoreFile> IgnoreFiles::load(const std::string& named, std::string shown, const std::string& directory) {
+    // An ignore file may be a symlink (to a shared one): its rules hold all the same. The platform
+    // layer follows no symlink under a root, so the link is resolved here first.
+    const std::string path = platform::real_path(named).value_or(named);
     const platform::FileStat stat = platform::stat_path(path);
     if (stat.kind != platform::FileKind::regular) return nullptr;
     {

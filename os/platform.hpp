@@ -46,6 +46,16 @@ struct FileStat {
     }
 };
 
+// --- Confinement ---------------------------------------------------------------------------
+// Holds a descriptor of the directory `real_dir` (a root) for the life of the process. From then
+// on every operation of this layer on a path under it (reads, stats, writes, folders, removals)
+// reaches the path from that descriptor down and follows no symlink on the way: the paths given
+// here are real paths, checked against the roots, so a symlink met on the way means the tree
+// changed after the check, and the operation fails rather than follow it. A symlink inside a root
+// keeps working: it is resolved (and checked) before the path reaches this layer. Windows: not
+// yet (paths are opened by name there).
+void hold_directory(const std::string& real_dir);
+
 // --- Path syntax ---------------------------------------------------------------------------------
 
 // Absolute on this system: /x on POSIX; C:/x, C:\x, //server/share/x, \\server\share\x or \\?\C:\x on Windows.
@@ -75,7 +85,8 @@ std::optional<std::string> home_directory();
 // in *err) when it does not exist or cannot be resolved.
 std::optional<std::string> real_path(const std::string& path, int* err = nullptr);
 
-// stat(2) following symlinks.
+// stat(2) following symlinks; under a held root no symlink is followed (a path through one is
+// missing, a symlink at the end is FileKind::other).
 FileStat stat_path(const std::string& path);
 
 // lstat(2): is `path` itself a symbolic link (dangling or not)?
@@ -99,7 +110,8 @@ struct ReadFailure {
 };
 
 // Reads a whole regular file. Opens with O_NONBLOCK so a FIFO or device never blocks, then
-// refuses anything that is not a regular file, and files larger than `max_size`.
+// refuses anything that is not a regular file, and files larger than `max_size`. Under a held
+// root no symlink is followed, the last component included.
 bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out,
                        ReadFailure& failure, bool keep_open = false);
 
@@ -117,6 +129,9 @@ std::optional<std::string> executable_path();
 struct StagedWrite {
     std::string temp_path;
     std::string target;
+    // POSIX: the folder the temp file was made in and the temp file itself (locked, so that a
+    // later server can tell a live server's temp file from one a killed server left behind).
+    std::shared_ptr<void> held;
 };
 
 // `like`: the existing file whose mode and owner the new one takes; nullptr for a new file
@@ -159,9 +174,17 @@ public:
 
 private:
     friend bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, std::string& error);
+    friend bool lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock, std::string& error);
     void* handle_ = nullptr;  // the open file (POSIX: its descriptor + 1)
 };
 bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, std::string& error);
+
+// The lock every mcp-edit process on this machine takes for the folder `dir` around the re-check
+// and the rename of a file in it, so that of two servers on one tree the second re-checks against
+// the first one's result. POSIX: flock on the folder's descriptor (reached from its root like a
+// write); Windows: LockFileEx on a lock file named after the folder in the user's temp folder.
+// Waits up to `wait` for another process to let go; false with `error` after that.
+bool lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock, std::string& error);
 
 // --- Child processes (post-write checks) -------------------------------------------------------
 // A program run to completion with no shell: argv[0] looked up on PATH, in `directory`, with the

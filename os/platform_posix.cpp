@@ -15,6 +15,7 @@
 #include <mach-o/dyld.h>
 #endif
 
+#include "os/confinement_posix.hpp"
 #include "text/byte_buffer.hpp"
 
 namespace platform {
@@ -90,6 +91,14 @@ std::optional<std::string> real_path(const std::string& path, int* err) {
 
 FileStat stat_path(const std::string& path) {
     struct stat st {};
+    if (posix::under_held_root(path)) {
+        posix::Located at;
+        if (!posix::locate(path, at) || ::fstatat(at.dir.get(), at.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+            return FileStat{};
+        FileStat s = from_stat(st);
+        if (S_ISLNK(st.st_mode)) s.kind = FileKind::other;
+        return s;
+    }
     if (::stat(path.c_str(), &st) != 0) return FileStat{};
     return from_stat(st);
 }
@@ -115,10 +124,17 @@ const char* describe(FileKind kind) {
 
 bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out,
                        ReadFailure& failure, bool keep_open) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    int fd = -1;
+    if (posix::under_held_root(path)) {
+        posix::Located at;
+        if (posix::locate(path, at))
+            fd = ::openat(at.dir.get(), at.name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+    } else {
+        fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    }
     if (fd < 0) {
         failure.why = errno == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io;
-        failure.detail = error_text(errno);
+        failure.detail = posix::walk_error(path, errno);
         return false;
     }
     struct stat st {};

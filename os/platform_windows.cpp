@@ -140,6 +140,9 @@ BOOL WINAPI console_handler(DWORD event) {
 
 }  // namespace
 
+// Not yet on Windows: paths are opened by name (see platform.hpp).
+void hold_directory(const std::string&) {}
+
 bool is_absolute(std::string_view path) {
     if (path.starts_with("\\\\?\\")) return true;
     if (drive_letter_at(path)) return path.size() >= 3 && (path[2] == '/' || path[2] == '\\');

@@ -64,7 +64,7 @@ std::string existing_tail_inside(const std::string& root, const std::string& pat
         if (slash == std::string::npos) break;  // the bare file name alone is too weak a guess
         tail = tail.substr(slash + 1);
         if (tail.empty() || tail.find("..") != std::string::npos) break;
-        if (platform::stat_path(join(root, tail)).kind != platform::FileKind::missing) return tail;
+        if (platform::real_path(join(root, tail))) return tail;
     }
     return "";
 }
@@ -80,7 +80,9 @@ Workspace::Workspace(const std::vector<std::string>& roots, std::string origin) 
         }
         bool duplicate = false;
         for (const auto& known : roots_) duplicate = duplicate || platform::same_path(known, real);
-        if (!duplicate) roots_.push_back(std::move(real));
+        if (duplicate) continue;
+        platform::hold_directory(real);  // every later read and write beneath it starts from there
+        roots_.push_back(std::move(real));
     }
 }
 

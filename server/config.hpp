@@ -30,6 +30,7 @@ struct Config {
     std::uint64_t max_file_size = 256ull << 20;
     std::size_t max_message_size = 16u << 20;
     bool fsync = true;
+    bool write_through_hard_links = false;  // --write-through-hard-links
     double fuzzy_threshold = 1.0;  // apply_diff: similarity matching below 1 (off by default)
     std::vector<std::string> checks;  // --check 'GLOB=COMMAND', as given (tools::CheckRule::parse reads them)
     std::vector<std::string> language_servers;  // --lsp 'GLOB=COMMAND', as given

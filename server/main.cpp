@@ -144,6 +144,8 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     app.add_flag("--respect-gitignore", config.ignore.respect_gitignore,
                  "Also refuse changing what .gitignore files (and the root's .git/info/exclude) ignore");
     app.add_flag("--ignore-reads", config.ignore.ignore_reads, "Refuse reading ignored files too (default: reads are allowed)");
+    app.add_flag("--write-through-hard-links", config.write_through_hard_links,
+                 "A file with other names (hard links): write through every name (default: give it a file of its own)");
     app.add_flag("--no-fsync", [&](std::int64_t) { config.fsync = false; }, "Skip fsync when writing (faster, less durable)");
     const std::map<std::string, spdlog::level::level_enum> levels = {
         {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug}, {"info", spdlog::level::info},

@@ -303,6 +303,7 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         tools::CallContext ctx{*workspace, file_states_, lanes_, {}, blocking_};
         ctx.limits.max_file_size = config_.max_file_size;
         ctx.fsync = config_.fsync;
+        ctx.write_through_hard_links = config_.write_through_hard_links;
         ctx.cancelled = rpc_call->cancelled;
         ctx.history = &history_;
         ctx.session_changes = &session_changes_;

@@ -204,7 +204,10 @@ void hand_over(std::vector<FileWork>& files, Transaction& change) {
     for (auto& work : files) {
         if (work.deleted()) continue;
         FileSnapshot& target = work.destination ? work.destination_before : work.before;
-        change.changes().push_back({std::move(target), std::move(work.plan.bytes), false});
+        // Sections for every name of a file (hard links) in one patch: each name shows the result.
+        const bool every_name = !work.destination && work.alias_reason == "hard links" &&
+                                target.file.stat.links <= 1 + work.aliases.size();
+        change.changes().push_back({std::move(target), std::move(work.plan.bytes), false, every_name});
     }
     for (auto& work : files)
         if (work.deleted() || work.destination) change.changes().push_back({std::move(work.before), "", true});
@@ -223,8 +226,9 @@ base::Failure commit_failure(CommitFailure failed) {
 
 // The report of the patch's change; takes the diffs out of `planned`.
 ToolResult report(const text::Patch& patch, Planned& planned, bool dry_run, const ApprovalDecision* decision,
-                  std::vector<CheckOutcome> checks = {}) {
+                  std::vector<CheckOutcome> checks = {}, std::vector<std::string> notes = {}) {
     ChangeReport out;
+    out.notes = std::move(notes);
     out.checks = std::move(checks);
     out.shape = ChangeReport::Shape::files;
     out.dry_run = dry_run;
@@ -374,6 +378,17 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     Planned& planned = outcome.value();
     if (dry_run) co_return report(patch, planned, true, nullptr);
 
+    if (!ctx.write_through_hard_links)
+        for (const auto& work : planned.files)
+            if (!work.destination && work.alias_reason == "hard links" &&
+                work.before.file.stat.links > 1 + work.aliases.size())
+                co_return ToolResult::error(
+                    "Refused: the patch names " + std::to_string(1 + work.aliases.size()) + " names of one file (" +
+                        work.source.display + " and its hard links), which has " + std::to_string(work.before.file.stat.links) +
+                        " names; the others may lie outside the roots or be ignored, so it is not written through them. "
+                        "Send the sections for one of its names only: that name then gets a file of its own and the "
+                        "other names keep the old content. Nothing was written.",
+                    base::ErrorReason::invalid_arguments);
     Transaction change("apply_diff", std::move(lanes));
     hand_over(planned.files, change);
     ApprovalRequest ask = change.approval_request();
@@ -389,7 +404,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
         co_return ToolResult::error(commit_failure(std::move(written).error()));
 
     std::vector<CheckOutcome> checks = co_await change.check(ctx);
-    ToolResult result = report(patch, planned, false, &decision, std::move(checks));
+    ToolResult result = report(patch, planned, false, &decision, std::move(checks), change.hard_link_notes(ctx));
     change.record_after_reply(ctx, result, true);
     spdlog::debug("apply_diff wrote {} file(s)", planned.files.size());
     co_return result;

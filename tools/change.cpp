@@ -229,6 +229,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
         if (auto answer = co_await change.approve(ctx, std::move(again), decision)) co_return std::move(*answer);
     }
     if (request.after_write) request.after_write();
+    for (auto& note : change.hard_link_notes(ctx)) planned.plan.notes.push_back(std::move(note));
     spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
     std::vector<CheckOutcome> checks = co_await change.check(ctx);
     ToolResult result = report(request, path, existed, planned, &decision, std::move(checks));

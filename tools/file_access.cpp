@@ -90,6 +90,13 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
         }
         return base::fail(base::Failure{"Cannot read " + path + ": " + failure.detail + ".", base::ErrorReason::io_error});
     }
+    if (file.stat.links > 1 && ctx.ignore && ctx.ignore->settings().ignore_reads)
+        return base::fail(base::Failure{
+            "Refused: " + path + " has " + std::to_string(file.stat.links - 1) + " other name" +
+                (file.stat.links == 2 ? "" : "s") + " (hard links), and with --ignore-reads a file that may be an ignored "
+                "file under another name is not read or changed. Work on other files, or ask the user to give it a "
+                "file of its own (copy it over itself).",
+            base::ErrorReason::ignored});
     out.bytes = std::move(file.bytes);
     out.stat = file.stat;
     out.open_file = std::move(file.open_file);

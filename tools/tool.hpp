@@ -47,6 +47,10 @@ struct CallContext {
     Limits limits;
     asio::any_io_executor blocking;  // where file I/O and heavy computation run
     bool fsync = true;
+    // A file with other names (hard links): false = a write gives it a new file and the other names
+    // keep the old content (they may lie outside the roots or be ignored); true = written through
+    // every name (--write-through-hard-links).
+    bool write_through_hard_links = false;
     // Reports whether this is the only tool call in flight: short work then runs on the io thread
     // (less latency); with others in flight it goes to the pool (parallel files).
     std::function<bool()> alone = [] { return false; };

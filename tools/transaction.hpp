@@ -28,6 +28,9 @@ struct FileChange {
     FileSnapshot before;
     std::string new_bytes;     // ignored when delete_file
     bool delete_file = false;
+    // Written over the file itself, so that every name sees it, even without
+    // --write-through-hard-links: apply_diff sets it when its patch names every name of the file.
+    bool write_through = false;
 };
 
 // Why a commit failed: the first failure (its message for the model, its reason: conflict when a
@@ -59,6 +62,10 @@ public:
     // them in order; on a failure, discards what is staged and reverts what was committed.
     // Runs where WorkPlacement decides (inline for a lone call over small files).
     asio::awaitable<base::Result<void, CommitFailure>> commit(CallContext& ctx);
+
+    // After a commit: one sentence per file that had other names (hard links) and was given a file
+    // of its own, for the result's notes; none with --write-through-hard-links.
+    std::vector<std::string> hard_link_notes(const CallContext& ctx) const;
 
     // After a commit: runs the post-write checks (--check) on every file written (not the deleted
     // ones) and waits for them; none when no check is configured or no glob matches.

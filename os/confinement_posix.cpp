@@ -1,0 +1,225 @@
+// POSIX path confinement: the held roots and the symlink-free walk down from them (see
+// confinement_posix.hpp). Linux uses openat2(2); older kernels, seccomp filters that refuse it,
+// and macOS take one O_NOFOLLOW openat per component.
+#include "os/confinement_posix.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <shared_mutex>
+#include <string_view>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#if defined(__linux__) && __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#define MCP_EDIT_HAVE_OPENAT2 1
+#endif
+
+#include "os/platform.hpp"
+
+namespace platform {
+
+namespace {
+
+struct HeldRoot {
+    std::string path;  // a real path, no trailing '/' (except "/" itself)
+    int fd = -1;       // held until the process ends
+};
+
+// At most this many roots are held (client roots can change during a session); a path under a
+// root beyond the bound is still walked from the held server root that contains it.
+constexpr std::size_t max_held_roots = 256;
+
+std::shared_mutex held_mutex;
+std::vector<HeldRoot>& held_roots() {
+    static std::vector<HeldRoot> roots;  // never destroyed before the last use: leaked on purpose
+    return roots;
+}
+
+bool is_within(std::string_view path, std::string_view root) {
+    if (path.size() < root.size() || path.substr(0, root.size()) != root) return false;
+    return path.size() == root.size() || root.back() == '/' || path[root.size()] == '/';
+}
+
+// The held root with the longest path that contains `path`: its descriptor and `path`'s part
+// below it ("" for the root itself); fd -1 when none holds it.
+std::pair<int, std::string> held_root_of(const std::string& path) {
+    std::shared_lock lock(held_mutex);
+    const HeldRoot* best = nullptr;
+    for (const auto& root : held_roots())
+        if (is_within(path, root.path) && (!best || root.path.size() > best->path.size())) best = &root;
+    if (!best) return {-1, ""};
+    std::size_t skip = best->path.size();
+    while (skip < path.size() && path[skip] == '/') ++skip;
+    return {best->fd, path.substr(skip)};
+}
+
+// One component, followed by no symlink: a directory below `fd` (which stays open).
+posix::Fd open_component(int fd, std::string_view name) {
+    if (name.empty() || name == "." || name == ".." || name.size() > 4096) {
+        errno = EXDEV;
+        return posix::Fd{};
+    }
+    const std::string component(name);
+    int child;
+    do child = ::openat(fd, component.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    while (child < 0 && errno == EINTR);
+    return posix::Fd{child};
+}
+
+#ifdef MCP_EDIT_HAVE_OPENAT2
+std::atomic<bool> openat2_refused{false};  // ENOSYS (old kernel) or EPERM (a seccomp filter)
+#endif
+
+// A descriptor of its own for the directory `fd` (a new open file description: a lock taken on it
+// is not shared with the held root's descriptor, which is never closed).
+posix::Fd reopen(int fd) {
+    int again;
+    do again = ::openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    while (again < 0 && errno == EINTR);
+    return posix::Fd{again};
+}
+
+// `relative` (no leading '/') below the directory `root_fd`, followed by no symlink and no "..".
+posix::Fd walk_below(int root_fd, const std::string& relative) {
+    if (relative.empty()) return reopen(root_fd);
+#ifdef MCP_EDIT_HAVE_OPENAT2
+    if (!openat2_refused.load(std::memory_order_relaxed)) {
+        open_how how{};
+        how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+        long fd;
+        do fd = ::syscall(SYS_openat2, root_fd, relative.c_str(), &how, sizeof how);
+        while (fd < 0 && (errno == EINTR || errno == EAGAIN));
+        if (fd >= 0) return posix::Fd{static_cast<int>(fd)};
+        if (errno != ENOSYS && errno != EPERM) return posix::Fd{};
+        openat2_refused = true;
+    }
+#endif
+    posix::Fd current = reopen(root_fd);
+    std::string_view rest = relative;
+    while (current && !rest.empty()) {
+        const auto slash = rest.find('/');
+        const std::string_view name = rest.substr(0, slash);
+        rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+        current = open_component(current.get(), name);
+    }
+    return current;
+}
+
+void split_parent(const std::string& path, std::string& parent, std::string& name) {
+    const auto slash = path.find_last_of('/');
+    if (slash == std::string::npos) {
+        parent = ".";
+        name = path;
+        return;
+    }
+    parent = slash == 0 ? "/" : path.substr(0, slash);
+    name = path.substr(slash + 1);
+}
+
+}  // namespace
+
+void hold_directory(const std::string& real_dir) {
+    if (real_dir.empty() || real_dir[0] != '/') return;
+    std::string path = real_dir;
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    {
+        std::shared_lock lock(held_mutex);
+        for (const auto& root : held_roots())
+            if (root.path == path) return;
+    }
+    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return;  // the workspace reports unusable roots itself
+    std::unique_lock lock(held_mutex);
+    auto& roots = held_roots();
+    for (const auto& root : roots)
+        if (root.path == path) {
+            ::close(fd);
+            return;
+        }
+    if (roots.size() >= max_held_roots) {
+        ::close(fd);
+        return;
+    }
+    roots.push_back({std::move(path), fd});
+}
+
+namespace posix {
+
+bool under_held_root(const std::string& path) { return held_root_of(path).first >= 0; }
+
+Fd open_directory(const std::string& dir) {
+    const auto [root_fd, relative] = held_root_of(dir);
+    if (root_fd < 0) {
+        int fd;
+        do fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        while (fd < 0 && errno == EINTR);
+        return Fd{fd};
+    }
+    return walk_below(root_fd, relative);
+}
+
+bool locate(const std::string& path, Located& out) {
+    std::string parent;
+    split_parent(path, parent, out.name);
+    if (out.name.empty() || out.name == "." || out.name == "..") {
+        errno = EINVAL;
+        return false;
+    }
+    out.dir = open_directory(parent);
+    return static_cast<bool>(out.dir);
+}
+
+bool locate_creating(const std::string& path, bool sync, Located& out) {
+    std::string parent;
+    split_parent(path, parent, out.name);
+    if (out.name.empty() || out.name == "." || out.name == "..") {
+        errno = EINVAL;
+        return false;
+    }
+    auto [root_fd, relative] = held_root_of(parent);
+    std::string start = "/";
+    if (root_fd < 0) relative = parent.size() > 1 ? parent.substr(1) : "";
+    Fd current = root_fd >= 0 ? reopen(root_fd) : Fd{::open(start.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+    std::string_view rest = relative;
+    while (current && !rest.empty()) {
+        const auto slash = rest.find('/');
+        const std::string_view name = rest.substr(0, slash);
+        rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+        if (name.empty()) continue;
+        Fd child = root_fd >= 0 ? open_component(current.get(), name)
+                                : Fd{::openat(current.get(), std::string(name).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+        if (!child && errno == ENOENT) {
+            if (::mkdirat(current.get(), std::string(name).c_str(), 0777) != 0 && errno != EEXIST) return false;
+            if (sync && durable_sync(current.get()) != 0 && errno != EINVAL) return false;
+            child = open_component(current.get(), name);
+        }
+        current = std::move(child);
+    }
+    out.dir = std::move(current);
+    return static_cast<bool>(out.dir);
+}
+
+std::string walk_error(const std::string& path, int err) {
+    if (err == ELOOP || err == ENOTDIR || err == EXDEV)
+        return "the path " + path +
+               " changed after it was checked (a folder on it, or the file itself, was replaced by a symlink or "
+               "something else), so nothing was done there; call again and the path is resolved afresh";
+    return error_text(err);
+}
+
+int durable_sync(int fd) {
+#ifdef __APPLE__
+    if (::fcntl(fd, F_FULLFSYNC) == 0) return 0;
+#endif
+    return ::fsync(fd);
+}
+
+}  // namespace posix
+
+}  // namespace platform

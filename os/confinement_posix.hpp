@@ -1,0 +1,70 @@
+// POSIX path confinement: the roots' directory descriptors, held for the life of the process, and
+// the walk from one of them down to a path, following no symlink. Shared by the reading and the
+// writing half of the platform layer, so both act on the folders they checked, never on a name
+// looked up again (a folder swapped for a symlink mid-call cannot send a read or a write outside).
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include <unistd.h>
+
+namespace platform::posix {
+
+// An owned file descriptor, closed when it goes.
+class Fd {
+public:
+    Fd() = default;
+    explicit Fd(int fd) : fd_(fd) {}
+    Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+    Fd& operator=(Fd&& o) noexcept {
+        if (this != &o) {
+            reset();
+            fd_ = std::exchange(o.fd_, -1);
+        }
+        return *this;
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() { reset(); }
+    int get() const { return fd_; }
+    explicit operator bool() const { return fd_ >= 0; }
+    int release() { return std::exchange(fd_, -1); }
+    void reset() {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = -1;
+    }
+
+private:
+    int fd_ = -1;
+};
+
+// Whether `path` lies under a held root (see platform::hold_directory).
+bool under_held_root(const std::string& path);
+
+// The directory `dir` (an absolute real path), opened O_RDONLY | O_DIRECTORY | O_CLOEXEC. Under a
+// held root it is reached from the root's descriptor with no symlink and no `..` followed
+// (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS on Linux, else one O_NOFOLLOW openat per
+// component): ELOOP or ENOTDIR then means the tree changed after the path was checked. Elsewhere
+// (the server's own files: the journal, scratch folders) it is opened by name. -1 with errno set.
+Fd open_directory(const std::string& dir);
+
+// The folder holding `path` and the last component's name in it; false with errno set.
+struct Located {
+    Fd dir;
+    std::string name;
+};
+bool locate(const std::string& path, Located& out);
+
+// Like locate(), creating the missing folders between the held root (or "/") and `path`'s
+// parent (mode 0777 less the umask; each parent synced when `sync`).
+bool locate_creating(const std::string& path, bool sync, Located& out);
+
+// The message for a failed confined walk: errno ELOOP/ENOTDIR/EXDEV become "a folder on the path
+// of X was replaced (by a symlink or a file) after the path was checked".
+std::string walk_error(const std::string& path, int err);
+
+// fsync, made durable (F_FULLFSYNC on macOS).
+int durable_sync(int fd);
+
+}  // namespace platform::posix

@@ -1,0 +1,153 @@
+// The platform layer under a held root: a folder swapped for a symlink between the check and the
+// act sends no read, write, folder or removal outside; the cross-process folder lock; the sweep of
+// temp files a killed server left.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <sys/file.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "os/platform.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Tree {
+    fs::path base;
+    fs::path root;
+    fs::path outside;
+    Tree() {
+        std::string pattern = (fs::temp_directory_path() / "mcp-edit-confine-XXXXXX").string();
+        REQUIRE(::mkdtemp(pattern.data()));
+        base = fs::canonical(pattern);
+        root = base / "root";
+        outside = base / "outside";
+        fs::create_directories(root / "real");
+        fs::create_directories(outside);
+        platform::hold_directory(root.string());
+    }
+    ~Tree() {
+        std::error_code ec;
+        fs::remove_all(base, ec);
+    }
+    static void put(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
+    static std::string get(const fs::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+    // "real" becomes a symlink to the outside folder; the folder itself moves to "real.hold".
+    void swap_real_for_symlink() {
+        fs::rename(root / "real", root / "real.hold");
+        fs::create_directory_symlink(outside, root / "real");
+    }
+};
+
+}  // namespace
+
+TEST_CASE("confinement: a folder swapped for a symlink between staging and commit: nothing lands outside") {
+    Tree t;
+    Tree::put(t.outside / "t.txt", "outside\n");
+    Tree::put(t.root / "real" / "t.txt", "inside\n");
+    platform::StagedWrite staged;
+    std::string error;
+    REQUIRE(platform::stage_write((t.root / "real" / "t.txt").string(), "new\n", nullptr, false, staged, error));
+    t.swap_real_for_symlink();
+    CHECK_FALSE(platform::commit_staged(staged, false, error));
+    CHECK(error.find("changed after it was checked") != std::string::npos);
+    CHECK(Tree::get(t.outside / "t.txt") == "outside\n");
+    CHECK(Tree::get(t.root / "real.hold" / "t.txt") == "inside\n");
+    // The temp file is gone from the folder it was made in.
+    std::size_t entries = 0;
+    for (const auto& e : fs::directory_iterator(t.root / "real.hold")) entries += e.path().filename() != "t.txt";
+    CHECK(entries == 0);
+}
+
+TEST_CASE("confinement: a staged write into a path through a symlink is refused") {
+    Tree t;
+    t.swap_real_for_symlink();
+    platform::StagedWrite staged;
+    std::string error;
+    CHECK_FALSE(platform::stage_write((t.root / "real" / "new.txt").string(), "x\n", nullptr, false, staged, error));
+    CHECK(error.find("changed after it was checked") != std::string::npos);
+    CHECK(fs::is_empty(t.outside));
+}
+
+TEST_CASE("confinement: reads, stats, folders and removals follow no symlink under a held root") {
+    Tree t;
+    Tree::put(t.outside / "secret.txt", "secret\n");
+    t.swap_real_for_symlink();
+    const std::string through = (t.root / "real" / "secret.txt").string();
+    platform::ReadFile read;
+    platform::ReadFailure failure;
+    CHECK_FALSE(platform::read_regular_file(through, 1 << 20, read, failure));
+    CHECK(read.bytes.find("secret") == std::string::npos);
+    CHECK(platform::stat_path(through).kind == platform::FileKind::missing);
+    // A symlink as the last component is not followed either.
+    fs::create_symlink(t.outside / "secret.txt", t.root / "link.txt");
+    CHECK(platform::stat_path((t.root / "link.txt").string()).kind == platform::FileKind::other);
+    CHECK_FALSE(platform::read_regular_file((t.root / "link.txt").string(), 1 << 20, read, failure));
+    std::string error;
+    CHECK_FALSE(platform::make_directories((t.root / "real" / "a" / "b").string(), false, error));
+    CHECK_FALSE(fs::exists(t.outside / "a"));
+    CHECK_FALSE(platform::remove_file(through, false, error));
+    CHECK(fs::exists(t.outside / "secret.txt"));
+    // Outside every held root, paths are opened by name as before (the server's own files).
+    CHECK(platform::read_regular_file((t.outside / "secret.txt").string(), 1 << 20, read, failure));
+    CHECK(read.bytes == "secret\n");
+}
+
+TEST_CASE("confinement: real paths under a held root work: nested folders made, written, removed") {
+    Tree t;
+    std::string error;
+    const std::string dir = (t.root / "real" / "x" / "y").string();
+    REQUIRE(platform::make_directories(dir, true, error));
+    platform::StagedWrite staged;
+    REQUIRE(platform::stage_write(dir + "/f.txt", "bytes\n", nullptr, true, staged, error));
+    REQUIRE(platform::commit_staged(staged, true, error));
+    CHECK(Tree::get(dir + "/f.txt") == "bytes\n");
+    CHECK(platform::stat_path(dir + "/f.txt").kind == platform::FileKind::regular);
+    REQUIRE(platform::remove_file(dir + "/f.txt", true, error));
+    CHECK_FALSE(fs::exists(dir + "/f.txt"));
+}
+
+TEST_CASE("lock_folder: a second holder waits, then is told who holds it") {
+    Tree t;
+    platform::FileLock first, second;
+    std::string error;
+    REQUIRE(platform::lock_folder(t.root.string(), std::chrono::milliseconds(100), first, error));
+    CHECK_FALSE(platform::lock_folder(t.root.string(), std::chrono::milliseconds(50), second, error));
+    CHECK(error.find("another mcp-edit process") != std::string::npos);
+    {
+        platform::FileLock other_folder;
+        CHECK(platform::lock_folder((t.root / "real").string(), std::chrono::milliseconds(50), other_folder, error));
+    }
+}
+
+TEST_CASE("stale temp files: removed at the first write in their folder unless a live writer holds them") {
+    Tree t;
+    const fs::path dir = t.root / "real";
+    Tree::put(dir / ".a.txt.mcp-edit-abcdefghij", "left by a killed server\n");
+    Tree::put(dir / ".b.txt.mcp-edit-0123456789", "a live server's\n");
+    Tree::put(dir / ".a.txt.mcp-edit-backup-abcdefghij", "a backup\n");
+    Tree::put(dir / ".a.txt.mcp-edit-short", "not ours\n");
+    const int live = ::open((dir / ".b.txt.mcp-edit-0123456789").c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(live >= 0);
+    REQUIRE(::flock(live, LOCK_SH) == 0);
+    platform::StagedWrite staged;
+    std::string error;
+    REQUIRE(platform::stage_write((dir / "a.txt").string(), "x\n", nullptr, false, staged, error));
+    REQUIRE(platform::commit_staged(staged, false, error));
+    ::close(live);
+    CHECK_FALSE(fs::exists(dir / ".a.txt.mcp-edit-abcdefghij"));
+    CHECK(fs::exists(dir / ".b.txt.mcp-edit-0123456789"));
+    CHECK(fs::exists(dir / ".a.txt.mcp-edit-backup-abcdefghij"));
+    CHECK(fs::exists(dir / ".a.txt.mcp-edit-short"));
+}

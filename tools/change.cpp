@@ -116,7 +116,8 @@ base::Result<void> merge_with_disk(const CallContext& ctx, FileChange& change, c
     text::DiffOptions options;
     options.old_path = path.display;
     planned.diff = text::unified_diff(now.file.bytes, merged->bytes, options);
-    planned.plan.notes.push_back(std::move(merged->note));
+    if (planned.plan.notes.empty() || planned.plan.notes.back() != merged->note)  // said once per kind of merge
+        planned.plan.notes.push_back(std::move(merged->note));
     change.before = std::move(now);
     change.new_bytes = std::move(merged->bytes);
     return {};
@@ -214,7 +215,8 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
         CommitFailure failure = std::move(written).error();
         FileChange& only = change.changes().front();
         if (failure.failure.reason != base::ErrorReason::conflict || failure.some_committed || !request.merge_when_stale ||
-            merges == max_stale_merges || !only.before.exists || only.delete_file)
+            merges == (decision.approval == ApprovalSource::user ? max_stale_merges : max_unattended_merges) ||
+            !only.before.exists || only.delete_file)
             co_return ToolResult::error(std::move(failure.failure));
         auto merged = co_await WorkPlacement::run(ctx, false, [&ctx, &only, &path, &planned] {
             return merge_with_disk(ctx, only, path, planned);

@@ -72,7 +72,7 @@ struct Pipe {
 
 // The programs this file started and has not reaped yet. Only those are waited for by pid by
 // their owners; anything else that becomes our child (an orphan of their trees, adopted by the
-// subreaper) is reaped by reap_adopted. Held across posix_spawn so a sweep never takes a fresh
+// subreaper) is reaped by reap_zombies. Held across posix_spawn so a sweep never takes a fresh
 // child's exit status.
 std::mutex own_mutex;
 std::set<pid_t> own_children;
@@ -143,15 +143,20 @@ void become_subreaper() {
 }
 #endif
 
-// Reaps the zombies among the server's children that no owner waits for: orphans of the started
-// programs' trees adopted by the subreaper. Linux; elsewhere init adopts them.
-void reap_adopted() {
 #ifdef __linux__
-    const pid_t self = ::getpid();
-    const auto table = process_table();
+// Reaps the zombies in `table` among the server's children that no owner waits for: orphans of
+// the started programs' trees adopted by the subreaper.
+void reap_zombies(const std::map<pid_t, ProcEntry>& table, pid_t self) {
     const std::lock_guard lock(own_mutex);
     for (const auto& [pid, entry] : table)
         if (entry.ppid == self && entry.state == 'Z' && !own_children.count(pid)) ::waitpid(pid, nullptr, WNOHANG);
+}
+#endif
+
+// The same with a fresh look at /proc. Linux; elsewhere init adopts orphans.
+void reap_adopted() {
+#ifdef __linux__
+    reap_zombies(process_table(), ::getpid());
 #endif
 }
 
@@ -166,6 +171,7 @@ void kill_tree(pid_t leader, bool leader_unreaped, const std::string& mark) {
     std::set<pid_t> killed;
     for (int round = 0; round < 32; ++round) {
         const auto table = process_table();
+        if (round == 0) reap_zombies(table, self);  // orphans that ended on their own since the last look
         std::map<pid_t, std::vector<pid_t>> children;
         for (const auto& [pid, entry] : table) children[entry.ppid].push_back(pid);
         std::vector<pid_t> tree;
@@ -189,17 +195,18 @@ void kill_tree(pid_t leader, bool leader_unreaped, const std::string& mark) {
         if (!alive) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(round == 0 ? 0 : 5));
     }
-    // What was killed and adopted by the server is its zombie now: reap it (bounded wait).
+    // What was killed becomes the server's child once its parent (killed too) has died: reap it
+    // then (bounded wait; the leader is its owner's to reap).
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
     while (!killed.empty() && std::chrono::steady_clock::now() < until) {
         const auto table = process_table();
         for (auto it = killed.begin(); it != killed.end();) {
             const auto found = table.find(*it);
-            if (found == table.end() || found->second.ppid != self) {  // gone, or another's child: its parent reaps it
+            if (found == table.end()) {  // gone
                 it = killed.erase(it);
                 continue;
             }
-            if (found->second.state == 'Z') {
+            if (found->second.ppid == self && found->second.state == 'Z') {
                 ::waitpid(*it, nullptr, WNOHANG);
                 it = killed.erase(it);
                 continue;
@@ -368,7 +375,6 @@ ProcessOutcome run_process(const ProcessRun& run) {
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     forget_child(pid);
-    reap_adopted();
     if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
     out.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);

@@ -262,7 +262,9 @@ int main(int argc, char** argv) {
     asio::io_context io(1);
     asio::thread_pool blocking(2);
     server::StdioTransport transport(io, 0, 1, config.max_message_size);
-    auto session = std::make_shared<server::Session>(io, blocking.get_executor(), config, transport, workspace, *registry);
+    // Work on the pool waits while the client leaves too much output unread (see OutputBudget).
+    const server::BudgetedExecutor pool(blocking.get_executor(), &transport.budget());
+    auto session = std::make_shared<server::Session>(io, pool, config, transport, workspace, *registry);
     server::forward_logs_to(io, session);
     // Checks block a thread each while their program runs: a pool of their own, so they never
     // hold up the file work of other calls; its size bounds how many run at once.

@@ -22,7 +22,7 @@ constexpr std::size_t max_outgoing = 256;
 
 // Replies of one JSON-RPC batch, sent together as one array once the last member is answered.
 struct RpcPeer::Batch {
-    std::vector<Json> replies;
+    std::vector<std::string> replies;  // serialized
     std::size_t pending = 0;
     bool dispatching = true;  // members are still being dispatched
 };
@@ -49,9 +49,9 @@ RpcPeer::Reply::~Reply() {
     if (peer_) error(protocol::internal_error, "Internal error: the request ended without a reply");
 }
 
-void RpcPeer::Reply::result(Json result) {
+void RpcPeer::Reply::result(Json result, const TooBig& too_big) {
     if (!peer_) return;
-    finish(id_ ? protocol::make_result(*id_, std::move(result)) : Json());
+    finish(id_ ? protocol::make_result(*id_, std::move(result)) : Json(), too_big);
 }
 
 void RpcPeer::Reply::error(int code, std::string_view message, const Json& data) {
@@ -59,16 +59,49 @@ void RpcPeer::Reply::error(int code, std::string_view message, const Json& data)
     finish(protocol::make_error(id_, code, message, data));
 }
 
-void RpcPeer::Reply::finish(Json message) {
+namespace {
+
+// One batch's replies as the JSON array they are members of.
+std::string join_batch(std::vector<std::string>& replies) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < replies.size(); ++i) out += (i ? "," : "") + std::move(replies[i]);
+    return out + "]";
+}
+
+std::string megabytes(std::size_t bytes) {
+    const std::size_t tenths = (bytes * 10 + (1u << 19)) >> 20;
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
+}
+
+}  // namespace
+
+void RpcPeer::Reply::finish(Json message, const TooBig& too_big) {
     auto peer = std::move(peer_);
     if (call_ && id_) peer->in_flight_.erase(id_->key());
     const bool drop = cancelled() || message.is_null();
+    std::string text;
+    if (!drop) {
+        text = protocol::serialize(message);
+        message = Json();  // freed before anything else is built
+        if (text.size() > max_reply_bytes) {
+            const std::size_t bytes = text.size();
+            text.clear();
+            text.shrink_to_fit();
+            spdlog::warn("a reply of {} bytes is over the limit of {}; replaced", bytes, max_reply_bytes);
+            text = protocol::serialize(
+                too_big ? protocol::make_result(*id_, too_big(bytes))
+                        : protocol::make_error(id_, protocol::internal_error,
+                                               "Internal error: the reply would be " + megabytes(bytes) + ", over the " +
+                                                   megabytes(max_reply_bytes) +
+                                                   " one message may carry; ask for less at a time"));
+        }
+    }
     if (batch_) {
-        if (!drop) batch_->replies.push_back(std::move(message));
+        if (!drop) batch_->replies.push_back(std::move(text));
         if (--batch_->pending == 0 && !batch_->dispatching && !batch_->replies.empty())
-            peer->send(Json(std::move(batch_->replies)));
+            peer->transport_.send(join_batch(batch_->replies));
     } else if (!drop) {
-        peer->send(message);
+        peer->transport_.send(std::move(text));
     }
     peer->request_finished();
 }
@@ -186,7 +219,7 @@ void RpcPeer::take_line(const std::string& line) {
     auto batch = std::make_shared<Batch>();
     for (auto& element : parsed.value) dispatch(std::move(element), batch);
     batch->dispatching = false;
-    if (batch->pending == 0 && !batch->replies.empty()) send(Json(std::move(batch->replies)));
+    if (batch->pending == 0 && !batch->replies.empty()) transport_.send(join_batch(batch->replies));
 }
 
 void RpcPeer::dispatch(Json value, const std::shared_ptr<Batch>& batch) {
@@ -254,7 +287,8 @@ void RpcPeer::take_response(const protocol::Response& response, std::string malf
     if (it->second->response) {
         // The first answer to a request decides (an approval form answered twice in one write must
         // not let the second answer overturn the first before the waiting call has looked).
-        spdlog::warn("ignoring a second response to request {}: the first answer to it decides", response.id.key());
+        spdlog::warn("ignoring a second response to request {}: the first answer to it decides",
+                     protocol::serialize(response.id.to_json()));
         return;
     }
     Json message = Json::object();

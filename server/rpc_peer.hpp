@@ -53,11 +53,14 @@ public:
         const std::shared_ptr<Call>& call() const { return call_; }
         bool cancelled() const { return call_ && call_->cancelled->load(); }
 
-        void result(Json result);
+        // A result whose message would be over max_reply_bytes is replaced by `too_big(bytes)`
+        // when given (a tools/call: an isError result saying what to narrow), else by an error.
+        using TooBig = std::function<Json(std::size_t bytes)>;
+        void result(Json result, const TooBig& too_big = nullptr);
         void error(int code, std::string_view message, const Json& data = Json());
 
     private:
-        void finish(Json message);
+        void finish(Json message, const TooBig& too_big = nullptr);
 
         std::shared_ptr<RpcPeer> peer_;
         std::optional<protocol::RequestId> id_;
@@ -70,6 +73,10 @@ public:
         std::function<void(const protocol::Notification& note)> notification;  // all but notifications/cancelled
         std::function<bool()> batches_allowed;
     };
+
+    // The most one message this server writes may hold: the official TypeScript client drops a
+    // line over 10 MiB (and the connection with it).
+    static constexpr std::size_t max_reply_bytes = 8u << 20;
 
     RpcPeer(asio::io_context& io, Transport& transport, std::size_t max_message_size, Handlers handlers);
 

@@ -327,7 +327,11 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
     // Said once, to the first call the client's roots affect; then what this call's arguments lost.
     if (workspace && !outcome.input_required) add_note(outcome, roots_.take_note());
     add_call_notes(outcome, call);
-    reply.result(call_tool_result(outcome, era_ == protocol::Era::modern));
+    const bool modern = era_ == protocol::Era::modern;
+    const OversizedFacts oversized = oversized_facts(call, outcome);
+    reply.result(call_tool_result(outcome, modern), [&oversized, modern](std::size_t bytes) {
+        return oversized_result(oversized, bytes, RpcPeer::max_reply_bytes, modern);
+    });
     if (outcome.input_required) co_return;
 
     leave.now();  // a call that comes in meanwhile is alone (see ctx.alone)

@@ -26,7 +26,8 @@ namespace server {
 
 namespace {
 
-// While this much output waits for a slow reader, input is not read (backpressure).
+// While this much output waits for a slow reader, input is not read and the blocking pool starts
+// no new work (backpressure; see OutputBudget).
 constexpr std::size_t max_queued_output = 64u << 20;
 
 // The descriptor calls, for the reader thread and blocking writes. Windows: the CRT's, on a
@@ -56,7 +57,8 @@ StdioTransport::StdioTransport(asio::io_context& io, int in_fd, int out_fd, std:
       max_line_(max_line),
       write_wakeup_(io.get_executor()),
       drained_signal_(io.get_executor()),
-      backpressure_(io.get_executor()) {
+      backpressure_(io.get_executor()),
+      budget_(max_queued_output) {
     in_fd_ = duplicate(in_fd);
     out_fd_ = duplicate(out_fd);
 #ifndef _WIN32
@@ -215,6 +217,7 @@ void StdioTransport::send(std::string message) {
     if (output_broken_) return;
     message += '\n';
     queued_bytes_ += message.size();
+    budget_.add(message.size());
     queue_.push_back(std::move(message));
     write_wakeup_.notify();
 }
@@ -260,12 +263,14 @@ asio::awaitable<void> StdioTransport::write_loop() {
             ok = false;
         }
         queued_bytes_ -= std::min(queued_bytes_, batch.size());
+        budget_.remove(batch.size());
         if (queued_bytes_ <= max_queued_output) backpressure_.notify();
         if (!ok) {
             spdlog::warn("stdout closed; dropping further output");
             output_broken_ = true;
             queue_.clear();
             queued_bytes_ = 0;
+            budget_.open_for_good();
             backpressure_.notify();
             drained_signal_.notify();
             co_return;

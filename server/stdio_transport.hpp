@@ -18,6 +18,7 @@
 #include <asio/posix/stream_descriptor.hpp>
 #endif
 
+#include "server/output_budget.hpp"
 #include "server/transport.hpp"
 #include "server/wake_signal.hpp"
 
@@ -36,6 +37,10 @@ public:
     void send(std::string message) override;
     void stop_reading() override;
     asio::awaitable<void> drained() override;
+
+    // The output waiting to be written, for the blocking pool's executor (BudgetedExecutor): over
+    // its limit, neither input is read nor new work started until the client reads.
+    OutputBudget& budget() { return budget_; }
 
 private:
 #ifndef _WIN32
@@ -64,6 +69,7 @@ private:
 
     std::deque<std::string> queue_;
     std::size_t queued_bytes_ = 0;
+    OutputBudget budget_;
     bool output_broken_ = false;
     WakeSignal write_wakeup_;    // something was queued
     WakeSignal drained_signal_;  // the queue ran empty (or output broke)

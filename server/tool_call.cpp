@@ -1,6 +1,8 @@
 // From tools/call params to a tool call, and from its ToolResult to the JSON-RPC result.
 #include "server/tool_call.hpp"
 
+#include <algorithm>
+
 #include "protocol/jsonrpc.hpp"
 #include "server/approval_gate.hpp"
 
@@ -87,6 +89,64 @@ Json call_tool_result(tools::ToolResult& outcome, bool modern) {
     }
     if (modern) result["resultType"] = "complete";
     return result;
+}
+
+}  // namespace server
+
+namespace server {
+
+namespace {
+
+std::int64_t integer_member(const Json& object, std::string_view key, std::int64_t fallback) {
+    const Json* m = protocol::member(object, key);
+    return m && m->is_number_integer() ? m->get<std::int64_t>() : fallback;
+}
+
+std::string mebibytes(std::size_t bytes) {
+    const std::size_t tenths = (bytes * 10 + (1u << 19)) >> 20;
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
+}
+
+}  // namespace
+
+OversizedFacts oversized_facts(const ToolCall& call, const tools::ToolResult& outcome) {
+    OversizedFacts facts;
+    facts.tool = call.name;
+    if (call.name == "read") {
+        const std::int64_t first = integer_member(outcome.structured, "start_line", 1);
+        facts.offset = first;
+        facts.lines = std::max<std::int64_t>(0, integer_member(outcome.structured, "end_line", first - 1) - first + 1);
+    } else if (call.name != "changes" && !outcome.is_error) {
+        const Json* dry = protocol::member(outcome.structured, "dry_run");
+        facts.written = !(dry && dry->is_boolean() && dry->get<bool>());
+    }
+    return facts;
+}
+
+Json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_t limit, bool modern) {
+    const std::string size = mebibytes(bytes) + " of JSON, over the " + mebibytes(limit) + " one message may carry";
+    std::string text;
+    if (facts.tool == "read") {
+        // Lines vary: aim at three quarters of what would fit on average.
+        const auto fit = static_cast<std::int64_t>(static_cast<double>(facts.lines) * static_cast<double>(limit) /
+                                                   static_cast<double>(bytes) * 0.75);
+        text = "This read's reply would be " + size +
+               " (characters JSON must escape, such as control characters, take up to six bytes each). Nothing is "
+               "wrong with the file: read fewer lines at a time, e.g. offset: " + std::to_string(facts.offset) +
+               ", limit: " + std::to_string(std::max<std::int64_t>(1, fit)) + ".";
+    } else if (facts.tool == "changes") {
+        text = "The result of changes would be " + size +
+               ". Ask for one file at a time with file_path, or read the resource mcp-edit://session/patch.";
+    } else if (facts.written) {
+        text = "The " + facts.tool + " was applied and written to disk: do not repeat it. Only its result could not be "
+               "sent: it would be " + size + ". To see the file now, read it in parts with offset/limit.";
+    } else {
+        text = "The result of this " + facts.tool + " would be " + size +
+               "; nothing was written. Narrow the call: change fewer lines or files at once (split a multiedit's "
+               "edits, or an apply_diff's files and blocks, over several calls).";
+    }
+    tools::ToolResult outcome = tools::ToolResult::error(std::move(text), base::ErrorReason::too_large);
+    return call_tool_result(outcome, modern);
 }
 
 }  // namespace server

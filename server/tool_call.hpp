@@ -4,6 +4,8 @@
 // structuredContent only on success, an error's reason in _meta) or an InputRequiredResult.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -41,5 +43,18 @@ void add_call_notes(tools::ToolResult& outcome, const ToolCall& call);
 
 // What the client gets for `outcome`; takes its text and structured content.
 nlohmann::json call_tool_result(tools::ToolResult& outcome, bool modern);
+
+// What a result too big for one message needs to say what to do instead: which tool, whether the
+// change was written, and for read the lines it held. Taken before call_tool_result.
+struct OversizedFacts {
+    std::string tool;
+    bool written = false;     // a change that was approved and written
+    std::int64_t offset = 1;  // read: the first line of the reply, and how many lines it held
+    std::int64_t lines = 0;
+};
+OversizedFacts oversized_facts(const ToolCall& call, const tools::ToolResult& outcome);
+// The isError result sent instead of one whose message would be `bytes` long, over `limit`:
+// for read, offset/limit that fit; for a change, whether it was written and what to narrow.
+nlohmann::json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_t limit, bool modern);
 
 }  // namespace server

@@ -405,7 +405,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
 
     std::vector<CheckOutcome> checks = co_await change.check(ctx);
     ToolResult result = report(patch, planned, false, &decision, std::move(checks), change.hard_link_notes(ctx));
-    change.record_after_reply(ctx, result, true);
+    co_await change.record(ctx, result, true);
     spdlog::debug("apply_diff wrote {} file(s)", planned.files.size());
     co_return result;
 }

@@ -235,7 +235,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
     std::vector<CheckOutcome> checks = co_await change.check(ctx);
     ToolResult result = report(request, path, existed, planned, &decision, std::move(checks));
-    change.record_after_reply(ctx, result, request.record_history);
+    co_await change.record(ctx, result, request.record_history);
     co_return result;
 }
 

@@ -282,7 +282,7 @@ asio::awaitable<std::vector<CheckOutcome>> Transaction::check(CallContext& ctx) 
     co_return co_await ctx.checks->run(ctx.workspace, std::move(targets), ctx.cancelled);
 }
 
-void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool record_history) {
+asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, bool record_history) {
     for (const auto& change : changes_)
         if (change.delete_file) ctx.file_states.forget(change.before.file.path.real);
     struct Afterwards {
@@ -291,22 +291,37 @@ void Transaction::record_after_reply(CallContext& ctx, ToolResult& result, bool 
     };
     // Listed before the reply goes, so the client's next request sees the file; its base is kept
     // afterwards (a copy of the bytes, once per file per session), while the lane is still held.
+    std::vector<char> first(changes_.size(), 0);
     bool first_changes = false;
     if (ctx.session_changes)
-        for (const auto& change : changes_)
-            first_changes = ctx.session_changes->note_change(change.before.file.path.real, change.before.exists) || first_changes;
+        for (std::size_t i = 0; i < changes_.size(); ++i) {
+            first[i] = ctx.session_changes->note_change(changes_[i].before.file.path.real, changes_[i].before.exists);
+            first_changes = first_changes || first[i];
+        }
+    // The journal (--history-dir) is written before the reply: a change the client was told of
+    // survives a server killed right after telling it.
+    if (ctx.journal) {
+        const bool journal_history = record_history && ctx.history;
+        co_await WorkPlacement::run(ctx, WorkPlacement::inline_now(ctx, sizes_of(changes_)), [&] {
+            for (std::size_t i = 0; i < changes_.size(); ++i) {
+                const FileChange& change = changes_[i];
+                const std::string& real = change.before.file.path.real;
+                if (first[i]) ctx.journal->based(real, change.before.exists, change.before.file.bytes);
+                if (journal_history)
+                    ctx.journal->recorded(real, tool_, change.before.exists, change.before.file.bytes,
+                                          change.delete_file ? nullptr : &change.new_bytes);
+            }
+            return true;
+        });
+    }
     auto afterwards = std::make_shared<Afterwards>(Afterwards{std::move(lanes_), std::move(changes_)});
     result.after_reply = WorkPlacement::after_reply(
         ctx.blocking, sizes_of(afterwards->changes),
         [afterwards, file_states = &ctx.file_states, history = record_history ? ctx.history : nullptr, tool = tool_,
-         session_changes = first_changes ? ctx.session_changes : nullptr, journal = ctx.journal] {
+         session_changes = first_changes ? ctx.session_changes : nullptr] {
             for (auto& change : afterwards->changes) {
                 const std::string& real = change.before.file.path.real;
-                if (session_changes && session_changes->keep_base(real, change.before.file.bytes) && journal)
-                    journal->based(real, change.before.exists, change.before.file.bytes);
-                if (history && journal)
-                    journal->recorded(real, tool, change.before.exists, change.before.file.bytes,
-                                      change.delete_file ? nullptr : &change.new_bytes);
+                if (session_changes) session_changes->keep_base(real, change.before.file.bytes);
                 std::optional<Fingerprint> written;
                 if (!change.delete_file) written = Fingerprint::of(change.new_bytes);
                 if (written && change.new_bytes.size() <= FileStates::max_seen_file)

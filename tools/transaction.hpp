@@ -71,10 +71,11 @@ public:
     // ones) and waits for them; none when no check is configured or no glob matches.
     asio::awaitable<std::vector<CheckOutcome>> check(CallContext& ctx) const;
 
-    // Hands the bookkeeping to `result.after_reply` (new fingerprints, history unless
-    // `record_history` is false, the replaced files closed) with the lanes, so the next change
-    // of these files starts after it. Deleted files are forgotten at once.
-    void record_after_reply(CallContext& ctx, ToolResult& result, bool record_history);
+    // Records the change: the journal (--history-dir) at once, before the reply; then hands the
+    // rest of the bookkeeping to `result.after_reply` (new fingerprints, history unless
+    // `record_history` is false, the replaced files closed) with the lanes, so the next change of
+    // these files starts after it. Deleted files are forgotten at once.
+    asio::awaitable<void> record(CallContext& ctx, ToolResult& result, bool record_history);
 
 private:
     std::string tool_;

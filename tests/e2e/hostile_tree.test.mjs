@@ -212,3 +212,38 @@ test('temp files a killed server left are removed at the next write in their fol
   assert.ok(fs.existsSync(live), 'a live server\'s temp file was removed');
   assert.ok(fs.existsSync(backup), 'an in-place backup was removed');
 });
+
+test('--history-dir: a server killed right after replying has every reported change in its journal', async () => {
+  const root = makeTempDir();
+  const history = makeTempDir('mcp-edit-e2e-history-');
+  const file = path.join(root, 'big.txt');
+  const lines = Array.from({ length: 25000 }, (_, i) => `line ${i} ${'x'.repeat(30)}`);  // ~1 MB
+  const original = lines.join('\n') + '\n';
+  fs.writeFileSync(file, original);
+  const N = 12;
+  const args = ['--root', root, '--approval', 'auto', '--history-dir', history, '--log-level', 'off'];
+  const start = async (s) => {  // the journal is replayed before the first reply: allow for it
+    const r = await s.request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '0' } }, { timeout: 60000 });
+    assert.ok(r.result, show(r));
+    s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  };
+  for (let i = 0; i < N; i++) {
+    const s = new RawSession(args, { label: `killed-${i}` });
+    await start(s);
+    const r = await s.request(1, 'tools/call', { name: 'edit', arguments: { file_path: 'big.txt', old_string: `line ${i * 1000} `, new_string: `LINE ${i * 1000} ` } });
+    s.kill();  // at once, as a host that is closed would
+    await s.exited;
+    assert.ok(ok(r), `edit ${i}: ${show(r).slice(0, 300)}`);
+  }
+  const s = new RawSession(args, { label: 'after-kills' });
+  try {
+    await start(s);
+    for (let i = 0; i < N; i++) {
+      const r = await s.request(100 + i, 'tools/call', { name: 'undo', arguments: { file_path: 'big.txt' } }, { timeout: 30000 });
+      assert.ok(ok(r), `undo ${i + 1} of ${N} after the kills: ${textOf(r.result).slice(0, 300)}`);
+    }
+  } finally {
+    await s.close();
+  }
+  assert.ok(fs.readFileSync(file, 'utf8') === original, 'after every undo the file is as it was');
+});

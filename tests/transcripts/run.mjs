@@ -16,6 +16,8 @@
 //   < JSON                          an expected server line
 //   <~ JSON                         an expected server line, matched anywhere in the output
 //   ! exit CODE                     the expected exit status (default 0)
+//   ! stderr REGEX                  the server's standard error must match REGEX ($ROOT replaced;
+//                                   `.` matches newlines too); several lines, several matches
 //   ! posix-only REASON             skipped when the binary is a Windows one (see below)
 // All input is written (pausing only at `! wait`), stdin is closed, and the output is compared
 // once the server exits:
@@ -93,7 +95,7 @@ function mismatch(expected, actual, where = "") {
 function parseTranscript(file) {
   // steps: what is done once the server runs, in order: {send: Buffer} | {wait: RegExp source,
   // at} | {file: {name, content}}
-  const t = { args: [], files: [], steps: [], expected: [], exit: 0 };
+  const t = { args: [], files: [], steps: [], expected: [], stderr: [], exit: 0 };
   const send = (bytes) => t.steps.push({ send: bytes });
   const lines = fs.readFileSync(file, "utf8").split("\n");
   lines.forEach((line, i) => {
@@ -111,6 +113,7 @@ function parseTranscript(file) {
     else if (line.startsWith("! args ")) t.args.push(...line.slice(7).trim().split(/\s+/));
     else if (line.startsWith("! argv ")) t.args.push(...JSON.parse(line.slice(7)));
     else if (line.startsWith("! exit ")) t.exit = Number(line.slice(7));
+    else if (line.startsWith("! stderr ")) t.stderr.push({ re: line.slice(9).trim(), at });
     else if (line.startsWith("! file ")) {
       const rest = line.slice(7);
       const space = rest.indexOf(" ");
@@ -192,6 +195,11 @@ function runOne(file) {
         cursor++;
       }
       for (const a of actual) if (!a.used) failures.push(`unexpected output line: ${brief(a.value)}`);
+      for (const e of t.stderr) {
+        const re = e.re.replaceAll("$ROOT", root);
+        if (!new RegExp(re, "s").test(stderr))
+          failures.push(`${e.at}: standard error does not match /${re}/; it was ${JSON.stringify(stderr)}`);
+      }
       fs.rmSync(localRoot, { recursive: true, force: true });
       resolve({ failures, stderr });
     });

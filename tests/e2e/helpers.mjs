@@ -329,6 +329,8 @@ function ajv_errors(errors) {
 
 export const schemas = new McpSchemas(SCHEMA_DIR);
 
+// The result definition of every method the server answers (server/session.cpp's method tables);
+// a result to a method not listed here, or whose definition the version lacks, is a problem.
 const RESULT_DEFS = {
   initialize: 'InitializeResult',
   ping: 'EmptyResult',
@@ -338,6 +340,9 @@ const RESULT_DEFS = {
   'server/discover': 'DiscoverResult',
   'resources/list': 'ListResourcesResult',
   'resources/templates/list': 'ListResourceTemplatesResult',
+  'resources/read': 'ReadResourceResult',
+  'resources/subscribe': 'EmptyResult',
+  'resources/unsubscribe': 'EmptyResult',
   'prompts/list': 'ListPromptsResult',
   'completion/complete': 'CompleteResult',
 };
@@ -514,7 +519,11 @@ export class ConnectionValidator {
     if (envErr) this.problem(`response does not match ${version} ${envDef}: ${envErr}`, text);
     if (!req) return;
     const r = m.result;
-    let def = RESULT_DEFS[req.method] ?? 'Result';
+    let def = RESULT_DEFS[req.method];
+    if (def === undefined) {
+      this.problem(`${req.method} was answered with a result, and no result schema is mapped for it (RESULT_DEFS in helpers.mjs)`, text);
+      return;
+    }
     if (req.method === 'server/discover') version = MODERN_VERSION; // only defined there
     if (version >= MODERN_VERSION && isPlainObject(r)) {
       if (r.resultType !== 'complete' && r.resultType !== 'input_required') {
@@ -534,7 +543,10 @@ export class ConnectionValidator {
         }
       }
     }
-    if (!schemas.hasDef(version, def)) def = 'Result';
+    if (!schemas.hasDef(version, def)) {
+      this.problem(`${req.method} was answered with a result on ${version}, whose schema has no ${def}`, text);
+      return;
+    }
     const err = schemas.validate(version, def, r);
     if (err) this.problem(`${req.method} result does not match ${version} ${def}: ${err}`, text);
     if (def === 'EmptyResult' && isPlainObject(r)) {

@@ -60,14 +60,14 @@ std::optional<ResourceTarget> resource_target(const std::string& uri, const std:
 
 Json resources_read_result(const std::string& uri, const ResourceTarget& target,
                            const std::vector<tools::SessionChanges::File>& files, const os::Workspace& workspace,
-                           std::uint64_t max_file_size, bool modern) {
+                           std::uint64_t max_file_size, bool withhold_linked, bool modern) {
     std::string text;
     if (target.whole_patch) {
-        text = tools::session_patch(files, workspace, max_file_size).text;
+        text = tools::session_patch(files, workspace, max_file_size, withhold_linked).text;
     } else {
         for (const auto& file : files)
             if (file.real_path == target.real_path) {
-                const auto diff = tools::diff_now(file, workspace, max_file_size);
+                const auto diff = tools::diff_now(file, workspace, max_file_size, withhold_linked);
                 text = diff.note.empty() ? diff.diff : "# " + diff.note + "\n";
             }
     }

@@ -35,7 +35,7 @@ std::optional<ResourceTarget> resource_target(const std::string& uri, const std:
 // resources/read's result for `uri` (a resource of resource_target), reading the files now.
 Json resources_read_result(const std::string& uri, const ResourceTarget& target,
                            const std::vector<tools::SessionChanges::File>& files, const os::Workspace& workspace,
-                           std::uint64_t max_file_size, bool modern);
+                           std::uint64_t max_file_size, bool withhold_linked, bool modern);
 
 // MCP's "resource not found" error code (resources/read of an unknown URI).
 inline constexpr int resource_not_found = -32002;

@@ -71,11 +71,12 @@ asio::awaitable<void> Session::read_resource_now(std::shared_ptr<Session>, std::
             (void)co_await lanes_.acquire_for_read(tools::lane_key(file.real_path));
     auto files = session_changes_.files();
     const std::uint64_t max_file_size = config_.max_file_size;
+    const bool withhold_linked = config_.ignore.ignore_reads;  // a hard link may name an ignored file
     const os::Workspace& workspace = workspace_;
     Json result = co_await asio::co_spawn(
         blocking_,
         [&]() -> asio::awaitable<Json> {
-            co_return resources_read_result(uri, target, files, workspace, max_file_size, modern);
+            co_return resources_read_result(uri, target, files, workspace, max_file_size, withhold_linked, modern);
         },
         asio::use_awaitable);
     reply.result(std::move(result));

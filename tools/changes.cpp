@@ -36,8 +36,9 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
             if (auto now = ctx.session_changes->find(file.real_path)) file = std::move(*now);
     }
     const std::uint64_t max_file_size = ctx.limits.max_file_size;
-    SessionPatch patch = co_await WorkPlacement::run(ctx, false, [&files, &ctx, max_file_size] {
-        return session_patch(files, ctx.workspace, max_file_size);
+    const bool withhold_linked = ctx.ignore && ctx.ignore->settings().ignore_reads;
+    SessionPatch patch = co_await WorkPlacement::run(ctx, false, [&files, &ctx, max_file_size, withhold_linked] {
+        return session_patch(files, ctx.workspace, max_file_size, withhold_linked);
     });
 
     ToolResult result;

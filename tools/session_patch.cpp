@@ -24,7 +24,8 @@ std::string session_file_uri(std::string_view real_path) {
     return uri;
 }
 
-FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspace, std::uint64_t max_file_size) {
+FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspace, std::uint64_t max_file_size,
+                  bool withhold_linked) {
     FileDiff out;
     out.real_path = file.real_path;
     out.display = workspace.display_path(file.real_path);
@@ -38,6 +39,11 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
         out.note = out.display + ": cannot be read now (" +
                    (failure.why == platform::ReadFailure::Why::too_large ? std::string("over --max-file-size")
                                                                          : failure.detail) + ")";
+        return out;
+    }
+    if (exists && withhold_linked && now.stat.links > 1) {
+        out.note = out.display + ": not shown: it has other names (hard links) now, and with --ignore-reads a file that "
+                   "may be an ignored file under another name is not read";
         return out;
     }
     out.deleted = !exists;
@@ -62,10 +68,10 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
 }
 
 SessionPatch session_patch(const std::vector<SessionChanges::File>& files, const os::Workspace& workspace,
-                           std::uint64_t max_file_size) {
+                           std::uint64_t max_file_size, bool withhold_linked) {
     SessionPatch patch;
     for (const auto& file : files) {
-        FileDiff diff = diff_now(file, workspace, max_file_size);
+        FileDiff diff = diff_now(file, workspace, max_file_size, withhold_linked);
         if (!diff.note.empty()) patch.text += "# " + diff.note + "\n";
         if (!diff.diff.empty()) {
             patch.text += diff.diff;

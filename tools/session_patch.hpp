@@ -37,7 +37,10 @@ struct FileDiff {
 inline constexpr std::uint64_t max_diff_bytes_per_file = 8u << 20;
 
 // One file's diff now (reads the file: call off the io thread).
-FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspace, std::uint64_t max_file_size);
+// `withhold_linked` (--ignore-reads): a file that has other names (hard links) now is not shown,
+// since one of them may be an ignored file.
+FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspace, std::uint64_t max_file_size,
+                  bool withhold_linked);
 
 struct SessionPatch {
     std::vector<FileDiff> files;
@@ -48,6 +51,6 @@ struct SessionPatch {
 };
 
 SessionPatch session_patch(const std::vector<SessionChanges::File>& files, const os::Workspace& workspace,
-                           std::uint64_t max_file_size);
+                           std::uint64_t max_file_size, bool withhold_linked);
 
 }  // namespace tools

@@ -147,6 +147,17 @@ test('with --ignore-reads a file with another name is not read (the other name m
     assert.ok(r.result?.isError, `read must be refused: ${show(r).slice(0, 400)}`);
     assert.doesNotMatch(JSON.stringify(r), /hunter2/, 'the ignored content leaked');
     assert.match(textOf(r.result), /other name/);
+    // A file this session changed, replaced afterwards by a hard link to the ignored file: the
+    // session's changes do not show its content.
+    fs.writeFileSync(path.join(root, 'notes.txt'), 'a\n');
+    const w = await s.request(2, 'tools/call', { name: 'edit', arguments: { file_path: 'notes.txt', old_string: 'a', new_string: 'b' } });
+    assert.ok(ok(w), show(w).slice(0, 300));
+    fs.rmSync(path.join(root, 'notes.txt'));
+    fs.linkSync(path.join(root, 'secrets', 'token'), path.join(root, 'notes.txt'));
+    const c = await s.request(3, 'tools/call', { name: 'changes', arguments: {} });
+    assert.doesNotMatch(JSON.stringify(c), /hunter2/, 'the ignored content leaked through the session changes');
+    const patch = await s.request(4, 'resources/read', { uri: 'mcp-edit://session/patch' });
+    assert.doesNotMatch(JSON.stringify(patch), /hunter2/, 'the ignored content leaked through the session patch resource');
   } finally {
     await s.close();
   }

@@ -43,7 +43,7 @@ TEST_CASE("session changes: bases past the byte cap are not kept, and the patch 
     CHECK(changes.find("/r/small")->base_kept);
     CHECK_FALSE(changes.find("/r/big")->base_kept);
     const os::Workspace workspace({fs::temp_directory_path().generic_string()});
-    const auto diff = tools::diff_now(*changes.find("/r/big"), workspace, 1 << 20);
+    const auto diff = tools::diff_now(*changes.find("/r/big"), workspace, 1 << 20, false);
     CHECK(diff.note.find("not kept") != std::string::npos);
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("session patch: created, changed, deleted and changed-back files again
     changes.note_change(root + "/same.txt", true);
     changes.keep_base(root + "/same.txt", "x\r\n");
 
-    const auto patch = tools::session_patch(changes.files(), workspace, 1 << 20);
+    const auto patch = tools::session_patch(changes.files(), workspace, 1 << 20, false);
     REQUIRE(patch.files.size() == 4);
     CHECK(patch.files_differing == 3);
     CHECK(patch.text ==

@@ -265,6 +265,7 @@ describe('client 2.4.0 through MRTR: the answers', { concurrency: true }, () => 
     } finally {
       calls = await s.finish();
     }
+    assert.ok(calls.length > 0, 'the first leg of the call (answered input_required) must have reached the server');
     assert.ok(calls.every((c) => c.result.resultType === 'input_required' || c.result.isError === true),
       `no leg may complete successfully after the abort: ${show(calls.map((c) => c.result)).slice(0, 500)}`);
     assertFile(f['target.txt'], ORIGINAL, 'after the aborted MRTR call, session closed');

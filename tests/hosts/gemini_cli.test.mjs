@@ -185,8 +185,8 @@ describe('Gemini CLI + mcp-edit with the default --approval ask (headless)', () 
   });
 });
 
-// Target behaviour 5: fails until the server change lands (today: "Invalid arguments for read:
-// - at /wait_for_previous: unknown argument").
+// Target behaviour 5: a tool argument the server did not list (once refused as "Invalid arguments
+// for read: - at /wait_for_previous: unknown argument").
 describe('Gemini CLI + mcp-edit: the model fills in wait_for_previous', () => {
   let r;
   before(async () => {
@@ -206,8 +206,8 @@ describe('Gemini CLI + mcp-edit: the model fills in wait_for_previous', () => {
   });
 });
 
-// Target behaviour 6: fails until the server change lands (today: "no usable root: the client's
-// roots do not overlap the server's --root directories. Nothing inside them can be touched.").
+// Target behaviour 6: client roots disjoint from --root (once "no usable root: the client's roots
+// do not overlap the server's --root directories. Nothing inside them can be touched.").
 describe('Gemini CLI + mcp-edit: working directory outside --root (sent as the client root)', () => {
   let r;
   before(async () => {

@@ -239,9 +239,10 @@ export function textIfAny(file) {
 /**
  * Runs a host to completion with no stdin: {code, signal, stdout, stderr, timedOut, ms}. Killed
  * (whole process group) after `timeoutMs`, and then `timedOut` is true; `ms` is how long it ran.
+ * Rejects at once when the host cannot be started (not installed: the error names the command).
  */
 export function runHost(command, args, { env, cwd, timeoutMs = 120000, input } = {}) {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
@@ -255,9 +256,16 @@ export function runHost(command, args, { env, cwd, timeoutMs = 120000, input } =
       timedOut = true;
       try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
     }, timeoutMs);
+    let spawnError;
+    child.on('error', (err) => {
+      spawnError = err;
+      clearTimeout(timer);
+      reject(new Error(`cannot start the host ${command}: ${err.message}` +
+        (err.code === 'ENOENT' ? ' (not installed: scripts/setup --test installs the hosts into tests/hosts/node_modules)' : '')));
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, timedOut, ms: Date.now() - started });
+      if (!spawnError) resolve({ code, signal, stdout, stderr, timedOut, ms: Date.now() - started });
     });
   });
 }

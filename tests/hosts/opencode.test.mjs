@@ -147,7 +147,7 @@ describe('opencode 1.18.33 with mcp-edit', { concurrency: true }, () => {
     assert.deepEqual(r.downloads.map((q) => `${q.method} ${q.url}`), [], `opencode tried to download\n${r.context()}`);
   });
 
-  test('cwd outside --root (opencode sends it as the root): calls still work (fails until the server change lands)', async (t) => {
+  test('cwd outside --root (opencode sends it as the root): calls still work', async (t) => {
     await outsideRootWorks(t, runOpencode, (text) => lines(text).includes(numbered(2, 'beta line')));
   });
 });

@@ -165,7 +165,7 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
     await askWritesAtOnce(t, runQwen, { alwaysLoadTools: true });
   });
 
-  test('cwd outside --root (Qwen Code sends it as the root): calls still work (fails until the server change lands)', async (t) => {
+  test('cwd outside --root (Qwen Code sends it as the root): calls still work', async (t) => {
     await outsideRootWorks(t, runQwen, (text) => text.includes(numbered(2, 'beta line')));
   });
 });

@@ -29,6 +29,7 @@ enum class ErrorReason {
     timeout,               // no answer to the approval in time (or an expired requestState)
     approval_unavailable,  // the approval form could not be shown
     nothing_to_undo,       // undo has no step left for this file
+    not_writable,          // the file's permissions allow this user no write (read-only)
     io_error,              // the operating system refused a read or write
     no_root,               // the server has no usable root
     internal,              // a bug: the file was not changed
@@ -57,6 +58,7 @@ inline const char* to_string(ErrorReason reason) {
         case ErrorReason::timeout: return "timeout";
         case ErrorReason::approval_unavailable: return "approval_unavailable";
         case ErrorReason::nothing_to_undo: return "nothing_to_undo";
+        case ErrorReason::not_writable: return "not_writable";
         case ErrorReason::io_error: return "io_error";
         case ErrorReason::no_root: return "no_root";
         case ErrorReason::internal: return "internal";

@@ -89,6 +89,8 @@ constexpr auto replace_pause = std::chrono::milliseconds(50);  // 10 x 50 ms: at
 bool stage_write(const std::string& target, std::string_view bytes, const FileStat* like, bool sync, StagedWrite& out,
                  std::string& error) {
     out.target = target;
+    PinnedFolders pinned;
+    if (!pin_folders(parent_dir(target), pinned, error)) return false;
     Handle h(create_temp_beside(target, "mcp-edit", out.temp_path, error));
     if (!h.ok()) return false;
     bool ok = write_all(h.h, bytes, error);
@@ -106,6 +108,20 @@ bool stage_write(const std::string& target, std::string_view bytes, const FileSt
 bool commit_staged(const StagedWrite& staged, bool /*sync*/, std::string& error) {
     const std::wstring temp = system_path(staged.temp_path);
     const std::wstring target = system_path(staged.target);
+    PinnedFolders pinned;
+    if (!pin_folders(parent_dir(staged.target), pinned, error)) {
+        DeleteFileW(temp.c_str());
+        return false;
+    }
+    if (pinned.confined()) {
+        const DWORD attributes = GetFileAttributesW(target.c_str());
+        if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
+            error = "the path " + staged.target + " changed after it was checked (it is a symlink now), so nothing was "
+                    "written; call again and the path is resolved afresh";
+            DeleteFileW(temp.c_str());
+            return false;
+        }
+    }
     // A read-only target cannot be replaced: the attribute goes while the file is replaced and
     // comes back on the new file, as a mode does on POSIX.
     const DWORD old_attributes = GetFileAttributesW(target.c_str());
@@ -143,6 +159,8 @@ void discard_staged(const StagedWrite& staged) { DeleteFileW(system_path(staged.
 
 bool overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes, bool sync,
                         std::string& error) {
+    PinnedFolders pinned;
+    if (!pin_folders(parent_dir(target), pinned, error)) return false;
     std::string backup;
     Handle b(create_temp_beside(target, "mcp-edit-backup", backup, error));
     if (!b.ok()) return false;
@@ -186,6 +204,8 @@ bool make_directories(const std::string& dir, bool sync, std::string& error) {
         return false;
     }
     if (!make_directories(parent_dir(dir), sync, error)) return false;
+    PinnedFolders pinned;
+    if (!pin_folders(parent_dir(dir), pinned, error)) return false;
     if (!CreateDirectoryW(system_path(dir).c_str(), nullptr) && GetLastError() != ERROR_ALREADY_EXISTS) {
         error = "cannot create directory " + dir + ": " + system_message(GetLastError());
         return false;
@@ -194,6 +214,8 @@ bool make_directories(const std::string& dir, bool sync, std::string& error) {
 }
 
 bool remove_file(const std::string& path, bool /*sync*/, std::string& error) {
+    PinnedFolders pinned;
+    if (!pin_folders(parent_dir(path), pinned, error)) return false;
     const std::wstring w = system_path(path);
     for (int attempt = 0; attempt < replace_attempts; ++attempt) {
         if (DeleteFileW(w.c_str())) return true;

@@ -89,6 +89,11 @@ std::optional<std::string> real_path(const std::string& path, int* err = nullptr
 // missing, a symlink at the end is FileKind::other).
 FileStat stat_path(const std::string& path);
 
+// Whether this user may change the file `path` whose stat is `st`: not when its permission bits
+// allow nobody to write it (mode 0444, the Windows read-only attribute; root included, as editors
+// treat it), nor when an access check for this user says no. False with `why` for a message.
+bool may_write(const std::string& path, const FileStat& st, std::string& why);
+
 // lstat(2): is `path` itself a symbolic link (dangling or not)?
 bool is_symlink(const std::string& path);
 

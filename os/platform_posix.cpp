@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 
 #include <fcntl.h>
@@ -101,6 +102,23 @@ FileStat stat_path(const std::string& path) {
     }
     if (::stat(path.c_str(), &st) != 0) return FileStat{};
     return from_stat(st);
+}
+
+bool may_write(const std::string& path, const FileStat& st, std::string& why) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.mode & 07777));
+    if ((st.mode & 0222) == 0) {
+        why = std::string("it is read-only (mode ") + mode + ")";
+        return false;
+    }
+    posix::Located at;
+    if (!posix::locate(path, at)) return true;  // the write itself will say what is wrong
+    if (::faccessat(at.dir.get(), at.name.c_str(), W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) != 0 && errno == EACCES) {
+        why = std::string("this user (uid ") + std::to_string(::geteuid()) + ") may not write it (mode " + mode +
+              ", owner uid " + std::to_string(st.uid) + ")";
+        return false;
+    }
+    return true;
 }
 
 bool is_symlink(const std::string& path) {

@@ -92,10 +92,16 @@ bool drive_letter_at(std::string_view p) {
     return p.size() >= 2 && ((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':';
 }
 
-// Opens for reading attributes (and the data when `read`); directories too; follows links.
-HANDLE open_path(const std::string& path, bool read) {
+// Opens for reading attributes (and the data when `read`); directories too; follows links unless
+// `own_link` (then a symlink or junction itself is opened).
+HANDLE open_path(const std::string& path, bool read, bool own_link = false) {
     return CreateFileW(system_path(path).c_str(), read ? GENERIC_READ : FILE_READ_ATTRIBUTES, share_all, nullptr,
-                       OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+                       OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | (own_link ? FILE_FLAG_OPEN_REPARSE_POINT : 0), nullptr);
+}
+
+bool is_reparse_point(HANDLE h) {
+    BY_HANDLE_FILE_INFORMATION info{};
+    return GetFileInformationByHandle(h, &info) && (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT);
 }
 
 std::int64_t nanoseconds(LARGE_INTEGER filetime) {
@@ -139,9 +145,6 @@ BOOL WINAPI console_handler(DWORD event) {
 }
 
 }  // namespace
-
-// Not yet on Windows: paths are opened by name (see platform.hpp).
-void hold_directory(const std::string&) {}
 
 bool is_absolute(std::string_view path) {
     if (path.starts_with("\\\\?\\")) return true;
@@ -255,9 +258,20 @@ std::optional<std::string> real_path(const std::string& path, int* err) {
 }
 
 FileStat stat_path(const std::string& path) {
-    Handle h(open_path(path, false));
+    PinnedFolders pinned;
+    std::string error;
+    if (!pin_folders(parent_folder(path), pinned, error)) return FileStat{};
+    Handle h(open_path(path, false, pinned.confined()));
     if (!h.ok()) return FileStat{};
-    return stat_handle(h.h);
+    FileStat s = stat_handle(h.h);
+    if (pinned.confined() && is_reparse_point(h.h)) s.kind = FileKind::other;
+    return s;
+}
+
+bool may_write(const std::string&, const FileStat& st, std::string& why) {
+    if ((st.mode & 0222) != 0) return true;
+    why = "it has the read-only attribute";
+    return false;
 }
 
 bool is_symlink(const std::string& path) {
@@ -282,7 +296,17 @@ const char* describe(FileKind kind) {
 
 bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out, ReadFailure& failure,
                        bool keep_open) {
-    Handle h(open_path(path, true));
+    PinnedFolders pinned;
+    if (!pin_folders(parent_folder(path), pinned, failure.detail)) {
+        failure.why = ReadFailure::Why::io;
+        return false;
+    }
+    Handle h(open_path(path, true, pinned.confined()));
+    if (h.ok() && pinned.confined() && is_reparse_point(h.h)) {
+        failure.why = ReadFailure::Why::io;
+        failure.detail = "the path " + path + " changed after it was checked (it is a symlink now); call again";
+        return false;
+    }
     if (!h.ok()) {
         const DWORD e = GetLastError();
         failure.why = errno_of(e) == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io;

@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace platform::win {
 
@@ -41,5 +42,29 @@ struct Handle {
 };
 
 constexpr DWORD share_all = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
+
+// The folders from the held root that contains `dir` down to `dir` (confinement_windows.cpp),
+// each opened without delete sharing, so that none can be renamed, removed or replaced by a
+// junction or symlink while they are held, and each checked by its handle to be a folder and no
+// reparse point. Nothing is held for a path under no held root (the server's own files).
+class PinnedFolders {
+public:
+    PinnedFolders() = default;
+    PinnedFolders(const PinnedFolders&) = delete;
+    PinnedFolders& operator=(const PinnedFolders&) = delete;
+    ~PinnedFolders();
+    bool confined() const { return confined_; }
+
+private:
+    friend bool pin_folders(const std::string& dir, PinnedFolders& out, std::string& error);
+    std::vector<HANDLE> handles_;
+    bool confined_ = false;
+};
+// False with `error` ("the path ... changed after it was checked") when a folder on the way is a
+// reparse point or missing.
+bool pin_folders(const std::string& dir, PinnedFolders& out, std::string& error);
+
+// The parent folder of a path in this layer's form ("C:/a/b.txt" -> "C:/a").
+std::string parent_folder(const std::string& path);
 
 }  // namespace platform::win

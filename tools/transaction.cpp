@@ -239,6 +239,18 @@ std::optional<ToolResult> unless_approved(const CallContext& ctx, const Approval
 
 asio::awaitable<std::optional<ToolResult>> Transaction::approve(CallContext& ctx, ApprovalRequest ask,
                                                                 ApprovalDecision& decision) {
+    // A file the user cannot write is not replaced behind its permissions (the rename could):
+    // refused before anyone is asked.
+    for (const auto& change : changes_) {
+        if (!change.before.exists) continue;
+        std::string why;
+        if (!platform::may_write(change.before.file.path.real, change.before.file.stat, why))
+            co_return ToolResult::error("Refused: " + change.before.file.path.display + " is not writable: " + why + ", so " +
+                                            (change.delete_file ? "it is not removed" : "it is not changed") +
+                                            ". Nothing was written. Ask the user to make it writable (chmod u+w) if "
+                                            "it should change, then call again.",
+                                        base::ErrorReason::not_writable);
+    }
     const auto reads_go_on = [&ctx, this](bool waiting) {
         for (const auto& lane : lanes_) ctx.lanes.waiting_for_human(lane.key(), waiting);
     };

@@ -258,3 +258,26 @@ test('--history-dir: a server killed right after replying has every reported cha
   }
   assert.ok(fs.readFileSync(file, 'utf8') === original, 'after every undo the file is as it was');
 });
+
+test('a read-only file (mode 0444) is not rewritten through a rename, even by root; nor removed', async () => {
+  const root = makeTempDir();
+  const file = path.join(root, 'locked.txt');
+  fs.writeFileSync(file, 'one\ntwo\n');
+  fs.chmodSync(file, 0o444);
+  const s = new RawSession(['--root', root, '--approval', 'auto', '--log-level', 'off'], { label: 'read-only' });
+  try {
+    await s.initialize();
+    const r = await s.request(1, 'tools/call', { name: 'edit', arguments: { file_path: 'locked.txt', old_string: 'two', new_string: 'TWO' } });
+    assert.ok(r.result?.isError, `the edit must be refused: ${show(r).slice(0, 300)}`);
+    assert.match(textOf(r.result), /locked\.txt is not writable: it is read-only \(mode 0444\)/);
+    assert.equal(r.result._meta?.['io.github.mcp-edit/reason'], 'not_writable');
+    await s.request(2, 'tools/call', { name: 'read', arguments: { file_path: 'locked.txt' } });
+    const d = await s.request(3, 'tools/call', { name: 'apply_diff', arguments: { diff: '*** Begin Patch\n*** Delete File: locked.txt\n*** End Patch\n' } });
+    assert.ok(d.result?.isError, `the deletion must be refused: ${show(d).slice(0, 300)}`);
+    assert.match(textOf(d.result), /not writable.*not removed/s);
+  } finally {
+    await s.close();
+  }
+  assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\n');
+  assert.equal(fs.statSync(file).mode & 0o777, 0o444);
+});

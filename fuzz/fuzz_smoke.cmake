@@ -1,4 +1,5 @@
-# A short run of every fuzz target (the apply_diff parsers, the history journal reader) as one
+# A short run of every fuzz target (the apply_diff parsers, the history journal reader, the whole
+# session) as one
 # ctest test (scripts/fuzz builds them with clang 14 into build-fuzz/). Include it from tests/CMakeLists.txt: include(../fuzz/fuzz_smoke.cmake)
 find_program(MCP_EDIT_FUZZ_CLANG NAMES clang++-14 clang++)
 if(MCP_EDIT_FUZZ_CLANG)

@@ -307,6 +307,13 @@ asio::awaitable<RpcPeer::Answer> RpcPeer::ask(std::string method, Json params,
         answer.refused = true;
         co_return answer;
     }
+    if (input_ended_) {
+        // Nobody is left to answer (a call that waited for another's lane comes here after EOF):
+        // abandoned like the calls that were waiting when input ended, not left to its deadline.
+        if (call) call->cancelled->store(true);
+        answer.cancelled = true;
+        co_return answer;
+    }
     const RequestId id(next_outgoing_id_++);
     auto pending = std::make_shared<Outgoing>();
     // A timer, not a channel: it is the deadline and the progress tick as well as the wake-up.

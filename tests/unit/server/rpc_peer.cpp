@@ -96,3 +96,31 @@ TEST_CASE("rpc peer: a request to the client ends with its answer, its deadline,
     REQUIRE(cancelled);
     CHECK(cancelled->cancelled);
 }
+
+TEST_CASE("rpc peer: a reply over max_reply_bytes is replaced (by too_big's result, or an error); smaller ones are not") {
+    asio::io_context io;
+    FakeTransport transport;
+    const std::string big(server::RpcPeer::max_reply_bytes, 'x');
+    auto peer = std::make_shared<server::RpcPeer>(
+        io, transport, 1024,
+        server::RpcPeer::Handlers{[&big](protocol::Request request, server::RpcPeer::Reply reply) {
+                                      if (request.method == "big")
+                                          reply.result({{"text", big}}, [](std::size_t bytes) {
+                                              return Json{{"replaced", bytes}};
+                                          });
+                                      else if (request.method == "big-plain") reply.result({{"text", big}});
+                                      else reply.result({{"text", "small"}}, [](std::size_t) { return Json("never"); });
+                                  },
+                                  [](const protocol::Notification&) {}, [] { return true; }});
+    peer->on_line(R"({"jsonrpc":"2.0","id":1,"method":"big"})");
+    peer->on_line(R"({"jsonrpc":"2.0","id":2,"method":"big-plain"})");
+    peer->on_line(R"({"jsonrpc":"2.0","id":3,"method":"small"})");
+    REQUIRE(transport.sent.size() == 3);
+    for (const auto& line : transport.sent) CHECK(line.size() <= server::RpcPeer::max_reply_bytes);
+    const Json replaced = Json::parse(transport.sent[0]);
+    CHECK(replaced["result"]["replaced"].get<std::size_t>() > server::RpcPeer::max_reply_bytes);
+    const Json error = Json::parse(transport.sent[1]);
+    CHECK(error["id"] == 2);
+    CHECK(error["error"]["message"].get<std::string>().find("over the 8.0 MiB one message may carry") != std::string::npos);
+    CHECK(Json::parse(transport.sent[2])["result"]["text"] == "small");
+}

@@ -180,3 +180,12 @@ TEST_CASE("session: a message with a key twice is invalid; a repeated id is left
     CHECK_FALSE(replies[0].contains("id"));
     CHECK(answers_ping(c, 4));
 }
+
+TEST_CASE("session: a call that would ask the client only after input ended is abandoned; the session ends") {
+    Client c;
+    c.start_legacy_edit();  // id 2 waits for the form
+    REQUIRE(c.server_request("elicitation/create").contains("id"));
+    c.request(3, "tools/call", Client::call_params("edit", c.edit_args()));  // waits for a.txt's lane
+    CHECK(ends_at_eof(c));  // not after --approval-timeout (600 s)
+    CHECK(c.get("a.txt") == "one\n");
+}

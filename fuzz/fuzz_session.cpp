@@ -1,0 +1,470 @@
+// libFuzzer target: the whole server in process (a Session on an in-memory transport, as the unit
+// tests drive it), fed lines of messages of both eras; a structure-aware mutator (below) takes valid
+// messages and confuses them: values of another JSON type, numbers out of range, deep nesting, huge
+// strings, missing and repeated keys. Promises checked on every input: no crash, no internal error,
+// every request with an id of its own gets one reply at most (exactly one unless the input cancels
+// requests or the server is left waiting on the client at EOF), a trailing ping is answered, and
+// the end of input ends the session.
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/io_context.hpp>
+#include <nlohmann/json.hpp>
+#include <spdlog/sinks/base_sink.h>
+#include <spdlog/spdlog.h>
+
+#include "os/workspace.hpp"
+#include "protocol/jsonrpc.hpp"
+#include "protocol/versions.hpp"
+#include "server/config.hpp"
+#include "server/session.hpp"
+#include "server/transport.hpp"
+#include "tools/registry.hpp"
+
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
+
+namespace {
+
+using Json = nlohmann::json;
+namespace fs = std::filesystem;
+
+// A failed promise: say which, then abort so that libFuzzer keeps the input.
+[[noreturn]] void fail(const std::string& why) {
+    std::fprintf(stderr, "fuzz_session: %s\n", why.c_str());
+    std::abort();
+}
+
+class MemoryTransport final : public server::Transport {
+public:
+    void start(Receiver given) override { receiver = std::move(given); }
+    void send(std::string message) override { sent.push_back(std::move(message)); }
+    void stop_reading() override {}
+    asio::awaitable<void> drained() override { co_return; }
+
+    Receiver receiver;
+    std::vector<std::string> sent;
+};
+
+// Error-level logs mean an exception reached a backstop (a handler that threw): a finding.
+class ErrorSink final : public spdlog::sinks::base_sink<std::mutex> {
+public:
+    std::vector<std::string> errors;
+
+protected:
+    void sink_it_(const spdlog::details::log_msg& msg) override {
+        if (msg.level >= spdlog::level::err) errors.emplace_back(msg.payload.data(), msg.payload.size());
+    }
+    void flush_() override {}
+};
+
+struct Setup {
+    fs::path root;
+    server::Config config;
+    std::unique_ptr<os::Workspace> workspace;
+    tools::Registry registry;
+    std::shared_ptr<ErrorSink> sink = std::make_shared<ErrorSink>();
+
+    Setup() {
+        root = fs::temp_directory_path() / "mcp-edit-fuzz-session-root";
+        fs::create_directories(root);
+        root = fs::canonical(root);
+        config.roots = {root.generic_string()};
+        config.roots_given = true;
+        config.fsync = false;
+        workspace = std::make_unique<os::Workspace>(config.roots);
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("fuzz", sink));
+        spdlog::set_level(spdlog::level::err);
+    }
+
+    // The root as every input finds it: a.txt and b.txt, nothing else.
+    void reset_root() const {
+        std::error_code ignored;
+        for (const auto& entry : fs::directory_iterator(root, ignored)) fs::remove_all(entry.path(), ignored);
+        std::ofstream(root / "a.txt", std::ios::binary) << "one\ntwo\nthree\n";
+        std::ofstream(root / "b.txt", std::ios::binary) << "\x01\x02 alpha\r\nbeta\r\n";
+    }
+};
+
+Setup& setup() {
+    static Setup s;
+    return s;
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        lines.emplace_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
+constexpr std::string_view final_ping_id = "fuzz-final-ping";
+
+// The ids of requests in `lines` that no other message of the input names (so their replies can
+// be counted): single lines, parsed, without a repeated key.
+std::map<std::string, protocol::RequestId> countable_requests(const std::vector<std::string>& lines) {
+    std::map<std::string, int> seen;
+    std::map<std::string, protocol::RequestId> requests;
+    for (const std::string& line : lines) {
+        protocol::ParsedLine parsed = protocol::parse_line(line);
+        if (parsed.kind == protocol::ParsedLine::Kind::failure) continue;
+        const auto note_id = [&seen](const Json& v) {
+            if (const Json* id = protocol::member(v, "id"))
+                if (auto rid = protocol::RequestId::from_json(*id)) ++seen[rid->key()];
+        };
+        if (parsed.kind == protocol::ParsedLine::Kind::batch) {
+            for (const Json& v : parsed.value) note_id(v);
+            continue;
+        }
+        note_id(parsed.value);
+        if (!parsed.duplicate_key.empty()) continue;
+        protocol::Message m = protocol::classify(parsed.value);
+        if (auto* request = std::get_if<protocol::Request>(&m)) requests.emplace(request->id.key(), request->id);
+    }
+    for (auto it = requests.begin(); it != requests.end();) it = seen[it->first] == 1 ? std::next(it) : requests.erase(it);
+    return requests;
+}
+
+// Replies by id key, from everything the server wrote; also whether it asked the client anything.
+struct Output {
+    std::map<std::string, std::vector<Json>> replies;
+    bool asked_client = false;
+};
+
+Output read_output(const std::vector<std::string>& sent) {
+    Output out;
+    const auto take = [&out](const Json& m) {
+        if (!m.is_object()) fail("a message that is no object: " + m.dump());
+        if (m.contains("method")) {
+            if (m.contains("id")) out.asked_client = true;
+            return;
+        }
+        if (const Json* error = protocol::member(m, "error"))
+            if (const Json* code = protocol::member(*error, "code"); code && *code == protocol::internal_error)
+                fail("an internal error: " + m.dump());
+        if (const Json* id = protocol::member(m, "id"))
+            if (auto rid = protocol::RequestId::from_json(*id)) out.replies[rid->key()].push_back(m);
+    };
+    for (const std::string& line : sent) {
+        const Json m = Json::parse(line, nullptr, false);
+        if (m.is_discarded()) fail("an output line that is no JSON: " + line.substr(0, 200));
+        if (m.is_array()) {
+            for (const Json& element : m) take(element);
+        } else {
+            take(m);
+        }
+    }
+    return out;
+}
+
+void run_one(std::string_view input) {
+    Setup& s = setup();
+    s.reset_root();
+    s.sink->errors.clear();
+    std::vector<std::string> lines = split_lines(input);
+    const bool cancels = input.find("notifications/cancelled") != std::string_view::npos;
+    const bool ping_id_taken = input.find(final_ping_id) != std::string_view::npos;
+    const std::string final_ping =
+        Json{{"jsonrpc", "2.0"}, {"id", std::string(final_ping_id)}, {"method", "ping"}}.dump();
+
+    asio::io_context io(1);
+    MemoryTransport transport;
+    // Blocking work runs on the io thread too: one thread, the same run for the same input.
+    auto session = std::make_shared<server::Session>(io, io.get_executor(), s.config, transport, *s.workspace, s.registry);
+    transport.start(session->receiver());
+    const auto settle = [&io] {
+        io.restart();
+        io.poll();
+    };
+    for (const std::string& line : lines) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // as the stdio transport skips it
+        transport.receiver.on_line(line);
+        settle();
+    }
+    transport.receiver.on_line(final_ping);
+    settle();
+    const Output before_eof = read_output(transport.sent);
+
+    transport.receiver.on_eof();
+    bool finished = false;
+    asio::co_spawn(io, [session, &finished]() -> asio::awaitable<void> {
+        co_await session->finished();
+        finished = true;
+    }, asio::detached);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!finished && std::chrono::steady_clock::now() < deadline) {
+        io.restart();
+        io.run_one_for(std::chrono::milliseconds(10));
+    }
+    if (!finished) fail("the session did not end at the end of input");
+    if (!s.sink->errors.empty()) fail("error logged: " + s.sink->errors.front());
+
+    const Output out = read_output(transport.sent);
+    if (!ping_id_taken) {
+        const auto ping = out.replies.find(protocol::RequestId(std::string(final_ping_id)).key());
+        if (ping == out.replies.end() || ping->second.size() != 1 || !ping->second[0].contains("result"))
+            fail("the trailing ping was not answered once with a result");
+    }
+    lines.push_back(final_ping);
+    for (const auto& [key, id] : countable_requests(lines)) {
+        const auto it = out.replies.find(key);
+        const std::size_t n = it == out.replies.end() ? 0 : it->second.size();
+        if (n > 1) fail("request " + key + " got " + std::to_string(n) + " replies");
+        // No reply is allowed only for a cancelled request, or one left waiting on the client at EOF.
+        const bool answered_before_eof = before_eof.replies.count(key) > 0;
+        if (n == 0 && !cancels && !(before_eof.asked_client && !answered_before_eof))
+            fail("request " + key + " got no reply");
+    }
+    session.reset();
+}
+
+// ---- The structure-aware mutator ----
+
+using Rng = std::minstd_rand;
+
+std::size_t pick(Rng& rng, std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(rng() % n); }
+
+Json modern_meta(Rng& rng) {
+    Json caps = pick(rng, 3) == 0 ? Json::object() : Json{{"elicitation", Json::object()}};
+    return {{std::string(protocol::meta_protocol_version), std::string(protocol::modern_version)},
+            {std::string(protocol::meta_client_capabilities), caps},
+            {std::string(protocol::meta_client_info), {{"name", "fuzz"}, {"version", "1"}}}};
+}
+
+Json tool_arguments(const std::string& tool, Rng& rng) {
+    const bool dry = pick(rng, 2) == 0;
+    if (tool == "read") return {{"file_path", "a.txt"}, {"offset", 1}, {"limit", 2}};
+    if (tool == "edit") return {{"file_path", "a.txt"}, {"old_string", "one"}, {"new_string", "uno"}, {"replace_all", false}, {"dry_run", dry}};
+    if (tool == "multiedit")
+        return {{"file_path", "a.txt"}, {"edits", {{{"old_string", "one"}, {"new_string", "1"}}, {{"old_string", "two"}, {"new_string", "2"}}}}, {"dry_run", dry}};
+    if (tool == "write") return {{"file_path", "c.txt"}, {"content", "new\n"}, {"dry_run", dry}};
+    if (tool == "insert") return {{"file_path", "a.txt"}, {"line", 0}, {"text", "zero"}, {"dry_run", dry}};
+    if (tool == "apply_diff")
+        return {{"file_path", "a.txt"}, {"diff", "<<<<<<< SEARCH\ntwo\n=======\nzwei\n>>>>>>> REPLACE\n"}, {"dry_run", dry}};
+    if (tool == "undo") return {{"file_path", "a.txt"}, {"dry_run", dry}};
+    return {{"file_path", "a.txt"}};  // changes
+}
+
+// One valid message of either era (or a client's answer to a request of the server's).
+Json template_message(Rng& rng) {
+    static const std::vector<std::string> tools = {"read", "edit", "multiedit", "write", "insert", "apply_diff", "undo", "changes"};
+    const Json id = pick(rng, 4) == 0 ? Json("s" + std::to_string(pick(rng, 50))) : Json(pick(rng, 50));
+    const auto request = [&id](const std::string& method, Json params) {
+        return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
+    };
+    const auto note = [](const std::string& method, Json params) {
+        return Json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};
+    };
+    const bool modern = pick(rng, 2) == 0;
+    const auto with_meta = [&](Json params) {
+        if (modern) params["_meta"] = modern_meta(rng);
+        return params;
+    };
+    switch (pick(rng, 16)) {
+        case 0: {
+            static const char* versions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "1999-01-01"};
+            Json caps = {{"elicitation", Json::object()}};
+            if (pick(rng, 3) == 0) caps["roots"] = {{"listChanged", true}};
+            return request("initialize", {{"protocolVersion", versions[pick(rng, 5)]}, {"capabilities", caps},
+                                          {"clientInfo", {{"name", "fuzz"}, {"version", "1"}}}});
+        }
+        case 1: return note("notifications/initialized", Json::object());
+        case 2: return request("ping", Json::object());
+        case 3: return request("tools/list", with_meta(Json::object()));
+        case 4:
+        case 5:
+        case 6: {
+            const std::string tool = tools[pick(rng, tools.size())];
+            Json params = {{"name", tool}, {"arguments", tool_arguments(tool, rng)}};
+            if (pick(rng, 3) == 0) params["_meta"] = {{"progressToken", 1}};
+            if (modern) {
+                params["_meta"] = modern_meta(rng);
+                if (pick(rng, 2) == 0) {
+                    params["requestState"] = "eyJ2IjoxfQ.AAAA";
+                    params["inputResponses"] = {{"approval", {{"action", "accept"}, {"content", {{"decision", "apply"}}}}}};
+                }
+            }
+            return request("tools/call", params);
+        }
+        case 7: return request("logging/setLevel", {{"level", pick(rng, 2) ? "debug" : "error"}});
+        case 8: return request("resources/list", with_meta(Json::object()));
+        case 9: return request("resources/read", with_meta({{"uri", pick(rng, 2) ? "mcp-edit://session/patch" : "mcp-edit://session/file/a.txt"}}));
+        case 10: return request(pick(rng, 2) ? "resources/subscribe" : "resources/unsubscribe", {{"uri", "mcp-edit://session/patch"}});
+        case 11: return request(pick(rng, 2) ? "resources/templates/list" : "prompts/list", with_meta(Json::object()));
+        case 12: return request("server/discover", {{"_meta", modern_meta(rng)}});
+        case 13: return note("notifications/cancelled", {{"requestId", id}, {"reason", "fuzz"}});
+        case 14:  // an answer to the server's elicitation/create or roots/list (its ids count from 1)
+            return {{"jsonrpc", "2.0"}, {"id", 1 + pick(rng, 4)},
+                    {"result", pick(rng, 2) ? Json{{"action", "accept"}, {"content", {{"decision", "apply"}}}}
+                                            : Json{{"roots", {{{"uri", "file:///tmp"}}}}}}};
+        default: return note("notifications/roots/list_changed", Json::object());
+    }
+}
+
+// Every place in `value` (JSON pointers), containers included.
+void places(const Json& value, const Json::json_pointer& at, std::vector<Json::json_pointer>& out) {
+    out.push_back(at);
+    if (value.is_object()) {
+        for (const auto& [key, member] : value.items()) places(member, at / key, out);
+    } else if (value.is_array()) {
+        for (std::size_t i = 0; i < value.size(); ++i) places(value[i], at / i, out);
+    }
+}
+
+// Text nlohmann cannot hold or would not write: numbers out of range, deep nesting, huge strings.
+std::string raw_value(Rng& rng) {
+    static const char* tokens[] = {"1e999", "-1e999", "18446744073709551616", "-0", "9223372036854775808",
+                                   "-9223372036854775809", "1e-999", "-0.0", "0.1e+308", "123456789012345678901234567890"};
+    switch (pick(rng, 4)) {
+        case 0: return tokens[pick(rng, std::size(tokens))];
+        case 1: {
+            static const std::size_t depths[] = {10, 62, 63, 64, 65, 100};
+            const std::size_t depth = depths[pick(rng, std::size(depths))];
+            if (pick(rng, 2) == 0) return std::string(depth, '[') + std::string(depth, ']');
+            std::string out;
+            for (std::size_t i = 0; i < depth; ++i) out += "{\"a\":";
+            return out + "1" + std::string(depth, '}');
+        }
+        case 2: {
+            const std::size_t n = 500 + pick(rng, 3000);
+            return "\"" + (pick(rng, 2) ? std::string(n, 'x') : [&] {
+                std::string s;
+                for (std::size_t i = 0; i < n / 6; ++i) s += "\\u0001";
+                return s;
+            }()) + "\"";
+        }
+        default: return "\"\\ud800\"";  // a lone surrogate
+    }
+}
+
+Json other_type_value(Rng& rng) {
+    switch (pick(rng, 12)) {
+        case 0: return Json();
+        case 1: return true;
+        case 2: return false;
+        case 3: return 0;
+        case 4: return -1;
+        case 5: return 1.5;
+        case 6: return std::numeric_limits<std::uint64_t>::max();
+        case 7: return "";
+        case 8: return "apply";
+        case 9: return Json::array();
+        case 10: return Json::object();
+        default: return Json{{"a", Json::array({1, "b", Json()})}};
+    }
+}
+
+constexpr std::string_view raw_marker = "\x07raw\x07";
+constexpr std::string_view dup_marker = "\x07dup\x07";
+
+std::string replace_once(std::string text, const std::string& what, const std::string& with) {
+    const std::size_t at = text.find(what);
+    if (at != std::string::npos) text.replace(at, what.size(), with);
+    return text;
+}
+
+// One type-confusing change to one place of a message.
+std::string mutate_message(Json message, Rng& rng) {
+    std::vector<Json::json_pointer> at;
+    places(message, Json::json_pointer(), at);
+    const Json::json_pointer place = at[pick(rng, at.size())];
+    Json& target = message[place];
+    const std::string marker_text = Json(std::string(raw_marker)).dump();
+    switch (pick(rng, 6)) {
+        case 0:
+        case 1: target = other_type_value(rng); return message.dump();
+        case 2: target = std::string(raw_marker); return replace_once(message.dump(), marker_text, raw_value(rng));
+        case 3:  // missing
+        {
+            if (place.empty()) return "";
+            Json& parent = message[place.parent_pointer()];
+            if (parent.is_object()) parent.erase(place.back());
+            else parent.erase(static_cast<std::size_t>(std::stoul(place.back())));
+            return message.dump();
+        }
+        case 4: {  // a key twice: the object at `place` (or the one holding it) gets one of its keys again
+            Json* object = target.is_object() ? &target : place.empty() ? nullptr : &message[place.parent_pointer()];
+            if (!object || !object->is_object() || object->empty()) return message.dump();
+            const std::string key = std::next(object->begin(), static_cast<long>(pick(rng, object->size()))).key();
+            (*object)[std::string(dup_marker)] = 0;
+            const Json value = pick(rng, 2) ? other_type_value(rng) : Json((*object)[key]);
+            return replace_once(message.dump(), Json(std::string(dup_marker)).dump() + ":0",
+                                Json(key).dump() + ":" + value.dump());
+        }
+        default: {  // a batch (2025-03-26 only), or the message as an element of one
+            Json batch = Json::array({message});
+            if (pick(rng, 2) == 0) batch.push_back(template_message(rng));
+            return batch.dump();
+        }
+    }
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+    std::string out;
+    for (std::size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];
+    return out;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    run_one(std::string_view(reinterpret_cast<const char*>(data), size));
+    return 0;
+}
+
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed) {
+    Rng rng(seed);
+    std::vector<std::string> lines = split_lines(std::string_view(reinterpret_cast<const char*>(data), size));
+    if (lines.size() == 1 && lines[0].empty()) lines.clear();
+    const std::size_t i = pick(rng, lines.size());
+    switch (pick(rng, 10)) {
+        case 0:
+        case 1: lines.insert(lines.begin() + static_cast<long>(std::min(i, lines.size())), template_message(rng).dump()); break;
+        case 2:
+            if (lines.empty()) lines.push_back(template_message(rng).dump());
+            else lines[i] = template_message(rng).dump();
+            break;
+        case 3:
+            if (!lines.empty()) lines.erase(lines.begin() + static_cast<long>(i));
+            break;
+        case 4:
+            if (!lines.empty()) lines.insert(lines.begin() + static_cast<long>(i), lines[i]);
+            break;
+        case 5:
+        case 6:
+        case 7:
+        case 8: {
+            if (lines.empty()) lines.push_back(template_message(rng).dump());
+            const std::size_t j = pick(rng, lines.size());
+            Json parsed = Json::parse(lines[j], nullptr, false);
+            if (parsed.is_discarded()) parsed = template_message(rng);
+            lines[j] = mutate_message(std::move(parsed), rng);
+            break;
+        }
+        default: return LLVMFuzzerMutate(data, size, max_size);
+    }
+    const std::string out = join_lines(lines);
+    if (out.size() > max_size) return LLVMFuzzerMutate(data, size, max_size);
+    std::memcpy(data, out.data(), out.size());
+    return out.size();
+}

@@ -1,37 +1,135 @@
-// Unit tests of os/workspace: roots, containment, symlink escapes, `..`, new files.
-// POSIX only: the fixture builds symlink escapes and compares paths as std::filesystem spells them
-// on POSIX; the Windows build tests roots, containment and path forms in platform_windows.cpp.
-#ifndef _WIN32
+// Unit tests of os/workspace: roots, containment, symlink escapes, `..`, new files, client roots, `~/`.
+// Portable: under Wine the same cases run with drive-letter paths (C:/...), file:///C:/ URIs and
+// %USERPROFILE%, plus Windows' own forms (backslashes, \\?\, names compared without case). The
+// cases that need links run where links can be made: Wine 8 makes neither symlinks nor junctions
+// (CreateSymbolicLinkW succeeds and creates nothing, a junction is ERROR_NOT_SUPPORTED), so there
+// they are reported as skipped.
 #include <doctest/doctest.h>
 
+#include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
 
-#include <unistd.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
+#include "os/platform.hpp"
 #include "os/workspace.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
+fs::path fs_path(const std::string& utf8) { return fs::path(std::u8string(utf8.begin(), utf8.end())); }
+
+// Makes `link` a symbolic link to `target`; false when this system makes none (see above).
+bool make_symlink(const std::string& target, const std::string& link, bool directory) {
+#ifdef _WIN32
+    const std::wstring t = fs_path(target).make_preferred().wstring();
+    const std::wstring l = fs_path(link).make_preferred().wstring();
+    const DWORD flags = SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE | (directory ? SYMBOLIC_LINK_FLAG_DIRECTORY : 0);
+    if (!CreateSymbolicLinkW(l.c_str(), t.c_str(), flags)) return false;
+    const DWORD attributes = GetFileAttributesW(l.c_str());
+    return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0;
+#else
+    std::error_code ec;
+    if (directory) fs::create_directory_symlink(fs_path(target), fs_path(link), ec);
+    else fs::create_symlink(fs_path(target), fs_path(link), ec);
+    return !ec;
+#endif
+}
+
+// root/a.txt, root/sub/, outside/secret.txt in a fresh private folder; every path as the platform
+// layer spells it (real, '/' separators; C:/... on Windows).
 struct TempTree {
-    fs::path base;
+    std::string base;
     TempTree() {
-        base = fs::temp_directory_path() / ("mcp-edit-ws-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::create_directories(base / "root" / "sub");
-        fs::create_directories(base / "outside");
-        std::ofstream(base / "root" / "a.txt") << "a";
-        std::ofstream(base / "outside" / "secret.txt") << "s";
-        fs::create_symlink(base / "outside" / "secret.txt", base / "root" / "escape");
-        fs::create_symlink(base / "root" / "a.txt", base / "root" / "inside-link");
-        fs::create_symlink(base / "outside", base / "root" / "outdir");
-        fs::create_symlink(base / "outside" / "nothing", base / "root" / "dangling");
+        const auto made = platform::make_private_directory("mcp-edit-ws-");
+        REQUIRE(made);
+        const auto real = platform::real_path(*made);
+        REQUIRE(real);
+        base = *real;
+        fs::create_directories(fs_path(base + "/root/sub"));
+        fs::create_directories(fs_path(base + "/outside"));
+        std::ofstream(fs_path(base + "/root/a.txt")) << "a";
+        std::ofstream(fs_path(base + "/outside/secret.txt")) << "s";
     }
-    ~TempTree() { fs::remove_all(base); }
-    std::string root() const { return (base / "root").string(); }
-    static inline int counter = 0;
+    ~TempTree() {
+        std::error_code ec;
+        fs::remove_all(fs_path(base), ec);
+    }
+    TempTree(const TempTree&) = delete;
+    TempTree& operator=(const TempTree&) = delete;
+    std::string root() const { return base + "/root"; }
+    std::string outside() const { return base + "/outside"; }
+    // The links of the escape cases: root/escape -> outside/secret.txt, root/inside-link -> root/a.txt,
+    // root/outdir -> outside, root/dangling -> outside/nothing.
+    bool make_links() const {
+        return make_symlink(outside() + "/secret.txt", root() + "/escape", false) &&
+               make_symlink(root() + "/a.txt", root() + "/inside-link", false) &&
+               make_symlink(outside(), root() + "/outdir", true) &&
+               make_symlink(outside() + "/nothing", root() + "/dangling", false);
+    }
+};
+
+// Whether this system makes symlinks: tried once, when the test cases are registered (so no
+// doctest assertion here), in a folder of its own.
+bool links_work() {
+    std::error_code ec;
+    const fs::path dir = fs::temp_directory_path(ec) /
+                         ("mcp-edit-ws-link-probe-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+    if (ec || !fs::create_directory(dir, ec)) return false;
+    std::ofstream(dir / "a.txt") << "a";
+    const std::string spelled = platform::normalize_separators(dir.generic_string());
+    const bool work = make_symlink(spelled + "/a.txt", spelled + "/link", false);
+    fs::remove_all(dir, ec);
+    return work;
+}
+
+// A client root URI for an absolute path: file:///tmp/x, file:///C:/x.
+std::string file_uri(const std::string& path) { return path.starts_with("/") ? "file://" + path : "file:///" + path; }
+
+// The file system root the temp folder is on: "/" or "C:/".
+std::string drive_of(const std::string& path) { return platform::filesystem_root(path); }
+
+// Points the user's home (HOME; on Windows USERPROFILE, which comes first) at `dir` while alive.
+class HomeAt {
+public:
+    explicit HomeAt(const std::string& dir) : saved_(get()) { set(dir); }
+    ~HomeAt() { set(saved_); }
+    HomeAt(const HomeAt&) = delete;
+    HomeAt& operator=(const HomeAt&) = delete;
+    void move_to(const std::string& dir) { set(dir); }
+
+private:
+#ifdef _WIN32
+    static constexpr const wchar_t* name = L"USERPROFILE";
+    static std::optional<std::wstring> get() {
+        wchar_t buffer[32768];
+        const DWORD n = GetEnvironmentVariableW(name, buffer, 32768);
+        if (n == 0 || n >= 32768) return std::nullopt;
+        return std::wstring(buffer, n);
+    }
+    static void set(const std::optional<std::wstring>& value) { SetEnvironmentVariableW(name, value ? value->c_str() : nullptr); }
+    static void set(const std::string& dir) { set(std::optional<std::wstring>(fs_path(dir).make_preferred().wstring())); }
+    std::optional<std::wstring> saved_;
+#else
+    static std::optional<std::string> get() {
+        const char* value = std::getenv("HOME");
+        return value ? std::optional<std::string>(value) : std::nullopt;
+    }
+    static void set(const std::optional<std::string>& value) {
+        if (value) ::setenv("HOME", value->c_str(), 1);
+        else ::unsetenv("HOME");
+    }
+    static void set(const std::string& dir) { set(std::optional<std::string>(dir)); }
+    std::optional<std::string> saved_;
+#endif
 };
 
 }  // namespace
@@ -42,28 +140,43 @@ TEST_CASE("workspace: relative and absolute paths inside the root resolve") {
     os::ResolvedPath out;
     os::PathError err;
     REQUIRE(ws.resolve("a.txt", out, err));
-    CHECK(out.real == fs::canonical(t.base / "root" / "a.txt").string());
+    CHECK(out.real == t.root() + "/a.txt");
     CHECK(out.exists);
     CHECK(out.display == "a.txt");
     REQUIRE(ws.resolve(t.root() + "/sub/../a.txt", out, err));
     CHECK(out.display == "a.txt");
-    REQUIRE(ws.resolve("inside-link", out, err));
-    CHECK(out.display == "a.txt");
 }
 
-TEST_CASE("workspace: escapes are refused with a message naming the roots") {
+TEST_CASE("workspace: escapes by `..` and absolute paths are refused with a message naming the roots") {
     TempTree t;
     os::Workspace ws({t.root()});
     os::ResolvedPath out;
     os::PathError err;
-    CHECK_FALSE(ws.resolve("escape", out, err));
-    CHECK(err.message.find("outside the allowed roots") != std::string::npos);
     CHECK_FALSE(ws.resolve("../outside/secret.txt", out, err));
-    CHECK_FALSE(ws.resolve("outdir/secret.txt", out, err));
-    CHECK_FALSE(ws.resolve("outdir/new.txt", out, err));
-    CHECK_FALSE(ws.resolve("/etc/passwd", out, err));
+    CHECK(err.message.find("outside the allowed roots (" + t.root() + ")") != std::string::npos);
+    CHECK_FALSE(ws.resolve(t.outside() + "/secret.txt", out, err));
+    CHECK(err.reason == base::ErrorReason::outside_root);
+    CHECK_FALSE(ws.resolve("sub/../../outside/new.txt", out, err));
+    CHECK_FALSE(ws.resolve(drive_of(t.base) + "etc/passwd", out, err));
+    CHECK_FALSE(ws.resolve("/etc/passwd", out, err));  // on Windows: on the root's drive, still outside
     CHECK_FALSE(ws.resolve(std::string("a\0b", 3), out, err));
     CHECK_FALSE(ws.resolve("", out, err));
+}
+
+TEST_CASE("workspace: symlinks inside resolve; symlinks out, dangling or through a folder are refused" *
+          doctest::skip(!links_work())) {
+    TempTree t;
+    REQUIRE(t.make_links());
+    os::Workspace ws({t.root()});
+    os::ResolvedPath out;
+    os::PathError err;
+    REQUIRE(ws.resolve("inside-link", out, err));
+    CHECK(out.display == "a.txt");
+    CHECK_FALSE(ws.resolve("escape", out, err));
+    CHECK(err.message.find("outside the allowed roots") != std::string::npos);
+    CHECK(err.message.find("escape resolves to " + t.outside() + "/secret.txt") != std::string::npos);
+    CHECK_FALSE(ws.resolve("outdir/secret.txt", out, err));
+    CHECK_FALSE(ws.resolve("outdir/new.txt", out, err));
     CHECK_FALSE(ws.resolve("dangling", out, err));
 }
 
@@ -75,31 +188,32 @@ TEST_CASE("workspace: new files resolve through their nearest existing ancestor"
     REQUIRE(ws.resolve("new/dir/file.txt", out, err));
     CHECK_FALSE(out.exists);
     CHECK(out.display == "new/dir/file.txt");
+    CHECK(out.real == t.root() + "/new/dir/file.txt");
     CHECK_FALSE(ws.resolve("new/../../outside/x", out, err));
     CHECK(err.message.find("..") != std::string::npos);
 }
 
 TEST_CASE("workspace: unusable roots are reported, duplicates merged") {
     TempTree t;
-    os::Workspace ws({t.root(), t.root(), (t.base / "missing").string(), (t.base / "root" / "a.txt").string()});
+    os::Workspace ws({t.root(), t.root(), t.base + "/missing", t.root() + "/a.txt"});
     CHECK(ws.roots().size() == 1);
     CHECK(ws.problems().size() == 2);
 }
 
 TEST_CASE("workspace: unusable roots say why") {
     TempTree t;
-    os::Workspace ws({(t.base / "missing").string(), (t.base / "root" / "a.txt").string()});
+    os::Workspace ws({t.base + "/missing", t.root() + "/a.txt"});
     CHECK(ws.roots().empty());
     REQUIRE(ws.problems().size() == 2);
-    CHECK(ws.problems()[0] == (t.base / "missing").string() + " does not exist");
-    CHECK(ws.problems()[1] == (t.base / "root" / "a.txt").string() + " is not a directory");
+    CHECK(ws.problems()[0] == t.base + "/missing does not exist");
+    CHECK(ws.problems()[1] == t.root() + "/a.txt is not a directory");
 }
 
 TEST_CASE("workspace: with --root given, client roots narrow it where they overlap") {
     TempTree t;
     const os::Workspace ws({t.root()});
-    const std::string sub = fs::canonical(t.base / "root" / "sub").string();
-    const auto narrowed = ws.with_client_roots({"file://" + sub}, true);
+    const std::string sub = t.root() + "/sub";
+    const auto narrowed = ws.with_client_roots({file_uri(sub)}, true);
     CHECK(narrowed.note.empty());
     REQUIRE(narrowed.workspace.roots() == std::vector<std::string>{sub});
     // A path inside --root but outside the client's roots is refused, naming both sets.
@@ -107,12 +221,11 @@ TEST_CASE("workspace: with --root given, client roots narrow it where they overl
     os::PathError err;
     CHECK_FALSE(narrowed.workspace.resolve(t.root() + "/a.txt", out, err));
     CHECK(err.message.find("outside the allowed roots (" + sub + ": where the client's roots (" + sub +
-                           ") and this server's --root (" + fs::canonical(t.root()).string() + ") overlap)") !=
-          std::string::npos);
+                           ") and this server's --root (" + t.root() + ") overlap)") != std::string::npos);
     CHECK(narrowed.workspace.resolve(sub + "/new.txt", out, err));
 
     // A client root wider than --root leaves --root as it is.
-    const auto wider = ws.with_client_roots({"file://" + fs::canonical(t.base).string()}, true);
+    const auto wider = ws.with_client_roots({file_uri(t.base)}, true);
     CHECK(wider.note.empty());
     CHECK(wider.workspace.roots() == ws.roots());
 }
@@ -120,9 +233,9 @@ TEST_CASE("workspace: with --root given, client roots narrow it where they overl
 TEST_CASE("workspace: with --root given, disjoint client roots leave --root and say so") {
     TempTree t;
     const os::Workspace ws({t.root()});
-    const std::string outside = fs::canonical(t.base / "outside").string();
-    const std::string root = fs::canonical(t.root()).string();
-    const auto kept = ws.with_client_roots({"file://" + outside}, true);
+    const std::string outside = t.outside();
+    const std::string root = t.root();
+    const auto kept = ws.with_client_roots({file_uri(outside)}, true);
     CHECK(kept.workspace.roots() == ws.roots());
     CHECK(kept.note == "The client's roots (" + outside + ") are outside this server's --root (" + root + "); --root is used.");
     os::ResolvedPath out;
@@ -132,10 +245,11 @@ TEST_CASE("workspace: with --root given, disjoint client roots leave --root and 
     CHECK(err.message.find("(" + root + ": this server's --root; the client's roots (" + outside + ") are outside it)") !=
           std::string::npos);
 
-    const auto unusable = ws.with_client_roots({"file://" + (t.base / "gone").string(), "https://example.com/x"}, true);
+    const std::string gone = t.base + "/gone";
+    const auto unusable = ws.with_client_roots({file_uri(gone), "https://example.com/x"}, true);
     CHECK(unusable.workspace.roots() == ws.roots());
-    CHECK(unusable.note == "The client's roots (" + (t.base / "gone").string() + ", https://example.com/x) cannot be used (" +
-                               (t.base / "gone").string() + " does not exist); this server's --root (" + root + ") is used.");
+    CHECK(unusable.note == "The client's roots (" + gone + ", https://example.com/x) cannot be used (" + gone +
+                               " does not exist); this server's --root (" + root + ") is used.");
 
     const auto none = ws.with_client_roots({}, true);
     CHECK(none.note.empty());
@@ -144,9 +258,9 @@ TEST_CASE("workspace: with --root given, disjoint client roots leave --root and 
 
 TEST_CASE("workspace: without --root, the client's roots are the roots; the working directory is the fallback") {
     TempTree t;
-    const std::string outside = fs::canonical(t.base / "outside").string();
+    const std::string outside = t.outside();
     const os::Workspace cwd({t.root()}, "this server's working directory; it was started without --root");
-    const auto theirs = cwd.with_client_roots({"file://" + outside}, false);
+    const auto theirs = cwd.with_client_roots({file_uri(outside)}, false);
     CHECK(theirs.note.empty());
     REQUIRE(theirs.workspace.roots() == std::vector<std::string>{outside});
     os::ResolvedPath out;
@@ -156,10 +270,10 @@ TEST_CASE("workspace: without --root, the client's roots are the roots; the work
     CHECK_FALSE(theirs.workspace.resolve(t.root() + "/a.txt", out, err));
     CHECK(err.message.find("the client's roots; this server was started without --root") != std::string::npos);
 
-    const auto fallback = cwd.with_client_roots({"file://" + (t.base / "gone").string()}, false);
+    const auto fallback = cwd.with_client_roots({file_uri(t.base + "/gone")}, false);
     CHECK(fallback.workspace.roots() == cwd.roots());
-    CHECK(fallback.note.find("this server was started without --root, so its working directory (" +
-                             fs::canonical(t.root()).string() + ") is used.") != std::string::npos);
+    CHECK(fallback.note.find("this server was started without --root, so its working directory (" + t.root() +
+                             ") is used.") != std::string::npos);
 
     const auto none = cwd.with_client_roots({}, false);
     CHECK(none.note.empty());
@@ -168,16 +282,16 @@ TEST_CASE("workspace: without --root, the client's roots are the roots; the work
 
 TEST_CASE("workspace: client root URIs are decoded; only the first max_client_roots are examined") {
     TempTree t;
-    fs::create_directories(t.base / "root" / "with space");
+    fs::create_directories(fs_path(t.root() + "/with space"));
     const os::Workspace ws({t.root()});
-    const std::string spaced = fs::canonical(t.base / "root" / "with space").string();
-    std::string uri = "file://";
-    for (const char c : spaced) uri += c == ' ' ? std::string("%20") : std::string(1, c);
+    const std::string spaced = t.root() + "/with space";
+    std::string uri;
+    for (const char c : file_uri(spaced)) uri += c == ' ' ? std::string("%20") : std::string(1, c);
     const auto decoded = ws.with_client_roots({uri}, true);
     CHECK(decoded.workspace.roots() == std::vector<std::string>{spaced});
 
-    std::vector<std::string> many(os::Workspace::max_client_roots, "file://" + (t.base / "gone").string());
-    many.push_back("file://" + spaced);  // past the bound: not examined
+    std::vector<std::string> many(os::Workspace::max_client_roots, file_uri(t.base + "/gone"));
+    many.push_back(file_uri(spaced));  // past the bound: not examined
     const auto bounded = ws.with_client_roots(many, true);
     CHECK(bounded.workspace.roots() == ws.roots());
     CHECK(bounded.note.find(" and 56 more (and 1 more not examined)) cannot be used") != std::string::npos);
@@ -188,43 +302,95 @@ TEST_CASE("workspace: a missing path outside the roots is not said to resolve to
     os::Workspace ws({t.root()});
     os::ResolvedPath out;
     os::PathError err;
-    const std::string root = fs::canonical(t.root()).string();
-    const std::string secret = fs::canonical(t.base / "outside" / "secret.txt").string();
-    CHECK_FALSE(ws.resolve("/no-such-dir-mcp-edit/sub/zzz.txt", out, err));
+    const std::string root = t.root();
+    const std::string drive = drive_of(t.base);  // "/" or "C:/"
+    const std::string secret = t.outside() + "/secret.txt";
+    const std::string missing = drive + "no-such-dir-mcp-edit/sub/zzz.txt";
+    CHECK_FALSE(ws.resolve(missing, out, err));
     CHECK(err.reason == base::ErrorReason::outside_root);
-    CHECK(err.message.find("resolves to /,") == std::string::npos);
-    CHECK(err.message.find("Refused: /no-such-dir-mcp-edit/sub/zzz.txt is outside the allowed roots (" + root +
-                           "): it does not exist, and its nearest existing folder, /, is outside them.") == 0);
+    CHECK(err.message.find("resolves to " + drive + ",") == std::string::npos);
+    CHECK(err.message.find("Refused: " + missing + " is outside the allowed roots (" + root +
+                           "): it does not exist, and its nearest existing folder, " + drive + ", is outside them.") == 0);
     CHECK(err.message.find("e.g. a path relative to " + root) != std::string::npos);
     // A tail of it exists in the root: the message names it.
-    CHECK_FALSE(ws.resolve("/repo-mcp-edit/a.txt", out, err));
+    CHECK_FALSE(ws.resolve(drive + "repo-mcp-edit/a.txt", out, err));
     CHECK(err.message.find(" " + root + "/a.txt exists: if that is the file meant, pass a.txt.") != std::string::npos);
     // An existing file outside: said plainly, without "resolves to" itself.
     CHECK_FALSE(ws.resolve(secret, out, err));
     CHECK(err.message.find("Refused: " + secret + " is outside the allowed roots") == 0);
-    CHECK_FALSE(ws.resolve("escape", out, err));
-    CHECK(err.message.find("escape resolves to " + secret) != std::string::npos);
     CHECK_FALSE(ws.resolve("", out, err));
     CHECK(err.reason == base::ErrorReason::invalid_arguments);
 }
 
 TEST_CASE("workspace: `~/` is the user's home, then checked against the roots") {
     TempTree t;
-    const char* saved = std::getenv("HOME");
-    const std::string saved_home = saved ? saved : "";
-    ::setenv("HOME", t.root().c_str(), 1);
+    HomeAt home(t.root());
     os::Workspace ws({t.root()});
     os::ResolvedPath out;
     os::PathError err;
     CHECK(ws.resolve("~/a.txt", out, err));
-    CHECK(out.real == fs::canonical(t.base / "root" / "a.txt").string());
+    CHECK(out.real == t.root() + "/a.txt");
     CHECK(ws.resolve("~/new.txt", out, err));
     CHECK_FALSE(out.exists);
-    ::setenv("HOME", (t.base / "outside").string().c_str(), 1);
+    home.move_to(t.outside());
     CHECK_FALSE(ws.resolve("~/secret.txt", out, err));
     CHECK(err.message.find("outside the allowed roots") != std::string::npos);
-    if (saved) ::setenv("HOME", saved_home.c_str(), 1);
-    else ::unsetenv("HOME");
 }
 
-#endif  // _WIN32
+#ifdef _WIN32
+namespace {
+
+std::string backslashed(std::string path) {
+    for (auto& c : path)
+        if (c == '/') c = '\\';
+    return path;
+}
+
+std::string upper(std::string path) {
+    for (auto& c : path) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("workspace (Windows): backslashes, \\\\?\\ paths and another case name the same files") {
+    TempTree t;
+    os::Workspace ws({t.root()});
+    os::ResolvedPath out;
+    os::PathError err;
+    REQUIRE_MESSAGE(ws.resolve(backslashed(t.root()) + "\\sub\\..\\a.txt", out, err), err.message);
+    CHECK(out.display == "a.txt");
+    REQUIRE_MESSAGE(ws.resolve("\\\\?\\" + backslashed(t.root()) + "\\a.txt", out, err), err.message);
+    CHECK(out.display == "a.txt");
+    CHECK(out.real == t.root() + "/a.txt");
+    REQUIRE_MESSAGE(ws.resolve(upper(t.root()) + "/A.TXT", out, err), err.message);
+    CHECK(out.display == "a.txt");  // the name as stored
+    REQUIRE_MESSAGE(ws.resolve("SUB\\New.txt", out, err), err.message);
+    CHECK_FALSE(out.exists);
+    // The same escapes in Windows' spellings.
+    CHECK_FALSE(ws.resolve("..\\outside\\secret.txt", out, err));
+    CHECK_FALSE(ws.resolve("\\\\?\\" + backslashed(t.outside()) + "\\secret.txt", out, err));
+    CHECK(err.reason == base::ErrorReason::outside_root);
+    CHECK_FALSE(ws.resolve(upper(t.outside()) + "/SECRET.TXT", out, err));
+    CHECK(err.reason == base::ErrorReason::outside_root);
+    // A root beside it whose name starts the same is not inside it.
+    fs::create_directories(fs_path(t.base + "/rootish"));
+    CHECK_FALSE(ws.resolve(t.base + "/ROOTISH/x.txt", out, err));
+}
+
+TEST_CASE("workspace (Windows): roots compare without case: one root, client roots in another case narrow it") {
+    TempTree t;
+    os::Workspace ws({t.root(), upper(t.root()), backslashed(t.root())});
+    REQUIRE(ws.roots().size() == 1);
+    CHECK(ws.roots()[0] == t.root());
+    CHECK(ws.problems().empty());
+    const auto narrowed = ws.with_client_roots({file_uri(upper(t.root()) + "/SUB")}, true);
+    CHECK(narrowed.note.empty());
+    REQUIRE(narrowed.workspace.roots() == std::vector<std::string>{t.root() + "/sub"});
+    os::ResolvedPath out;
+    os::PathError err;
+    CHECK(narrowed.workspace.resolve("new.txt", out, err));
+    CHECK(out.real == t.root() + "/sub/new.txt");
+    CHECK_FALSE(narrowed.workspace.resolve(t.root() + "/a.txt", out, err));
+}
+#endif

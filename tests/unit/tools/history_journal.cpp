@@ -282,8 +282,10 @@ TEST_CASE("history journal: records naming a path outside the roots, through a s
         SessionChanges c;
         path = open(d, h, c)->path();
     }
-    const std::vector<std::string> refused = {"/etc/hostname", r("etc-link/hostname"), r("sub/../../etc/hostname"),
-                                              r("secret.txt"), r(".git/config"), "relative.txt"};
+    std::vector<std::string> refused = {"/etc/hostname", r("sub/../../etc/hostname"), r("secret.txt"), r(".git/config"),
+                                        "relative.txt"};
+    // Through a symlink: only where one could be made (Wine 8 makes none).
+    if (fs::is_symlink(r.dir.path / "etc-link")) refused.push_back(r("etc-link/hostname"));
     {
         std::ofstream out(fs::path(path), std::ios::binary | std::ios::app);
         for (const auto& p : refused) out << base_record(p, "x\n") << change_record(p, "x\n", "y\n");

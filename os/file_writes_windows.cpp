@@ -20,14 +20,6 @@ using namespace win;
 
 namespace {
 
-std::string parent_dir(const std::string& p) {
-    const std::string root = filesystem_root(p);
-    const auto slash = p.find_last_of('/');
-    if (slash == std::string::npos) return ".";
-    if (slash + 1 <= root.size()) return root;
-    return p.substr(0, slash);
-}
-
 std::string base_name(const std::string& p) {
     const auto slash = p.find_last_of('/');
     return slash == std::string::npos ? p : p.substr(slash + 1);
@@ -57,7 +49,7 @@ bool write_all(HANDLE h, std::string_view bytes, std::string& error) {
 
 // Creates a fresh temp file beside `target`.
 HANDLE create_temp_beside(const std::string& target, const char* purpose, std::string& temp_path, std::string& error) {
-    const std::string dir = parent_dir(target);
+    const std::string dir = parent_folder(target);
     const std::string name = base_name(target);
     for (int attempt = 0; attempt < 16; ++attempt) {
         temp_path = (dir.back() == '/' ? dir : dir + "/") + "." + name + "." + purpose + "-" + random_suffix();
@@ -90,7 +82,7 @@ bool stage_write(const std::string& target, std::string_view bytes, const FileSt
                  std::string& error) {
     out.target = target;
     PinnedFolders pinned;
-    if (!pin_folders(parent_dir(target), pinned, error)) return false;
+    if (!pin_folders(parent_folder(target), pinned, error)) return false;
     Handle h(create_temp_beside(target, "mcp-edit", out.temp_path, error));
     if (!h.ok()) return false;
     bool ok = write_all(h.h, bytes, error);
@@ -109,7 +101,7 @@ bool commit_staged(const StagedWrite& staged, bool /*sync*/, std::string& error)
     const std::wstring temp = system_path(staged.temp_path);
     const std::wstring target = system_path(staged.target);
     PinnedFolders pinned;
-    if (!pin_folders(parent_dir(staged.target), pinned, error)) {
+    if (!pin_folders(parent_folder(staged.target), pinned, error)) {
         DeleteFileW(temp.c_str());
         return false;
     }
@@ -160,7 +152,7 @@ void discard_staged(const StagedWrite& staged) { DeleteFileW(system_path(staged.
 bool overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes, bool sync,
                         std::string& error) {
     PinnedFolders pinned;
-    if (!pin_folders(parent_dir(target), pinned, error)) return false;
+    if (!pin_folders(parent_folder(target), pinned, error)) return false;
     std::string backup;
     Handle b(create_temp_beside(target, "mcp-edit-backup", backup, error));
     if (!b.ok()) return false;
@@ -203,9 +195,9 @@ bool make_directories(const std::string& dir, bool sync, std::string& error) {
         error = dir + " exists and is not a directory";
         return false;
     }
-    if (!make_directories(parent_dir(dir), sync, error)) return false;
+    if (!make_directories(parent_folder(dir), sync, error)) return false;
     PinnedFolders pinned;
-    if (!pin_folders(parent_dir(dir), pinned, error)) return false;
+    if (!pin_folders(parent_folder(dir), pinned, error)) return false;
     if (!CreateDirectoryW(system_path(dir).c_str(), nullptr) && GetLastError() != ERROR_ALREADY_EXISTS) {
         error = "cannot create directory " + dir + ": " + system_message(GetLastError());
         return false;
@@ -215,7 +207,7 @@ bool make_directories(const std::string& dir, bool sync, std::string& error) {
 
 bool remove_file(const std::string& path, bool /*sync*/, std::string& error) {
     PinnedFolders pinned;
-    if (!pin_folders(parent_dir(path), pinned, error)) return false;
+    if (!pin_folders(parent_folder(path), pinned, error)) return false;
     const std::wstring w = system_path(path);
     for (int attempt = 0; attempt < replace_attempts; ++attempt) {
         if (DeleteFileW(w.c_str())) return true;

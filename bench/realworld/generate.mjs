@@ -90,6 +90,9 @@ function indentUnit(s) {
   return (counts.get(2) || 0) > (counts.get(4) || 0) ? 2 : 4;
 }
 const tabify = (unit) => (s) => s.replace(/^( +)/gm, (sp) => '\t'.repeat(Math.floor(sp.length / unit)) + ' '.repeat(sp.length % unit));
+// Trailing whitespace as editors leave it, on some lines chosen by their content alone (so a line
+// present on both sides of the change gets the same bytes on both): the self corpus has none.
+const trailingSpaces = (s) => s.replace(/^(.*\S)(\n?)$/gm, (all, body, nl) => (hashStr(body) % 5 === 0 ? `${body} ${nl}` : all));
 function convertChange(ch, fn) {
   ch.pre = fn(ch.pre);
   for (const h of ch.hunks) for (const l of h.lines) l[1] = fn(l[1]);
@@ -176,7 +179,8 @@ function main() {
   }
   // Deterministic ids and variants: about one modification in eight becomes a CRLF pair (both sides
   // converted), and about one in six creations; in the self corpus (spaces only) about half of the
-  // C/C++ files are re-indented with tabs on both sides, as tab-indented C is.
+  // C/C++ files are re-indented with tabs on both sides, as tab-indented C is, and about one change
+  // in six gets trailing spaces on some lines (both sides alike).
   changes.sort((a, b) => (a.source + a.commit + a.path).localeCompare(b.source + b.commit + b.path));
   const out = [];
   for (const ch of changes) {
@@ -189,6 +193,7 @@ function main() {
     } else {
       const c2 = { pre: ch.pre, hunks: ch.hunks };
       if (!isPublic && ch.lang === 'c' && (h >>> 3) % 2 === 0) { convertChange(c2, tabify(indentUnit(ch.pre))); rec.variants.push('tabs'); }
+      if (!isPublic && (h >>> 5) % 6 === 0) { convertChange(c2, trailingSpaces); rec.variants.push('trailing-ws'); }
       if (h % 8 === 0) { convertChange(c2, toCrlf); rec.variants.push('crlf'); }
       rec.pre = c2.pre;
       rec.hunks = c2.hunks;

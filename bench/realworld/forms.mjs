@@ -129,7 +129,9 @@ function srBlocks(plan, hint, fn = (s) => s) {
   for (const e of plan) {
     const o = fn(e.old), n = fn(e.new);
     if (MARKER.test(o) || MARKER.test(n)) return null;
-    const nl = (s) => (s === '' || s.endsWith('\n') ? s : s + '\n');
+    // Each section's text is followed by the line break before the next marker (so a section
+    // whose text ends with a line break ends with an empty line); an empty section is no line.
+    const nl = (s) => (s === '' ? '' : s + '\n');
     d += '<<<<<<< SEARCH\n' + (hint ? `:start_line:${e.origLine}\n-------\n` : '') + nl(o) + '=======\n' + nl(n) + '>>>>>>> REPLACE\n\n';
   }
   return d;

@@ -11,7 +11,8 @@
 //   --dump=DIR           writes each WRONG case as a standalone reproduction (file, calls, expected)
 //   --fail-on-wrong      exit 1 when any WRONG (the ctest sample)   --out=FILE (default results.json
 //                        beside this script for a full default run; none otherwise)
-// Environment: MCP_EDIT_BIN (default build/mcp-edit). Writes /tmp/realworld_wrong.txt-style list with --wrong-list=FILE.
+//   --wrong-list=FILE    writes every WRONG case (tool, id, type, short diff) to FILE
+// Environment: MCP_EDIT_BIN (default build/mcp-edit), BENCH_TMPDIR (default /dev/shm, else the system tmpdir).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -57,7 +58,8 @@ if (!fs.existsSync(corpusFile)) {
   process.exit(2);
 }
 const corpus = loadCorpus(corpusFile);
-const MCP_EDIT_BIN = process.env.MCP_EDIT_BIN || path.join(repo, 'build', 'mcp-edit');
+const MCP_EDIT_SRC = process.env.MCP_EDIT_BIN || path.join(repo, 'build', 'mcp-edit');
+let MCP_EDIT_BIN = MCP_EDIT_SRC;
 const log = (...a) => process.stderr.write(a.join(' ') + '\n');
 
 // ---- the cases ----------------------------------------------------------------------------------
@@ -256,7 +258,17 @@ function dumpCase(dir, tool, res) {
 }
 
 async function main() {
-  const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-edit-realworld-'));
+  // Thousands of small folders: on tmpfs when there is one (removing them from a disk under load
+  // took minutes), else the system's temporary folder; BENCH_TMPDIR overrides.
+  const base = process.env.BENCH_TMPDIR || (fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir());
+  const TMP = fs.mkdtempSync(path.join(base, 'mcp-edit-realworld-'));
+  // A copy, so a rebuild during the run cannot swap the binary mid-way.
+  if (TOOLS.some((t) => t.id.startsWith('mcp-edit'))) {
+    if (!fs.existsSync(MCP_EDIT_SRC)) { console.error(`run.mjs: no mcp-edit at ${MCP_EDIT_SRC} (build it, or set MCP_EDIT_BIN)`); process.exit(2); }
+    MCP_EDIT_BIN = path.join(TMP, 'mcp-edit-binary');
+    fs.copyFileSync(MCP_EDIT_SRC, MCP_EDIT_BIN);
+    fs.chmodSync(MCP_EDIT_BIN, 0o755);
+  }
   const t0 = performance.now();
   const results = {};   // tool -> type -> {C,W,R,dirty,ms:[]}
   const wrongs = [];
@@ -287,6 +299,7 @@ async function main() {
         console.log(`actual bytes:   ${JSON.stringify(r.after).slice(0, 3000)}\n`);
       }
     }
+    fs.rmSync(root, { recursive: true, force: true });
     log(`${tool.label}: ${res.length} cases in ${((performance.now() - tt) / 1000).toFixed(1)} s`);
   }
   if (single) {

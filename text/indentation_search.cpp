@@ -1,6 +1,6 @@
 // One indentation search for both rules: candidates are the file's lines whose text after the
 // indentation is the needle's first non-empty line's; each rule only says which shift (if any)
-// turns the needle's lines into the file's there.
+// turns the needle's lines into the file's there, and the places of both rules are one tier.
 #include "text/indentation_search.hpp"
 
 #include <algorithm>
@@ -115,14 +115,18 @@ std::optional<IndentShift> width_shift(const LineTable& file, const Needle& n, s
     return std::nullopt;
 }
 
-// The candidates, in file order, each place taken skipping past itself.
+struct Candidate {
+    std::size_t start = 0;  // the needle's line 0 is the file's line `start`
+    IndentShift shift;
+};
+
+// Every start line where `shift_at` finds a shift, in file order (places may overlap here).
 template <class ShiftAt>
-std::size_t scan(const LineTable& file, const Needle& n, ShiftAt&& shift_at, const IndentedPlaceSink& take) {
+void candidates(const LineTable& file, const Needle& n, ShiftAt&& shift_at, std::vector<Candidate>& out) {
     const std::size_t k = n.lines.size();
     const std::size_t f = n.first;
     const std::string_view core = ltrim_indent(n.lines[f]);
     const std::size_t count = file.size();
-    std::size_t taken = 0;
     for (std::size_t i = f; i + (k - f) <= count; ++i) {
         const std::string_view anchor = file.line(i);
         if (anchor.size() < core.size() || ltrim_indent(anchor) != core) continue;
@@ -131,11 +135,8 @@ std::size_t scan(const LineTable& file, const Needle& n, ShiftAt&& shift_at, con
         if (!shift) continue;
         const std::size_t last_end = file.end(start + k - 1);
         if (n.ends_with_newline && last_end >= file.text().size()) continue;  // the file's line has no newline
-        if (!take(file.begin(start), n.ends_with_newline ? last_end + 1 : last_end, *shift)) continue;
-        ++taken;
-        i = start + k + f - 1;  // the next candidate starts after this place
+        out.push_back({start, *shift});
     }
-    return taken;
 }
 
 }  // namespace
@@ -144,11 +145,25 @@ std::size_t find_indented(const LineTable& file, std::string_view needle, const 
     Needle n{split_lf_lines(needle)};
     while (n.first < n.lines.size() && n.lines[n.first].empty()) ++n.first;
     if (n.first == n.lines.size()) return 0;
-    const std::size_t by_prefix =
-        scan(file, n, [&](std::size_t start) { return prefix_shift(file, n, start); }, take);
-    if (by_prefix) return by_prefix;
+    // Both rules are one tier: a place found by either counts, so that a place the prefix rule
+    // finds is never taken while the width rule sees another one just as good.
+    std::vector<Candidate> found;
+    candidates(file, n, [&](std::size_t start) { return prefix_shift(file, n, start); }, found);
     const bool needle_tabs = std::any_of(n.lines.begin(), n.lines.end(), indents_with_tabs);
-    return scan(file, n, [&](std::size_t start) { return width_shift(file, n, start, needle_tabs); }, take);
+    candidates(file, n, [&](std::size_t start) { return width_shift(file, n, start, needle_tabs); }, found);
+    // In file order; at a start both rules fit, the prefix rule's shift (found first) is kept.
+    std::stable_sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) { return a.start < b.start; });
+    const std::size_t k = n.lines.size();
+    std::size_t taken = 0;
+    std::size_t next_free = 0;  // the first line a new place may start at (places do not overlap)
+    for (const Candidate& cand : found) {
+        if (cand.start < next_free) continue;
+        const std::size_t last_end = file.end(cand.start + k - 1);
+        if (!take(file.begin(cand.start), n.ends_with_newline ? last_end + 1 : last_end, cand.shift)) continue;
+        ++taken;
+        next_free = cand.start + k;
+    }
+    return taken;
 }
 
 std::string reindent(std::string_view text, const IndentShift& shift) {
@@ -158,7 +173,7 @@ std::string reindent(std::string_view text, const IndentShift& shift) {
     std::string_view line;
     while (cursor.next(line)) {
         if (shift.by_width) {
-            if (has_visible_text(line)) {
+            if (!line.empty()) {
                 const long long w = static_cast<long long>(indent_width(line, shift.tab_width)) + shift.delta;
                 const std::size_t width = w > 0 ? static_cast<std::size_t>(w) : 0;
                 line.remove_prefix(indentation(line).size());
@@ -170,7 +185,7 @@ std::string reindent(std::string_view text, const IndentShift& shift) {
                 }
             }
         } else if (shift.add) {
-            if (has_visible_text(line)) out += shift.prefix;
+            if (!line.empty()) out += shift.prefix;  // a line of blanks is indentation too
         } else {
             std::size_t n = 0;
             while (n < shift.prefix.size() && n < line.size() && line[n] == shift.prefix[n]) ++n;

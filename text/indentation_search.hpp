@@ -30,8 +30,9 @@ struct IndentShift {
 using IndentedPlaceSink = std::function<bool(std::size_t begin, std::size_t end, const IndentShift& shift)>;
 
 // Every non-overlapping place of `file` (an LF text, indexed by lines) where the lines of `needle`
-// are with one indentation shift; the prefix rule first, the tab-width rule only when it finds
-// nothing. Returns how many places were taken.
+// are with one indentation shift, by either rule (the prefix rule's shift where both fit). Both
+// rules are one tier, so a place is unique only if neither finds another. Returns how many places
+// were taken.
 std::size_t find_indented(const LineTable& file, std::string_view needle, const IndentedPlaceSink& take);
 
 // `text` (new_string) moved by the same shift as the one between old_string and the file.

@@ -56,4 +56,24 @@ std::string already_applied_message(const MatchOptions& options, const LineRange
            "the file and retry with " + std::string(options.old_name) + " copied from its current text.";
 }
 
+namespace {
+// Indentation made visible: "→" for a tab, "·" for a space, quoted.
+std::string shown_indent(std::string_view indent) {
+    std::string s = "\"";
+    for (const char c : indent) s += c == '\t' ? "\u2192" : "\u00B7";
+    return s + "\"";
+}
+}  // namespace
+
+std::string unclear_indentation_message(const MatchOptions& options, const LineRange& where, std::string_view caller,
+                                        std::string_view file_a, std::string_view file_b, std::size_t new_line) {
+    return std::string(options.old_name) + " matches " + lines_words(where.first, where.last) +
+           " only with its indentation changed, and there its indentation " + shown_indent(caller) +
+           " stands for both " + shown_indent(file_a) + " and " + shown_indent(file_b) + " (→ a tab, · a space). Line " +
+           std::to_string(new_line) + " of " + std::string(options.new_name) +
+           " is indented that way, so which one it means cannot be told; nothing was changed. Send the edit again "
+           "with the file's own indentation in " + std::string(options.old_name) + " and " +
+           std::string(options.new_name) + " (read the lines to see it).";
+}
+
 }  // namespace text

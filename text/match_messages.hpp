@@ -62,5 +62,9 @@ std::string ambiguous_match_message(const MatchOptions& options, MatchTier tier,
                                     std::size_t count);
 // Not found, but new_string is present once, at `where`.
 std::string already_applied_message(const MatchOptions& options, const LineRange& where);
+// Found once at `where` with an indentation shift, but old_string's indentation `caller` stands
+// for both `file_a` and `file_b` in the file, and line `new_line` of new_string is indented so.
+std::string unclear_indentation_message(const MatchOptions& options, const LineRange& where, std::string_view caller,
+                                        std::string_view file_a, std::string_view file_b, std::size_t new_line);
 
 }  // namespace text

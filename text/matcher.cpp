@@ -18,6 +18,7 @@
 #include "text/match_messages.hpp"
 #include "text/near_miss.hpp"
 #include "text/normalized_view.hpp"
+#include "text/replacement_fit.hpp"
 #include "text/stand_in_bytes.hpp"
 #include "text/typography_transfer.hpp"
 
@@ -41,6 +42,7 @@ const char* to_string(MatchErrorKind kind) {
         case MatchErrorKind::not_found: return "not_found";
         case MatchErrorKind::already_applied: return "already_applied";
         case MatchErrorKind::ambiguous: return "ambiguous";
+        case MatchErrorKind::unclear_indentation: return "unclear_indentation";
     }
     return "not_found";
 }
@@ -197,6 +199,21 @@ private:
         return found;
     }
 
+    // old_string's last line ended in blanks that the tolerant view dropped: the caller showed the
+    // end of that line, so the place reaches the end of the file's line too (its blanks are replaced).
+    void take_trailing_blanks(Found& found) {
+        const std::string_view t = lf_.text();
+        for (Place& p : found.places) {
+            std::size_t e = p.lf_end;
+            while (e < t.size() && t[e] != '\n') ++e;
+            if (e == p.lf_end) continue;
+            p.lf_end = e;
+            p.end = lf_.to_source(e);
+        }
+    }
+
+    bool v3_folded() { return view3().folded(); }
+
     // Tiers 1-4 for one needle; a result when a tier found something (or decided ambiguity).
     std::optional<base::Result<Match, MatchError>> try_tiers(const Attempt& a, std::optional<MatchTier> label) {
         if (a.needle.empty()) return std::nullopt;
@@ -213,6 +230,7 @@ private:
             const TolerantView& v = view2();
             found = search(v.text(), needle2.text, needle2.last_line_stripped,
                            [&v](std::size_t p) { return v.to_source(p); });
+            if (needle2.last_line_stripped) take_trailing_blanks(found);
             if (found.count) return decide(decided_by(MatchTier::trailing_whitespace), std::move(found), a);
         }
 
@@ -222,10 +240,12 @@ private:
             if (v.folded() || needle3.text != needle2.text) {
                 found = search(v.text(), needle3.text, needle3.last_line_stripped,
                                [&v](std::size_t p) { return v.to_source(p); });
+                if (needle3.last_line_stripped) take_trailing_blanks(found);
                 if (found.count) return decide(decided_by(MatchTier::unicode_normalized), std::move(found), a, true);
             }
             found = search_indentation(needle3.text);
-            if (found.count) return decide(decided_by(MatchTier::indentation), std::move(found), a);
+            if (needle3.last_line_stripped) take_trailing_blanks(found);
+            if (found.count) return decide(decided_by(MatchTier::indentation), std::move(found), a, v3_folded());
         }
         return std::nullopt;
     }
@@ -281,11 +301,13 @@ private:
             r.end = p->end;
             if (!p->invalid_bytes.empty()) {
                 r.text = restore_invalid_bytes(a.needle, a.replacement, p->invalid_bytes);
-            } else if (p->shift) {
-                r.text = reindent(a.replacement, *p->shift);
-            } else if (folded) {
-                r.text = keep_file_typography(a.needle, lf_.text().substr(p->lf_begin, p->lf_end - p->lf_begin),
-                                              a.replacement);
+            } else if (const std::string_view region = lf_.text().substr(p->lf_begin, p->lf_end - p->lf_begin);
+                       region != a.needle) {
+                // A tolerant place: the lines the caller did not change keep the file's bytes.
+                FitRequest fit{a.needle, region, a.replacement, p->shift ? &*p->shift : nullptr, folded};
+                auto fitted = fit_replacement(fit);
+                if (!fitted) return unclear_indentation(tier, p->lines, fitted.error());
+                r.text = std::move(fitted.value());
             } else {
                 r.text = a.replacement;
             }
@@ -302,6 +324,17 @@ private:
         err.place_count = found.count;
         for (const Place& p : found.places) err.places.push_back(p.lines);
         err.message = ambiguous_match_message(options_, tier, err.places, found.count);
+        return base::fail(std::move(err));
+    }
+
+    base::Result<Match, MatchError> unclear_indentation(MatchTier tier, const LineRange& place, const FitProblem& problem) {
+        MatchError err;
+        err.kind = MatchErrorKind::unclear_indentation;
+        err.tier = tier;
+        err.region = place;
+        err.message = unclear_indentation_message(options_, place, problem.caller_indentation,
+                                                  problem.file_indentation_a, problem.file_indentation_b,
+                                                  problem.replacement_line);
         return base::fail(std::move(err));
     }
 

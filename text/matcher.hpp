@@ -65,8 +65,11 @@ enum class MatchErrorKind {
     not_found,
     already_applied,  // not found, but new_string is present
     ambiguous,        // several places and no replace_all
+    // found once, tolerantly, but one indentation of old_string stands for two of the file's and a
+    // changed line of new_string uses it: which one it means cannot be told
+    unclear_indentation,
 };
-// "empty_old_string", "identical", "not_found", "already_applied", "ambiguous"
+// "empty_old_string", "identical", "not_found", "already_applied", "ambiguous", "unclear_indentation"
 const char* to_string(MatchErrorKind kind);
 
 struct MatchError {
@@ -75,7 +78,8 @@ struct MatchError {
     std::vector<LineRange> places;   // ambiguous: the places (at most max_listed_places)
     std::size_t place_count = 0;     // ambiguous: how many places in all
     std::optional<MatchTier> tier;   // ambiguous: the tier that found them
-    std::optional<LineRange> region; // not_found: the closest region; already_applied: where
+    std::optional<LineRange> region; // not_found: the closest region; already_applied,
+                                     // unclear_indentation: where
 };
 
 // Finds where `spec` applies in `file_bytes` (the raw file, BOM and all).

@@ -71,6 +71,8 @@ public:
                     }
                     block.new_text.append(l.substr(1));
                     block.new_text += '\n';
+                    block.new_text_as_given.append(l.substr(1));
+                    block.new_text_as_given.append(text_.newline(i));
                     ++i;
                 }
                 block.index = ++block_count_;

@@ -37,6 +37,9 @@ struct PatchBlock {
     // When the block reaches the end of the file: whether the result ends with a newline (a unified
     // `\ No newline at end of file` sets it). Unset: the way the file was.
     std::optional<bool> final_newline;
+    // The added lines with the newlines the patch gave them ("\r\n" kept): what a file created by
+    // the patch is written with. Unified diffs and apply_patch `*** Add File:` fill it.
+    std::string new_text_as_given;
 };
 
 struct FilePatch {

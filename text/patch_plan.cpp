@@ -112,14 +112,19 @@ private:
     }
 
     base::Result<FilePlan, PlanError> create() {
+        // The lines as the patch gave them: a CRLF file stays CRLF, as git writes it.
         std::string content;
-        for (const PatchBlock& b : patch_.blocks) content += b.new_text;
+        for (const PatchBlock& b : patch_.blocks) content += b.new_text_as_given.empty() ? b.new_text : b.new_text_as_given;
         if (!patch_.blocks.empty() && patch_.blocks.back().final_newline == false && !content.empty() &&
             content.back() == '\n') {
             content.pop_back();
+            if (!content.empty() && content.back() == '\r') content.pop_back();
+        } else if (!patch_.blocks.empty() && patch_.blocks.back().final_newline == false && !content.empty() &&
+                   content.back() == '\r') {
+            content.pop_back();
         }
         if (original_ && !original_->empty()) {
-            if (normalize_newlines(*original_) == content) {
+            if (normalize_newlines(*original_) == normalize_newlines(content)) {
                 return whole_failure(BlockFailureKind::already_applied, already_created_message(ctx_.subject));
             }
             return whole_failure(BlockFailureKind::already_exists,

@@ -16,6 +16,36 @@ PatchText::PatchText(std::string_view patch) : text_(normalize_newlines(patch)) 
         lines_.push_back(t.substr(begin, end - begin));
         begin = end + 1;
     }
+    // The same lines in the patch as given, for the newline that ended each.
+    newlines_.reserve(lines_.size());
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < lines_.size(); ++i) {
+        const std::size_t end = patch.find_first_of("\r\n", at);
+        if (end == std::string_view::npos) {
+            newlines_.push_back(3);
+            break;
+        }
+        if (patch[end] == '\n') {
+            newlines_.push_back(0);
+            at = end + 1;
+        } else if (end + 1 < patch.size() && patch[end + 1] == '\n') {
+            newlines_.push_back(1);
+            at = end + 2;
+        } else {
+            newlines_.push_back(2);
+            at = end + 1;
+        }
+    }
+    newlines_.resize(lines_.size(), 3);
+}
+
+std::string_view PatchText::newline(std::size_t i) const {
+    static constexpr std::string_view kNewlines[] = {"\n", "\r\n", "\r"};
+    while (i < newlines_.size() && newlines_[i] == 3) {
+        if (i == 0) return "\n";
+        --i;
+    }
+    return i < newlines_.size() ? kNewlines[newlines_[i]] : std::string_view("\n");
 }
 
 std::string quote_patch_line(std::string_view line, std::size_t max_bytes) {

@@ -25,10 +25,15 @@ public:
     std::string_view line(std::size_t i) const { return lines_[i]; }
     // The 1-based number of line i, as messages quote it.
     static std::size_t number(std::size_t i) { return i + 1; }
+    // The newline that ended line i in the patch as given: "\n", "\r\n" or "\r"; the last line
+    // without one reads as the newline of the line before it ("\n" for a one-line patch). A file
+    // the patch creates is written with these, as git writes the bytes it is given.
+    std::string_view newline(std::size_t i) const;
 
 private:
     std::string text_;  // the patch with "\n" newlines
     std::vector<std::string_view> lines_;
+    std::vector<unsigned char> newlines_;  // per line: 0 "\n", 1 "\r\n", 2 "\r", 3 none
 };
 
 // A line shown in a message: cut at `max_bytes` (with …), made valid UTF-8, quoted.

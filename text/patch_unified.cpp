@@ -171,7 +171,7 @@ private:
         char last_op = 0;
         const std::size_t n = text_.size();
         std::size_t j = i + 1;
-        auto take = [&](char op, std::string_view content) {
+        auto take = [&](char op, std::string_view content, std::size_t line) {
             if (op != '+') {
                 block.old_text.append(content);
                 block.old_text += '\n';
@@ -181,6 +181,8 @@ private:
             if (op != '-') {
                 block.new_text.append(content);
                 block.new_text += '\n';
+                block.new_text_as_given.append(content);
+                block.new_text_as_given.append(text_.newline(line));
                 if (new_left) --new_left;
             }
             last_op = op;
@@ -196,9 +198,9 @@ private:
             }
             if (counted && (old_left > 0 || new_left > 0)) {
                 if (line.empty()) {
-                    take(' ', "");
+                    take(' ', "", j);
                 } else if (is_body_line(line)) {
-                    take(line[0], line.substr(1));
+                    take(line[0], line.substr(1), j);
                 } else {
                     break;  // the counts were too large
                 }
@@ -208,7 +210,7 @@ private:
             // Past the counts (or without them): go on only with lines that can only be hunk lines.
             if (starts_header(j)) break;
             if (is_body_line(line)) {
-                take(line[0], line.substr(1));
+                take(line[0], line.substr(1), j);
                 ++j;
                 continue;
             }
@@ -216,7 +218,7 @@ private:
                 std::size_t k = j;
                 while (k < n && text_.line(k).empty()) ++k;
                 if (k < n && is_body_line(text_.line(k)) && !starts_header(k)) {
-                    for (; j < k; ++j) take(' ', "");
+                    for (; j < k; ++j) take(' ', "", j);
                     continue;
                 }
             }

@@ -96,6 +96,8 @@ public:
                 return unplaced(BlockFailureKind::already_applied, err.message + note_on_anchor);
             case MatchErrorKind::identical:
                 return unplaced(BlockFailureKind::identical, err.message);
+            case MatchErrorKind::unclear_indentation:
+                return unplaced(BlockFailureKind::ambiguous, err.message + note_on_anchor);
             case MatchErrorKind::empty_old_string:
             case MatchErrorKind::not_found:
                 break;

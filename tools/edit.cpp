@@ -9,20 +9,17 @@
 
 namespace tools {
 
-namespace {
-
-base::ErrorReason reason_of(text::MatchErrorKind kind) {
+base::ErrorReason match_error_reason(text::MatchErrorKind kind) {
     switch (kind) {
         case text::MatchErrorKind::not_found: return base::ErrorReason::not_found;
         case text::MatchErrorKind::already_applied: return base::ErrorReason::already_applied;
-        case text::MatchErrorKind::ambiguous: return base::ErrorReason::ambiguous;
+        case text::MatchErrorKind::ambiguous:
+        case text::MatchErrorKind::unclear_indentation: return base::ErrorReason::ambiguous;
         case text::MatchErrorKind::empty_old_string:
         case text::MatchErrorKind::identical: return base::ErrorReason::invalid_arguments;
     }
     return base::ErrorReason::other;
 }
-
-}  // namespace
 
 base::Result<void> check_expected_replacements(const OneEdit& edit, const std::vector<text::LineRange>& lines,
                                                const std::string& display) {
@@ -66,7 +63,7 @@ base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const s
     // An expected count is checked against every place old_string matches.
     text::EditSpec spec{old_string, new_string, replace_all || expected > 0};
     auto match = text::match_edit(bytes, spec);
-    if (!match) return plan_error(match.error().message, reason_of(match.error().kind));
+    if (!match) return plan_error(match.error().message, match_error_reason(match.error().kind));
     if (auto counted = check_expected_replacements(edit, match->lines, display); !counted)
         return base::fail(std::move(counted).error());
     auto spliced = text::splice(bytes, match->replacements, newline);

@@ -13,6 +13,9 @@
 
 namespace tools {
 
+// The error reason a matching failure is reported with.
+base::ErrorReason match_error_reason(text::MatchErrorKind kind);
+
 // Applies `edit` to `bytes` (`exists`: the file exists; `display`: how messages name it) on top
 // of `plan` (its replacement count adds up); inserted text takes `newline`.
 base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const std::string& display, const OneEdit& edit,

@@ -45,11 +45,7 @@ base::Result<Plan> plan_against_original(const FileSnapshot& before, const std::
                 return plan_error(name + " failed, so no edit was applied (all or nothing):\n" + counted.error().message,
                                   counted.error().reason);
         if (!match) {
-            const auto kind = match.error().kind;
-            const base::ErrorReason reason = kind == text::MatchErrorKind::ambiguous        ? base::ErrorReason::ambiguous
-                                       : kind == text::MatchErrorKind::already_applied ? base::ErrorReason::already_applied
-                                       : kind == text::MatchErrorKind::not_found       ? base::ErrorReason::not_found
-                                                                                       : base::ErrorReason::invalid_arguments;
+            const base::ErrorReason reason = match_error_reason(match.error().kind);
             return plan_error(name + " failed, so no edit was applied (all or nothing; every edit is "
                                             "matched against the original file):\n" + match.error().message,
                                      reason);

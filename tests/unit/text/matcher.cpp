@@ -119,7 +119,11 @@ TEST_CASE("replacement text is literal: no regex, no $ expansion") {
 
 TEST_CASE("matching tier 2: trailing whitespace ignored") {
     const std::string file = "int x = 1;   \nint y = 2;\t\nint z;\n";
-    CHECK_EDIT("trailing_whitespace", "int x = 3;\nint y = 4;\nint z;\n", file, "int x = 1;\nint y = 2;\n", "int x = 3;\nint y = 4;\n");
+    // Lines rewritten keep the blanks old_string did not show (as an exact edit inside each line
+    // would); a line new_string repeats is the file's own; a line that showed its blanks loses them.
+    CHECK_EDIT("trailing_whitespace", "int x = 3;   \nint y = 4;\t\nint z;\n", file, "int x = 1;\nint y = 2;\n", "int x = 3;\nint y = 4;\n");
+    CHECK_EDIT("trailing_whitespace", "int x = 1;   \nint y = 4;\t\nint z;\n", file, "int x = 1;\nint y = 2;\n", "int x = 1;\nint y = 4;\n");
+    CHECK_EDIT("trailing_whitespace", "int x = 3;\nint y = 4;\t\nint z;\n", file, "int x = 1; \nint y = 2;\n", "int x = 3;\nint y = 4;\n");
 
     // Trailing whitespace in the needle that the file does not have.
     CHECK_EDIT("trailing_whitespace", "F\nG\n", "f(a)\ng(b)\n", "f(a)  \ng(b)", "F\nG");
@@ -130,7 +134,8 @@ TEST_CASE("matching tier 2: trailing whitespace ignored") {
     CHECK(apply("foo\nbar\n", "foo \t", "x").bytes == "x\nbar\n");
 
     // CRLF and trailing blanks together: the range still maps to the original bytes.
-    CHECK(apply("a  \r\nb\r\n", "a\nb", "c\nd").bytes == "c\r\nd\r\n");
+    CHECK(apply("a  \r\nb\r\n", "a\nb", "c\nd").bytes == "c  \r\nd\r\n");
+    CHECK(apply("a  \r\nb\r\n", "a  \nb", "c\nd").bytes == "c\r\nd\r\n");
 }
 
 TEST_CASE("matching tier 3: typographic quotes, dashes, spaces and ellipsis") {
@@ -207,7 +212,9 @@ TEST_CASE("replace_all: every non-overlapping place at the deciding tier") {
     // Exact places decide: the tolerant ones are not added.
     CHECK(apply("f \nf\n", "f\n", "g\n", true).bytes == "f \ng\n");
     // A tolerant tier with several places and replace_all.
-    CHECK_EDIT("trailing_whitespace", "k = 2 \nk = 2\t\n", "k = 1 \nk = 1\t\n", "k = 1  ", "k = 2", true);
+    // old_string shows its line's end (trailing blanks), new_string drops them: they are dropped.
+    CHECK_EDIT("trailing_whitespace", "k = 2\nk = 2\n", "k = 1 \nk = 1\t\n", "k = 1  ", "k = 2", true);
+    CHECK_EDIT("trailing_whitespace", "k = 2 \nk = 2\t\n", "k = 1 \nk = 1\t\n", "k = 1\n", "k = 2\n", true);
 
     auto m = text::match_edit("a\na\na\n", EditSpec{"a", "b", true});
     REQUIRE(m.ok());
@@ -446,9 +453,10 @@ TEST_CASE("matching tier 3: new_string keeps the file's typography where old_str
     CHECK(added.bytes == "print(\u201cIt\u2019s done \u2014 ok\u201d, \u201cand \u2018more\u2019\u201d)\n");
     // The other way round: the file is ASCII, old_string and new_string came back curly.
     CHECK_EDIT("unicode_normalized", "say(\"hello\", \"you\")\n", "say(\"hi\")\n", "say(\u201chi\u201d)", "say(\u201chello\u201d, \u201cyou\u201d)");
-    // Over several CRLF lines with trailing whitespace in the file.
+    // Over several CRLF lines with trailing whitespace in the file: the line new_string repeats
+    // from old_string keeps the file's bytes, trailing blanks included.
     const Applied lines = apply("a = \u2018x\u2019  \r\nb = \u2018y\u2019\r\n", "a = 'x'\nb = 'y'", "a = 'x'\nb = 'z'\nc = 'w'");
-    CHECK(lines.bytes == "a = \u2018x\u2019\r\nb = \u2018z\u2019\r\nc = \u2018w\u2019\r\n");
+    CHECK(lines.bytes == "a = \u2018x\u2019  \r\nb = \u2018z\u2019\r\nc = \u2018w\u2019\r\n");
 }
 
 TEST_CASE("matching tier 3: Unicode forms (NFKC): fullwidth letters, ligatures, decomposed accents") {

@@ -221,6 +221,13 @@ function shortDiff(expected, actual) {
   const from = Math.max(0, p - 1);
   if (from < p) lines.push(`    ${vis(e[from])}`);
   const ex = e.slice(p, e.length - s), ac = a.slice(p, a.length - s);
+  if (ex.length === ac.length) {
+    // Same line count: only the lines that differ, each with its line number.
+    const diffs = ex.map((l, i) => i).filter((i) => ex[i] !== ac[i]);
+    for (const i of diffs.slice(0, 6)) lines.push(`  - ${vis(ex[i])}`, `  + ${vis(ac[i])}`, ...(diffs.length > 1 ? [`    (line ${p + i + 1})`] : []));
+    if (diffs.length > 6) lines.push(`    ... ${diffs.length - 6} more differing lines`);
+    return lines.join('\n');
+  }
   for (const l of ex.slice(0, 8)) lines.push(`  - ${vis(l)}`);
   if (ex.length > 8) lines.push(`  - ... ${ex.length - 8} more expected lines`);
   for (const l of ac.slice(0, 8)) lines.push(`  + ${vis(l)}`);

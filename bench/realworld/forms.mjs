@@ -204,7 +204,8 @@ export function casesOf(ch, rel, abs) {
   add('udiff-ctx-mid', ud({ omit: 'mid' }));
   add('udiff-ctx-last', ud({ omit: 'last' }));
   if (crlf) add('udiff-crlf-as-lf', ud({ lf: true }));
-  add('codex', [{ tool: 'apply_diff', args: { diff: codexPatch(rel, ch) } }]);
   const expected = applyHunks(ch.pre, ch.hunks);
+  // A Codex patch has no way to say "no newline at end of file": only where that does not change.
+  if (ch.pre.endsWith('\n') === expected.endsWith('\n')) add('codex', [{ tool: 'apply_diff', args: { diff: codexPatch(rel, ch) } }]);
   return out.map((c) => ({ ...c, pre: ch.pre, expected }));
 }

@@ -29,6 +29,9 @@ struct PatchBlock {
     // pure insertion, the line it goes after (0 = before line 1). A hint: a unique match elsewhere wins.
     std::optional<std::size_t> start_line;
     std::optional<std::size_t> end_line;  // SEARCH/REPLACE `:end_line:` (kept for messages)
+    // A unified hunk header's count of old lines. More than old_text has: the hunk left lines out,
+    // and its header says where it starts and ends (evidence, as GNU patch takes it).
+    std::optional<std::size_t> stated_old_count;
     std::vector<std::string> anchors;     // apply_patch `@@ LINE` anchors, outermost first
     bool at_end_of_file = false;          // `*** End of File` or `\ No newline`: old_text ends the file
     // apply_patch: the chunk comes after the file's previous chunk; when old_text occurs several

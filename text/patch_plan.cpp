@@ -21,6 +21,7 @@ const char* to_string(BlockMatch match) {
         case BlockMatch::indentation: return to_string(MatchTier::indentation);
         case BlockMatch::line_numbers: return to_string(MatchTier::line_numbers);
         case BlockMatch::fuzzy: return "fuzzy";
+        case BlockMatch::aligned: return "aligned";
         case BlockMatch::inserted: return "inserted";
         case BlockMatch::created: return "created";
         case BlockMatch::deleted: return "deleted";

@@ -38,11 +38,12 @@ enum class BlockMatch {
     indentation,
     line_numbers,
     fuzzy,
+    aligned,   // its old lines found in order with file lines it left out between them (kept)
     inserted,  // a block with no old lines
     created,
     deleted,
 };
-// to_string(MatchTier) for the tiers, then "fuzzy", "inserted", "created", "deleted"
+// to_string(MatchTier) for the tiers, then "fuzzy", "aligned", "inserted", "created", "deleted"
 const char* to_string(BlockMatch match);
 BlockMatch block_match(MatchTier tier);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "text/byte_scan.hpp"
+#include "text/line_alignment.hpp"
 #include "text/match_messages.hpp"
 #include "text/plan_locate.hpp"
 
@@ -13,6 +14,8 @@ namespace {
 
 constexpr std::size_t kNearMinBytes = 1 << 20;  // files this large try the lines near the hint first
 constexpr std::size_t kNearLines = 2000;
+constexpr std::size_t kMaxLeftOut = 2;       // file lines a block may leave out between its old lines
+constexpr std::size_t kMaxHeaderLeftOut = 3;  // ... when its unified header's counts say so
 
 std::string_view first_line(std::string_view lf_text) {
     const std::size_t e = lf_text.find('\n');
@@ -64,6 +67,7 @@ public:
         if (hint) {
             if (auto near = near_hint(mo, *hint)) return std::move(*near);
         }
+        if (auto by_header = placed_by_header_counts()) return std::move(*by_header);
         auto m = match_edit(file_.haystack(), spec_, mo);
         if (m.ok()) {
             if (!aligned(m.value(), 0)) {
@@ -80,6 +84,10 @@ public:
                 auto again = match_edit(file_.haystack(), spec_, mo);
                 if (again.ok() && aligned(again.value(), 0)) return from_match(again.value(), 0, 0);
             }
+        }
+        std::string alignment_note;
+        if (err.kind == MatchErrorKind::not_found && !same_lines_) {
+            if (auto aligned = placed_with_left_out_lines(alignment_note)) return std::move(*aligned);
         }
         std::string similarity_note;
         if (err.kind == MatchErrorKind::not_found && ctx_.options.fuzzy_threshold < 1.0 && !same_lines_) {
@@ -102,7 +110,7 @@ public:
             case MatchErrorKind::not_found:
                 break;
         }
-        return unplaced(BlockFailureKind::not_found, err.message + similarity_note + note_on_anchor);
+        return unplaced(BlockFailureKind::not_found, err.message + alignment_note + similarity_note + note_on_anchor);
     }
 
 private:
@@ -141,6 +149,87 @@ private:
         if (begin <= file_.bom() || begin > bytes.size()) return true;
         const char before = bytes[begin - 1];
         return before == '\n' || (before == '\r' && (begin >= bytes.size() || bytes[begin] != '\n'));
+    }
+
+    Located from_alignment(const AlignedChange& change) const {
+        Located l;
+        l.block = at_.position;
+        l.begin = file_.line_begin(change.first_line);
+        l.end = file_.line_end(change.last_line);
+        l.at_eof = l.end >= file_.bytes().size();
+        l.text = change.text;
+        l.first_line = change.first_line;
+        l.last_line = change.last_line;
+        l.match = BlockMatch::aligned;
+        return l;
+    }
+
+    // Of `alignments`, the change they all make, when they make one and the same; `why_not` gets
+    // the reason when none can be written.
+    std::optional<AlignedChange> one_change(const std::vector<LineAlignment>& alignments, std::string* why_not,
+                                            std::vector<AlignedChange>* distinct) {
+        const std::vector<std::string_view> old_lines = block_lines(b_.old_text);
+        const std::vector<std::string_view> new_lines = block_lines(b_.new_text);
+        for (const LineAlignment& a : alignments) {
+            auto change = apply_alignment(file_, old_lines, new_lines, a);
+            if (!change) {
+                if (why_not && why_not->empty()) *why_not = change.error();
+                continue;
+            }
+            const bool known = std::any_of(distinct->begin(), distinct->end(),
+                                           [&](const AlignedChange& c) { return same_change(file_, c, *change); });
+            if (!known) distinct->push_back(std::move(change.value()));
+        }
+        if (distinct->size() != 1) return std::nullopt;
+        return distinct->front();
+    }
+
+    // A unified hunk whose header counts more old lines than it shows left lines out: when its old
+    // lines are, in order, on exactly the lines its header spans (first on the stated line, last on
+    // the line the count ends at), and not as one run there, that is where it goes.
+    std::optional<Located> placed_by_header_counts() {
+        if (!b_.stated_old_count || !b_.start_line || same_lines_ || b_.old_text.empty()) return std::nullopt;
+        const std::vector<std::string_view> old_lines = block_lines(b_.old_text);
+        const std::size_t k = old_lines.size();
+        const std::size_t stated = *b_.stated_old_count;
+        const std::size_t first = *b_.start_line;
+        if (stated <= k || stated - k > kMaxHeaderLeftOut || first == 0) return std::nullopt;
+        const std::size_t last = first + stated - 1;
+        if (last > file_.line_count()) return std::nullopt;
+        bool one_run = true;  // the counts were merely wrong: the old lines are there as one run
+        for (std::size_t i = 0; i < k && one_run; ++i) one_run = file_.line(first + i) == old_lines[i];
+        if (one_run) return std::nullopt;
+        std::vector<LineAlignment> spanning;
+        for (LineAlignment& a : gap_alignments(file_, old_lines, stated - k, 64)) {
+            if (a.first() == first && a.last() == last) spanning.push_back(std::move(a));
+        }
+        std::vector<AlignedChange> distinct;
+        const auto change = one_change(spanning, nullptr, &distinct);
+        if (!change) return std::nullopt;
+        return from_alignment(*change);
+    }
+
+    // A block not found as one run whose old lines are, in order, in one place of the file with a
+    // line or two between them that it left out (a context line dropped): applied there when that
+    // place is the only one, the left-out lines kept. `note` says why not, when it is relevant.
+    std::optional<Located> placed_with_left_out_lines(std::string& note) {
+        const std::vector<std::string_view> old_lines = block_lines(b_.old_text);
+        const std::vector<LineAlignment> all = gap_alignments(file_, old_lines, kMaxLeftOut, 16);
+        if (all.empty()) return std::nullopt;
+        std::string why_not;
+        std::vector<AlignedChange> distinct;
+        if (const auto change = one_change(all, &why_not, &distinct)) return from_alignment(*change);
+        if (distinct.size() > 1) {
+            note = " Its lines are in the file in order with lines it leaves out between them, but at " +
+                   list_items(distinct.size(), 5, distinct.size(),
+                              [&](std::size_t i) { return lines_words(distinct[i].first_line, distinct[i].last_line); },
+                              true) +
+                   ", so which is meant cannot be told; add the left-out lines.";
+        } else if (!why_not.empty()) {
+            note = " Its lines are at " + lines_words(all.front().first(), all.front().last()) +
+                   " with lines it leaves out between them, but " + why_not + "; add the left-out lines.";
+        }
+        return std::nullopt;
     }
 
     // A block that only locates a place (a final-newline-only hunk) changes no byte.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "text/byte_scan.hpp"
+#include "text/line_alignment.hpp"
 #include "text/line_number_prefixes.hpp"
 #include "text/match_messages.hpp"
 #include "text/patch_similarity.hpp"
@@ -12,6 +13,8 @@ namespace text {
 
 namespace {
 constexpr std::size_t kMaxNeedle = 64 * 1024;
+constexpr std::size_t kAlignMargin = 2;       // lines on each side of the window the alignment may use
+constexpr double kMinLineSimilarity = 0.5;    // an old line less like every file line is placed nowhere
 }  // namespace
 
 SimilarityOutcome locate_by_similarity(PlanContext& ctx, const BlockAt& at, std::optional<std::size_t> hint,
@@ -75,16 +78,39 @@ SimilarityOutcome locate_by_similarity(PlanContext& ctx, const BlockAt& at, std:
         out.failure = Unplaced{BlockFailureKind::ambiguous, similar_places_message(ctx.subject, found, scope, k, margin)};
         return out;
     }
+    // The window only says where: the block is laid onto the lines there one by one, so that file
+    // lines it does not mention stay and its changes land on the lines they were made to.
     const std::size_t start = chosen->first_line;
     const std::size_t end_line = start + k - 1;
+    const std::size_t from = start > kAlignMargin ? start - kAlignMargin : 1;
+    const std::size_t to = std::min(count, end_line + kAlignMargin);
+    const std::vector<std::string_view> old_lines = block_lines(old_text);
+    const std::vector<std::string_view> new_lines = block_lines(new_text);
+    const auto [one, other] = similarity_alignments(ctx.file, old_lines, from, to, kMinLineSimilarity);
+    auto change = apply_alignment(ctx.file, old_lines, new_lines, one);
+    if (!change) {
+        out.failure = Unplaced{BlockFailureKind::not_found,
+                               similar_but_unaligned_message(ctx.subject, start, end_line, chosen->similarity, change.error())};
+        return out;
+    }
+    if (other.file_line != one.file_line) {
+        auto second = apply_alignment(ctx.file, old_lines, new_lines, other);
+        if (!second || !same_change(ctx.file, *change, *second)) {
+            out.failure = Unplaced{BlockFailureKind::ambiguous,
+                                   similar_but_unaligned_message(ctx.subject, start, end_line, chosen->similarity,
+                                                                 "its lines fit the file's there in two ways that "
+                                                                 "change different lines")};
+            return out;
+        }
+    }
     Located l;
     l.block = at.position;
-    l.begin = ctx.file.line_begin(start);
-    l.end = ctx.file.line_end(end_line);
+    l.begin = ctx.file.line_begin(change->first_line);
+    l.end = ctx.file.line_end(change->last_line);
     l.at_eof = l.end >= ctx.file.bytes().size();
-    l.text = std::move(new_text);
-    l.first_line = start;
-    l.last_line = end_line;
+    l.text = std::move(change->text);
+    l.first_line = change->first_line;
+    l.last_line = change->last_line;
     l.match = BlockMatch::fuzzy;
     l.similarity = chosen->similarity;
     out.place = std::move(l);

@@ -113,3 +113,59 @@ TEST_CASE("slip 5: a file created by a unified diff keeps the newlines it was gi
     CHECK(patch("--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\n+b\n", std::nullopt).bytes == "a\nb\n");
     CHECK(patch("*** Begin Patch\n*** Add File: f\n+a\r\n+b\r\n*** End Patch\n", std::nullopt).bytes == "a\r\nb\r\n");
 }
+
+TEST_CASE("slip 4: a hunk one context line short is placed by its header's counts") {
+    // The header says 4 old lines from line 1; the body has 3 (the blank context line after the
+    // removed one is missing). GNU patch replaces line 1; so must we.
+    const Patched p = patch("--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n-\n+from __future__ import y\n from . import x\n \n",
+                            "\n\nfrom . import x\n\n");
+    CHECK(p.error == "");
+    CHECK(p.bytes == "from __future__ import y\n\nfrom . import x\n\n");
+    // Counts that agree with a body found at the stated line: the body wins, as before.
+    const Patched miscounted = patch("--- a/f\n+++ b/f\n@@ -2,4 +2,4 @@\n b\n-c\n+C\n d\n", "a\nb\nc\nd\ne\n");
+    CHECK(miscounted.error == "");
+    CHECK(miscounted.bytes == "a\nb\nC\nd\ne\n");
+}
+
+TEST_CASE("slip 4b: a hunk whose only flaw is a missing context line applies when its place is unique") {
+    const std::string file = "int f(void)\n{\n\tif (x) {\n\t\tfoo();\n\t\treturn (-1);\n\t}\n\treturn (0);\n}\n";
+    // Counts recomputed for the short body: no header evidence, but one place only.
+    const Patched p = patch("--- a/f\n+++ b/f\n@@ -3,4 +3,4 @@\n \tif (x) {\n-\t\tfoo();\n+\t\tbar();\n \t}\n \treturn (0);\n",
+                            file);
+    CHECK(p.error == "");
+    CHECK(p.bytes == "int f(void)\n{\n\tif (x) {\n\t\tbar();\n\t\treturn (-1);\n\t}\n\treturn (0);\n}\n");
+    // An addition next to the gap could go on either side of the missing line: refused.
+    const Patched unsure = patch("--- a/f\n+++ b/f\n@@ -4,3 +4,4 @@\n \t\tfoo();\n+\t\tlog();\n \t}\n", file);
+    CHECK(unsure.bytes.empty());
+    CHECK(unsure.error != "");
+}
+
+TEST_CASE("slip 6: fuzzy placement aligns line by line: unmentioned lines stay, none is duplicated") {
+    const std::string file =
+        "static int\nparse_arguments(struct arguments *args, int argc, char **argv)\n{\n"
+        "\tif (argc < 2 || argv == NULL || argv[0] == NULL) {\n"
+        "\t\tprint_usage_and_exit(args, \"missing arguments\");\n\t\treturn (-1);\n\t}\n"
+        "\targs->argv_consumed_so_far++;\n\treturn (0);\n}\n";
+    // The hunk leaves out "\t\treturn (-1);" and misspells a context line; its window of five lines
+    // is similar enough, but laid there line by line it keeps the left-out line.
+    const std::string diff =
+        "--- a/f\n+++ b/f\n@@ -4,6 +4,6 @@\n \tif (argc < 2 || argv == NULL || argv[0] == NULL) {\n"
+        "-\t\tprint_usage_and_exit(args, \"missing arguments\");\n"
+        "+\t\tprint_usage_and_exit(args, \"missing an argument\");\n \t}\n"
+        " \targs->argv_consumed_so_far ++;\n \treturn (0);\n";
+    const Patched p = patch(diff, file, 0.8);
+    CHECK(p.error == "");
+    CHECK(p.bytes ==
+          "static int\nparse_arguments(struct arguments *args, int argc, char **argv)\n{\n"
+          "\tif (argc < 2 || argv == NULL || argv[0] == NULL) {\n"
+          "\t\tprint_usage_and_exit(args, \"missing an argument\");\n\t\treturn (-1);\n\t}\n"
+          "\targs->argv_consumed_so_far++;\n\treturn (0);\n}\n");
+    // A removed line that is nowhere in the file is not "applied" to some other line.
+    const std::string removes_missing =
+        "--- a/f\n+++ b/f\n@@ -4,6 +4,5 @@\n \tif (argc < 2 || argv == NULL || argv[0] == NULL) {\n"
+        " \t\tprint_usage_and_exit(args, \"missing arguments\");\n-\t\tfree(everything_we_allocated_here);\n \t}\n"
+        " \targs->argv_consumed_so_far ++;\n \treturn (0);\n";
+    const Patched refused = patch(removes_missing, file, 0.8);
+    CHECK(refused.bytes.empty());
+    CHECK(refused.error != "");
+}

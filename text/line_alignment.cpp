@@ -1,0 +1,226 @@
+// Laying a block's old lines onto file lines one by one (exactly with left-out lines between, or
+// by similarity), and writing the block's change around the file lines it does not mention.
+#include "text/line_alignment.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "text/line_diff.hpp"
+#include "text/lines.hpp"
+#include "text/patch_similarity.hpp"
+
+namespace text {
+
+namespace {
+
+constexpr std::size_t kMaxSearchSteps = 2'000'000;  // candidate lines looked at by one gap search
+
+bool same_line(std::string_view a, std::string_view b) { return rtrim_blanks(a) == rtrim_blanks(b); }
+
+double line_similarity(std::string_view a, std::string_view b) {
+    a = rtrim_blanks(a);
+    b = rtrim_blanks(b);
+    const std::size_t longest = std::max(a.size(), b.size());
+    std::size_t cells = 0;
+    return similarity_of(bounded_levenshtein(a, b, longest, &cells), a.size(), b.size());
+}
+
+std::string quoted(std::string_view line) {
+    if (line.size() > 80) line = line.substr(0, utf8_floor(line, 80));
+    return "\"" + std::string(line) + "\"";
+}
+
+}  // namespace
+
+std::size_t LineAlignment::first() const {
+    for (const std::size_t n : file_line) {
+        if (n) return n;
+    }
+    return 0;
+}
+
+std::size_t LineAlignment::last() const {
+    for (auto it = file_line.rbegin(); it != file_line.rend(); ++it) {
+        if (*it) return *it;
+    }
+    return 0;
+}
+
+std::vector<std::string_view> block_lines(std::string_view block_text) {
+    std::vector<std::string_view> out;
+    std::size_t from = 0;
+    while (from < block_text.size()) {
+        std::size_t nl = block_text.find('\n', from);
+        if (nl == std::string_view::npos) nl = block_text.size();
+        out.push_back(block_text.substr(from, nl - from));
+        from = nl + 1;
+    }
+    return out;
+}
+
+std::vector<LineAlignment> gap_alignments(OriginalFile& file, const std::vector<std::string_view>& old_lines,
+                                          std::size_t max_gap, std::size_t limit) {
+    std::vector<LineAlignment> found;
+    const std::size_t k = old_lines.size();
+    const std::size_t count = file.line_count();
+    if (k < 2 || max_gap == 0 || limit == 0) return found;
+    std::size_t steps = 0;
+    LineAlignment current;
+    current.file_line.assign(k, 0);
+    // Depth-first: old line i goes at most `gap_left` lines past the one after old line i-1.
+    auto place = [&](auto&& self, std::size_t i, std::size_t gap_used) -> void {
+        if (found.size() >= limit || steps > kMaxSearchSteps) return;
+        if (i == k) {
+            if (gap_used > 0) found.push_back(current);
+            return;
+        }
+        const std::size_t after = current.file_line[i - 1] + 1;
+        for (std::size_t g = 0; g + gap_used <= max_gap && after + g <= count; ++g) {
+            ++steps;
+            if (!same_line(file.line(after + g), old_lines[i])) continue;
+            current.file_line[i] = after + g;
+            self(self, i + 1, gap_used + g);
+            if (found.size() >= limit) return;
+        }
+    };
+    for (std::size_t s = 1; s <= count && found.size() < limit; ++s) {
+        ++steps;
+        if (steps > kMaxSearchSteps) break;
+        if (!same_line(file.line(s), old_lines[0])) continue;
+        current.file_line[0] = s;
+        place(place, 1, 0);
+    }
+    if (steps > kMaxSearchSteps) found.assign(limit, LineAlignment{});  // too many to tell: "many"
+    return found;
+}
+
+std::pair<LineAlignment, LineAlignment> similarity_alignments(OriginalFile& file,
+                                                              const std::vector<std::string_view>& old_lines,
+                                                              std::size_t first, std::size_t last,
+                                                              double min_line_similarity) {
+    const std::size_t k = old_lines.size();
+    if (first == 0 || last < first || last > file.line_count() || k == 0) {
+        LineAlignment none;
+        none.file_line.assign(k, 0);
+        return {none, none};
+    }
+    const std::size_t w = last - first + 1;
+    std::vector<double> sim(k * w, 0.0);
+    for (std::size_t i = 0; i < k; ++i) {
+        for (std::size_t j = 0; j < w; ++j) sim[i * w + j] = line_similarity(old_lines[i], file.line(first + j));
+    }
+    // best[i][j]: the most similarity old lines [0, i) can gather from file lines [0, j).
+    std::vector<double> best((k + 1) * (w + 1), 0.0);
+    auto at = [&](std::size_t i, std::size_t j) -> double& { return best[i * (w + 1) + j]; };
+    for (std::size_t i = 1; i <= k; ++i) {
+        for (std::size_t j = 1; j <= w; ++j) {
+            double v = std::max(at(i - 1, j), at(i, j - 1));
+            const double s = sim[(i - 1) * w + (j - 1)];
+            if (s >= min_line_similarity) v = std::max(v, at(i - 1, j - 1) + s);
+            at(i, j) = v;
+        }
+    }
+    constexpr double kEps = 1e-9;
+    // Two walks back that settle every tie the opposite ways: if they agree, the best is unique.
+    auto walk = [&](bool prefer_match) {
+        LineAlignment a;
+        a.file_line.assign(k, 0);
+        std::size_t i = k, j = w;
+        while (i > 0 && j > 0) {
+            const double s = sim[(i - 1) * w + (j - 1)];
+            const bool can_match = s >= min_line_similarity && std::fabs(at(i - 1, j - 1) + s - at(i, j)) < kEps;
+            const bool can_skip_file = std::fabs(at(i, j - 1) - at(i, j)) < kEps;
+            if (can_match && (prefer_match || !can_skip_file)) {
+                const bool can_skip_old = std::fabs(at(i - 1, j) - at(i, j)) < kEps;
+                if (prefer_match || !can_skip_old) {
+                    a.file_line[i - 1] = first + j - 1;
+                    --i;
+                    --j;
+                    continue;
+                }
+            }
+            if (can_skip_file) {
+                --j;
+            } else {
+                --i;
+            }
+        }
+        return a;
+    };
+    return {walk(true), walk(false)};
+}
+
+bool same_change(OriginalFile& file, const AlignedChange& a, const AlignedChange& b) {
+    const std::size_t first = std::min(a.first_line, b.first_line);
+    const std::size_t last = std::max(a.last_line, b.last_line);
+    auto rendered = [&](const AlignedChange& c) {
+        std::string out;
+        for (std::size_t n = first; n < c.first_line; ++n) (out += file.line(n)) += '\n';
+        out += c.text;
+        for (std::size_t n = c.last_line + 1; n <= last; ++n) (out += file.line(n)) += '\n';
+        return out;
+    };
+    return rendered(a) == rendered(b);
+}
+
+base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, const std::vector<std::string_view>& old_lines,
+                                                         const std::vector<std::string_view>& new_lines,
+                                                         const LineAlignment& alignment) {
+    const std::size_t first = alignment.first();
+    const std::size_t last = alignment.last();
+    if (first == 0) return base::fail(std::string("none of its old lines was found in the file"));
+    const std::vector<LineEdit> edits = diff_lines(old_lines, new_lines);
+    // The file line of the next old line at or after edit e that has one (last + 1 when none).
+    std::vector<std::size_t> next_placed(edits.size() + 1, last + 1);
+    for (std::size_t e = edits.size(); e-- > 0;) {
+        next_placed[e] = next_placed[e + 1];
+        if (edits[e].op != LineOp::add && alignment.file_line[edits[e].old_index]) {
+            next_placed[e] = alignment.file_line[edits[e].old_index];
+        }
+    }
+    AlignedChange out;
+    out.first_line = first;
+    out.last_line = last;
+    std::size_t next_file = first;  // the next file line not yet written or dropped
+    auto keep_until = [&](std::size_t n) {
+        for (; next_file < n; ++next_file) {
+            out.text += file.line(next_file);
+            out.text += '\n';
+        }
+    };
+    bool after_removal = false;
+    for (std::size_t e = 0; e < edits.size(); ++e) {
+        const LineEdit& edit = edits[e];
+        if (edit.op == LineOp::add) {
+            // Unmentioned file lines between here and the next placed line: added lines that do not
+            // replace a removed line could belong on either side of them.
+            if (!after_removal && next_file > first && next_placed[e] > next_file) {
+                return base::fail("the added line " + quoted(new_lines[edit.new_index]) + " comes between file lines " +
+                                  std::to_string(next_file - 1) + " and " + std::to_string(next_placed[e]) +
+                                  ", and the block does not show line " + std::to_string(next_file) +
+                                  (next_placed[e] - next_file > 1 ? "-" + std::to_string(next_placed[e] - 1) : std::string()) +
+                                  ", so whether it goes before or after that cannot be told");
+            }
+            out.text += new_lines[edit.new_index];
+            out.text += '\n';
+            continue;
+        }
+        const std::size_t at = alignment.file_line[edit.old_index];
+        if (edit.op == LineOp::remove) {
+            if (!at) {
+                return base::fail("its removed line " + quoted(old_lines[edit.old_index]) + " is not in the file");
+            }
+            keep_until(at);
+            next_file = at + 1;
+            after_removal = true;
+            continue;
+        }
+        after_removal = false;
+        if (!at) continue;  // a context line found nowhere: nothing to keep
+        keep_until(at + 1);
+    }
+    keep_until(last + 1);
+    return out;
+}
+
+}  // namespace text

@@ -1,0 +1,66 @@
+// A block laid onto the file line by line rather than as one run of lines: each old line is given
+// the file line it stands for, file lines in between that the block does not mention stay where
+// they are, and the change is written around them. For hunks a context line short, and for
+// similarity matching (which must never delete or duplicate a line the block did not mention).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/result.hpp"
+#include "text/original_file.hpp"
+
+namespace text {
+
+// For each old line of a block, the 1-based file line it stands for (0: none, for a context line
+// that similarity matching found nowhere). Increasing where not 0.
+struct LineAlignment {
+    std::vector<std::size_t> file_line;
+    std::size_t first() const;  // the first file line used (0 when none)
+    std::size_t last() const;   // the last one
+};
+
+// The lines a block is made of ("\n" ends each, also the last).
+std::vector<std::string_view> block_lines(std::string_view block_text);
+
+// Every place where the old lines are, in order and equal apart from trailing blanks, with between
+// 1 and `max_gap` file lines in all between them that they do not mention (a hunk that left out a
+// context line or two). The first and last old lines are at the ends of each place. At most
+// `limit` places are returned (more means "many").
+std::vector<LineAlignment> gap_alignments(OriginalFile& file, const std::vector<std::string_view>& old_lines,
+                                          std::size_t max_gap, std::size_t limit);
+
+// The old lines laid onto file lines [first, last] by line similarity (Levenshtein), each at most
+// once and in order, maximizing the total similarity; an old line less than `min_line_similarity`
+// like every candidate stays unplaced. Two of the best alignments, found settling every tie the
+// opposite ways: when their changes differ (same_change), the best is not unique.
+std::pair<LineAlignment, LineAlignment> similarity_alignments(OriginalFile& file,
+                                                              const std::vector<std::string_view>& old_lines,
+                                                              std::size_t first, std::size_t last,
+                                                              double min_line_similarity);
+
+// The change written over an alignment: file lines [first_line, last_line] replaced by `text`
+// ("\n" newlines, one after every line).
+struct AlignedChange {
+    std::size_t first_line = 0;
+    std::size_t last_line = 0;
+    std::string text;
+};
+
+// Applies the block (old_lines -> new_lines, paired by diff_lines) over `alignment`: a context
+// line is the file's own line, a removed line's file line goes, added lines go where the block puts
+// them, and file lines the block does not mention stay. Fails (with the reason, for a message)
+// when a removed line has no file line, or when added lines sit next to unmentioned file lines
+// with context on both sides, so that which side of them they go cannot be told.
+base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, const std::vector<std::string_view>& old_lines,
+                                                         const std::vector<std::string_view>& new_lines,
+                                                         const LineAlignment& alignment);
+
+// Whether two changes leave the file with the same lines (they may cover different ranges).
+bool same_change(OriginalFile& file, const AlignedChange& a, const AlignedChange& b);
+
+}  // namespace text

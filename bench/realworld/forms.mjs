@@ -112,12 +112,19 @@ function udiff(rel, hunks, { header = 'exact', r = null, omit = null, lf = false
 }
 
 // The context line a model leaves out: the hunk's first line, its last, or one between changes.
+// In the middle, only a line whose place the rest still fixes: one between two change blocks that
+// each remove a line (their added lines take the removed lines' place). Beside a block that only
+// adds lines, the added lines could go on either side of the line left out: no right answer.
 function omitIndex(lines, where) {
   if (where === 'first') return lines.length > 1 && lines[0][0] === ' ' ? 0 : -1;
   if (where === 'last') return lines.length > 1 && lines[lines.length - 1][0] === ' ' ? lines.length - 1 : -1;
+  const blockRemoves = (i, step) => {
+    for (let k = i; k >= 0 && k < lines.length && lines[k][0] !== ' '; k += step) if (lines[k][0] === '-') return true;
+    return false;
+  };
   for (let i = 1; i < lines.length - 1; i++) {
-    if (lines[i][0] !== ' ') continue;
-    if (lines.slice(0, i).some(([t]) => t !== ' ') && lines.slice(i + 1).some(([t]) => t !== ' ')) return i;
+    if (lines[i][0] !== ' ' || lines[i - 1][0] === ' ' || lines[i + 1][0] === ' ') continue;
+    if (blockRemoves(i - 1, -1) && blockRemoves(i + 1, 1)) return i;
   }
   return -1;
 }

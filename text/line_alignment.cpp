@@ -165,11 +165,27 @@ bool same_change(OriginalFile& file, const AlignedChange& a, const AlignedChange
 
 base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, const std::vector<std::string_view>& old_lines,
                                                          const std::vector<std::string_view>& new_lines,
-                                                         const LineAlignment& alignment) {
+                                                         const LineAlignment& alignment, std::string_view ops) {
     const std::size_t first = alignment.first();
     const std::size_t last = alignment.last();
     if (first == 0) return base::fail(std::string("none of its old lines was found in the file"));
-    const std::vector<LineEdit> edits = diff_lines(old_lines, new_lines);
+    std::vector<LineEdit> edits;
+    const bool ops_given = !ops.empty();
+    if (ops_given) {
+        std::size_t o = 0, n = 0;
+        for (const char op : ops) {
+            if (op == '+') {
+                edits.push_back({LineOp::add, o, n++});
+            } else if (op == '-') {
+                edits.push_back({LineOp::remove, o++, n});
+            } else {
+                edits.push_back({LineOp::common, o++, n++});
+            }
+        }
+        if (o != old_lines.size() || n != new_lines.size()) return base::fail(std::string("its lines do not add up"));
+    } else {
+        edits = diff_lines(old_lines, new_lines);
+    }
     // The file line of the next old line at or after edit e that has one (last + 1 when none).
     std::vector<std::size_t> next_placed(edits.size() + 1, last + 1);
     for (std::size_t e = edits.size(); e-- > 0;) {
@@ -189,9 +205,15 @@ base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, con
         }
     };
     bool after_removal = false;
+    bool kept_inside_removals = false;  // this run of removed lines has a file line kept inside it
     for (std::size_t e = 0; e < edits.size(); ++e) {
         const LineEdit& edit = edits[e];
         if (edit.op == LineOp::add) {
+            if (kept_inside_removals) {
+                return base::fail("its removed lines have file lines it does not show between them, and whether "
+                                  "the added line " +
+                                  quoted(new_lines[edit.new_index]) + " goes before or after those cannot be told");
+            }
             // Unmentioned file lines between here and the next placed line: added lines that do not
             // replace a removed line could belong on either side of them.
             if (!after_removal && next_file > first && next_placed[e] > next_file) {
@@ -210,12 +232,14 @@ base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, con
             if (!at) {
                 return base::fail("its removed line " + quoted(old_lines[edit.old_index]) + " is not in the file");
             }
+            if (!ops_given && after_removal && at > next_file) kept_inside_removals = true;
             keep_until(at);
             next_file = at + 1;
             after_removal = true;
             continue;
         }
         after_removal = false;
+        kept_inside_removals = false;
         if (!at) continue;  // a context line found nowhere: nothing to keep
         keep_until(at + 1);
     }

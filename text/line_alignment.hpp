@@ -51,14 +51,15 @@ struct AlignedChange {
     std::string text;
 };
 
-// Applies the block (old_lines -> new_lines, paired by diff_lines) over `alignment`: a context
-// line is the file's own line, a removed line's file line goes, added lines go where the block puts
-// them, and file lines the block does not mention stay. Fails (with the reason, for a message)
-// when a removed line has no file line, or when added lines sit next to unmentioned file lines
-// with context on both sides, so that which side of them they go cannot be told.
+// Applies the block (old_lines -> new_lines, in the order `ops` gives, PatchBlock::ops; paired by
+// diff_lines when empty) over `alignment`: a context line is the file's own line, a removed line's
+// file line goes, added lines go where the block puts them, and file lines the block does not
+// mention stay. Fails (with the reason, for a message) when a removed line has no file line, or
+// when which side of an unmentioned file line added lines go cannot be told: they follow context,
+// not a removed line, or (ops not given) the removed lines before them have one between them.
 base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, const std::vector<std::string_view>& old_lines,
                                                          const std::vector<std::string_view>& new_lines,
-                                                         const LineAlignment& alignment);
+                                                         const LineAlignment& alignment, std::string_view ops);
 
 // Whether two changes leave the file with the same lines (they may cover different ranges).
 bool same_change(OriginalFile& file, const AlignedChange& a, const AlignedChange& b);

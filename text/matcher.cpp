@@ -199,11 +199,18 @@ private:
         return found;
     }
 
-    // old_string's last line ended in blanks that the tolerant view dropped: the caller showed the
-    // end of that line, so the place reaches the end of the file's line too (its blanks are replaced).
-    void take_trailing_blanks(Found& found) {
+    // A tolerant place reaches the end of its last line when only blanks follow it there: the
+    // tiers read lines without their trailing blanks, so a line new_string rewrites ends as
+    // new_string ends it, and a line it repeats keeps the file's bytes (replacement_fit).
+    // `to_newline`: old_string's last line ended in blanks the view dropped (typographic spaces
+    // too), so up to the newline is all blanks.
+    void take_trailing_blanks(Found& found, bool to_newline) {
         const std::string_view t = lf_.text();
         for (Place& p : found.places) {
+            if (!to_newline) {
+                take_trailing_blanks_of(p);
+                continue;
+            }
             std::size_t e = p.lf_end;
             while (e < t.size() && t[e] != '\n') ++e;
             if (e == p.lf_end) continue;
@@ -211,6 +218,17 @@ private:
             p.end = lf_.to_source(e);
         }
     }
+    // The place extended to the end of its line when only blanks follow it there.
+    void take_trailing_blanks_of(Place& p) {
+        const std::string_view t = lf_.text();
+        std::size_t e = p.lf_end;
+        while (e < t.size() && t[e] != '\n' && is_blank_byte(t[e])) ++e;
+        if (e == p.lf_end || (e < t.size() && t[e] != '\n')) return;
+        p.lf_end = e;
+        p.end = lf_.to_source(e);
+    }
+    // The last line of `s` (after its last newline) is not empty and ends in a blank.
+    static bool ends_in_blanks(std::string_view s) { return !s.empty() && is_blank_byte(s.back()); }
 
     bool v3_folded() { return view3().folded(); }
 
@@ -230,7 +248,7 @@ private:
             const TolerantView& v = view2();
             found = search(v.text(), needle2.text, needle2.last_line_stripped,
                            [&v](std::size_t p) { return v.to_source(p); });
-            if (needle2.last_line_stripped) take_trailing_blanks(found);
+            take_trailing_blanks(found, needle2.last_line_stripped);
             if (found.count) return decide(decided_by(MatchTier::trailing_whitespace), std::move(found), a);
         }
 
@@ -240,11 +258,11 @@ private:
             if (v.folded() || needle3.text != needle2.text) {
                 found = search(v.text(), needle3.text, needle3.last_line_stripped,
                                [&v](std::size_t p) { return v.to_source(p); });
-                if (needle3.last_line_stripped) take_trailing_blanks(found);
+                take_trailing_blanks(found, needle3.last_line_stripped);
                 if (found.count) return decide(decided_by(MatchTier::unicode_normalized), std::move(found), a, true);
             }
             found = search_indentation(needle3.text);
-            if (needle3.last_line_stripped) take_trailing_blanks(found);
+            take_trailing_blanks(found, needle3.last_line_stripped);
             if (found.count) return decide(decided_by(MatchTier::indentation), std::move(found), a, v3_folded());
         }
         return std::nullopt;
@@ -295,7 +313,13 @@ private:
         m.tier = tier;
         m.replacements.reserve(chosen.size());
         m.lines.reserve(chosen.size());
-        for (const Place* p : chosen) {
+        const bool new_ends_in_blanks = ends_in_blanks(a.replacement);
+        for (const Place* chosen_place : chosen) {
+            Place extended = *chosen_place;
+            // new_string's last line ends in blanks and the file's line has only blanks after the
+            // place: the caller wrote that line's end, so the file's blanks are not added to it.
+            if (new_ends_in_blanks && !ends_in_blanks(a.needle)) take_trailing_blanks_of(extended);
+            const Place* p = &extended;
             Replacement r;
             r.begin = p->begin;
             r.end = p->end;

@@ -138,6 +138,7 @@ private:
             for (; trailing_empty > 0; --trailing_empty) {
                 chunk.old_text.pop_back();
                 chunk.new_text.pop_back();
+                chunk.ops.pop_back();
             }
             if (open && has_body && !(chunk.old_text.empty() && chunk.new_text.empty())) {
                 chunk.index = ++block_count_;
@@ -185,6 +186,7 @@ private:
                 }
                 has_body = true;
                 const char op = line.empty() ? ' ' : line[0];
+                chunk.ops += op;
                 const std::string_view content = line.empty() ? line : line.substr(1);
                 if (op != '+') {
                     chunk.old_text.append(content);

@@ -43,6 +43,10 @@ struct PatchBlock {
     // The added lines with the newlines the patch gave them ("\r\n" kept): what a file created by
     // the patch is written with. Unified diffs and apply_patch `*** Add File:` fill it.
     std::string new_text_as_given;
+    // Unified diffs and apply_patch: ' ', '-' or '+' for each line of the block in the patch's
+    // order (which says on which side of a left-out line an added line goes). Empty: not given
+    // (SEARCH/REPLACE), old and new lines are paired by diff_lines.
+    std::string ops;
 };
 
 struct FilePatch {

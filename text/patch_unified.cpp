@@ -172,6 +172,7 @@ private:
         const std::size_t n = text_.size();
         std::size_t j = i + 1;
         auto take = [&](char op, std::string_view content, std::size_t line) {
+            block.ops += op;
             if (op != '+') {
                 block.old_text.append(content);
                 block.old_text += '\n';

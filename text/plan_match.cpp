@@ -171,7 +171,7 @@ private:
         const std::vector<std::string_view> old_lines = block_lines(b_.old_text);
         const std::vector<std::string_view> new_lines = block_lines(b_.new_text);
         for (const LineAlignment& a : alignments) {
-            auto change = apply_alignment(file_, old_lines, new_lines, a);
+            auto change = apply_alignment(file_, old_lines, new_lines, a, b_.ops);
             if (!change) {
                 if (why_not && why_not->empty()) *why_not = change.error();
                 continue;

@@ -87,14 +87,14 @@ SimilarityOutcome locate_by_similarity(PlanContext& ctx, const BlockAt& at, std:
     const std::vector<std::string_view> old_lines = block_lines(old_text);
     const std::vector<std::string_view> new_lines = block_lines(new_text);
     const auto [one, other] = similarity_alignments(ctx.file, old_lines, from, to, kMinLineSimilarity);
-    auto change = apply_alignment(ctx.file, old_lines, new_lines, one);
+    auto change = apply_alignment(ctx.file, old_lines, new_lines, one, at.block.ops);
     if (!change) {
         out.failure = Unplaced{BlockFailureKind::not_found,
                                similar_but_unaligned_message(ctx.subject, start, end_line, chosen->similarity, change.error())};
         return out;
     }
     if (other.file_line != one.file_line) {
-        auto second = apply_alignment(ctx.file, old_lines, new_lines, other);
+        auto second = apply_alignment(ctx.file, old_lines, new_lines, other, at.block.ops);
         if (!second || !same_change(ctx.file, *change, *second)) {
             out.failure = Unplaced{BlockFailureKind::ambiguous,
                                    similar_but_unaligned_message(ctx.subject, start, end_line, chosen->similarity,

@@ -60,22 +60,10 @@ base::Result<std::string, FitProblem> fit_replacement(const FitRequest& request)
     std::vector<std::string_view> written = folded_only ? pieces(typed) : new_lines;
     if (written.size() != new_lines.size()) written = new_lines;
 
-    // Which old line each new line repeats byte for byte, and which one it rewrites (the k-th
-    // added line of a run of changes pairs with the run's k-th removed line).
+    // Which old line each new line repeats byte for byte.
     std::vector<std::optional<std::size_t>> same_as(new_lines.size());
-    std::vector<std::optional<std::size_t>> rewrites(new_lines.size());
-    std::vector<std::size_t> removed;
-    std::size_t added_in_run = 0;
     for (const LineEdit& e : diff_lines(old_lines, new_lines)) {
-        if (e.op == LineOp::common) {
-            same_as[e.new_index] = e.old_index;
-            removed.clear();
-            added_in_run = 0;
-        } else if (e.op == LineOp::remove) {
-            removed.push_back(e.old_index);
-        } else if (added_in_run < removed.size()) {
-            rewrites[e.new_index] = removed[added_in_run++];
-        }
+        if (e.op == LineOp::common) same_as[e.new_index] = e.old_index;
     }
 
     // The caller's indentations and the file's for them, from the lines old_string matched.
@@ -99,17 +87,8 @@ base::Result<std::string, FitProblem> fit_replacement(const FitRequest& request)
             continue;
         }
         const std::string_view line = written[j];
-        // The blanks that end the file's line, when the caller's old line did not show them: a
-        // rewrite of that line keeps them (as an exact edit inside the line would).
-        std::string_view kept_blanks;
-        if (rewrites[j] && has_visible_text(line) && rtrim_blanks(line).size() == line.size()) {
-            const std::string_view old_line = old_lines[*rewrites[j]];
-            const std::string_view file_line = file_lines[*rewrites[j]];
-            if (rtrim_blanks(old_line).size() == old_line.size()) kept_blanks = file_line.substr(rtrim_blanks(file_line).size());
-        }
         if (!request.shift || line.empty()) {
             out += line;
-            out += kept_blanks;
             continue;
         }
         const std::string_view indent = indent_of(line);
@@ -125,7 +104,6 @@ base::Result<std::string, FitProblem> fit_replacement(const FitRequest& request)
         } else {
             out += reindent(line, *request.shift);
         }
-        out += kept_blanks;
     }
     return out;
 }

@@ -30,8 +30,8 @@ struct FitProblem {
 // diff_lines pairs it with is that line's text in the file (its trailing whitespace, typography and
 // indentation kept). Other lines: with a shift, the file's indentation for the caller's (learned
 // from the lines old_string matched; a line already indented in the file's style is left alone;
-// otherwise the shift moves it); when folded, the file's typography; and when it rewrites a line
-// whose trailing blanks old_string did not show, those blanks. When old_string and the region
+// otherwise the shift moves it); when folded, the file's typography (a rewritten line ends as
+// new_string ends it: trailing blanks are not carried over). When old_string and the region
 // do not have the same number of lines, the whole new_string is moved or given the typography.
 base::Result<std::string, FitProblem> fit_replacement(const FitRequest& request);
 

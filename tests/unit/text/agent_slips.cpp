@@ -97,6 +97,16 @@ TEST_CASE("slip 3: whitespace-only lines and trailing whitespace in tolerant tie
     const Edited ascii = edit("    a = 'x'  \nb\n", "    a = 'x'", "    a = 'y'");
     CHECK(ascii.error == "");
     CHECK(ascii.bytes == "    a = 'y'  \nb\n");  // the caller did not show the whitespace: it stays
+    // new_string ends its line with blanks of its own: the file's blanks after the place are not
+    // added to them (they would be doubled).
+    const Edited doubled = edit("}  \nnext\n", "}", "} \n\nint g;  ");
+    CHECK(doubled.error == "");
+    CHECK(doubled.bytes == "} \n\nint g;  \nnext\n");
+    // A tolerant tier reads whole lines: a rewritten last line ends as new_string ends it, a
+    // repeated one keeps the file's blanks.
+    CHECK(edit("\ta = \u2018x\u2019;  \nb\n", "\ta = 'x';", "\ta = 'y';").bytes == "\ta = \u2018y\u2019;\nb\n");
+    CHECK(edit("\ta = 1;  \n\tb = 2;\t\nc\n", "    a = 1;\n    b = 2;", "    a = 1;\n    b = 3;").bytes ==
+          "\ta = 1;  \n\tb = 3;\nc\n");
     // A change that only removes trailing whitespace is a change, not "no change".
     const Edited only_ws = edit("    a = 'x'\n    \nb\n", "    a = \xE2\x80\x98x\xE2\x80\x99\n    ", "    a = 'x'\n");
     CHECK(only_ws.error == "");
@@ -134,6 +144,13 @@ TEST_CASE("slip 4b: a hunk whose only flaw is a missing context line applies whe
                             file);
     CHECK(p.error == "");
     CHECK(p.bytes == "int f(void)\n{\n\tif (x) {\n\t\tbar();\n\t\treturn (-1);\n\t}\n\treturn (0);\n}\n");
+    // The hunk's own order says where added lines go around a left-out line ...
+    CHECK(patch("--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n x\n-a\n+A\n-b\n+B\n y\n", "x\na\ng\nb\ny\n").bytes ==
+          "x\nA\ng\nB\ny\n");
+    // ... which a SEARCH/REPLACE block cannot say: its lines are paired by a diff, and refused.
+    const Patched unordered = patch("<<<<<<< SEARCH\nx\na\nb\ny\n=======\nx\nA\nB\ny\n>>>>>>> REPLACE\n", "x\na\ng\nb\ny\n");
+    CHECK(unordered.bytes.empty());
+    CHECK(unordered.error.find("cannot be told") != std::string::npos);
     // An addition next to the gap could go on either side of the missing line: refused.
     const Patched unsure = patch("--- a/f\n+++ b/f\n@@ -4,3 +4,4 @@\n \t\tfoo();\n+\t\tlog();\n \t}\n", file);
     CHECK(unsure.bytes.empty());

@@ -119,11 +119,10 @@ TEST_CASE("replacement text is literal: no regex, no $ expansion") {
 
 TEST_CASE("matching tier 2: trailing whitespace ignored") {
     const std::string file = "int x = 1;   \nint y = 2;\t\nint z;\n";
-    // Lines rewritten keep the blanks old_string did not show (as an exact edit inside each line
-    // would); a line new_string repeats is the file's own; a line that showed its blanks loses them.
-    CHECK_EDIT("trailing_whitespace", "int x = 3;   \nint y = 4;\t\nint z;\n", file, "int x = 1;\nint y = 2;\n", "int x = 3;\nint y = 4;\n");
-    CHECK_EDIT("trailing_whitespace", "int x = 1;   \nint y = 4;\t\nint z;\n", file, "int x = 1;\nint y = 2;\n", "int x = 1;\nint y = 4;\n");
-    CHECK_EDIT("trailing_whitespace", "int x = 3;\nint y = 4;\t\nint z;\n", file, "int x = 1; \nint y = 2;\n", "int x = 3;\nint y = 4;\n");
+    // Lines rewritten end as new_string ends them; a line new_string repeats is the file's own.
+    CHECK_EDIT("trailing_whitespace", "int x = 3;\nint y = 4;\nint z;\n", file, "int x = 1;\nint y = 2;\n", "int x = 3;\nint y = 4;\n");
+    CHECK_EDIT("trailing_whitespace", "int x = 1;   \nint y = 4;\nint z;\n", file, "int x = 1;\nint y = 2;\n", "int x = 1;\nint y = 4;\n");
+    CHECK_EDIT("trailing_whitespace", "int x = 3;\nint y = 2;\t\nint z;\n", file, "int x = 1;\nint y = 2;", "int x = 3;\nint y = 2;");
 
     // Trailing whitespace in the needle that the file does not have.
     CHECK_EDIT("trailing_whitespace", "F\nG\n", "f(a)\ng(b)\n", "f(a)  \ng(b)", "F\nG");
@@ -134,7 +133,7 @@ TEST_CASE("matching tier 2: trailing whitespace ignored") {
     CHECK(apply("foo\nbar\n", "foo \t", "x").bytes == "x\nbar\n");
 
     // CRLF and trailing blanks together: the range still maps to the original bytes.
-    CHECK(apply("a  \r\nb\r\n", "a\nb", "c\nd").bytes == "c  \r\nd\r\n");
+    CHECK(apply("a  \r\nb\r\n", "a\nb", "c\nd").bytes == "c\r\nd\r\n");
     CHECK(apply("a  \r\nb\r\n", "a  \nb", "c\nd").bytes == "c\r\nd\r\n");
 }
 
@@ -214,7 +213,7 @@ TEST_CASE("replace_all: every non-overlapping place at the deciding tier") {
     // A tolerant tier with several places and replace_all.
     // old_string shows its line's end (trailing blanks), new_string drops them: they are dropped.
     CHECK_EDIT("trailing_whitespace", "k = 2\nk = 2\n", "k = 1 \nk = 1\t\n", "k = 1  ", "k = 2", true);
-    CHECK_EDIT("trailing_whitespace", "k = 2 \nk = 2\t\n", "k = 1 \nk = 1\t\n", "k = 1\n", "k = 2\n", true);
+    CHECK_EDIT("trailing_whitespace", "k = 2\nk = 2\n", "k = 1 \nk = 1\t\n", "k = 1\n", "k = 2\n", true);
 
     auto m = text::match_edit("a\na\na\n", EditSpec{"a", "b", true});
     REQUIRE(m.ok());
@@ -356,6 +355,9 @@ TEST_CASE("property: exact replace_all on random files equals the same replaceme
         std::string replacement;
         for (std::uint32_t n = next() % 4; n > 0; --n) replacement += next() % 4 == 0 ? "\n" : pieces[next() % 5];
         if (replacement == needle) continue;
+        // A replacement ending in blanks also takes the blanks that end the file's line after a
+        // place (tested in agent_slips.cpp): not the plain replacement this property is about.
+        if (!replacement.empty() && (replacement.back() == ' ' || replacement.back() == '\t')) continue;
 
         auto m = text::match_edit(file, EditSpec{needle, replacement, true});
         REQUIRE(m.ok());

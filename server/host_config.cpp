@@ -83,12 +83,14 @@ base::Result<HostConfig> host_config(const HostConfigRequest& request) {
     if (roots.empty() && (host == "vscode" || host == "cursor")) roots.push_back("${workspaceFolder}");
     if (roots.empty() && host == "claude-desktop") roots.push_back(request.working_directory);
     std::vector<std::string> args;
+    // npx -y: install (or reuse from npm's cache) without asking, then run the package's bin.
+    if (request.npx) args = {"-y", std::string(npm_package_name)};
     for (const auto& root : roots) {
         args.push_back("--root");
         args.push_back(absolute_root(root, request.working_directory));
     }
     args.insert(args.end(), request.extra_args.begin(), request.extra_args.end());
-    const std::string& exe = request.executable;
+    const std::string exe = request.npx ? std::string("npx") : request.executable;
 
     HostConfig out;
     if (host == "claude-desktop") {
@@ -125,6 +127,9 @@ base::Result<HostConfig> host_config(const HostConfigRequest& request) {
         return base::fail(base::Failure{"unknown host \"" + host + "\"; known hosts: " + known,
                                         base::ErrorReason::invalid_arguments});
     }
+    if (request.npx)
+        out.where += "\nnpx (Node.js 18 or later) fetches the npm package " + std::string(npm_package_name) +
+                     " on first start and runs the executable for this system from it.";
     return out;
 }
 

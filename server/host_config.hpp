@@ -1,6 +1,6 @@
 // `mcp-edit config HOST`: the block a user pastes into an agent host's configuration to start this
 // server, in the host's own format (JSON or Codex's TOML) with this binary's absolute path, and
-// where that block goes. Pure text; main.cpp finds the executable and prints.
+// where that block goes (or, with --npx, `npx -y mcp-edit` from npm). Pure text; main.cpp finds the executable and prints.
 #pragma once
 
 #include <string>
@@ -17,12 +17,16 @@ struct HostConfigRequest {
     std::vector<std::string> roots;       // --root values as given (made absolute here)
     std::vector<std::string> extra_args;  // further server flags, after `--`
     std::string working_directory;        // what relative roots are relative to
+    bool npx = false;                     // start it as `npx -y mcp-edit` (the npm package), not `executable`
 };
 
 struct HostConfig {
     std::string text;   // the block to paste, ending in a newline
     std::string where;  // where it goes and how to apply it, for a human (several lines)
 };
+
+// The npm package whose bin starts this server (packaging/npm).
+inline constexpr std::string_view npm_package_name = "mcp-edit";
 
 // The hosts `config` knows, in the order --help lists them.
 const std::vector<std::string_view>& host_config_names();

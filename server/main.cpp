@@ -84,6 +84,8 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     config_command->add_option("--root", host_request.roots,
                                "Directory the agent may change (repeatable; default: the host's own root, "
                                "${workspaceFolder} in VS Code and Cursor, the current directory for Claude Desktop)");
+    config_command->add_flag("--npx", host_request.npx,
+                             "Start it with `npx -y mcp-edit` (the npm package) instead of this executable's path");
     config_command->footer("Further mcp-edit flags for the block go after --, e.g. mcp-edit config codex -- --approval auto");
     app.add_option("--root", config.roots,
                    "Directory that may be touched (repeatable; default: the working directory)");

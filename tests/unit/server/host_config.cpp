@@ -87,6 +87,41 @@ TEST_CASE("host config: Claude Code's where names the claude mcp add command, qu
 #endif
 }
 
+TEST_CASE("host config: --npx starts the npm package through npx -y in every host's block") {
+    for (const auto host : server::host_config_names()) {
+        CAPTURE(host);
+        server::HostConfigRequest request;
+        request.host = std::string(host);
+        request.executable = exe;
+        request.roots = {"/abs"};
+        request.extra_args = {"--approval", "auto"};
+        request.working_directory = cwd;
+        request.npx = true;
+        const auto config = server::host_config(request);
+        REQUIRE(config.ok());
+        CHECK(config->text.find(exe) == std::string::npos);
+        CHECK(config->where.find("npm package mcp-edit") != std::string::npos);
+#ifndef _WIN32
+        if (host == "codex") {
+            CHECK(config->text == "[mcp_servers.edit]\ncommand = \"npx\"\nargs = [\"-y\", \"mcp-edit\", \"--root\", \"/abs\", "
+                                  "\"--approval\", \"auto\"]\n");
+            continue;
+        }
+        const Json block = Json::parse(config->text);
+        const Json& entry = block.at(host == "vscode" ? "servers" : "mcpServers").at("edit");
+        CHECK(entry.at("command") == "npx");
+        CHECK(entry.at("args") == Json{"-y", "mcp-edit", "--root", "/abs", "--approval", "auto"});
+#endif
+    }
+    server::HostConfigRequest request;
+    request.host = "claude-code";
+    request.executable = exe;
+    request.working_directory = cwd;
+    request.npx = true;
+    CHECK(server::host_config(request)->where.find("claude mcp add --transport stdio edit -- npx -y mcp-edit\n") !=
+          std::string::npos);
+}
+
 TEST_CASE("host config: an unknown host is refused with the known ones") {
     server::HostConfigRequest request;
     request.host = "emacs";

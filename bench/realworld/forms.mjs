@@ -135,7 +135,7 @@ function srBlocks(plan, hint, fn = (s) => s) {
   let d = '';
   for (const e of plan) {
     const o = fn(e.old), n = fn(e.new);
-    if (MARKER.test(o) || MARKER.test(n)) return null;
+    if (MARKER.test(o) || MARKER.test(n) || o === n) return null;
     // Each section's text is followed by the line break before the next marker (so a section
     // whose text ends with a line break ends with an empty line); an empty section is no line.
     const nl = (s) => (s === '' ? '' : s + '\n');
@@ -185,6 +185,9 @@ export function casesOf(ch, rel, abs) {
   const slip = (fnOld, fnNew = (s) => s) => {
     if (!plan) return null;
     const calls = edits(fnOld, fnNew);
+    // A slip that leaves some edit asking for no change (a commit that only re-indented or only
+    // dropped trailing blanks) is not a call anyone sends.
+    if (calls.some((c) => c.args.old_string === c.args.new_string)) return null;
     return calls.some((c, i) => c.args.old_string !== plan[i].old) ? calls : null;
   };
   if (plan) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "text/indent_translation.hpp"
 #include "text/line_diff.hpp"
 #include "text/lines.hpp"
 #include "text/patch_similarity.hpp"
@@ -194,6 +195,15 @@ base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, con
             next_placed[e] = alignment.file_line[edits[e].old_index];
         }
     }
+    // When the block is indented otherwise than the file (similarity placement), added lines are
+    // moved to the file's indentation, known from the lines the old ones were laid onto.
+    IndentTranslation indents;
+    for (std::size_t i = 0; i < old_lines.size(); ++i) {
+        if (alignment.file_line[i]) indents.learn(old_lines[i], file.line(alignment.file_line[i]));
+    }
+    bool census_read = false;              // indents has read the file's indentations
+    std::vector<std::size_t> run_removed;  // the old lines removed in the current run of changes
+    std::size_t run_added = 0;
     AlignedChange out;
     out.first_line = first;
     out.last_line = last;
@@ -223,7 +233,41 @@ base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, con
                                   (next_placed[e] - next_file > 1 ? "-" + std::to_string(next_placed[e] - 1) : std::string()) +
                                   ", so whether it goes before or after that cannot be told");
             }
-            out.text += new_lines[edit.new_index];
+            const std::string_view line = new_lines[edit.new_index];
+            if (indents.shifted() && !indentation(line).empty()) {
+                std::optional<std::string_view> rewritten_old, rewritten_file;
+                if (run_added < run_removed.size()) {
+                    rewritten_old = old_lines[run_removed[run_added]];
+                    rewritten_file = file.line(alignment.file_line[run_removed[run_added]]);
+                }
+                const IndentTranslation::Lookup found = indents.find(indentation(line), rewritten_old, rewritten_file);
+                const bool from_rewritten_line =
+                    found.indent && rewritten_old && indentation(*rewritten_old) == indentation(line);
+                if (found.indent && !from_rewritten_line && *found.indent != indentation(line)) {
+                    // The caller's blanks may also be meant as they are, when the file has lines
+                    // indented exactly so: then which is meant cannot be told.
+                    if (!census_read) {
+                        std::string all;
+                        for (std::size_t n = 1; n <= file.line_count(); ++n) (all += file.line(n)) += '\n';
+                        indents.read_file_indents(all);
+                        census_read = true;
+                    }
+                    if (indents.in_file(indentation(line))) {
+                        return base::fail("it is indented otherwise than the file, and the added line " + quoted(line) +
+                                          " is indented in a way the file also uses, so whether to keep or change "
+                                          "its indentation cannot be told");
+                    }
+                }
+                if (!found.indent) {
+                    return base::fail("it is indented otherwise than the file, and which indentation the added line " +
+                                      quoted(line) + " should have there cannot be told");
+                }
+                out.text += *found.indent;
+                out.text += line.substr(indentation(line).size());
+            } else {
+                out.text += line;
+            }
+            ++run_added;
             out.text += '\n';
             continue;
         }
@@ -233,6 +277,11 @@ base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, con
                 return base::fail("its removed line " + quoted(old_lines[edit.old_index]) + " is not in the file");
             }
             if (!ops_given && after_removal && at > next_file) kept_inside_removals = true;
+            if (!after_removal || run_added > 0) {
+                run_removed.clear();
+                run_added = 0;
+            }
+            run_removed.push_back(edit.old_index);
             keep_until(at);
             next_file = at + 1;
             after_removal = true;
@@ -240,6 +289,8 @@ base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, con
         }
         after_removal = false;
         kept_inside_removals = false;
+        run_removed.clear();
+        run_added = 0;
         if (!at) continue;  // a context line found nowhere: nothing to keep
         keep_until(at + 1);
     }

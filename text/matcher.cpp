@@ -227,6 +227,27 @@ private:
         p.lf_end = e;
         p.end = lf_.to_source(e);
     }
+    // The place extended back to the start of its line when only blanks precede it there and
+    // new_string's first line starts with exactly those blanks (or is blanks only) while
+    // old_string's does not start with a blank: the caller wrote that line's start, so the file's
+    // indentation is not added to the caller's (it would be doubled).
+    void take_leading_blanks_of(Place& p, const Attempt& a) {
+        if (a.needle.empty() || is_blank_byte(a.needle.front()) || a.replacement.empty() ||
+            !is_blank_byte(a.replacement.front())) {
+            return;
+        }
+        const std::string_view t = lf_.text();
+        std::size_t b = p.lf_begin;
+        while (b > 0 && t[b - 1] != '\n' && is_blank_byte(t[b - 1])) --b;
+        if (b == p.lf_begin || (b > 0 && t[b - 1] != '\n')) return;
+        const std::string_view before = t.substr(b, p.lf_begin - b);
+        const std::string_view first_line = std::string_view(a.replacement).substr(0, a.replacement.find('\n'));
+        const bool blanks_only = !has_visible_text(first_line);
+        if (!blanks_only && indentation(first_line) != before) return;
+        p.lf_begin = b;
+        p.begin = lf_.to_source(b);
+    }
+
     // The last line of `s` (after its last newline) is not empty and ends in a blank.
     static bool ends_in_blanks(std::string_view s) { return !s.empty() && is_blank_byte(s.back()); }
 
@@ -319,6 +340,7 @@ private:
             // new_string's last line ends in blanks and the file's line has only blanks after the
             // place: the caller wrote that line's end, so the file's blanks are not added to it.
             if (new_ends_in_blanks && !ends_in_blanks(a.needle)) take_trailing_blanks_of(extended);
+            take_leading_blanks_of(extended, a);
             const Place* p = &extended;
             Replacement r;
             r.begin = p->begin;
@@ -328,7 +350,8 @@ private:
             } else if (const std::string_view region = lf_.text().substr(p->lf_begin, p->lf_end - p->lf_begin);
                        region != a.needle) {
                 // A tolerant place: the lines the caller did not change keep the file's bytes.
-                FitRequest fit{a.needle, region, a.replacement, p->shift ? &*p->shift : nullptr, folded};
+                FitRequest fit{a.needle, region, a.replacement, p->shift ? &*p->shift : nullptr, folded, lf_.text(),
+                               lf_.text().substr(0, p->lf_begin)};
                 auto fitted = fit_replacement(fit);
                 if (!fitted) return unclear_indentation(tier, p->lines, fitted.error());
                 r.text = std::move(fitted.value());

@@ -16,6 +16,10 @@ struct FitRequest {
     std::string_view replacement;  // new_string ("\n" newlines)
     const IndentShift* shift = nullptr;  // the indentation tier's shift, if that tier found it
     bool folded = false;           // found with Unicode folded: new text takes the file's typography
+    // The whole file ("\n" newlines): with a tabs-for-spaces shift, a new line's indentation is
+    // refused as unclear when the file has another form of the same width.
+    std::string_view file_text;
+    std::string_view before_region;  // the file's text before the region ("\n" newlines)
 };
 
 // Why new_string cannot be fitted: one caller indentation stands for two of the file's.

@@ -84,6 +84,28 @@ TEST_CASE("slip 2: new_string lines already in the file's style are not re-inden
     CHECK(mixed.bytes == "\tif (a &&\n\t    c)\n\t\tb();\n");
 }
 
+TEST_CASE("slip 2b: tabs typed as spaces: a width the file writes two ways is told apart by evidence, or refused") {
+    // The file indents statements with a tab and continues a declaration with four spaces: the
+    // caller's four spaces could be either.
+    const std::string file =
+        "int\nf(int a,\n    int b)\n{\n\tint x;\n\n\tx = a;\n\treturn (x);\n}\n";
+    // A statement after a line ending in ';': the file only ever indents those with a tab.
+    CHECK(edit(file, "    x = a;\n    return (x);", "    x = a;\n    x += b;\n    return (x);").bytes ==
+          "int\nf(int a,\n    int b)\n{\n\tint x;\n\n\tx = a;\n\tx += b;\n\treturn (x);\n}\n");
+    // The same line elsewhere in the file says how it is indented.
+    CHECK(edit(file, "    return (x);\n}", "    return (x);\n}\n\nint\ng(int a,\n    int b)\n{\n}").bytes ==
+          file + "\nint\ng(int a,\n    int b)\n{\n}\n");
+    // A rewritten line keeps the indentation of the line it rewrites; a width the file writes one
+    // way only is written that way.
+    CHECK(edit(file, "    x = a;", "    x = g(a,\n        b);").bytes ==
+          "int\nf(int a,\n    int b)\n{\n\tint x;\n\n\tx = g(a,\n\t\tb);\n\treturn (x);\n}\n");
+    // Nothing in the file tells: refused, naming both forms.
+    const std::string mixed = "\tx = 1;\n    y = 2;\n\tz = 3;\n";
+    const Edited unclear = edit(mixed, "    z = 3;", "    z = 3;\n    w = 4;");
+    CHECK(unclear.kind == text::MatchErrorKind::unclear_indentation);
+    CHECK(unclear.bytes.empty());
+}
+
 TEST_CASE("slip 3: whitespace-only lines and trailing whitespace in tolerant tiers") {
     // A whitespace-only line of new_string takes the file's style, not the caller's.
     const Edited blank = edit("\tif (a) {\n\t\tb();\n\t}\n", "    if (a) {\n        b();", "    if (a) {\n        \n        b();");
@@ -102,6 +124,11 @@ TEST_CASE("slip 3: whitespace-only lines and trailing whitespace in tolerant tie
     const Edited doubled = edit("}  \nnext\n", "}", "} \n\nint g;  ");
     CHECK(doubled.error == "");
     CHECK(doubled.bytes == "} \n\nint g;  \nnext\n");
+    // The same at a line's start: new_string gives the indentation old_string left out.
+    CHECK(edit("  \nvar f = 1;\n", "\nvar f = 1;", " \nvar f = 2;").bytes == " \nvar f = 2;\n");
+    CHECK(edit("\tif (a)\n\t\treturn 1;\n", "return 1;", "\t\treturn 2;").bytes == "\tif (a)\n\t\treturn 2;\n");
+    // ... but other blanks are the caller's own, added literally.
+    CHECK(edit("\tif (a)\n\t\treturn 1;\n", "return 1;", "  return 2;").bytes == "\tif (a)\n\t\t  return 2;\n");
     // A tolerant tier reads whole lines: a rewritten last line ends as new_string ends it, a
     // repeated one keeps the file's blanks.
     CHECK(edit("\ta = \u2018x\u2019;  \nb\n", "\ta = 'x';", "\ta = 'y';").bytes == "\ta = \u2018y\u2019;\nb\n");

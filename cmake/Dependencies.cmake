@@ -1,8 +1,12 @@
 # Every dependency is a Debian package found on the system; nothing is vendored or downloaded.
 # asio (standalone), dtl and xxhash ship no CMake config, so they get small imported targets here.
-# The Windows build (cross-compiled) takes the same packages header-only: DependenciesWindows.cmake.
+# The Windows and macOS builds (cross-compiled) take the same packages header-only:
+# DependenciesWindows.cmake, DependenciesMacos.cmake.
 if(WIN32)
   include(DependenciesWindows)
+  return()
+elseif(APPLE)
+  include(DependenciesMacos)
   return()
 endif()
 

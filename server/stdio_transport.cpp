@@ -55,10 +55,10 @@ void close_fd(int fd) { ::close(fd); }
 StdioTransport::StdioTransport(asio::io_context& io, int in_fd, int out_fd, std::size_t max_line)
     : io_(io),
       max_line_(max_line),
+      budget_(max_queued_output),
       write_wakeup_(io.get_executor()),
       drained_signal_(io.get_executor()),
-      backpressure_(io.get_executor()),
-      budget_(max_queued_output) {
+      backpressure_(io.get_executor()) {
     in_fd_ = duplicate(in_fd);
     out_fd_ = duplicate(out_fd);
 #ifndef _WIN32

@@ -36,12 +36,14 @@ std::size_t find_linear(std::string_view hay, std::string_view needle, std::size
 #endif
 }
 
+#if defined(__SSE2__)
 bool same8(const char* a, const char* b) {
     std::uint64_t x, y;
     std::memcpy(&x, a, 8);
     std::memcpy(&y, b, 8);
     return x == y;
 }
+#endif
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include "text/byte_search.hpp"
 #include "text/file_facts.hpp"
 #include "text/line_difference.hpp"
+#include "text/line_diff.hpp"
 #include "text/line_likeness.hpp"
 #include "text/lines.hpp"
 #include "text/match_messages.hpp"
@@ -25,6 +26,8 @@ constexpr std::size_t kHitsPerProbe = 64;
 constexpr std::size_t kScoredLines = 200;
 constexpr std::size_t kDescribedLines = 6;
 constexpr std::size_t kShownBytes = 200;
+constexpr std::size_t kAlignedLines = 1000;  // old_string lines up to which the region is aligned
+constexpr std::size_t kSlackLines = 3;       // region lines read past old_string's count, for lines it left out
 
 struct Hit {
     std::size_t pos = 0;
@@ -181,54 +184,114 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         }
     }
 
-    // 4. What differs there.
+    // 4. What differs there: old_string's lines aligned with the region's (diff_lines), so that a
+    // line left out of old_string is named as missing, not shown as every later line differing.
     struct Difference {
         std::size_t line = 0;
         std::string how;
         std::optional<std::string_view> file_line;
-        std::string_view needle_line;
+        std::optional<std::string_view> needle_line;
         std::size_t show_from = 0;  // both lines are shown from here (far differences in long lines)
     };
     std::vector<Difference> differences;
-    std::size_t identical = 0, different = 0, present = 0;
+    std::size_t identical = 0, different = 0;
     bool reaches_end = false;  // the region's last line is the file's last line
+    std::size_t last = best.line;
     {
+        std::vector<std::string_view> region;
         LineCursor cursor{lf, best.offset};
         std::string_view line;
-        for (std::size_t t = 0; t < k; ++t) {
-            const bool has = cursor.next(line);
-            bool same = false;
-            if (has) {
-                ++present;
-                same = line == lines[t] || (t == 0 && k > 1 && line.ends_with(lines[t])) ||
-                       (t + 1 == k && !ends_with_newline && k > 1 && line.starts_with(lines[t]));
-            }
-            if (same) {
-                ++identical;
-                continue;
-            }
-            ++different;
-            if (differences.size() >= kDescribedLines) continue;
-            Difference d;
-            d.line = best.line + t;
-            d.needle_line = lines[t];
-            if (has) {
-                d.file_line = line;
-                d.how = describe_difference(line, lines[t], name);
-                std::size_t first = 0;
-                while (first < line.size() && first < lines[t].size() && line[first] == lines[t][first]) ++first;
-                if (first > kShownBytes - 40) {
-                    d.show_from = first - 60;
-                    d.show_from = utf8_floor(line, d.show_from);
+        const std::size_t wanted = k <= kAlignedLines ? k + kSlackLines : k;
+        while (region.size() < wanted && cursor.next(line)) region.push_back(line);
+        std::vector<LineEdit> script;
+        if (k <= kAlignedLines) {
+            script = diff_lines(lines, region);
+        } else {  // too long to align: line by line, by position
+            for (std::size_t t = 0; t < k; ++t) {
+                if (t < region.size()) {
+                    script.push_back({lines[t] == region[t] ? LineOp::common : LineOp::remove, t, t});
+                    if (lines[t] != region[t]) script.push_back({LineOp::add, t + 1, t});
+                } else {
+                    script.push_back({LineOp::remove, t, region.size()});
                 }
-            } else {
-                d.how = "the file ends before this line of " + name;
             }
-            differences.push_back(std::move(d));
         }
-        reaches_end = cursor.position() >= lf.size();
+        // The last region line that old_string's lines reach: later ones are past the region.
+        std::size_t reach = 0;  // one past it
+        std::vector<std::size_t> removed;  // needle lines of the current run of changes
+        std::vector<std::size_t> added;    // region lines of the current run
+        auto note = [&](Difference d) {
+            ++different;
+            if (differences.size() < kDescribedLines) differences.push_back(std::move(d));
+        };
+        auto flush = [&](bool at_end) {
+            const std::size_t paired = std::min(removed.size(), added.size());
+            std::size_t r = 0, a = 0;
+            while (r < removed.size() || a < added.size()) {
+                if (r < paired && a < paired) {
+                    const std::size_t t = removed[r++];
+                    const std::size_t f = added[a++];
+                    const std::string_view fl = region[f];
+                    reach = std::max(reach, f + 1);
+                    const bool same = (t == 0 && k > 1 && fl.ends_with(lines[t])) ||
+                                      (t + 1 == k && !ends_with_newline && k > 1 && fl.starts_with(lines[t]));
+                    if (same) {
+                        ++identical;
+                        continue;
+                    }
+                    Difference d;
+                    d.line = best.line + f;
+                    d.needle_line = lines[t];
+                    d.file_line = fl;
+                    d.how = describe_difference(fl, lines[t], name);
+                    std::size_t first = 0;
+                    while (first < fl.size() && first < lines[t].size() && fl[first] == lines[t][first]) ++first;
+                    if (first > kShownBytes - 40) d.show_from = utf8_floor(fl, first - 60);
+                    note(std::move(d));
+                } else if (a < added.size()) {
+                    const std::size_t f = added[a++];
+                    if (at_end && r >= removed.size()) continue;  // past old_string's end: not its region
+                    reach = std::max(reach, f + 1);
+                    Difference d;
+                    d.line = best.line + f;
+                    d.file_line = region[f];
+                    d.how = "this line of the file is missing from " + name + " (between the lines around it)";
+                    note(std::move(d));
+                } else {
+                    const std::size_t t = removed[r++];
+                    Difference d;
+                    d.line = best.line + std::min(reach, region.size());
+                    d.needle_line = lines[t];
+                    d.how = reach >= region.size() && region.size() < wanted
+                                ? "the file ends before this line of " + name
+                                : "this line of " + name + " is not in the file here";
+                    note(std::move(d));
+                }
+            }
+            removed.clear();
+            added.clear();
+        };
+        for (const LineEdit& e : script) {
+            if (e.op == LineOp::common) {
+                flush(false);
+                ++identical;
+                reach = std::max(reach, e.new_index + 1);
+            } else if (e.op == LineOp::remove) {
+                removed.push_back(e.old_index);
+            } else {
+                added.push_back(e.new_index);
+            }
+        }
+        flush(true);
+        if (reach == 0) reach = std::min<std::size_t>(1, region.size());
+        last = best.line + (reach ? reach - 1 : 0);
+        std::sort(differences.begin(), differences.end(),
+                  [](const Difference& a, const Difference& b) { return a.line < b.line; });
+        LineCursor to_end{lf, best.offset};
+        for (std::size_t n = 0; n < reach && to_end.next(line); ++n) {
+        }
+        reaches_end = to_end.position() >= lf.size();
     }
-    const std::size_t last = best.line + (present ? present - 1 : 0);
     out.region = LineRange{best.line, last};
 
     m += " The closest region is " + lines_words(best.line, last) + " (" + std::to_string(identical) + " of " +
@@ -253,7 +316,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         for (const Difference& d : differences) {
             m += "\n  line " + std::to_string(d.line) + ": " + d.how;
             if (d.file_line) m += "\n" + label("file") + render_visible(*d.file_line, d.show_from, kShownBytes);
-            m += "\n" + label(name) + render_visible(d.needle_line, d.show_from, kShownBytes);
+            if (d.needle_line) m += "\n" + label(name) + render_visible(*d.needle_line, d.show_from, kShownBytes);
         }
         if (different > differences.size()) {
             m += "\n  ... and " + std::to_string(different - differences.size()) + " more " +

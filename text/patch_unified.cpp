@@ -60,10 +60,7 @@ public:
                 ++i;
                 continue;
             }
-            if (line.starts_with("Binary files ") || line == "GIT binary patch") {
-                return malformed_.fail(PatchText::number(i), "binary patches cannot be applied; apply_diff changes text files "
-                                                   "only. Use write to give a file its whole new content.");
-            }
+            if (line.starts_with("Binary files ") || line == "GIT binary patch") return binary_section(i);
             if (line.starts_with("--- ") && i + 1 < n && text_.line(i + 1).starts_with("+++ ")) {
                 if (!current_ || !current_->git || current_->have_names || !current_->blocks.empty()) {
                     finish();
@@ -94,6 +91,26 @@ public:
     }
 
 private:
+    // A binary section (line i says so) is refused with the lines that make it up, so that the
+    // next call can send the text sections alone.
+    base::Unexpected<PatchError> binary_section(std::size_t i) const {
+        const std::size_t n = text_.size();
+        std::size_t first = i;
+        if (current_ && current_->git && current_->line > 0) first = current_->line - 1;
+        std::size_t last = i;
+        while (last + 1 < n && !text_.line(last + 1).starts_with("diff --git ")) ++last;
+        const bool whole = first == 0 && last + 1 == n;
+        std::string name = current_ ? (!current_->new_name.empty() ? current_->new_name : current_->git_new) : std::string();
+        if (name.starts_with("b/")) name.erase(0, 2);
+        const std::string range = first == last ? "line " + std::to_string(first + 1)
+                                                : "lines " + std::to_string(first + 1) + "-" + std::to_string(last + 1);
+        std::string what = (whole ? "the patch is a binary change" : range + " are a binary change") +
+                           (name.empty() ? std::string() : " to " + name) +
+                           ", and apply_diff changes text files only.";
+        if (!whole) what += " Send the patch again without " + range + " to apply its text changes.";
+        return malformed_.fail(PatchText::number(i), what);
+    }
+
     void open(std::size_t i) {
         sections_.emplace_back();
         current_ = &sections_.back();

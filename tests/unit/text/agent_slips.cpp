@@ -213,3 +213,11 @@ TEST_CASE("slip 6: fuzzy placement aligns line by line: unmentioned lines stay, 
     CHECK(refused.bytes.empty());
     CHECK(refused.error != "");
 }
+
+TEST_CASE("not found: old_string is compared with the closest region by alignment, not by position") {
+    const Edited e = edit("int a;\nint b;\nint c;\nint d;\nint e;\n", "int a;\nint b;\nint d;\nint e;", "x");
+    CHECK(e.kind == text::MatchErrorKind::not_found);
+    CHECK(e.error.find("The closest region is lines 1-5 (4 of 4 lines identical)") != std::string::npos);
+    CHECK(e.error.find("line 3: this line of the file is missing from old_string") != std::string::npos);
+    CHECK(e.error.find("line 4:") == std::string::npos);  // the lines after it are not called different
+}

@@ -178,8 +178,14 @@ TEST_CASE("unified: no-newline markers, merged sections, and errors") {
 
     CHECK(parse_error("diff --git a/img.png b/img.png\nindex 1..2 100644\nBinary files a/img.png and b/img.png "
                       "differ\n") ==
-          "Malformed unified diff at line 3: binary patches cannot be applied; apply_diff changes text files only. "
-          "Use write to give a file its whole new content. Nothing was changed.");
+          "Malformed unified diff at line 3: the patch is a binary change to img.png, and apply_diff changes text "
+          "files only. Nothing was changed.");
+    // Among text sections: which lines to leave out so that the next call applies the rest.
+    CHECK(parse_error("diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"
+                      "diff --git a/img.png b/img.png\nindex 1..2 100644\nGIT binary patch\nliteral 5\nMcmZ?wbYNg$0\n\n"
+                      "diff --git a/c.txt b/c.txt\n--- a/c.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-c\n+d\n") ==
+          "Malformed unified diff at line 9: lines 7-12 are a binary change to img.png, and apply_diff changes text "
+          "files only. Send the patch again without lines 7-12 to apply its text changes. Nothing was changed.");
     CHECK(parse_error("--- /dev/null\n+++ b/n.txt\n@@ -1 +1 @@\n-a\n+b\n") ==
           "Malformed unified diff at line 3: the hunk creates n.txt (--- /dev/null), so it can only have '+' lines; "
           "it has context or '-' lines. Nothing was changed.");

@@ -193,7 +193,13 @@ export function casesOf(ch, rel, abs) {
   if (plan) {
     add('edit', edits());
     add('multiedit', [{ tool: 'multiedit', args: { file_path: abs, edits: plan.map((e) => ({ old_string: e.old, new_string: e.new })) } }]);
-    add('edit-trailing-ws', slip((o) => dropTrailingWs(o)));
+    // Not where the commit itself only strips a line's trailing blanks: dropped from old text too,
+    // that change would be invisible in the call.
+    const stripsBlanks = ch.hunks.some((h) => {
+      const removed = new Set(h.lines.filter(([t]) => t === '-').map(([, x]) => x.replace(/[ \t]+(?=\r?\n?$)/, '')));
+      return h.lines.some(([t, x]) => t === '+' && removed.has(x.replace(/[ \t]+(?=\r?\n?$)/, '')) && !h.lines.some(([u, y]) => u === '-' && y === x));
+    });
+    if (!stripsBlanks) add('edit-trailing-ws', slip((o) => dropTrailingWs(o)));
     if (/^\t/m.test(ch.pre)) add('edit-tabs-as-spaces', slip(tabsToSpaces, tabsToSpaces));
     add('edit-curly-quotes', slip(curly));
     add('edit-lineno-arrow', slip((o, e) => prefixLines(o, e.line, (n) => `${pad6(n)}\u2192`)));

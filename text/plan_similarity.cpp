@@ -69,10 +69,16 @@ SimilarityOutcome locate_by_similarity(PlanContext& ctx, const BlockAt& at, std:
     }
     const SimilarWindow* chosen = found.contenders.size() == 1 ? &found.contenders.front() : nullptr;
     if (!chosen && hint) {
-        // Several places about as similar: the one nearest the stated line, when only one is nearest.
-        const std::vector<std::size_t> nearest = nearest_to_hint(
-            found.contenders.size(), *hint, [&](std::size_t i) { return found.contenders[i].first_line; });
-        if (nearest.size() == 1) chosen = &found.contenders[nearest.front()];
+        // Several places about as similar are a tie that distance to the stated line does not
+        // break (the nearer one may be the worse): only one starting exactly at it is taken.
+        for (const SimilarWindow& w : found.contenders) {
+            if (w.first_line != *hint) continue;
+            if (chosen) {
+                chosen = nullptr;
+                break;
+            }
+            chosen = &w;
+        }
     }
     if (!chosen) {
         out.failure = Unplaced{BlockFailureKind::ambiguous, similar_places_message(ctx.subject, found, scope, k, margin)};

@@ -221,3 +221,28 @@ TEST_CASE("not found: old_string is compared with the closest region by alignmen
     CHECK(e.error.find("line 3: this line of the file is missing from old_string") != std::string::npos);
     CHECK(e.error.find("line 4:") == std::string::npos);  // the lines after it are not called different
 }
+
+TEST_CASE("fuzzy near tie with a hint: refused naming both places, unless one starts at the hinted line") {
+    // Issue 27 §1: three copies of a function; the SEARCH text is most like calc2 (line 101), and a
+    // little less like calc1 (line 51), which is nearer the hint (71).
+    std::string file;
+    for (int k = 0; k < 3; ++k) {
+        file += "function calc" + std::to_string(k) + "(value) {\n  // old calculation logic\n  const base = value * " +
+                std::to_string(k + 2) + ";\n  return base + " + std::to_string(k) + ";\n}\n";
+        for (int f = 0; f < 45; ++f) file += "// filler " + std::to_string(k) + "." + std::to_string(f) + "\n";
+    }
+    const std::string search = "function calc2(valu) {\n  // old calcluation logic\n  const base = value * 4;\n  return base + 2;\n}\n";
+    const std::string replace = "function calc2(value) {\n  // new calculation logic\n  return value * 4 + 2;\n}\n";
+    auto block = [&](std::string_view hint) {
+        return "<<<<<<< SEARCH\n:start_line:" + std::string(hint) + "\n-------\n" + search + "=======\n" + replace +
+               ">>>>>>> REPLACE\n";
+    };
+    const Patched tie = patch(block("71"), file, 0.9);
+    CHECK(tie.bytes.empty());
+    CHECK(tie.error.find("lines 51-55") != std::string::npos);
+    CHECK(tie.error.find("lines 101-105") != std::string::npos);
+    const Patched exact = patch(block("101"), file, 0.9);
+    CHECK(exact.error == "");
+    CHECK(exact.bytes.find("function calc1(value) {\n  // old calculation logic") != std::string::npos);
+    CHECK(exact.bytes.find(replace) != std::string::npos);
+}

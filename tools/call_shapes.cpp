@@ -149,8 +149,17 @@ base::Result<void> map_edit_list(Json& args, CallShape& shape) {
                       "into the list). One change: the pair without `edits`.");
     if (shape.tool == "edit" && edits->is_array()) {
         shape.tool = "multiedit";
-        shape.notes.push_back("Read edit with `edits` as multiedit (each edit applied in order on the result of "
-                              "the one before; all or nothing).");
+        // pi's edit tool: `edits` of {oldText, newText}, every one located on the original file.
+        const bool pi_shape = std::any_of(edits->begin(), edits->end(),
+                                          [](const Json& e) { return e.is_object() && e.contains("oldText"); });
+        if (pi_shape && !args.contains("against")) {
+            args["against"] = "original";
+            shape.notes.push_back("Read edit with `edits` of oldText/newText (pi's shape) as multiedit with against "
+                                  "\"original\": every edit located on the file as it is, all applied together.");
+        } else {
+            shape.notes.push_back("Read edit with `edits` as multiedit (each edit applied in order on the result of "
+                                  "the one before; all or nothing).");
+        }
     }
     return {};
 }

@@ -2,6 +2,8 @@
 // applies to the result of the one before; with `against: "original"` every edit is located on the
 // file as it was and they are applied at once (pi's semantics). Errors name edits[i].
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include "tools/edit.hpp"
 #include "tools/registry.hpp"
@@ -88,6 +90,29 @@ base::Result<Plan> plan_against_original(const FileSnapshot& before, const std::
     return plan;
 }
 
+// edits[i] matches several places in the file as the edits before it left it, but not in the file
+// as it is: those edits made the other places. The matcher's advice (replace_all) would then change
+// text the earlier edits wrote, which the caller did not ask for; this says what would work.
+std::optional<std::string> ambiguity_made_by_earlier_edits(const std::string& original, const std::string& bytes,
+                                                           const OneEdit& edit, std::size_t i) {
+    const text::EditSpec spec{edit.old_string, edit.new_string, false};
+    const auto now = text::match_edit(bytes, spec);
+    if (now || now.error().kind != text::MatchErrorKind::ambiguous) return std::nullopt;
+    const auto at_first = text::match_edit(original, spec);
+    if (!at_first && at_first.error().kind == text::MatchErrorKind::ambiguous) return std::nullopt;
+    const std::string name = "edits[" + std::to_string(i) + "]";
+    const std::string earlier = i == 1 ? "edits[0]" : "edits[0.." + std::to_string(i - 1) + "]";
+    std::string m = name + " failed, so no edit was applied (all or nothing): its old_string matches " +
+                    std::to_string(now.error().place_count) + " places in the file as " + earlier +
+                    " left it, but ";
+    m += at_first ? "only one in the file as it is (line " + std::to_string(at_first->lines.front().first) + ")"
+                  : "none in the file as it is";
+    m += ": " + earlier + (now.error().place_count == 2 ? " wrote the other." : " wrote the others.") + " To locate every edit on the file as it is (each old_string "
+         "found in the original, the changes made together), send the same edits with against: \"original\". "
+         "Do not set replace_all: it would also change the text " + earlier + " wrote.";
+    return m;
+}
+
 }  // namespace
 
 asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) {
@@ -118,6 +143,9 @@ asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) 
             Plan step;
             step.replacements = plan.replacements;
             base::Result<Plan> one = apply_one_edit(bytes, exists, display, edits[i], newline, std::move(step));
+            if (!one && i > 0 && one.error().reason == base::ErrorReason::ambiguous)
+                if (auto made = ambiguity_made_by_earlier_edits(before.file.bytes, bytes, edits[i], i))
+                    return plan_error(*made, base::ErrorReason::ambiguous);
             if (!one)
                 return plan_error("edits[" + std::to_string(i) + "] failed, so no edit was applied (all or nothing)" +
                                          (i > 0 ? " — note that it is matched against the file as edits[0.." +

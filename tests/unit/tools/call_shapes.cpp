@@ -87,6 +87,11 @@ TEST_CASE("call shapes: edit with edits[] is multiedit; a top-level pair with it
     auto shape = map_shape("edit", args);
     CHECK(shape.tool == "multiedit");
     CHECK_FALSE(shape.error);
+    // pi's shape (oldText/newText) means pi's semantics: every edit located on the original file.
+    CHECK(args["against"] == "original");
+    Json claude_like = {{"file_path", "a.txt"}, {"edits", {{{"old_string", "a"}, {"new_string", "b"}}}}};
+    CHECK(map_shape("edit", claude_like).tool == "multiedit");
+    CHECK_FALSE(claude_like.contains("against"));  // MultiEdit's shape: in order, each on the result before
 
     args = {{"path", "a.txt"}, {"oldText", "x"}, {"newText", "y"}, {"edits", {{{"oldText", "a"}, {"newText", "b"}}}}};
     shape = map_shape("edit", args);

@@ -20,6 +20,11 @@ TEST_CASE("multiedit against original: every edit located on the file as it was,
     INFO(sequential.text);
     CHECK(sequential.is_error);
     CHECK(sequential.reason == base::ErrorReason::ambiguous);
+    // The advice is the call that does what was asked, never replace_all (it would change the
+    // "beta" edits[0] wrote too).
+    CHECK(sequential.text.find("only one in the file as it is (line 2): edits[0] wrote the other") != std::string::npos);
+    CHECK(sequential.text.find("against: \"original\"") != std::string::npos);
+    CHECK(sequential.text.find("set replace_all to true") == std::string::npos);
     CHECK(f.get("m.txt") == "alpha\r\nbeta\r\ngamma\r\n");
     const auto r = f.call(tools::multiedit_handler(),
                           {{"file_path", f.path("m.txt")}, {"edits", edits}, {"against", "original"}});

@@ -191,6 +191,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         std::string how;
         std::optional<std::string_view> file_line;
         std::optional<std::string_view> needle_line;
+        std::optional<std::string_view> continued;  // the file's next line, when it breaks the line there
         std::size_t show_from = 0;  // both lines are shown from here (far differences in long lines)
     };
     std::vector<Difference> differences;
@@ -243,6 +244,23 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
                     d.line = best.line + f;
                     d.needle_line = lines[t];
                     d.file_line = fl;
+                    // The file breaks the line where old_string does not: its next line goes on
+                    // with the rest of old_string's line.
+                    const std::string_view head = rtrim_blanks(fl);
+                    if (f + 1 < region.size() && !head.empty() && head.size() < lines[t].size() &&
+                        lines[t].starts_with(head)) {
+                        const std::string_view rest = trim_blanks(lines[t].substr(head.size()));
+                        const std::string_view next = trim_blanks(region[f + 1]);
+                        if (!next.empty() && rest.starts_with(next)) {
+                            d.continued = region[f + 1];
+                            d.how = "the file breaks this line after column " + std::to_string(head.size()) +
+                                    " and goes on in line " + std::to_string(d.line + 1) + ", where " + name +
+                                    " has one line";
+                            reach = std::max(reach, f + 2);
+                            note(std::move(d));
+                            continue;
+                        }
+                    }
                     d.how = describe_difference(fl, lines[t], name);
                     std::size_t first = 0;
                     while (first < fl.size() && first < lines[t].size() && fl[first] == lines[t][first]) ++first;
@@ -316,6 +334,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         for (const Difference& d : differences) {
             m += "\n  line " + std::to_string(d.line) + ": " + d.how;
             if (d.file_line) m += "\n" + label("file") + render_visible(*d.file_line, d.show_from, kShownBytes);
+            if (d.continued) m += "\n" + std::string(5 + width, ' ') + render_visible(*d.continued, d.show_from, kShownBytes);
             if (d.needle_line) m += "\n" + label(name) + render_visible(*d.needle_line, d.show_from, kShownBytes);
         }
         if (different > differences.size()) {

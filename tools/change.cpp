@@ -133,6 +133,14 @@ ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bo
     out.decision = decision;
     if (planned.unchanged) {
         out.summary = "No change: " + path.display + " already has this content; nothing was written.";
+        // Places were found and replaced, but the bytes came out as they were: say why.
+        if (planned.plan.replacements > 0) {
+            out.summary += request.tool == "multiedit"
+                               ? " The edits cancel each other out: applied in order, they give back the file as it was."
+                               : " The new text is what the file already has at the " +
+                                     std::string(planned.plan.replacements == 1 ? "place" : "places") + " found" +
+                                     (planned.plan.match ? " (match: " + tier_name(planned.plan.match) + ")" : "") + ".";
+        }
     } else {
         const char* verb = planned.plan.delete_file ? "Removed " : created ? "Created " : "Changed ";
         if (!planned.plan.undoes.empty())
@@ -151,7 +159,8 @@ ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bo
     }
     out.notes = std::move(planned.plan.notes);
     out.files.push_back({path.real, std::move(planned.diff), created && !planned.unchanged, false, std::nullopt});
-    out.fields = {{"replacements", planned.plan.replacements}, {"match", tier_name(planned.plan.match)}};
+    // Nothing replaced when nothing changed (the places found gave back the same bytes).
+    out.fields = {{"replacements", planned.unchanged ? 0 : planned.plan.replacements}, {"match", tier_name(planned.plan.match)}};
     for (auto& [key, value] : planned.plan.extra.items()) out.fields[key] = std::move(value);
     out.checks = std::move(checks);
     return to_tool_result(std::move(out));

@@ -246,3 +246,13 @@ TEST_CASE("fuzzy near tie with a hint: refused naming both places, unless one st
     CHECK(exact.bytes.find("function calc1(value) {\n  // old calculation logic") != std::string::npos);
     CHECK(exact.bytes.find(replace) != std::string::npos);
 }
+
+TEST_CASE("not found: a line the file breaks in two is said to be broken there, both lines shown") {
+    const Edited e = edit("x = 1\nresult = foo(a,\n             b)\ny = 2\n", "result = foo(a, b)", "r = foo(a, b)");
+    CHECK(e.kind == text::MatchErrorKind::not_found);
+    INFO(e.error);
+    CHECK(e.error.find("line 2: the file breaks this line after column 15 and goes on in line 3, where old_string has "
+                       "one line") != std::string::npos);
+    CHECK(e.error.find("b)") != std::string::npos);
+    CHECK(e.error.find("read lines 2-3") != std::string::npos);
+}

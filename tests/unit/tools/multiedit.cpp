@@ -61,3 +61,18 @@ TEST_CASE("multiedit against original: a missing old_string names its edit; noth
     CHECK(r.text.starts_with("edits[1] failed"));
     CHECK(f.get("m.txt") == "one\ntwo\n");
 }
+
+TEST_CASE("multiedit: edits that cancel out write nothing, count no replacement and say so") {
+    Fixture f;
+    f.put("m.txt", "alpha\nbeta\n");
+    const auto r = f.call(tools::multiedit_handler(),
+                          {{"file_path", f.path("m.txt")},
+                           {"edits", Json::array({{{"old_string", "alpha"}, {"new_string", "omega"}},
+                                                  {{"old_string", "omega"}, {"new_string", "alpha"}}})}});
+    INFO(r.text);
+    REQUIRE_FALSE(r.is_error);
+    CHECK(r.structured["replacements"] == 0);
+    CHECK(r.text.find("No change: ") != std::string::npos);
+    CHECK(r.text.find("The edits cancel each other out") != std::string::npos);
+    CHECK(f.get("m.txt") == "alpha\nbeta\n");
+}

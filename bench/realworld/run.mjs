@@ -269,6 +269,8 @@ async function main() {
   // took minutes), else the system's temporary folder; BENCH_TMPDIR overrides.
   const base = process.env.BENCH_TMPDIR || (fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir());
   const TMP = fs.mkdtempSync(path.join(base, 'mcp-edit-realworld-'));
+  // The commit the run starts from (others may commit while it runs).
+  const startCommit = spawnSync('git', ['-C', repo, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
   // A copy, so a rebuild during the run cannot swap the binary mid-way.
   if (TOOLS.some((t) => t.id.startsWith('mcp-edit'))) {
     if (!fs.existsSync(MCP_EDIT_SRC)) { console.error(`run.mjs: no mcp-edit at ${MCP_EDIT_SRC} (build it, or set MCP_EDIT_BIN)`); process.exit(2); }
@@ -352,9 +354,8 @@ async function main() {
 
   const outFile = opt('out') ? String(opt('out')) : (!opt('sample') && !opt('case') && !opt('types') && !opt('tools') && !opt('corpus') && !opt('public')) ? path.join(here, 'results.json') : null;
   if (outFile) {
-    const commit = spawnSync('git', ['-C', repo, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
     const json = {
-      measured_on: commit, date: new Date().toISOString().slice(0, 10), corpus: path.relative(repo, corpusFile), sources: corpus.sources,
+      measured_on: startCommit, date: new Date().toISOString().slice(0, 10), corpus: path.relative(repo, corpusFile), sources: corpus.sources,
       tools: used.map((t) => t.label),
       types: Object.fromEntries(TYPES.map(([type]) => [type, Object.fromEntries(used.filter((t) => results[t.id][type]).map((t) => { const x = results[t.id][type]; return [t.id, { correct: x.C, wrong: x.W, refused: x.R, refused_but_changed: x.dirty, median_ms: Number((median(x.ms) ?? 0).toFixed(3)) }]; }))]).filter(([, v]) => Object.keys(v).length)),
       median_ms_per_call: Object.fromEntries(used.map((t) => [t.id, Number((median(total[t.id].ms) ?? 0).toFixed(3))])),

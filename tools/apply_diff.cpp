@@ -8,6 +8,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "tools/call_shapes.hpp"
 #include "tools/change.hpp"
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
@@ -62,8 +63,9 @@ ToolResult not_applied(base::Failure failure) {
     return ToolResult::error("The patch was not applied (no file was changed): " + failure.message, failure.reason);
 }
 
-// Roo Code's XML form of a multi-file diff (<args><file><path>…</path><diff>…</diff></file></args>).
-bool looks_like_roo_xml(std::string_view diff) {
+// Roo Code's XML form of a multi-file diff (<args><file><path>…</path><diff>…</diff></file></args>)
+// anywhere in the text (for the note on a diff that could not be read).
+bool resembles_roo_xml(std::string_view diff) {
     return diff.find("<path>") != std::string_view::npos &&
            (diff.find("<args>") != std::string_view::npos || diff.find("<file>") != std::string_view::npos ||
             diff.find("<diff>") != std::string_view::npos);
@@ -268,6 +270,34 @@ ToolResult report(const text::Patch& patch, Planned& planned, bool dry_run, cons
     return to_tool_result(std::move(out));
 }
 
+// Roo Code's XML naming several files (call shapes leave it in `diff`): each file's SEARCH/REPLACE
+// blocks, read as that file's part of one patch. XML with one file was already mapped to
+// file_path and diff; anything else goes to the format detector, which says what it is.
+base::Result<text::Patch, text::PatchError> parse_roo_files(const std::string& diff_text) {
+    auto xml = parse_roo_xml(diff_text);
+    if (!xml || xml->size() < 2) return text::parse_patch(diff_text);
+    text::Patch patch;
+    patch.format = text::PatchFormat::search_replace;
+    for (RooFileDiff& file : xml.value()) {
+        auto one = text::parse_patch(file.diff);
+        if (!one) {
+            text::PatchError e = one.error();
+            e.message = "In the XML's <file> for " + file.path + ": " + e.message;
+            return base::fail(std::move(e));
+        }
+        if (one->format != text::PatchFormat::search_replace || one->files.size() != 1 || !one->files[0].path.empty()) {
+            return base::fail(text::PatchError{"In the XML's <file> for " + file.path +
+                                                   ": its <content> is not SEARCH/REPLACE blocks. Nothing was changed.",
+                                               0});
+        }
+        text::FilePatch fp = std::move(one->files[0]);
+        fp.path = std::move(file.path);
+        for (text::PatchBlock& b : fp.blocks) b.index = ++patch.block_count;
+        patch.files.push_back(std::move(fp));
+    }
+    return patch;
+}
+
 }  // namespace
 
 asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args) {
@@ -276,10 +306,10 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     const std::string& file_path = args.file_path;
     const double fuzzy = args.fuzzy_threshold.value_or(ctx.fuzzy_threshold);
 
-    auto parsed = text::parse_patch(diff_text);
+    auto parsed = looks_like_roo_xml(diff_text) ? parse_roo_files(diff_text) : text::parse_patch(diff_text);
     if (!parsed) {
         std::string message = parsed.error().message;
-        if (looks_like_roo_xml(diff_text))
+        if (resembles_roo_xml(diff_text))
             message = roo_xml_note + std::string("\n") + message;
         co_return ToolResult::error(std::move(message), base::ErrorReason::invalid_arguments);
     }
@@ -300,7 +330,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
         work.patch = &fp;
         std::string name = fp.path.empty() ? file_path : fp.path;
         if (fp.path.empty() && file_path.empty()) {
-            if (looks_like_roo_xml(diff_text))
+            if (resembles_roo_xml(diff_text))
                 co_return ToolResult::error(std::string(roo_xml_note) +
                                                 " For SEARCH/REPLACE blocks, set file_path to the file they change and "
                                                 "pass the blocks alone as diff (one call per file).",

@@ -186,11 +186,19 @@ base::Result<void> map_roo_xml(Json& args, CallShape& shape) {
                       ". Or call apply_diff with `file_path` and `diff` (the SEARCH/REPLACE blocks).");
     std::vector<RooFileDiff>& files = xml.value();
     if (files.size() > 1) {
-        std::string names;
-        for (const auto& f : files) names += (names.empty() ? "" : ", ") + f.path;
-        return refuse("apply_diff takes SEARCH/REPLACE blocks for one file per call; the XML in `" + key + "` names " +
-                      std::to_string(files.size()) + " files (" + names +
-                      "). Send one call per file, each with its `<file>` (or `file_path` and `diff`).");
+        // Several files: the XML itself goes on as `diff`, and apply_diff reads its files as one
+        // patch (one transaction, one approval), as Roo applies them.
+        if (args.contains("file_path"))
+            return refuse("apply_diff got `file_path` and XML naming " + std::to_string(files.size()) +
+                          " files: send the XML alone (each `<file>` has its `<path>`).");
+        if (key == "args") {
+            Json xml_text = std::move(args["args"]);
+            args.erase("args");
+            args["diff"] = std::move(xml_text);
+        }
+        shape.notes.push_back("Read the XML in `" + key + "` as one apply_diff over its " +
+                              std::to_string(files.size()) + " files (all or nothing).");
+        return {};
     }
     RooFileDiff& file = files.front();
     if (const auto fp = args.find("file_path"); fp != args.end() && fp->is_string() && *fp != file.path)

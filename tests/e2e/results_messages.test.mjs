@@ -129,7 +129,7 @@ describe('messages that said what is not true', { concurrency: true }, () => {
     });
   });
 
-  test("Roo's XML form: one file is read as file_path + diff; several files are refused saying what to send", async () => {
+  test("Roo's XML form: one file is read as file_path + diff; several files are one patch, all or nothing", async () => {
     const dir = makeTempDir();
     const file = path.join(dir, 'a.txt');
     fs.writeFileSync(file, 'one\n');
@@ -142,11 +142,15 @@ describe('messages that said what is not true', { concurrency: true }, () => {
       assertOk(r, 'Roo XML, one file');
       assert.equal(fs.readFileSync(file, 'utf8'), '1\n');
       assert.match(r.content[0].text, /Read the XML in `diff` as `file_path` and `diff`\./, r.content[0].text);
-      const text = assertReason(await call('apply_diff', { diff: two }), 'invalid_arguments', 'Roo XML, two files');
-      assert.ok(!/need file_path/.test(text), text);
-      assert.match(text, /names 2 files/, text);
-      assert.match(text, /one call per file/, text);
-      assert.equal(fs.readFileSync(file, 'utf8'), '1\n', 'nothing written for the refused two-file form');
+      // One file's block does not match: neither file is written.
+      const bad = `<args>\n<file>\n<path>a.txt</path>\n${block('1', 'uno')}</file>\n<file>\n<path>b.txt</path>\n${block('absent', '2')}</file>\n</args>\n`;
+      assertReason(await call('apply_diff', { args: bad }), 'not_found', 'Roo XML, two files, one block missing');
+      assert.equal(fs.readFileSync(file, 'utf8'), '1\n', 'nothing written when one file fails');
+      const r2 = await call('apply_diff', { args: two });
+      assertOk(r2, 'Roo XML, two files');
+      assert.match(r2.content[0].text, /Read the XML in `args` as one apply_diff over its 2 files/, r2.content[0].text);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'uno\n');
+      assert.equal(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8'), '2\n');
     });
   });
 });

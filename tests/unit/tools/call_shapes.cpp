@@ -138,10 +138,15 @@ TEST_CASE("call shapes: Roo's XML apply_diff") {
     CHECK_FALSE(args.contains("args"));
     CHECK(joined(shape.notes) == "Read the XML in `args` as `file_path` and `diff`.");
 
-    args = {{"diff", "<file><path>a</path><diff><content>x</content></diff></file><file><path>b</path><diff>y</diff></file>"}};
+    // Several files: the XML goes on as `diff`, read by apply_diff as one patch over them.
+    args = {{"args", "<file><path>a</path><diff><content>x</content></diff></file><file><path>b</path><diff>y</diff></file>"}};
     shape = map_shape("apply_diff", args);
-    REQUIRE(shape.error);
-    CHECK(shape.error->find("names 2 files (a, b)") != std::string::npos);
+    REQUIRE_FALSE(shape.error);
+    CHECK_FALSE(args.contains("args"));
+    CHECK(args["diff"].get<std::string>().starts_with("<file><path>a</path>"));
+    CHECK(joined(shape.notes) == "Read the XML in `args` as one apply_diff over its 2 files (all or nothing).");
+    args = {{"file_path", "a"}, {"diff", "<file><path>a</path><diff>x</diff></file><file><path>b</path><diff>y</diff></file>"}};
+    REQUIRE(map_shape("apply_diff", args).error);
 
     args = {{"diff", "<file><path>a</path><diff><content>x</diff></file>"}};
     shape = map_shape("apply_diff", args);

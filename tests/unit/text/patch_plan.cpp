@@ -25,8 +25,8 @@ struct Outcome {
 };
 
 // Parses `patch` and plans its file number `which` against `file` (nullopt: the file does not exist).
-Outcome apply(std::string_view patch, std::optional<std::string_view> file, double fuzzy = 1.0,
-              std::size_t which = 0) {
+Outcome plan_and_apply(std::string_view patch, std::optional<std::string_view> file, double fuzzy = 1.0,
+                       std::size_t which = 0) {
     Outcome out;
     auto parsed = text::parse_patch(patch);
     REQUIRE_MESSAGE(parsed.ok(), parsed.error().message);
@@ -65,7 +65,7 @@ std::string numbered(std::size_t n, std::string_view word = "line") {
 
 TEST_CASE("plan search/replace: blocks apply together against the original, each reported") {
     const std::string file = "alpha\nbeta\ngamma\ndelta\n";
-    const Outcome o = apply(sr("beta\n", "BETA\nBETA2\n") + sr("delta\n", "") + sr("alpha\n", "ALPHA\n"), file);
+    const Outcome o = plan_and_apply(sr("beta\n", "BETA\nBETA2\n") + sr("delta\n", "") + sr("alpha\n", "ALPHA\n"), file);
     REQUIRE(o.error == "");
     CHECK(o.bytes == "ALPHA\nBETA\nBETA2\ngamma\n");
     REQUIRE(o.blocks.size() == 3);
@@ -80,26 +80,26 @@ TEST_CASE("plan search/replace: blocks apply together against the original, each
 }
 
 TEST_CASE("plan search/replace: CRLF files keep CRLF, also in inserted lines; a BOM is kept") {
-    CHECK(apply(sr("b\nc\n", "B\nnew\nC\n"), "a\r\nb\r\nc\r\nd\r\n").bytes == "a\r\nB\r\nnew\r\nC\r\nd\r\n");
-    CHECK(apply(sr("a\n", "A\n"), "\xEF\xBB\xBF" "a\nb\n").bytes == "\xEF\xBB\xBF" "A\nb\n");
-    CHECK(apply(sr("a\nb\n", "x\n"), "\xEF\xBB\xBF" "a\r\nb\r\n").bytes == "\xEF\xBB\xBF" "x\r\n");
+    CHECK(plan_and_apply(sr("b\nc\n", "B\nnew\nC\n"), "a\r\nb\r\nc\r\nd\r\n").bytes == "a\r\nB\r\nnew\r\nC\r\nd\r\n");
+    CHECK(plan_and_apply(sr("a\n", "A\n"), "\xEF\xBB\xBF" "a\nb\n").bytes == "\xEF\xBB\xBF" "A\nb\n");
+    CHECK(plan_and_apply(sr("a\nb\n", "x\n"), "\xEF\xBB\xBF" "a\r\nb\r\n").bytes == "\xEF\xBB\xBF" "x\r\n");
     // A CR-only file.
-    CHECK(apply(sr("b\n", "B1\nB2\n"), "a\rb\rc\r").bytes == "a\rB1\rB2\rc\r");
+    CHECK(plan_and_apply(sr("b\n", "B1\nB2\n"), "a\rb\rc\r").bytes == "a\rB1\rB2\rc\r");
 }
 
 TEST_CASE("plan search/replace: a file without a final newline keeps having none") {
-    CHECK(apply(sr("b\n", "B\n"), "a\nb").bytes == "a\nB");
-    CHECK(apply(sr("b\n", "B\nC\n"), "a\r\nb").bytes == "a\r\nB\r\nC");
-    CHECK(apply(sr("b\n", ""), "a\nb").bytes == "a");
-    CHECK(apply(sr("a\nb\n", ""), "a\nb").bytes == "");
-    CHECK(apply(sr("a\n", "A\n"), "a\nb").bytes == "A\nb");
+    CHECK(plan_and_apply(sr("b\n", "B\n"), "a\nb").bytes == "a\nB");
+    CHECK(plan_and_apply(sr("b\n", "B\nC\n"), "a\r\nb").bytes == "a\r\nB\r\nC");
+    CHECK(plan_and_apply(sr("b\n", ""), "a\nb").bytes == "a");
+    CHECK(plan_and_apply(sr("a\nb\n", ""), "a\nb").bytes == "");
+    CHECK(plan_and_apply(sr("a\n", "A\n"), "a\nb").bytes == "A\nb");
     // And a file with one keeps it when its last line is replaced or deleted.
-    CHECK(apply(sr("b\n", "B\n"), "a\nb\n").bytes == "a\nB\n");
-    CHECK(apply(sr("b\n", ""), "a\nb\n").bytes == "a\n");
+    CHECK(plan_and_apply(sr("b\n", "B\n"), "a\nb\n").bytes == "a\nB\n");
+    CHECK(plan_and_apply(sr("b\n", ""), "a\nb\n").bytes == "a\n");
 }
 
 TEST_CASE("plan search/replace: a wrong :start_line: with a unique match still applies") {
-    const Outcome o = apply(sr("line7\n", "SEVEN\n", ":start_line:30\n"), numbered(10));
+    const Outcome o = plan_and_apply(sr("line7\n", "SEVEN\n", ":start_line:30\n"), numbered(10));
     REQUIRE(o.error == "");
     CHECK(o.bytes.find("line6\nSEVEN\nline8\n") != std::string::npos);
     CHECK(o.blocks[0].line == 7);
@@ -108,7 +108,7 @@ TEST_CASE("plan search/replace: a wrong :start_line: with a unique match still a
 
 TEST_CASE("plan search/replace: duplicates: an error without a hint, the nearest with one") {
     const std::string file = "x = 1\nsep\nx = 1\nsep\nx = 1\n";
-    const Outcome none = apply(sr("x = 1\n", "x = 2\n"), file);
+    const Outcome none = plan_and_apply(sr("x = 1\n", "x = 2\n"), file);
     CHECK(none.error ==
           "Block 1 (line 1 of the diff) could not be applied to f.txt: The SEARCH text matches 3 places in f.txt "
           "(starting at lines 1, 3, 5). Give :start_line: with the line where the one meant starts (for example "
@@ -118,22 +118,22 @@ TEST_CASE("plan search/replace: duplicates: an error without a hint, the nearest
     CHECK(none.failures[0].kind == text::BlockFailureKind::ambiguous);
     CHECK(none.failures[0].index == 1);
 
-    const Outcome hinted = apply(sr("x = 1\n", "x = 2\n", ":start_line:4\n"), file);
+    const Outcome hinted = plan_and_apply(sr("x = 1\n", "x = 2\n", ":start_line:4\n"), file);
     CHECK(hinted.error ==
           "Block 1 (line 1 of the diff) could not be applied to f.txt: The SEARCH text matches 3 places in f.txt "
           "(starting at lines 1, 3, 5), and lines 3, 5 are equally near the stated line 4. Give :start_line: with "
           "the line where the one meant starts (for example :start_line:1 right after <<<<<<< SEARCH), or include "
           "more of the surrounding lines in SEARCH so that it matches only that place.\nNothing was changed.");
 
-    const Outcome near = apply(sr("x = 1\n", "x = 2\n", ":start_line:6\n"), file);
+    const Outcome near = plan_and_apply(sr("x = 1\n", "x = 2\n", ":start_line:6\n"), file);
     CHECK(near.bytes == "x = 1\nsep\nx = 1\nsep\nx = 2\n");
     CHECK(near.blocks[0].line == 5);
-    CHECK(apply(sr("x = 1\n", "x = 2\n", ":start_line:3\n"), file).bytes == "x = 1\nsep\nx = 2\nsep\nx = 1\n");
+    CHECK(plan_and_apply(sr("x = 1\n", "x = 2\n", ":start_line:3\n"), file).bytes == "x = 1\nsep\nx = 2\nsep\nx = 1\n");
 }
 
 TEST_CASE("plan search/replace: blocks are whole lines: a line equal to SEARCH wins over lines ending with it") {
     const std::string file = "if (a) {\n    }\n}\nnext\n";
-    const Outcome o = apply(sr("}\n", "} // end\n"), file);
+    const Outcome o = plan_and_apply(sr("}\n", "} // end\n"), file);
     REQUIRE(o.error == "");
     CHECK(o.bytes == "if (a) {\n    }\n} // end\nnext\n");
     CHECK(o.blocks[0].line == 3);
@@ -141,44 +141,44 @@ TEST_CASE("plan search/replace: blocks are whole lines: a line equal to SEARCH w
 
 TEST_CASE("plan search/replace: a SEARCH that starts with an empty line needs an empty line in the file") {
     const std::string patch = sr("\ndef foo():\n", "def foo2():\n");
-    CHECK(apply(patch, "x = 1\n\ndef foo():\n").bytes == "x = 1\ndef foo2():\n");
-    CHECK(apply(patch, "x = 1\r\n\r\ndef foo():\r\n").bytes == "x = 1\r\ndef foo2():\r\n");
-    const Outcome o = apply(patch, "x = 1\ndef foo():\n");
+    CHECK(plan_and_apply(patch, "x = 1\n\ndef foo():\n").bytes == "x = 1\ndef foo2():\n");
+    CHECK(plan_and_apply(patch, "x = 1\r\n\r\ndef foo():\r\n").bytes == "x = 1\r\ndef foo2():\r\n");
+    const Outcome o = plan_and_apply(patch, "x = 1\ndef foo():\n");
     CHECK(o.error ==
           "Block 1 (line 1 of the diff) could not be applied to f.txt: The SEARCH text starts with an empty line, "
           "but in f.txt the lines that follow it (from line 2) come right after line 1, which is not empty. Remove "
           "the empty first line (from the new lines too, if they start with one), or copy the lines exactly from "
           "the file.\nNothing was changed.");
     // With an empty line elsewhere, that place is the one.
-    CHECK(apply(patch, "x = 1\ndef foo():\n\ndef foo():\n").bytes == "x = 1\ndef foo():\ndef foo2():\n");
+    CHECK(plan_and_apply(patch, "x = 1\ndef foo():\n\ndef foo():\n").bytes == "x = 1\ndef foo():\ndef foo2():\n");
 }
 
 TEST_CASE("plan search/replace: escaped markers apply as the markers themselves") {
     const std::string file = "keep\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> other\n";
     const std::string patch =
         "<<<<<<< SEARCH\n\\<<<<<<< HEAD\nmine\n\\=======\ntheirs\n\\>>>>>>> other\n=======\nmine\n>>>>>>> REPLACE\n";
-    CHECK(apply(patch, file).bytes == "keep\nmine\n");
+    CHECK(plan_and_apply(patch, file).bytes == "keep\nmine\n");
 }
 
 TEST_CASE("plan search/replace: line-number prefixes copied from read output are removed") {
     const std::string patch = sr("     2\tbeta\n     3\tgamma\n", "     2\tBETA\n     3\tgamma\n");
-    const Outcome o = apply(patch, "alpha\nbeta\ngamma\n");
+    const Outcome o = plan_and_apply(patch, "alpha\nbeta\ngamma\n");
     REQUIRE(o.error == "");
     CHECK(o.bytes == "alpha\nBETA\ngamma\n");
     CHECK(o.blocks[0].match == text::BlockMatch::line_numbers);
 }
 
 TEST_CASE("plan search/replace: tolerant tiers are named, indentation is carried to the new lines") {
-    const Outcome o = apply(sr("if x:\n    y()\n", "if x:\n    z()\n"), "def f():\n    if x:\n        y()\n");
+    const Outcome o = plan_and_apply(sr("if x:\n    y()\n", "if x:\n    z()\n"), "def f():\n    if x:\n        y()\n");
     REQUIRE(o.error == "");
     CHECK(o.bytes == "def f():\n    if x:\n        z()\n");
     CHECK(o.blocks[0].match == text::BlockMatch::indentation);
-    CHECK(apply(sr("a = 1  \n", "a = 2\n"), "a = 1\n").blocks[0].match == text::BlockMatch::trailing_whitespace);
+    CHECK(plan_and_apply(sr("a = 1  \n", "a = 2\n"), "a = 1\n").blocks[0].match == text::BlockMatch::trailing_whitespace);
 }
 
 TEST_CASE("plan search/replace: not found, already applied, identical: the matcher's explanation, all blocks") {
     const std::string file = "one\ntwo\nthree\n";
-    const Outcome o = apply(sr("two\n", "TWO\n") + sr("thre\n", "3\n") + sr("four\n", "4\n") + sr("one\n", "one\n"),
+    const Outcome o = plan_and_apply(sr("two\n", "TWO\n") + sr("thre\n", "3\n") + sr("four\n", "4\n") + sr("one\n", "one\n"),
                             "one\ntwo\nthree\n");
     CHECK(o.error.starts_with("3 of the 4 blocks for f.txt could not be applied.\n\nBlock 2 (line 7 of the diff): "
                               "SEARCH was not found in the file"));
@@ -193,7 +193,7 @@ TEST_CASE("plan search/replace: not found, already applied, identical: the match
     CHECK(o.failures[0].message.find("The closest region is line 3") != std::string::npos);
     CHECK(o.failures[2].kind == text::BlockFailureKind::identical);
 
-    const Outcome done = apply(sr("2nd line\n", "second line\n"), "one\nsecond line\nthree\n");
+    const Outcome done = plan_and_apply(sr("2nd line\n", "second line\n"), "one\nsecond line\nthree\n");
     REQUIRE(done.failures.size() == 1);
     CHECK(done.failures[0].kind == text::BlockFailureKind::already_applied);
     CHECK(done.error.starts_with("Block 1 (line 1 of the diff) could not be applied to f.txt: SEARCH was not found "
@@ -202,7 +202,7 @@ TEST_CASE("plan search/replace: not found, already applied, identical: the match
 }
 
 TEST_CASE("plan search/replace: overlapping blocks are an error naming both") {
-    const Outcome o = apply(sr("b\nc\n", "BC\n") + sr("c\nd\n", "CD\n"), "a\nb\nc\nd\n");
+    const Outcome o = plan_and_apply(sr("b\nc\n", "BC\n") + sr("c\nd\n", "CD\n"), "a\nb\nc\nd\n");
     CHECK(o.error ==
           "Block 2 (line 8 of the diff) could not be applied to f.txt: it overlaps block 1 (line 1 of the diff): "
           "block 1 changes lines 2-3 and block 2 changes lines 3-4 of f.txt. Every block is matched against the "
@@ -211,17 +211,17 @@ TEST_CASE("plan search/replace: overlapping blocks are an error naming both") {
     REQUIRE(o.failures.size() == 1);
     CHECK(o.failures[0].kind == text::BlockFailureKind::overlap);
     // Adjacent blocks do not overlap.
-    CHECK(apply(sr("b\n", "B\n") + sr("c\n", "C\n"), "a\nb\nc\nd\n").bytes == "a\nB\nC\nd\n");
+    CHECK(plan_and_apply(sr("b\n", "B\n") + sr("c\n", "C\n"), "a\nb\nc\nd\n").bytes == "a\nB\nC\nd\n");
 }
 
 TEST_CASE("plan search/replace: similarity matching only below threshold 1, with the similarity reported") {
     const std::string file = numbered(60, "row") + "    total = compute(a, b)\n" + numbered(5, "end");
     const std::string patch = sr("    total = compute(a, c)\n", "    total = compute(a, d)\n", ":start_line:58\n");
-    const Outcome exact = apply(patch, file);
+    const Outcome exact = plan_and_apply(patch, file);
     REQUIRE(exact.failures.size() == 1);
     CHECK(exact.failures[0].kind == text::BlockFailureKind::not_found);
 
-    const Outcome fuzzy = apply(patch, file, 0.9);
+    const Outcome fuzzy = plan_and_apply(patch, file, 0.9);
     REQUIRE(fuzzy.error == "");
     CHECK(fuzzy.bytes == numbered(60, "row") + "    total = compute(a, d)\n" + numbered(5, "end"));
     REQUIRE(fuzzy.blocks.size() == 1);
@@ -230,12 +230,12 @@ TEST_CASE("plan search/replace: similarity matching only below threshold 1, with
     CHECK(fuzzy.blocks[0].similarity == doctest::Approx(1.0 - 1.0 / 25.0));
 
     // Too dissimilar for the threshold: the message says so.
-    const Outcome strict = apply(patch, file, 0.99);
+    const Outcome strict = plan_and_apply(patch, file, 0.99);
     REQUIRE(strict.failures.size() == 1);
     CHECK(strict.failures[0].message.ends_with(
         " Similarity matching found no run of 1 line within 40 lines of line 58 that is at least 99% similar to it."));
     // Outside the window around the hint: not found.
-    const Outcome far = apply(sr("    total = compute(a, c)\n", "x\n", ":start_line:2\n"), file, 0.9);
+    const Outcome far = plan_and_apply(sr("    total = compute(a, c)\n", "x\n", ":start_line:2\n"), file, 0.9);
     CHECK(far.failures.size() == 1);
 }
 
@@ -301,7 +301,7 @@ TEST_CASE("plan search/replace: fuzzy without a hint goes to the most similar pl
         else if (i >= 2501 && i <= 2530) file += config_line(i - 2501) + "\n";
         else file += filler_line(i) + "\n";
     }
-    const Outcome o = apply(sr(one_change_per_line(30), replaced_block(30)), file, 0.8);
+    const Outcome o = plan_and_apply(sr(one_change_per_line(30), replaced_block(30)), file, 0.8);
     REQUIRE(o.error == "");
     REQUIRE(o.blocks.size() == 1);
     CHECK(o.blocks[0].match == text::BlockMatch::fuzzy);
@@ -324,7 +324,7 @@ TEST_CASE("plan search/replace: fuzzy in a 120,000-line file finds the block at 
         else file += filler_line(i) + "\n";
     }
     const auto started = std::chrono::steady_clock::now();
-    const Outcome o = apply(sr(one_change_per_line(30), replaced_block(30)), file, 0.9);
+    const Outcome o = plan_and_apply(sr(one_change_per_line(30), replaced_block(30)), file, 0.9);
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
     MESSAGE("120,030-line file, 30-line block: planned in " << ms.count() << " ms");
     REQUIRE(o.error == "");
@@ -342,7 +342,7 @@ TEST_CASE("plan search/replace: fuzzy refuses when two places are about as simil
         else if (i >= 150 && i < 160) file += config_line(i - 150, 2) + "\n";
         else file += filler_line(i) + "\n";
     }
-    const Outcome o = apply(sr(one_change_per_line(10), replaced_block(10)), file, 0.8);
+    const Outcome o = plan_and_apply(sr(one_change_per_line(10), replaced_block(10)), file, 0.8);
     REQUIRE(o.failures.size() == 1);
     CHECK(o.failures[0].kind == text::BlockFailureKind::ambiguous);
     CHECK(o.error.find("The SEARCH text was not found as it is, and by similarity 2 places in the file are about as "
@@ -351,7 +351,7 @@ TEST_CASE("plan search/replace: fuzzy refuses when two places are about as simil
                        "the line where the one meant starts (for example :start_line:20 right after <<<<<<< SEARCH)") !=
           std::string::npos);
     // With a hint, the same rule holds within the lines around it, and the nearer place is taken.
-    const Outcome hinted = apply(sr(one_change_per_line(10), replaced_block(10), ":start_line:150\n"), file, 0.8);
+    const Outcome hinted = plan_and_apply(sr(one_change_per_line(10), replaced_block(10), ":start_line:150\n"), file, 0.8);
     REQUIRE(hinted.error == "");
     CHECK(hinted.blocks[0].line == 150);
 }
@@ -449,7 +449,7 @@ TEST_CASE("plan unified: hunks found near their stated lines when the numbers ar
         "--- a/f.txt\n+++ b/f.txt\n"
         "@@ -20,3 +20,3 @@\n line9\n-line10\n+LINE10\n line11\n"   // really at 9-11
         "@@ -30,2 +30,3 @@\n line35\n+new\n line36\n";            // really at 35-36
-    const Outcome o = apply(patch, file);
+    const Outcome o = plan_and_apply(patch, file);
     REQUIRE(o.error == "");
     std::string expected = numbered(40);
     expected.replace(expected.find("line10\n"), 7, "LINE10\n");
@@ -464,9 +464,9 @@ TEST_CASE("plan unified: hunks found near their stated lines when the numbers ar
 TEST_CASE("plan unified: repeated context is told apart by the stated line") {
     const std::string file = "{\n  x;\n}\n{\n  x;\n}\n{\n  x;\n}\n";
     const std::string patch = "--- a/f\n+++ b/f\n@@ -5,1 +5,1 @@\n-  x;\n+  y;\n";
-    CHECK(apply(patch, file).bytes == "{\n  x;\n}\n{\n  y;\n}\n{\n  x;\n}\n");
+    CHECK(plan_and_apply(patch, file).bytes == "{\n  x;\n}\n{\n  y;\n}\n{\n  x;\n}\n");
     const std::string off = "--- a/f\n+++ b/f\n@@ -7,1 +7,1 @@\n-  x;\n+  y;\n";  // nearest to 7 is line 8
-    CHECK(apply(off, file).bytes == "{\n  x;\n}\n{\n  x;\n}\n{\n  y;\n}\n");
+    CHECK(plan_and_apply(off, file).bytes == "{\n  x;\n}\n{\n  x;\n}\n{\n  y;\n}\n");
 }
 
 TEST_CASE("plan unified: in a large file, the nearest place to the stated line, ties reported") {
@@ -486,25 +486,25 @@ TEST_CASE("plan unified: in a large file, the nearest place to the stated line, 
     auto changed_line = [](const Outcome& o) { return o.blocks.empty() ? 0 : o.blocks[0].line; };
     const std::string three = make({1000, 30000, 50000});
     REQUIRE(three.size() > (1u << 20));
-    CHECK(changed_line(apply(hunk(29000), three)) == 30000);
-    CHECK(changed_line(apply(hunk(45000), three)) == 50000);  // 5000 lines away: the whole file decides
-    CHECK(apply(hunk(40000), three).failures.at(0).kind == text::BlockFailureKind::ambiguous);
+    CHECK(changed_line(plan_and_apply(hunk(29000), three)) == 30000);
+    CHECK(changed_line(plan_and_apply(hunk(45000), three)) == 50000);  // 5000 lines away: the whole file decides
+    CHECK(plan_and_apply(hunk(40000), three).failures.at(0).kind == text::BlockFailureKind::ambiguous);
     const std::string pair = make({27000, 31000, 31001});
-    CHECK(changed_line(apply(hunk(29000), pair)) == 0);  // 27000 and 31000 are both 2000 lines away
-    CHECK(apply(hunk(29000), pair).error.find("and lines 27000, 31000 are equally near the stated line 29000") !=
+    CHECK(changed_line(plan_and_apply(hunk(29000), pair)) == 0);  // 27000 and 31000 are both 2000 lines away
+    CHECK(plan_and_apply(hunk(29000), pair).error.find("and lines 27000, 31000 are equally near the stated line 29000") !=
           std::string::npos);
-    CHECK(changed_line(apply(hunk(29001), pair)) == 31000);
-    const Outcome applied = apply(hunk(29001), pair);
+    CHECK(changed_line(plan_and_apply(hunk(29001), pair)) == 31000);
+    const Outcome applied = plan_and_apply(hunk(29001), pair);
     CHECK(applied.bytes.size() == pair.size());
     CHECK(applied.bytes.substr(applied.bytes.find("row 30999\n"), 20) == "row 30999\nDUP\ndup\nro");
 }
 
 TEST_CASE("plan unified: pure additions go after their stated line, in the file's newline style") {
-    CHECK(apply("--- a/f\n+++ b/f\n@@ -2,0 +3,2 @@\n+x\n+y\n", "a\r\nb\r\nc\r\n").bytes == "a\r\nb\r\nx\r\ny\r\nc\r\n");
-    CHECK(apply("--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+top\n", "a\nb\n").bytes == "top\na\nb\n");
-    CHECK(apply("--- a/f\n+++ b/f\n@@ -2,0 +3 @@\n+end\n", "a\nb\n").bytes == "a\nb\nend\n");
-    CHECK(apply("--- a/f\n+++ b/f\n@@ -2,0 +3 @@\n+end\n", "a\nb").bytes == "a\nb\nend");
-    const Outcome far = apply("--- a/f\n+++ b/f\n@@ -9,0 +10 @@\n+x\n", "a\nb\n");
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -2,0 +3,2 @@\n+x\n+y\n", "a\r\nb\r\nc\r\n").bytes == "a\r\nb\r\nx\r\ny\r\nc\r\n");
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+top\n", "a\nb\n").bytes == "top\na\nb\n");
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -2,0 +3 @@\n+end\n", "a\nb\n").bytes == "a\nb\nend\n");
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -2,0 +3 @@\n+end\n", "a\nb").bytes == "a\nb\nend");
+    const Outcome far = plan_and_apply("--- a/f\n+++ b/f\n@@ -9,0 +10 @@\n+x\n", "a\nb\n");
     CHECK(far.error ==
           "Hunk 1 (line 3 of the diff) could not be applied to f: it adds lines after line 9, but f has 2 lines. "
           "Correct the line number in its header (0 puts the lines before line 1), or add context lines around "
@@ -513,58 +513,58 @@ TEST_CASE("plan unified: pure additions go after their stated line, in the file'
 
 TEST_CASE("plan unified: \\ No newline at end of file adds, removes or keeps the final newline") {
     // The old side has no final newline, the new one has.
-    CHECK(apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n", "a\nb").bytes ==
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n", "a\nb").bytes ==
           "a\nb\n");
     // The new side loses it.
-    CHECK(apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n", "a\nb\n").bytes ==
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n", "a\nb\n").bytes ==
           "a\nc");
-    CHECK(apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n", "a\r\nb\r\n")
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n", "a\r\nb\r\n")
               .bytes == "a\r\nc");
     // Both sides without: stays without.
-    CHECK(apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end "
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end "
                 "of file\n",
                 "a\nb")
               .bytes == "a\nc");
     // No marker, but the file has no final newline: kept as it is.
-    CHECK(apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n", "a\nb").bytes == "a\nc");
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n", "a\nb").bytes == "a\nc");
 }
 
 TEST_CASE("plan unified: create and delete") {
     const std::string patch =
         "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+hello\n+world\n"
         "--- a/old.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-bye\n-now\n";
-    const Outcome created = apply(patch, std::nullopt, 1.0, 0);
+    const Outcome created = plan_and_apply(patch, std::nullopt, 1.0, 0);
     REQUIRE(created.error == "");
     CHECK(created.action == text::FileAction::create);
     CHECK(created.bytes == "hello\nworld\n");
     REQUIRE(created.blocks.size() == 1);
     CHECK(created.blocks[0].match == text::BlockMatch::created);
 
-    const Outcome exists = apply(patch, std::string_view("other\n"), 1.0, 0);
+    const Outcome exists = plan_and_apply(patch, std::string_view("other\n"), 1.0, 0);
     CHECK(exists.error ==
           "new.txt already exists (6 bytes), so it cannot be created. To change it, send a diff against its "
           "current content (--- a/new.txt, +++ b/new.txt); read it first to see its lines. Nothing was changed.");
-    CHECK(apply(patch, std::string_view("hello\r\nworld\r\n"), 1.0, 0).failures[0].kind == text::BlockFailureKind::already_applied);
-    CHECK(apply(patch, std::string_view(""), 1.0, 0).bytes == "hello\nworld\n");  // an empty file may be filled
+    CHECK(plan_and_apply(patch, std::string_view("hello\r\nworld\r\n"), 1.0, 0).failures[0].kind == text::BlockFailureKind::already_applied);
+    CHECK(plan_and_apply(patch, std::string_view(""), 1.0, 0).bytes == "hello\nworld\n");  // an empty file may be filled
 
-    const Outcome deleted = apply(patch, std::string_view("bye\r\nnow"), 1.0, 1);
+    const Outcome deleted = plan_and_apply(patch, std::string_view("bye\r\nnow"), 1.0, 1);
     REQUIRE(deleted.error == "");
     CHECK(deleted.action == text::FileAction::remove);
     CHECK(deleted.bytes == "");
     CHECK(deleted.blocks[0].match == text::BlockMatch::deleted);
-    CHECK(apply(patch, std::string_view("bye\nlater\n"), 1.0, 1).error ==
+    CHECK(plan_and_apply(patch, std::string_view("bye\nlater\n"), 1.0, 1).error ==
           "the diff deletes old.txt, but the lines it shows as removed are not the file's content (at line 2 the "
           "file has \"later\" and the diff has \"now\"). Read the file and send the deletion again with its current "
           "lines. Nothing was changed.");
-    CHECK(apply(patch, std::nullopt, 1.0, 1).error ==
+    CHECK(plan_and_apply(patch, std::nullopt, 1.0, 1).error ==
           "old.txt does not exist, so it cannot be deleted. Nothing was changed.");
-    CHECK(apply("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", std::nullopt).error ==
+    CHECK(plan_and_apply("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", std::nullopt).error ==
           "x does not exist, so its hunks cannot be applied. To create it, send it as a new file (--- /dev/null, "
           "+++ b/PATH). Nothing was changed.");
 }
 
 TEST_CASE("plan unified: a hunk whose context is not in the file quotes the closest region") {
-    const Outcome o = apply("--- a/f\n+++ b/f\n@@ -2,2 +2,2 @@\n beta\n-gamma\n+GAMMA\n", "alpha\nbeta\ngama\n");
+    const Outcome o = plan_and_apply("--- a/f\n+++ b/f\n@@ -2,2 +2,2 @@\n beta\n-gamma\n+GAMMA\n", "alpha\nbeta\ngama\n");
     REQUIRE(o.failures.size() == 1);
     CHECK(o.error.starts_with("Hunk 1 (line 3 of the diff) could not be applied to f: the hunk was not found in the "
                               "file, not even with trailing whitespace"));
@@ -580,7 +580,7 @@ TEST_CASE("plan apply_patch: @@ anchors pick the occurrence after them; End of F
     const std::string patch =
         "*** Begin Patch\n*** Update File: app.py\n@@ class B:\n@@     def run(self):\n-        x = 1\n+        x = 2\n"
         "*** End Patch\n";
-    const Outcome o = apply(patch, file);
+    const Outcome o = plan_and_apply(patch, file);
     REQUIRE(o.error == "");
     CHECK(o.bytes ==
           "class A:\n    def run(self):\n        x = 1\n        return x\n\n"
@@ -589,12 +589,12 @@ TEST_CASE("plan apply_patch: @@ anchors pick the occurrence after them; End of F
 
     const std::string eof =
         "*** Begin Patch\n*** Update File: app.py\n-        return x\n+        return -x\n*** End of File\n*** End Patch\n";
-    CHECK(apply(eof, file).bytes ==
+    CHECK(plan_and_apply(eof, file).bytes ==
           "class A:\n    def run(self):\n        x = 1\n        return x\n\n"
           "class B:\n    def run(self):\n        x = 1\n        return -x\n");
 
     const std::string nothing = "*** Begin Patch\n*** Update File: app.py\n-        x = 1\n+        x = 2\n*** End Patch\n";
-    const Outcome ambiguous = apply(nothing, file);
+    const Outcome ambiguous = plan_and_apply(nothing, file);
     CHECK(ambiguous.error ==
           "Chunk 1 (line 3 of the patch) could not be applied to app.py: The chunk matches 2 places in app.py "
           "(starting at lines 3, 8). Put an @@ line before the chunk with a line of the file that comes before the "
@@ -611,7 +611,7 @@ TEST_CASE("plan apply_patch: chunks in order, insertions after an anchor or at t
         "@@ def g():\n+    \"\"\"g.\"\"\"\n"  // only added lines: right after the anchor
         "@@\n+# end\n"                        // no anchor: at the end
         "*** End Patch\n";
-    const Outcome o = apply(patch, file);
+    const Outcome o = plan_and_apply(patch, file);
     REQUIRE(o.error == "");
     CHECK(o.bytes == "def f():\n    return 1\n\ndef g():\n    \"\"\"g.\"\"\"\n    return 2\n# end\n");
     REQUIRE(o.blocks.size() == 4);
@@ -621,12 +621,12 @@ TEST_CASE("plan apply_patch: chunks in order, insertions after an anchor or at t
 }
 
 TEST_CASE("plan apply_patch and unified: a move carries its new name, with or without changes") {
-    const Outcome moved = apply("*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n-x\n+y\n*** End Patch\n",
+    const Outcome moved = plan_and_apply("*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n-x\n+y\n*** End Patch\n",
                                 std::string_view("x\n"));
     REQUIRE(moved.error == "");
     CHECK(moved.bytes == "y\n");
     CHECK(moved.move_to == std::optional<std::string>("b.txt"));
-    const Outcome renamed = apply("diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to "
+    const Outcome renamed = plan_and_apply("diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to "
                                   "b.txt\n",
                                   std::string_view("same\r\n"));
     REQUIRE(renamed.error == "");
@@ -639,12 +639,12 @@ TEST_CASE("plan apply_patch: add and delete, with CRLF kept in updates") {
     const std::string patch =
         "*** Begin Patch\n*** Add File: n.txt\n+one\n+two\n*** Update File: w.txt\n@@\n a\n-b\n+B\n*** Delete File: d\n"
         "*** End Patch\n";
-    CHECK(apply(patch, std::nullopt, 1.0, 0).bytes == "one\ntwo\n");
-    CHECK(apply(patch, std::string_view("a\r\nb\r\n"), 1.0, 1).bytes == "a\r\nB\r\n");
-    const Outcome d = apply(patch, std::string_view("whatever"), 1.0, 2);
+    CHECK(plan_and_apply(patch, std::nullopt, 1.0, 0).bytes == "one\ntwo\n");
+    CHECK(plan_and_apply(patch, std::string_view("a\r\nb\r\n"), 1.0, 1).bytes == "a\r\nB\r\n");
+    const Outcome d = plan_and_apply(patch, std::string_view("whatever"), 1.0, 2);
     CHECK(d.error == "");
     CHECK(d.action == text::FileAction::remove);
-    const Outcome missing_anchor = apply(
+    const Outcome missing_anchor = plan_and_apply(
         "*** Begin Patch\n*** Update File: w\n@@ def nowhere():\n+x\n*** End Patch\n", std::string_view("a\n"));
     CHECK(missing_anchor.error ==
           "Chunk 1 (line 3 of the patch) could not be applied to w: its @@ line \"def nowhere():\" matches no line "

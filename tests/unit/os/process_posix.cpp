@@ -112,8 +112,12 @@ std::vector<std::string> zombie_children() {
         if (close == std::string::npos) continue;
         char state = 0;
         long ppid = 0;
-        if (std::sscanf(text.c_str() + close + 1, " %c %ld", &state, &ppid) == 2 && state == 'Z' && std::to_string(ppid) == self)
-            out.push_back(entry.path().filename().string());
+        if (std::sscanf(text.c_str() + close + 1, " %c %ld", &state, &ppid) == 2 && state == 'Z' && std::to_string(ppid) == self) {
+            // pid and name, so that a failure says which program was left unreaped
+            const auto open = text.find('(');
+            out.push_back(entry.path().filename().string() +
+                          (open == std::string::npos ? std::string() : " " + text.substr(open, close - open + 1)));
+        }
     }
     return out;
 }
@@ -133,7 +137,9 @@ TEST_CASE("run_process: a descendant that left the group with setsid is killed w
     const auto left = processes_with("987.65");
     CHECK_MESSAGE(left.empty(), "still running: " << left.size() << " sleep 987.65x processes");
     const auto zombies = zombie_children();
-    CHECK_MESSAGE(zombies.empty(), zombies.size() << " zombie children left");
+    std::string names;
+    for (const auto& z : zombies) names += (names.empty() ? "" : ", ") + z;
+    CHECK_MESSAGE(zombies.empty(), zombies.size() << " zombie children left: " << names);
 }
 
 TEST_CASE("run_process: the child gets descriptors 0, 1 and 2 only, even one opened without close-on-exec") {

@@ -1,5 +1,5 @@
 // FileLanes: FIFO hand-over of each lane; waiters sleep on a timer that the releaser cancels (or,
-// for a read, that a holder starting to wait for a human cancels).
+// for a read, that a holder starting to let reads pass cancels).
 #include "tools/file_lanes.hpp"
 
 #include <asio/redirect_error.hpp>
@@ -28,7 +28,7 @@ asio::awaitable<FileLanes::Guard> FileLanes::acquire_for_read(std::string key) {
         lane.held = true;
         co_return Guard(this, std::move(key));
     }
-    if (lane.holder_waits_for_human) co_return Guard();
+    if (lane.reads_pass) co_return Guard();
     co_return co_await wait_in_line(std::move(key), true);
 }
 
@@ -38,18 +38,18 @@ asio::awaitable<FileLanes::Guard> FileLanes::wait_in_line(std::string key, bool 
     lanes_[key].waiters.push_back(waiter);
     asio::error_code ignored;
     // The releaser hands the lane over (it stays held) and cancels this timer; a reader may also
-    // be let go without it (waiting_for_human).
+    // be let go without it (let_reads_pass).
     co_await waiter->wakeup.async_wait(asio::redirect_error(asio::use_awaitable, ignored));
     if (!waiter->granted) co_return Guard();
     co_return Guard(this, std::move(key), true);
 }
 
-void FileLanes::waiting_for_human(const std::string& key, bool waiting) {
+void FileLanes::let_reads_pass(const std::string& key, bool pass) {
     const auto it = lanes_.find(key);
     if (it == lanes_.end() || !it->second.held) return;
     Lane& lane = it->second;
-    lane.holder_waits_for_human = waiting;
-    if (!waiting) return;
+    lane.reads_pass = pass;
+    if (!pass) return;
     // Reads in line go now, on what is on disk; changes keep their places.
     auto& waiters = lane.waiters;
     for (auto w = waiters.begin(); w != waiters.end();) {
@@ -66,7 +66,7 @@ void FileLanes::release(const std::string& key) {
     const auto it = lanes_.find(key);
     if (it == lanes_.end()) return;
     Lane& lane = it->second;
-    lane.holder_waits_for_human = false;
+    lane.reads_pass = false;
     if (lane.waiters.empty()) {
         lanes_.erase(it);
         return;

@@ -58,14 +58,16 @@ public:
     asio::awaitable<Guard> acquire(std::string key);
 
     // For a read, which changes nothing: takes the lane like acquire (so it sees every change that
-    // arrived before it), except while the lane's holder waits for a human (an approval form is
-    // open): then it returns at once, or as soon as the holder starts waiting, with a Guard that
-    // holds nothing, and the read is served from the bytes on disk. Only changes queue for a human.
+    // arrived before it), except while the lane's holder lets reads pass (it waits for a human at an
+    // open approval form, or runs post-write checks on bytes already committed): then it returns at
+    // once, or as soon as the holder starts letting them pass, with a Guard that holds nothing, and
+    // the read is served from the bytes on disk. Only changes queue behind a human or a check.
     asio::awaitable<Guard> acquire_for_read(std::string key);
 
-    // The holder of `key`'s lane starts (true) or stops (false) waiting for a human. Handing the
-    // lane over ends it too.
-    void waiting_for_human(const std::string& key, bool waiting);
+    // The holder of `key`'s lane starts (true) or stops (false) letting reads pass: while it waits
+    // for a human, or once its write is committed and only its checks remain. Handing the lane
+    // over ends it too.
+    void let_reads_pass(const std::string& key, bool pass);
 
     std::size_t lanes() const { return lanes_.size(); }
 
@@ -79,7 +81,7 @@ private:
     };
     struct Lane {
         bool held = false;
-        bool holder_waits_for_human = false;
+        bool reads_pass = false;
         std::deque<std::shared_ptr<Waiter>> waiters;
     };
     asio::awaitable<Guard> wait_in_line(std::string key, bool reader);

@@ -6,9 +6,6 @@
 #include <chrono>
 #include <memory>
 
-#include <spdlog/spdlog.h>
-
-#include "os/hash.hpp"
 #include "text/unified_diff.hpp"
 #include "tools/checks.hpp"
 #include "tools/history_journal.hpp"
@@ -199,17 +196,6 @@ std::vector<std::uint64_t> sizes_of(const std::vector<FileChange>& changes) {
 
 }  // namespace
 
-base::Result<void> write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
-                                 bool delete_file) {
-    StagedChange change;
-    if (auto r = stage(ctx, before, new_bytes, delete_file, ctx.write_through_hard_links, change); !r) return r;
-    if (auto r = verify_unchanged(ctx, before); !r) {
-        discard(change);
-        return r;
-    }
-    return commit_one(ctx, change);
-}
-
 Transaction::Transaction(std::string tool, std::vector<FileLanes::Guard> lanes)
     : tool_(std::move(tool)), lanes_(std::move(lanes)) {}
 
@@ -252,7 +238,7 @@ asio::awaitable<std::optional<ToolResult>> Transaction::approve(CallContext& ctx
                                         base::ErrorReason::not_writable);
     }
     const auto reads_go_on = [&ctx, this](bool waiting) {
-        for (const auto& lane : lanes_) ctx.lanes.waiting_for_human(lane.key(), waiting);
+        for (const auto& lane : lanes_) ctx.lanes.let_reads_pass(lane.key(), waiting);
     };
     ask.waiting_for_human = [&reads_go_on] { reads_go_on(true); };
     decision = co_await ctx.approve(ask);
@@ -291,6 +277,17 @@ asio::awaitable<std::vector<CheckOutcome>> Transaction::check(CallContext& ctx) 
         targets.push_back({change.before.file.path.real, change.before.file.path.display,
                            change.before.exists ? &change.before.file.bytes : nullptr, &change.new_bytes});
     }
+    if (targets.empty()) co_return std::vector<CheckOutcome>{};
+    // The write is committed: reads of these files no longer wait for the checks (they see the
+    // committed bytes on disk). Changes still queue, so the file a check reads is the one written.
+    for (const auto& lane : lanes_) ctx.lanes.let_reads_pass(lane.key(), true);
+    struct StopPassing {
+        CallContext& ctx;
+        const std::vector<FileLanes::Guard>& lanes;
+        ~StopPassing() {
+            for (const auto& lane : lanes) ctx.lanes.let_reads_pass(lane.key(), false);
+        }
+    } stop_passing{ctx, lanes_};
     co_return co_await ctx.checks->run(ctx.workspace, std::move(targets), ctx.cancelled);
 }
 
@@ -302,14 +299,11 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
         std::vector<FileChange> changes;
     };
     // Listed before the reply goes, so the client's next request sees the file; its base is kept
-    // afterwards (a copy of the bytes, once per file per session), while the lane is still held.
+    // afterwards (whole once per file, or a big file's as a delta), while the lane is still held.
     std::vector<char> first(changes_.size(), 0);
-    bool first_changes = false;
     if (ctx.session_changes)
-        for (std::size_t i = 0; i < changes_.size(); ++i) {
+        for (std::size_t i = 0; i < changes_.size(); ++i)
             first[i] = ctx.session_changes->note_change(changes_[i].before.file.path.real, changes_[i].before.exists);
-            first_changes = first_changes || first[i];
-        }
     // The journal (--history-dir) is written before the reply: a change the client was told of
     // survives a server killed right after telling it.
     if (ctx.journal) {
@@ -330,12 +324,14 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
     result.after_reply = WorkPlacement::after_reply(
         ctx.blocking, sizes_of(afterwards->changes),
         [afterwards, file_states = &ctx.file_states, history = record_history ? ctx.history : nullptr, tool = tool_,
-         session_changes = first_changes ? ctx.session_changes : nullptr] {
+         session_changes = ctx.session_changes] {
             for (auto& change : afterwards->changes) {
                 const std::string& real = change.before.file.path.real;
-                if (session_changes) session_changes->keep_base(real, change.before.file.bytes);
                 std::optional<Fingerprint> written;
                 if (!change.delete_file) written = Fingerprint::of(change.new_bytes);
+                if (session_changes)  // the base (first change), or a big file's base delta carried forward
+                    session_changes->changed(real, change.before.exists ? std::string_view(change.before.file.bytes) : std::string_view(),
+                                             change.delete_file ? nullptr : &change.new_bytes, written);
                 if (written && change.new_bytes.size() <= FileStates::max_seen_file)
                     file_states->record_with_bytes(real, *written, change.new_bytes);
                 else if (written)

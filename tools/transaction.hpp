@@ -48,7 +48,6 @@ public:
 
     std::vector<FileChange>& changes() { return changes_; }
     const std::vector<FileChange>& changes() const { return changes_; }
-    const std::vector<FileLanes::Guard>& lanes() const { return lanes_; }
 
     // The request for the gate over every change (images in the order of changes()); the caller
     // fills in paths and the diff. Valid while the transaction lives.
@@ -68,7 +67,8 @@ public:
     std::vector<std::string> hard_link_notes(const CallContext& ctx) const;
 
     // After a commit: runs the post-write checks (--check) on every file written (not the deleted
-    // ones) and waits for them; none when no check is configured or no glob matches.
+    // ones) and waits for them; none when no check is configured or no glob matches. Reads of the
+    // files go on meanwhile (they see the committed bytes); changes of them wait for the checks.
     asio::awaitable<std::vector<CheckOutcome>> check(CallContext& ctx) const;
 
     // Records the change: the journal (--history-dir) at once, before the reply; then hands the
@@ -89,10 +89,5 @@ std::optional<ToolResult> unless_approved(const CallContext& ctx, const Approval
 
 // The answer to a call the client cancelled before anything was written; nullopt when it did not.
 std::optional<ToolResult> if_cancelled(const CallContext& ctx);
-
-// Writes `new_bytes` over the file `before` describes (or creates it, or removes it): a
-// transaction's commit for one file without lanes or approval.
-base::Result<void> write_checked(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes,
-                                 bool delete_file = false);
 
 }  // namespace tools

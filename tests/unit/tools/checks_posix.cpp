@@ -3,6 +3,13 @@
 // the result says what the change introduced and fixed; a failing check is not an error.
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <asio/steady_timer.hpp>
+
 #include "tests/unit/tools/checks_fixture.hpp"
 
 using namespace tools_test;
@@ -106,6 +113,42 @@ TEST_CASE("checks: a check that times out is killed and reported; a missing prog
     CHECK(has(summary, "`sh -c 'sleep 30' {file}` on a.txt timed out after 0."));
     CHECK(has(summary, " s and was killed;"));
     CHECK(has(summary, "could not start (cannot start mcp-edit-no-such-checker"));
+}
+
+TEST_CASE("checks: a read of a file under a slow check returns at once with the committed bytes; a change waits") {
+    Checked c({"*.txt=sh -c 'sleep 1' sh {file}"});
+    c.f.put("a.txt", "one\ntwo\n");
+    std::vector<std::string> log;
+    std::optional<tools::ToolResult> change, read_in_line, read_later, second_change;
+    const auto start = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::duration read_took{};
+    c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "two"}, {"new_string", "TWO"}}, change,
+              &log, "change done");
+    c.f.start(tools::read_handler(), {{"file_path", c.f.path("a.txt")}}, read_in_line, &log, "read 1 done");
+    c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "one"}, {"new_string", "ONE"}},
+              second_change, &log, "change 2 done");
+    asio::steady_timer later(c.f.io, 200ms);
+    later.async_wait([&](std::error_code) {
+        c.f.start(tools::read_handler(), {{"file_path", c.f.path("a.txt")}}, read_later, &log, "read 2 done");
+    });
+    asio::steady_timer probe(c.f.io, 600ms);
+    probe.async_wait([&](std::error_code) {
+        if (read_later) read_took = std::chrono::steady_clock::now() - start;
+    });
+    c.f.io.run();
+    REQUIRE(change.has_value());
+    CHECK_FALSE(change->is_error);
+    CHECK(change->structured["checks"][0]["status"] == "passed");
+    REQUIRE(read_in_line.has_value());
+    REQUIRE(read_later.has_value());
+    CHECK(log == std::vector<std::string>{"read 1 done", "read 2 done", "change done", "change 2 done"});
+    CHECK(read_took > 0s);  // the read had answered 600 ms in, while the 1 s check still ran
+    CHECK(read_in_line->structured["text"] == "     1\tone\n     2\tTWO");
+    CHECK(read_later->structured["text"] == "     1\tone\n     2\tTWO");
+    REQUIRE(second_change.has_value());
+    CHECK_FALSE(second_change->is_error);
+    CHECK(c.f.get("a.txt") == "ONE\nTWO\n");
+    CHECK(c.f.lanes.lanes() == 0);
 }
 
 TEST_CASE("checks: apply_diff checks every written file") {

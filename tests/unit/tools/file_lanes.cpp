@@ -76,11 +76,11 @@ TEST_CASE("file lanes: a read goes past a holder waiting for a human; changes ke
         log.push_back("holder+");
         asio::steady_timer t(io, std::chrono::milliseconds(30));
         co_await t.async_wait(asio::use_awaitable);
-        lanes.waiting_for_human("k", true);
+        lanes.let_reads_pass("k", true);
         log.push_back("holder waits for a human");
         t.expires_after(std::chrono::milliseconds(100));
         co_await t.async_wait(asio::use_awaitable);
-        lanes.waiting_for_human("k", false);
+        lanes.let_reads_pass("k", false);
         log.push_back("holder-");
     };
     auto change = [&]() -> asio::awaitable<void> {

@@ -1,4 +1,4 @@
-// Unit tests of the transaction: the write path (platform staging + tools::write_checked) keeps
+// Unit tests of the transaction: the write path (platform staging + a transaction's commit) keeps
 // mode and owner, symlinks and hard links, leaves no temp files, with both fsync settings, creates
 // new files with their folders, and re-checks before writing over a file changed since it was
 // read; a list of files commits all or nothing; a refused approval writes nothing.
@@ -27,14 +27,42 @@ using namespace tools_test;
 // POSIX modes, symlinks, hard links and owners. On Windows the read-only attribute, long paths and
 // files held open are tested in tests/unit/os/platform_windows.cpp.
 #ifndef _WIN32
-TEST_CASE("write_checked replaces the bytes, keeps the mode, leaves no temp file") {
+namespace {
+
+// Commits `new_bytes` over the file `before` describes (or creates it): a transaction of one file,
+// without lanes or approval, run to its end on the fixture's context.
+base::Result<void> commit_file(Fixture& f, const tools::FileSnapshot& before, std::string new_bytes) {
+    tools::Transaction change("test", {});
+    change.changes().push_back({before, std::move(new_bytes), false});
+    std::optional<base::Failure> failure;
+    bool done = false;
+    asio::co_spawn(
+        f.io,
+        [&]() -> asio::awaitable<void> {
+            auto written = co_await change.commit(f.ctx);
+            if (!written) failure = written.error().failure;
+            done = true;
+        },
+        [](std::exception_ptr error) {
+            if (error) std::rethrow_exception(error);
+        });
+    f.io.restart();
+    f.io.run();
+    REQUIRE(done);
+    if (failure) return base::fail(std::move(*failure));
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("commit replaces the bytes, keeps the mode, leaves no temp file") {
     for (bool sync : {false, true}) {
         CAPTURE(sync);
         Fixture f(sync);
         f.put("run.sh", "#!/bin/sh\r\necho old\r\n");
         ::chmod((f.root / "run.sh").c_str(), 0751);
         auto before = f.snapshot("run.sh");
-        CHECK(tools::write_checked(f.ctx, before, "#!/bin/sh\r\necho new\r\n") .ok());
+        CHECK(commit_file(f, before, "#!/bin/sh\r\necho new\r\n") .ok());
         CHECK(f.get("run.sh") == "#!/bin/sh\r\necho new\r\n");
         struct stat st {};
         REQUIRE(::stat((f.root / "run.sh").c_str(), &st) == 0);
@@ -43,23 +71,23 @@ TEST_CASE("write_checked replaces the bytes, keeps the mode, leaves no temp file
     }
 }
 
-TEST_CASE("write_checked through a symlink changes the target and keeps the link") {
+TEST_CASE("commit through a symlink changes the target and keeps the link") {
     Fixture f;
     f.put("real/target.txt", "old\n");
     fs::create_symlink(f.root / "real" / "target.txt", f.root / "link.txt");
     auto before = f.snapshot("link.txt");
     CHECK(before.file.path.real == (f.root / "real" / "target.txt").string());
-    CHECK(tools::write_checked(f.ctx, before, "new\n") .ok());
+    CHECK(commit_file(f, before, "new\n") .ok());
     CHECK(fs::is_symlink(f.root / "link.txt"));
     CHECK(f.get("real/target.txt") == "new\n");
 }
 
-TEST_CASE("write_checked gives a file with another name a file of its own; the other name keeps its bytes") {
+TEST_CASE("commit gives a file with another name a file of its own; the other name keeps its bytes") {
     Fixture f;
     f.put("a.txt", "shared old\n");
     fs::create_hard_link(f.root / "a.txt", f.root / "b.txt");
     auto before = f.snapshot("a.txt");
-    CHECK(tools::write_checked(f.ctx, before, "new\n").ok());
+    CHECK(commit_file(f, before, "new\n").ok());
     CHECK(f.get("a.txt") == "new\n");
     CHECK(f.get("b.txt") == "shared old\n");
 #ifndef _WIN32  // Wine counts every file's links as 1
@@ -68,17 +96,17 @@ TEST_CASE("write_checked gives a file with another name a file of its own; the o
 #endif
 }
 
-TEST_CASE("write_checked with --write-through-hard-links keeps hard links linked") {
+TEST_CASE("commit with --write-through-hard-links keeps hard links linked") {
     Fixture f;
     f.ctx.write_through_hard_links = true;
     f.put("a.txt", "shared old\n");
     fs::create_hard_link(f.root / "a.txt", f.root / "b.txt");
     auto before = f.snapshot("a.txt");
-    CHECK(tools::write_checked(f.ctx, before, "shared new, longer than before\n") .ok());
+    CHECK(commit_file(f, before, "shared new, longer than before\n") .ok());
     CHECK(f.get("b.txt") == "shared new, longer than before\n");
     CHECK(fs::hard_link_count(f.root / "a.txt") == 2);
     auto again = f.snapshot("b.txt");
-    CHECK(tools::write_checked(f.ctx, again, "short\n") .ok());
+    CHECK(commit_file(f, again, "short\n") .ok());
     CHECK(f.get("a.txt") == "short\n");
     CHECK(f.entries() == 2);
 }
@@ -99,14 +127,14 @@ std::optional<std::pair<uid_t, gid_t>> other_owner() {
 
 }  // namespace
 
-TEST_CASE("write_checked keeps the owner when permitted (skipped for a user with no second group)" *
+TEST_CASE("commit keeps the owner when permitted (skipped for a user with no second group)" *
           doctest::skip(!other_owner())) {
     const auto [uid, gid] = other_owner().value();
     Fixture f;
     f.put("owned.txt", "x\n");
     REQUIRE(::chown((f.root / "owned.txt").c_str(), uid, gid) == 0);
     auto before = f.snapshot("owned.txt");
-    CHECK(tools::write_checked(f.ctx, before, "y\n") .ok());
+    CHECK(commit_file(f, before, "y\n") .ok());
     struct stat st {};
     REQUIRE(::stat((f.root / "owned.txt").c_str(), &st) == 0);
     CHECK(st.st_uid == uid);
@@ -115,20 +143,20 @@ TEST_CASE("write_checked keeps the owner when permitted (skipped for a user with
 
 #endif  // _WIN32
 
-TEST_CASE("write_checked creates a new file and its folders") {
+TEST_CASE("commit creates a new file and its folders") {
     Fixture f;
     auto before = f.snapshot("deep/er/new.txt");
     CHECK_FALSE(before.exists);
-    CHECK(tools::write_checked(f.ctx, before, "fresh\n") .ok());
+    CHECK(commit_file(f, before, "fresh\n") .ok());
     CHECK(f.get("deep/er/new.txt") == "fresh\n");
 }
 
-TEST_CASE("write_checked refuses when the file changed since it was read, and shows how") {
+TEST_CASE("commit refuses when the file changed since it was read, and shows how") {
     Fixture f;
     f.put("c.txt", "one\ntwo\n");
     auto before = f.snapshot("c.txt");
     f.put("c.txt", "one\nTWO by someone else\n");
-    const auto written = tools::write_checked(f.ctx, before, "one\ntwo\nthree\n");
+    const auto written = commit_file(f, before, "one\ntwo\nthree\n");
     REQUIRE_FALSE(written.ok());
     const std::string& error = written.error().message;
     CHECK(written.error().reason == base::ErrorReason::conflict);
@@ -138,21 +166,21 @@ TEST_CASE("write_checked refuses when the file changed since it was read, and sh
     CHECK(f.entries() == 1);
 }
 
-TEST_CASE("write_checked accepts a file whose timestamps changed but whose bytes did not") {
+TEST_CASE("commit accepts a file whose timestamps changed but whose bytes did not") {
     Fixture f;
     f.put("d.txt", "same\n");
     auto before = f.snapshot("d.txt");
     const auto later = fs::last_write_time(f.root / "d.txt") + std::chrono::seconds(5);
     fs::last_write_time(f.root / "d.txt", later);
-    CHECK(tools::write_checked(f.ctx, before, "changed\n") .ok());
+    CHECK(commit_file(f, before, "changed\n") .ok());
     CHECK(f.get("d.txt") == "changed\n");
 }
 
-TEST_CASE("write_checked refuses a new file that appeared meanwhile") {
+TEST_CASE("commit refuses a new file that appeared meanwhile") {
     Fixture f;
     auto before = f.snapshot("e.txt");
     f.put("e.txt", "someone else's\n");
-    const auto written = tools::write_checked(f.ctx, before, "mine\n");
+    const auto written = commit_file(f, before, "mine\n");
     REQUIRE_FALSE(written.ok());
     CHECK(written.error().message.find("created by another program") != std::string::npos);
     CHECK(f.get("e.txt") == "someone else's\n");

@@ -47,28 +47,23 @@ struct Planned {
     std::size_t blocks = 0;
 };
 
-// The reason for a text::BlockFailure kind ("not_found", "ambiguous", ...).
-base::ErrorReason reason_of_block_failure(std::string_view kind) {
-    if (kind == "not_found") return base::ErrorReason::not_found;
-    if (kind == "ambiguous") return base::ErrorReason::ambiguous;
-    if (kind == "already_applied") return base::ErrorReason::already_applied;
-    if (kind == "overlap") return base::ErrorReason::overlap;
-    if (kind == "already_exists") return base::ErrorReason::exists;
-    if (kind == "identical" || kind == "bad_line") return base::ErrorReason::invalid_arguments;
-    return base::ErrorReason::other;
+// The reason for a text::BlockFailure kind. No default: a new kind must be given its reason here.
+base::ErrorReason reason_of_block_failure(text::BlockFailureKind kind) {
+    switch (kind) {
+        case text::BlockFailureKind::not_found: return base::ErrorReason::not_found;
+        case text::BlockFailureKind::ambiguous: return base::ErrorReason::ambiguous;
+        case text::BlockFailureKind::already_applied: return base::ErrorReason::already_applied;
+        case text::BlockFailureKind::overlap: return base::ErrorReason::overlap;
+        case text::BlockFailureKind::already_exists: return base::ErrorReason::exists;
+        case text::BlockFailureKind::identical:
+        case text::BlockFailureKind::bad_line: return base::ErrorReason::invalid_arguments;
+    }
+    return base::ErrorReason::other;  // not reached: every kind is named above
 }
 
 // A refusal of one of the patch's files: the patch as a whole was not applied.
 ToolResult not_applied(base::Failure failure) {
     return ToolResult::error("The patch was not applied (no file was changed): " + failure.message, failure.reason);
-}
-
-// Roo Code's XML form of a multi-file diff (<args><file><path>…</path><diff>…</diff></file></args>)
-// anywhere in the text (for the note on a diff that could not be read).
-bool resembles_roo_xml(std::string_view diff) {
-    return diff.find("<path>") != std::string_view::npos &&
-           (diff.find("<args>") != std::string_view::npos || diff.find("<file>") != std::string_view::npos ||
-            diff.find("<diff>") != std::string_view::npos);
 }
 
 constexpr const char* roo_xml_note =
@@ -172,7 +167,7 @@ base::Result<Planned> plan_patch(const CallContext& ctx, std::vector<FileWork> f
             // The message names the file and the blocks.
             failed(plan.error().message, plan.error().failures.empty()
                                              ? base::ErrorReason::other
-                                             : reason_of_block_failure(text::to_string(plan.error().failures.front().kind)));
+                                             : reason_of_block_failure(plan.error().failures.front().kind));
             continue;
         }
         work.plan = std::move(plan.value());
@@ -306,10 +301,10 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     const std::string& file_path = args.file_path;
     const double fuzzy = args.fuzzy_threshold.value_or(ctx.fuzzy_threshold);
 
-    auto parsed = looks_like_roo_xml(diff_text) ? parse_roo_files(diff_text) : text::parse_patch(diff_text);
+    auto parsed = starts_as_roo_xml(diff_text) ? parse_roo_files(diff_text) : text::parse_patch(diff_text);
     if (!parsed) {
         std::string message = parsed.error().message;
-        if (resembles_roo_xml(diff_text))
+        if (mentions_roo_xml(diff_text))
             message = roo_xml_note + std::string("\n") + message;
         co_return ToolResult::error(std::move(message), base::ErrorReason::invalid_arguments);
     }
@@ -330,7 +325,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
         work.patch = &fp;
         std::string name = fp.path.empty() ? file_path : fp.path;
         if (fp.path.empty() && file_path.empty()) {
-            if (resembles_roo_xml(diff_text))
+            if (mentions_roo_xml(diff_text))
                 co_return ToolResult::error(std::string(roo_xml_note) +
                                                 " For SEARCH/REPLACE blocks, set file_path to the file they change and "
                                                 "pass the blocks alone as diff (one call per file).",

@@ -171,9 +171,9 @@ void map_insert(Json& args, CallShape& shape) {
 
 base::Result<void> map_roo_xml(Json& args, CallShape& shape) {
     std::string_view source_name;
-    if (const auto a = args.find("args"); a != args.end() && a->is_string() && looks_like_roo_xml(a->get_ref<const std::string&>()))
+    if (const auto a = args.find("args"); a != args.end() && a->is_string() && starts_as_roo_xml(a->get_ref<const std::string&>()))
         source_name = "args";
-    else if (const auto d = args.find("diff"); d != args.end() && d->is_string() && looks_like_roo_xml(d->get_ref<const std::string&>()))
+    else if (const auto d = args.find("diff"); d != args.end() && d->is_string() && starts_as_roo_xml(d->get_ref<const std::string&>()))
         source_name = "diff";
     else
         return {};
@@ -402,11 +402,17 @@ private:
 
 }  // namespace
 
-bool looks_like_roo_xml(std::string_view text) {
+bool starts_as_roo_xml(std::string_view text) {
     const auto b = text.find_first_not_of(" \t\r\n");
     if (b == std::string_view::npos) return false;
     text.remove_prefix(b);
     return text.starts_with("<args>") || text.starts_with("<file>");
+}
+
+bool mentions_roo_xml(std::string_view text) {
+    return text.find("<path>") != std::string_view::npos &&
+           (text.find("<args>") != std::string_view::npos || text.find("<file>") != std::string_view::npos ||
+            text.find("<diff>") != std::string_view::npos);
 }
 
 RooXml parse_roo_xml(std::string_view text) { return RooReader(text).read(); }

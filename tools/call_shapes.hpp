@@ -43,7 +43,12 @@ using RooXml = base::Result<std::vector<RooFileDiff>, std::string>;
 // content verbatim).
 RooXml parse_roo_xml(std::string_view text);
 
-// Does `text` start (after whitespace) with `<args>` or `<file>`?
-bool looks_like_roo_xml(std::string_view text);
+// Two tests for Roo Code's XML form, and why there are two. `starts_as_roo_xml`, strict: `text`
+// starts (after whitespace) with `<args>` or `<file>`, so it is read as that form (a unified diff or
+// SEARCH/REPLACE blocks that merely hold such a tag in their lines are not). `mentions_roo_xml`,
+// loose: a `<path>` tag with `<args>`, `<file>` or `<diff>` anywhere (prose or a fence before it),
+// used only to add a note naming the form to a diff that could not be read.
+bool starts_as_roo_xml(std::string_view text);
+bool mentions_roo_xml(std::string_view text);
 
 }  // namespace tools

@@ -123,7 +123,9 @@ std::string join_paths(const tools::ApprovalRequest& ask) {
 std::string approval_summary(const tools::ApprovalRequest& ask) {
     const DiffLines d = split_diff(ask.diff);
     // Counts before paths: a long path is what a narrow form cuts.
-    std::string line = ask.tool + " +" + std::to_string(ask.additions) + " -" + std::to_string(ask.removals);
+    std::string line = ask.tool;
+    if (!ask.asked_again_because.empty()) line += " (" + ask.asked_again_because + ")";
+    line += " +" + std::to_string(ask.additions) + " -" + std::to_string(ask.removals);
     if (d.first_line) line += " at line " + std::to_string(d.first_line);
     if (d.hunks > 1) line += " (" + std::to_string(d.hunks) + " places)";
     return line + ": " + join_paths(ask);

@@ -172,7 +172,8 @@ tools::ApprovalDecision Approvals::decide(const ApprovalAnswer& answer, const to
         d.approval = answer.kind == ApprovalAnswer::Kind::apply ? tools::ApprovalSource::user : tools::ApprovalSource::session;
         if (answer.kind == ApprovalAnswer::Kind::apply_session) approved_for_session_ = true;
     } else {
-        const std::string what = "this " + ask.tool + " of " + (ask.paths.empty() ? std::string("the file") : ask.paths.front());
+        std::string what = "this " + ask.tool + " of " + (ask.paths.empty() ? std::string("the file") : ask.paths.front());
+        if (!ask.asked_again_because.empty()) what += " (" + ask.asked_again_because + ")";
         d.message = refusal_message(answer, what);
         d.reason = answer.kind == ApprovalAnswer::Kind::cancel ? base::ErrorReason::cancelled : base::ErrorReason::rejected;
     }

@@ -18,6 +18,8 @@ namespace tools {
 // What the human (or the policy) is asked to allow: one change of one or more files.
 struct ApprovalRequest {
     std::string tool;
+    // Why the same change is asked again ("merged with a change on disk"); "" the first time.
+    std::string asked_again_because;
     std::vector<std::string> paths;  // as shown (relative to the root)
     std::size_t additions = 0;
     std::size_t removals = 0;
@@ -31,7 +33,7 @@ struct ApprovalRequest {
     };
     std::vector<Image> images;
     // Called by a gate right before it waits for a human (an open form), so that reads of these
-    // files stop queueing behind the change (FileLanes::waiting_for_human). Unset: nothing to do.
+    // files stop queueing behind the change (FileLanes::let_reads_pass). Unset: nothing to do.
     std::function<void()> waiting_for_human;
 };
 

@@ -232,7 +232,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
         });
         if (!merged) co_return ToolResult::error(std::move(merged).error());
         ApprovalRequest again = change.approval_request();
-        again.tool += " (merged with a change on disk)";  // the form's first line says why it is asked again
+        again.asked_again_because = "merged with a change on disk";  // the form's first line says so
         again.paths = {path.display};
         again.additions = planned.diff.additions;
         again.removals = planned.diff.removals;

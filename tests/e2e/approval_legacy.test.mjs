@@ -316,6 +316,30 @@ describe('SDK 1.32.2 with elicitation: the answers', { concurrency: true }, () =
     }
   });
 
+  test('the merged change is rejected: the refusal names the edit of the file, then the merge', async () => {
+    const f = newDir({ 'target.txt': ORIGINAL });
+    const s = await sdkSession('changed while asking, merged, rejected', { dir: f.dir });
+    const external = 'one\ntwo\nthree\nEXTERNAL LINE\n';
+    let asks = 0;
+    s.answer = () => {
+      if (++asks === 1) {
+        fs.writeFileSync(f['target.txt'], external);
+        return { action: 'accept', content: { decision: 'apply' } };
+      }
+      return { action: 'accept', content: { decision: 'reject' } };
+    };
+    try {
+      const r = await s.call('edit', EDIT_ARGS(f['target.txt']));
+      assert.equal(r.isError, true, `the second form was rejected: ${show(r).slice(0, 600)}`);
+      assert.equal(asks, 2);
+      assert.match(textOf(r), /approval form for this edit of target\.txt \(merged with a change on disk\)\. Nothing was written\./);
+      assert.doesNotMatch(textOf(r), /this edit \(merged/);
+      assertFile(f['target.txt'], external, 'the rejected change was not written');
+    } finally {
+      await s.finish();
+    }
+  });
+
   test('the file changes on disk while the human looks, on the same line: nothing written, both sides and the fresh diff', async () => {
     const f = newDir({ 'target.txt': ORIGINAL });
     const s = await sdkSession('changed while asking, conflict', { dir: f.dir });

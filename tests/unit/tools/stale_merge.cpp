@@ -40,7 +40,7 @@ TEST_CASE("stale merge: a file changed while the approval was asked is merged an
     std::string second_diff;
     f.ctx.approve = [&](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
         if (++asked == 1) f.put("a.txt", "a\nb\nc\nD\n");  // the human's editor saves meanwhile
-        else second_diff = ask.diff + "|" + ask.tool;
+        else second_diff = ask.diff + "|" + ask.tool + "|" + ask.asked_again_because;
         tools::ApprovalDecision d;
         d.kind = tools::ApprovalDecision::Kind::approved;
         d.approval = tools::ApprovalSource::user;
@@ -49,7 +49,7 @@ TEST_CASE("stale merge: a file changed while the approval was asked is merged an
     const auto r = f.call(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "a\n"}, {"new_string", "A\n"}});
     REQUIRE_MESSAGE(!r.is_error, r.text);
     CHECK(asked == 2);
-    CHECK(second_diff == "--- a/a.txt\n+++ b/a.txt\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n D\n|edit (merged with a change on disk)");
+    CHECK(second_diff == "--- a/a.txt\n+++ b/a.txt\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n D\n|edit|merged with a change on disk");
     CHECK(f.get("a.txt") == "A\nb\nc\nD\n");
     CHECK(r.structured["diff"] == "--- a/a.txt\n+++ b/a.txt\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n D\n");
 }

@@ -79,6 +79,10 @@ inline void from_json(const nlohmann::json& j, ApplyDiffArgs& out) {
     if (const auto it = j.find("fuzzy_threshold"); it != j.end()) out.fuzzy_threshold = it->get<double>();
     out.dry_run = j.value("dry_run", false);
 }
+inline void to_json(nlohmann::json& j, const ApplyDiffArgs& in) {
+    j = {{"file_path", in.file_path}, {"diff", in.diff}, {"dry_run", in.dry_run}};
+    j["fuzzy_threshold"] = in.fuzzy_threshold ? nlohmann::json(*in.fuzzy_threshold) : nlohmann::json();
+}
 
 struct UndoArgs {
     std::string file_path;

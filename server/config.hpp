@@ -37,6 +37,7 @@ struct Config {
     std::chrono::milliseconds check_timeout{std::chrono::seconds(10)};  // --check-timeout
     os::IgnoreSettings ignore;  // --ignore-file, --respect-gitignore, --ignore-reads
     std::string history_dir;    // --history-dir: undo history and session changes kept there ("" = memory only)
+    std::size_t history_budget = 64u << 20;  // --history-budget: bytes the undo history, and the session's bases, each keep
     spdlog::level::level_enum log_level = spdlog::level::info;
     std::string log_file;  // empty: stderr
 

@@ -143,6 +143,10 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
                    "Keep the undo history and the session's changes in this folder, so undo and the session patch "
                    "survive a restart (one journal per set of roots; default: memory only)")
         ->option_text("DIR");
+    app.add_option("--history-budget", config.history_budget,
+                   "Bytes the undo history keeps, and the session's record of changed files' first bytes keeps "
+                   "(each; big files are kept as the bytes changes replaced; the oldest undo steps go first; default 64 MiB)")
+        ->option_text("BYTES");
     app.add_flag("--respect-gitignore", config.ignore.respect_gitignore,
                  "Also refuse changing what .gitignore files (and the root's .git/info/exclude) ignore");
     app.add_flag("--ignore-reads", config.ignore.ignore_reads, "Refuse reading ignored files too (default: reads are allowed)");

@@ -110,6 +110,8 @@ Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Con
                             [this](const protocol::Notification& note) { handle_notification(note); },
                             [this] { return era_ == protocol::Era::legacy && protocol::allows_batches(version_); }})),
       lanes_(io.get_executor()),
+      history_(config.history_budget),
+      session_changes_(config.history_budget),
       approvals_(config, *peer_),
       roots_(io, *peer_, workspace, config),
       ignore_(config.ignore) {

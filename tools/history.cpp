@@ -1,6 +1,6 @@
 // History: per-file stacks of changes with a global byte cap, oldest evicted first. A change keeps
-// its after-image (until the next change of the file starts from exactly those bytes) and only the
-// span of its before-image that differs from it.
+// the span of its before-image that differs from its after-image, and the after-image only for a
+// small file (until the next change of the file starts from exactly those bytes).
 #include "tools/history.hpp"
 
 #include <algorithm>
@@ -9,13 +9,22 @@
 
 namespace tools {
 
-std::string History::before_of(const Record& r) {
+std::string History::before_of(const Record& r, std::string_view after) {
     std::string before;
     before.reserve(r.before_size);
-    before.append(r.after, 0, r.prefix);
+    before.append(after.substr(0, r.prefix));
     before += r.middle;
-    before.append(r.after, r.after.size() - r.suffix, r.suffix);
+    before.append(after.substr(after.size() - r.suffix));
     return before;
+}
+
+std::string History::Entry::before_from(std::string_view written) const {
+    std::string out;
+    out.reserve(prefix + middle.size() + suffix);
+    out.append(written.substr(0, prefix));
+    out += middle;
+    out.append(written.substr(written.size() - suffix));
+    return out;
 }
 
 void History::record(std::string tool, const std::string& real_path, bool existed, std::string before,
@@ -31,7 +40,8 @@ void History::record(std::string tool, const std::string& real_path, bool existe
     entry.prefix = text::common_prefix(before, after);
     entry.suffix = text::common_suffix(before, after, common - entry.prefix);
     entry.middle.assign(before, entry.prefix, before.size() - entry.prefix - entry.suffix);
-    entry.after = std::move(after);
+    entry.after_kept = after.size() <= max_kept_after;
+    if (entry.after_kept) entry.after = std::move(after);
 
     std::lock_guard lock(mutex_);
     entry.seq = next_seq_++;
@@ -52,7 +62,8 @@ void History::record(std::string tool, const std::string& real_path, bool existe
     order_.emplace_back(real_path, entry.seq);
     auto& stack = by_path_[real_path];
     // The previous change wrote what this one started from: its after-image is this before-image.
-    if (!stack.empty() && stack.back().after == before) {
+    if (!stack.empty() && stack.back().after_kept && !stack.back().linked && stack.back().after == before) {
+        bytes_ -= stack.back().after.size();
         std::string().swap(stack.back().after);  // (assigning "" would keep the capacity)
         stack.back().linked = true;
     }
@@ -102,14 +113,21 @@ std::shared_ptr<const History::Entry> History::latest(const std::string& real_pa
     std::lock_guard lock(mutex_);
     const auto it = by_path_.find(real_path);
     if (it == by_path_.end() || it->second.empty()) return nullptr;
-    const Record& r = it->second.back();  // the newest is never linked: its after-image is here
+    const Record& r = it->second.back();  // the newest is never linked: its after-image is here when kept
     auto entry = std::make_shared<Entry>();
     entry->seq = r.seq;
     entry->tool = r.tool;
     entry->existed = r.existed;
-    entry->before = before_of(r);
-    entry->after = r.after;
+    entry->after_kept = r.after_kept;
+    if (r.after_kept) {
+        entry->before = before_of(r, r.after);
+        entry->after = r.after;
+    }
     entry->after_fingerprint = r.after_fingerprint;
+    entry->after_size = r.after_size;
+    entry->prefix = r.prefix;
+    entry->suffix = r.suffix;
+    entry->middle = r.middle;
     return entry;
 }
 
@@ -120,37 +138,66 @@ void History::pop(const std::string& real_path, std::uint64_t seq) {
     auto& stack = it->second;
     bytes_ -= stack.back().cost();
     --entries_;
-    // The change below becomes the newest: its after-image is the popped one's before-image.
+    // The change below becomes the newest: its after-image is the popped one's before-image
+    // (rebuilt when the popped one kept its own; else the file on disk has it, as undo wrote it).
     if (stack.size() > 1 && stack[stack.size() - 2].linked) {
         Record& below = stack[stack.size() - 2];
-        below.after = before_of(stack.back());
         below.linked = false;
+        if (stack.back().after_kept) {
+            below.after = before_of(stack.back(), stack.back().after);
+            bytes_ += below.after.size();
+        } else {
+            below.after_kept = false;
+        }
     }
     stack.pop_back();
     if (stack.empty()) by_path_.erase(it);
 }
 
-std::vector<History::Exported> History::export_all() const {
+std::vector<History::Exported> History::export_all(const Reader& read_current) const {
+    // The newest after-images of big files are read before taking the lock (a read can be slow).
+    std::unordered_map<std::string, std::string> on_disk;
+    {
+        std::vector<std::pair<std::string, std::optional<Fingerprint>>> wanted;
+        {
+            std::lock_guard lock(mutex_);
+            for (const auto& [path, stack] : by_path_)
+                if (!stack.empty() && !stack.back().after_kept) wanted.emplace_back(path, stack.back().after_fingerprint);
+        }
+        for (const auto& [path, fingerprint] : wanted) {
+            auto bytes = read_current ? read_current(path) : std::nullopt;
+            if (bytes && fingerprint && Fingerprint::of(*bytes) == *fingerprint) on_disk.emplace(path, std::move(*bytes));
+        }
+    }
     std::vector<Exported> out;
     std::lock_guard lock(mutex_);
     for (const auto& [path, stack] : by_path_) {
         // Newest first: a linked record's after-image is the next one's before-image.
-        std::vector<Exported> images(stack.size());
-        std::string after;
+        std::vector<Exported> images;
+        std::optional<std::string> after;
         for (std::size_t k = stack.size(); k-- > 0;) {
             const Record& r = stack[k];
-            if (!r.linked) after = r.after;
-            Record whole = r;
-            whole.after = after;
-            Entry& e = images[k].entry;
+            if (r.after_kept && !r.linked) {
+                after = r.after;
+            } else if (!r.linked && k + 1 == stack.size()) {  // a big file's newest after-image is on disk
+                const auto found = on_disk.find(path);
+                if (found == on_disk.end()) break;
+                after = found->second;
+            } else if (!r.linked) {  // an older one: the next change's before-image, if it started from it
+                if (!after || !r.after_fingerprint || Fingerprint::of(*after) != *r.after_fingerprint) break;
+            }
+            if (!after || after->size() != r.after_size) break;
+            Exported image;
+            image.real_path = path;
+            Entry& e = image.entry;
             e.seq = r.seq;
             e.tool = r.tool;
             e.existed = r.existed;
-            e.before = before_of(whole);
-            e.after = std::move(after);
+            e.before = before_of(r, *after);
+            e.after = std::move(*after);
             e.after_fingerprint = r.after_fingerprint;
             after = e.before;
-            images[k].real_path = path;
+            images.push_back(std::move(image));
         }
         for (auto& image : images) out.push_back(std::move(image));
     }

@@ -1,17 +1,20 @@
 // What this session's server wrote, per file, newest last: the bytes before and after each change,
 // so `undo` can walk back. Bounded by total bytes (oldest evicted first, and remembered as
 // evicted so undo can say so); shared between the io thread and the blocking pool.
-// Stored compactly: each change keeps only the bytes it replaced (its before-image as a delta on
-// its after-image), and an after-image that the next change started from is not kept twice.
+// Stored as deltas: each change keeps only the bytes it replaced (its before-image as a delta on
+// its after-image) and a fingerprint of what it wrote; the after-image itself only for small files
+// (for big ones undo rebuilds the before-image from the file on disk, once its fingerprint matches).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -25,13 +28,25 @@ public:
         std::uint64_t seq = 0;
         std::string tool;
         bool existed = true;  // false: the change created the file
-        std::string before;   // bytes before the change (empty when created)
-        std::string after;    // bytes the server wrote
-        std::optional<Fingerprint> after_fingerprint;  // of `after`; none when the change deleted the file
-        std::size_t cost() const { return before.size() + after.size() + 256; }
+        // Bytes before the change (empty when created). Filled only when `after_kept`; otherwise
+        // before_from(the bytes on disk, once their fingerprint is after_fingerprint) rebuilds it.
+        std::string before;
+        std::string after;       // bytes the server wrote, when `after_kept`
+        bool after_kept = true;  // false: a big file, whose after-image is only on disk
+        std::optional<Fingerprint> after_fingerprint;  // of what it wrote; none when the change deleted the file
+        // The delta: before = after[0, prefix) + middle + after[after_size - suffix, after_size).
+        std::size_t after_size = 0;
+        std::size_t prefix = 0;
+        std::size_t suffix = 0;
+        std::string middle;
+        std::string before_from(std::string_view written) const;
     };
 
-    explicit History(std::size_t max_bytes = 256u << 20, std::size_t max_entries = 10000)
+    // After-images up to this size are kept (for the diff undo shows when the file changed since).
+    static constexpr std::size_t max_kept_after = 1u << 20;
+    static constexpr std::size_t default_max_bytes = 64u << 20;
+
+    explicit History(std::size_t max_bytes = default_max_bytes, std::size_t max_entries = 10000)
         : max_bytes_(max_bytes), max_entries_(max_entries) {}
 
     void record(std::string tool, const std::string& real_path, bool existed, std::string before, std::string after,
@@ -46,11 +61,15 @@ public:
     std::size_t evicted(const std::string& real_path) const;
 
     // Every kept change with its images rebuilt, oldest first (what --history-dir writes back).
+    // `read_current` gives a file's bytes now (nullopt when unreadable): a big file's newest
+    // after-image is only there; a change whose images cannot be rebuilt is left out, with the
+    // file's older ones.
     struct Exported {
         std::string real_path;
         Entry entry;
     };
-    std::vector<Exported> export_all() const;
+    using Reader = std::function<std::optional<std::string>(const std::string& real_path)>;
+    std::vector<Exported> export_all(const Reader& read_current) const;
 
 private:
     // One change as stored: before = after[0, prefix) + middle + after[after_size - suffix, ...).
@@ -64,14 +83,15 @@ private:
         std::size_t prefix = 0;
         std::size_t suffix = 0;
         std::string middle;
-        // The bytes written; empty when `linked`: the next record's before-image is the same bytes.
+        // The bytes written, when `after_kept`; emptied when `linked`: the next record's
+        // before-image is the same bytes.
         std::string after;
+        bool after_kept = true;
         bool linked = false;
-        // What the change would cost stored whole: the byte cap and eviction count this, so they
-        // decide exactly as for full copies.
-        std::size_t cost() const { return before_size + after_size + 256; }
+        // The bytes this record holds: what the byte cap counts.
+        std::size_t cost() const { return middle.size() + after.size() + 256; }
     };
-    static std::string before_of(const Record& r);
+    static std::string before_of(const Record& r, std::string_view after);
     void evict_locked();
 
     mutable std::mutex mutex_;

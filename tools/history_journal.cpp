@@ -377,11 +377,26 @@ bool HistoryJournal::open_for_append() {
 
 std::string HistoryJournal::compact() const {
     std::string out = framed({{"t", "h"}, {"kind", kind}, {"version", 1}});  // as open() expects it
-    for (const auto& e : history_.export_all())
+    // A big file's newest after-image is only on disk (the history keeps deltas).
+    const auto read_current = [](const std::string& real_path) -> std::optional<std::string> {
+        platform::ReadFile file;
+        platform::ReadFailure failure;
+        if (!platform::read_regular_file(real_path, std::uint64_t{1} << 40, file, failure)) return std::nullopt;
+        return std::move(file.bytes);
+    };
+    for (const auto& e : history_.export_all(read_current))
         out += framed(record_of(e.real_path, e.entry.tool, e.entry.existed, e.entry.before,
                                 e.entry.after_fingerprint ? &e.entry.after : nullptr));
-    for (const auto& f : changes_.files())
-        if (!f.existed || f.base) out += framed(base_of(f.real_path, f.existed, f.base ? *f.base : std::string()));
+    for (const auto& f : changes_.files()) {
+        std::optional<std::string> base;
+        if (f.existed && f.delta) {
+            const auto now = read_current(f.real_path);
+            base = f.base_given(now ? &*now : nullptr);
+        } else if (f.base) {
+            base = *f.base;
+        }
+        if (!f.existed || base) out += framed(base_of(f.real_path, f.existed, base ? *base : std::string()));
+    }
     return out;
 }
 

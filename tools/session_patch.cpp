@@ -47,9 +47,14 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
         return out;
     }
     out.deleted = !exists;
-    if (file.existed && !file.base) {
+    std::optional<std::string> base;
+    if (file.existed) base = file.base_given(exists ? &now.bytes : nullptr);
+    if (file.existed && !base) {
         out.note = out.display + ": its bytes from before this session's first change are not kept (" +
-                   (file.base_pending ? std::string("being recorded") : std::string("over the 256 MiB cap of kept bases")) + ")";
+                   (file.base_pending ? std::string("being recorded")
+                    : file.delta ? std::string("a big file is kept as the bytes this server replaced, and it changed "
+                                               "outside this server since its last write")
+                                 : std::string("over the --history-budget cap of kept bases")) + ")";
         return out;
     }
     if (!file.existed && !exists) return out;  // created, then deleted: nothing to show
@@ -59,7 +64,7 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
     options.new_missing = !exists;
     options.max_bytes = max_diff_bytes_per_file;
     options.exact_lines = true;  // a patch to apply: CRs kept
-    const auto diff = text::unified_diff(file.existed ? std::string_view(*file.base) : std::string_view(),
+    const auto diff = text::unified_diff(file.existed ? std::string_view(*base) : std::string_view(),
                                          exists ? std::string_view(now.bytes) : std::string_view(), options);
     out.additions = diff.additions;
     out.removals = diff.removals;

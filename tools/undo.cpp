@@ -52,7 +52,8 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
             if (evicted)
                 return plan_error("Nothing more to undo for " + display + ": " + std::to_string(evicted) +
                                          " earlier change(s) by this server were dropped from the undo history to stay "
-                                         "within its memory cap. Use edit or write to restore the content instead.",
+                                         "within its byte budget (--history-budget), so they are no longer undoable. Use "
+                                         "edit or write to restore the content instead.",
                                          base::ErrorReason::nothing_to_undo);
             return plan_error("Nothing to undo for " + display +
                                      ": this server has not changed it in this session (or every change was undone).",
@@ -81,13 +82,18 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
                                      entry->tool + "). Nothing was changed.",
                                      base::ErrorReason::conflict);
         if (current.file.fingerprint() != *entry->after_fingerprint) {
+            const std::string cannot = "Cannot undo: " + display + " changed since this server wrote it (by " + entry->tool +
+                                       "), so reverting would lose those changes. Nothing was changed.";
+            if (!entry->after_kept)  // a big file: the history keeps only the replaced bytes, not what was written
+                return plan_error(cannot + " (The file is over " + std::to_string(History::max_kept_after >> 20) +
+                                      " MiB, so what the server wrote is not kept to show how it differs; read it to see "
+                                      "its content now.)",
+                                  base::ErrorReason::conflict);
             text::DiffOptions options;
             options.old_path = display;
             const auto drift = text::unified_diff(entry->after, current.file.bytes, options);
-            return plan_error("Cannot undo: " + display + " changed since this server wrote it (by " + entry->tool +
-                                     "), so reverting would lose those changes. Nothing was changed. How the file differs "
-                                     "from what the server wrote:\n" + drift.text,
-                                     base::ErrorReason::conflict);
+            return plan_error(cannot + " How the file differs from what the server wrote:\n" + drift.text,
+                              base::ErrorReason::conflict);
         }
         Plan plan;
         plan.replacements = 1;
@@ -98,7 +104,8 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
             plan.extra["deleted"] = true;
             plan.notes.push_back("the file was created by " + entry->tool + ", so undo removes it");
         } else {
-            plan.new_bytes = entry->before;
+            // The file is what the server wrote (same fingerprint): the delta applies to it.
+            plan.new_bytes = entry->after_kept ? entry->before : entry->before_from(current.file.bytes);
             plan.extra["deleted"] = false;
         }
         add_remaining_note(plan, history->depth(real));

@@ -130,3 +130,64 @@ TEST_CASE("history: changes at every distance from the ends of a long file") {
     }
     record_and_walk_back(steps);
 }
+
+TEST_CASE("history: a big file keeps only the replaced bytes; undo's walk rebuilds each image from the file") {
+    // Past max_kept_after no after-image is kept: each before-image comes back from the bytes on
+    // disk (here: the previous step's after), with CRLF, a BOM, no final newline and NUL/0xFF bytes.
+    std::string big = "\xEF\xBB\xBF" "first\r\n";
+    while (big.size() <= tools::History::max_kept_after) big += std::string("row\r\n\0\xFF", 8);
+    big += "last line, no newline";
+    std::vector<std::string> images{big};
+    std::string next = big;
+    next.insert(3, "inserted\r\n");  // after the BOM
+    images.push_back(next);
+    next.erase(next.size() - 4);  // the tail
+    images.push_back(next);
+    next[next.size() / 2] = '\0';  // the middle
+    images.push_back(next);
+    tools::History history;
+    for (std::size_t i = 1; i < images.size(); ++i)
+        history.record("insert", "/r/big", true, images[i - 1], images[i], tools::Fingerprint::of(images[i]));
+    for (std::size_t i = images.size() - 1; i > 0; --i) {
+        const auto entry = history.latest("/r/big");
+        REQUIRE(entry);
+        CHECK_FALSE(entry->after_kept);
+        CHECK(entry->after.empty());
+        CHECK(entry->middle.size() < 64);
+        CHECK(entry->after_fingerprint == tools::Fingerprint::of(images[i]));
+        CHECK(entry->before_from(images[i]) == images[i - 1]);
+        history.pop("/r/big", entry->seq);
+    }
+    CHECK_FALSE(history.latest("/r/big"));
+}
+
+TEST_CASE("history: the cap counts the bytes kept, so a big file's small edits do not evict") {
+    // Whole copies of ten 2 MiB images (40 MiB) would overflow a 4 MiB cap; their deltas do not.
+    const std::string a(2u << 20, 'a');
+    tools::History history(4u << 20);
+    std::string before = a;
+    for (int i = 0; i < 10; ++i) {
+        std::string after = before;
+        after.insert(after.size() / 2, "edit " + std::to_string(i) + "\n");
+        history.record("insert", "/r/f", true, before, after, tools::Fingerprint::of(after));
+        before = after;
+    }
+    CHECK(history.evicted("/r/f") == 0);
+    CHECK(history.depth("/r/f") == 10);
+}
+
+TEST_CASE("history: export rebuilds a big file's images from its bytes now, and leaves them out otherwise") {
+    const std::string a(tools::History::max_kept_after + 10, 'a');
+    const std::string b = a + "b", c = "c" + b;
+    tools::History history;
+    history.record("edit", "/r/f", true, a, b, tools::Fingerprint::of(b));
+    history.record("edit", "/r/f", true, b, c, tools::Fingerprint::of(c));
+    const auto exported = history.export_all([&](const std::string&) { return std::optional<std::string>(c); });
+    REQUIRE(exported.size() == 2);
+    CHECK(exported[0].entry.before == a);
+    CHECK(exported[0].entry.after == b);
+    CHECK(exported[1].entry.before == b);
+    CHECK(exported[1].entry.after == c);
+    // The file changed since: nothing can be rebuilt.
+    CHECK(history.export_all([&](const std::string&) { return std::optional<std::string>(a); }).empty());
+}

@@ -87,3 +87,42 @@ TEST_CASE("session patch: file URIs are the real path, percent-encoded") {
     CHECK(tools::session_file_uri("/home/u/a b/ü.txt") == "mcp-edit://session/file/home/u/a%20b/%C3%BC.txt");
     CHECK(tools::session_file_uri("C:/x/y.txt") == "mcp-edit://session/file/C%3A/x/y.txt");
 }
+
+TEST_CASE("session changes: a big file's base is a delta on what the server wrote, carried through later changes") {
+    std::string base(SessionChanges::max_whole_base + 100, 'x');
+    base.replace(0, 5, "\xEF\xBB\xBFhi");
+    base += "\r\nend, no newline";
+    std::string a = base, b, c;
+    a.insert(10, "one\r\n");
+    b = a;
+    b.erase(b.size() - 3);  // far from the first change: the delta spans both
+    c = std::string(1, '\0') + b;
+    SessionChanges changes;
+    changes.note_change("/r/big", true);
+    changes.changed("/r/big", base, &a, tools::Fingerprint::of(a));
+    changes.note_change("/r/big", true);
+    changes.changed("/r/big", a, &b, tools::Fingerprint::of(b));
+    auto file = changes.find("/r/big");
+    REQUIRE(file);
+    CHECK_FALSE(file->base);
+    REQUIRE(file->delta);
+    CHECK(file->delta->spans.size() == 2);  // one per region changed
+    CHECK(file->delta->cost() < 1024);     // not a whole copy
+    CHECK(file->base_given(&b) == base);
+    CHECK_FALSE(file->base_given(&a));  // not what the server wrote last: cannot be rebuilt
+    CHECK_FALSE(file->base_given(nullptr));
+    // A change that did not start from the server's last write loses the base (and says so).
+    changes.note_change("/r/big", true);
+    changes.changed("/r/big", c, &b, tools::Fingerprint::of(b));
+    file = changes.find("/r/big");
+    CHECK_FALSE(file->delta);
+    CHECK_FALSE(file->base_kept);
+    // Deleted by the server: the base is kept whole in the delta, whatever is there now.
+    changes.note_change("/r/gone", true);
+    changes.changed("/r/gone", base, &a, tools::Fingerprint::of(a));
+    changes.note_change("/r/gone", true);
+    changes.changed("/r/gone", a, nullptr, std::nullopt);
+    file = changes.find("/r/gone");
+    REQUIRE(file->delta);
+    CHECK(file->base_given(nullptr) == base);
+}

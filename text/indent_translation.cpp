@@ -82,12 +82,16 @@ std::optional<std::string> IndentTranslation::form_of_same_text(std::string_view
     return std::string(*found);
 }
 
-std::optional<std::string> IndentTranslation::form_after(char previous_end, std::string_view indent,
-                                                        std::size_t tab_width) const {
+std::optional<std::string> IndentTranslation::form_after(char previous_end, std::optional<std::string_view> previous_indent,
+                                                        std::string_view indent, std::size_t tab_width) const {
     if (tab_width == 0) return std::nullopt;
     const std::size_t width = width_of(indent, tab_width);
-    std::optional<std::string_view> found;
-    char last = '\0';  // the last visible byte of the previous line with visible text
+    // One pass for both questions: after a line ending so and indented so; after a line ending so.
+    std::optional<std::string_view> narrow, broad;
+    bool narrow_mixed = false, broad_mixed = false;
+    std::size_t narrow_seen = 0, broad_seen = 0;  // one line is no habit: two are needed
+    char last = '\0';                   // the last visible byte of the previous line with visible text
+    std::string_view last_indent;       // and its indentation
     LineCursor cursor(file_text_);
     std::string_view line;
     while (cursor.next(line)) {
@@ -95,13 +99,24 @@ std::optional<std::string> IndentTranslation::form_after(char previous_end, std:
         if (trimmed.empty()) continue;
         const std::string_view its = indentation(line);
         if (last == previous_end && width_of(its, tab_width) == width) {
-            if (found && *found != its) return std::nullopt;
-            found = its;
+            if (broad && *broad != its) broad_mixed = true;
+            broad = its;
+            ++broad_seen;
+            if (previous_indent && last_indent == *previous_indent) {
+                if (narrow && *narrow != its) narrow_mixed = true;
+                narrow = its;
+                ++narrow_seen;
+            }
         }
         last = trimmed.back();
+        last_indent = its;
     }
-    if (!found) return std::nullopt;
-    return std::string(*found);
+    if (narrow && narrow_seen >= 2) {
+        if (narrow_mixed) return std::nullopt;
+        return std::string(*narrow);
+    }
+    if (!broad || broad_mixed || broad_seen < 2) return std::nullopt;
+    return std::string(*broad);
 }
 
 bool IndentTranslation::in_file(std::string_view indent) const {
@@ -112,6 +127,9 @@ std::optional<std::string> IndentTranslation::other_form_as_wide(std::string_vie
     if (tab_width == 0) return std::nullopt;
     const std::size_t width = width_of(indent, tab_width);
     for (const std::string& other : file_indents_) {
+        // A space before a tab is a slip in the file, not a way of indenting anyone means: a
+        // caller's blanks are never read as it.
+        if (other.find(" \t") != std::string::npos) continue;
         if (other != indent && width_of(other, tab_width) == width) return other;
     }
     return std::nullopt;

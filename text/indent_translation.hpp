@@ -38,7 +38,11 @@ public:
     // The one indentation, as wide as `indent`, of the file's lines that follow a line ending in
     // `previous_end` (its last visible byte): how the file itself tells a line that continues the
     // one before it from one that starts anew. nullopt when the file shows none or several.
-    std::optional<std::string> form_after(char previous_end, std::string_view indent, std::size_t tab_width) const;
+    // `previous_indent`, when given, narrows it to lines after a line indented exactly so (a
+    // statement after a statement, or a continuation after a line that opens one); when that shows
+    // nothing, lines after any line ending so are used.
+    std::optional<std::string> form_after(char previous_end, std::optional<std::string_view> previous_indent,
+                                          std::string_view indent, std::size_t tab_width) const;
     // Whether some line of the file is indented exactly `indent`.
     bool in_file(std::string_view indent) const;
     // A form of indentation in the file other than `indent` as wide as it (tabs `tab_width` wide),

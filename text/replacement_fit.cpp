@@ -140,9 +140,11 @@ base::Result<std::string, FitProblem> fit_replacement(const FitRequest& request)
                 auto form = indents.form_of_same_text(text, target, request.shift->tab_width);
                 // Else how the file indents that width after a line ending like the one before.
                 if (!form) {
-                    std::string_view before = rtrim_blanks(previous_visible(out));
-                    if (before.empty()) before = rtrim_blanks(previous_visible(request.before_region));
-                    if (!before.empty()) form = indents.form_after(before.back(), target, request.shift->tab_width);
+                    std::string_view before = previous_visible(out);
+                    if (before.empty()) before = previous_visible(request.before_region);
+                    const std::string_view ended = rtrim_blanks(before);
+                    if (!ended.empty())
+                        form = indents.form_after(ended.back(), indentation(before), target, request.shift->tab_width);
                 }
                 if (!form) return base::fail(FitProblem{std::string(indent), std::string(target), *other, j + 1});
                 moved = *form + std::string(text);

@@ -12,7 +12,8 @@
 //   --fail-on-wrong      exit 1 when any WRONG (the ctest sample)   --out=FILE (default results.json
 //                        beside this script for a full default run; none otherwise)
 //   --wrong-list=FILE    writes every WRONG case (tool, id, type, short diff) to FILE
-// Environment: MCP_EDIT_BIN (default build/mcp-edit), BENCH_TMPDIR (default /dev/shm, else the system tmpdir).
+// Environment: MCP_EDIT_BIN (default build/mcp-edit), BENCH_TMPDIR (default /dev/shm, else the system tmpdir),
+// BENCH_LIST_REFUSED=1 (each refusal's case id and last reply on stderr).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -295,6 +296,7 @@ async function main() {
     const per = (results[tool.id] = {});
     for (const r of res) {
       const v = verdict(r);
+      if (v === 'R' && process.env.BENCH_LIST_REFUSED) console.error(`REFUSED ${tool.id} ${r.c.id} ${String((r.texts || []).slice(-1).join(' // ')).slice(0, 300).replace(/\n/g, ' | ')}`);
       const cell = (per[r.c.type] ||= { C: 0, W: 0, R: 0, dirty: 0, ms: [] });
       cell[v]++;
       cell.ms.push(r.ms);

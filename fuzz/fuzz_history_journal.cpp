@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,7 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     };
     const auto replay = tools::HistoryJournal::replay(read, size, setup.workspace, &setup.ignore, history, changes);
     if (replay.good_bytes > size || replay.dropped > replay.records) std::abort();
-    for (const auto& e : history.export_all())
+    // No file is read back here: steps that need a file's current bytes are left out of the export.
+    for (const auto& e : history.export_all([](const std::string&) { return std::optional<std::string>(); }))
         if (!inside(e.real_path, setup.workspace)) std::abort();
     for (const auto& f : changes.files())
         if (!inside(f.real_path, setup.workspace)) std::abort();

@@ -8,11 +8,14 @@
 #include <fstream>
 #include <sstream>
 
+#include <asio/co_spawn.hpp>
 #include <asio/io_context.hpp>
+#include <exception>
 #include <functional>
+#include <optional>
+#include <string>
 #ifndef _WIN32
 #include <algorithm>
-#include <optional>
 #include <utility>
 #include <vector>
 
@@ -24,9 +27,6 @@
 
 using namespace tools_test;
 
-// POSIX modes, symlinks, hard links and owners. On Windows the read-only attribute, long paths and
-// files held open are tested in tests/unit/os/platform_windows.cpp.
-#ifndef _WIN32
 namespace {
 
 // Commits `new_bytes` over the file `before` describes (or creates it): a transaction of one file,
@@ -54,6 +54,10 @@ base::Result<void> commit_file(Fixture& f, const tools::FileSnapshot& before, st
 }
 
 }  // namespace
+
+// POSIX modes, symlinks, hard links and owners. On Windows the read-only attribute, long paths and
+// files held open are tested in tests/unit/os/platform_windows.cpp.
+#ifndef _WIN32
 
 TEST_CASE("commit replaces the bytes, keeps the mode, leaves no temp file") {
     for (bool sync : {false, true}) {

@@ -48,15 +48,8 @@ std::size_t LineAlignment::last() const {
 }
 
 std::vector<std::string_view> block_lines(std::string_view block_text) {
-    std::vector<std::string_view> out;
-    std::size_t from = 0;
-    while (from < block_text.size()) {
-        std::size_t nl = block_text.find('\n', from);
-        if (nl == std::string_view::npos) nl = block_text.size();
-        out.push_back(block_text.substr(from, nl - from));
-        from = nl + 1;
-    }
-    return out;
+    if (block_text.empty()) return {};  // a block that removes lines only has no new lines
+    return split_lf_lines(block_text).lines;
 }
 
 std::vector<LineAlignment> gap_alignments(OriginalFile& file, const std::vector<std::string_view>& old_lines,

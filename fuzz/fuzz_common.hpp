@@ -85,9 +85,13 @@ inline void plan_all(const text::Patch& patch, std::string_view file, double fuz
                 }
             }
             if (f.action == text::FileAction::create) {
+                // The lines as the patch gave them ("\r\n" kept), less at most the last line break.
                 std::string content;
-                for (const text::PatchBlock& b : f.blocks) content += b.new_text;
-                require(plan->bytes == content || plan->bytes + "\n" == content);
+                for (const text::PatchBlock& b : f.blocks) {
+                    content += b.new_text_as_given.empty() ? b.new_text : b.new_text_as_given;
+                }
+                require(plan->bytes == content || plan->bytes + "\n" == content ||
+                        plan->bytes + "\r\n" == content || plan->bytes + "\r" == content);
             }
         }
     }

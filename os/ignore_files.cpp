@@ -72,6 +72,60 @@ std::optional<IgnoreRefusal> IgnoreFiles::refuse_read(const std::string& root, c
     return by_rules(root, relative, false);
 }
 
+std::optional<IgnoreRefusal> IgnoreFiles::refuse_listing(const std::string& root, const std::string& real,
+                                                         bool is_directory) {
+    const std::string relative = relative_to(root, real);
+    if (relative.empty()) return std::nullopt;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t slash = relative.find('/', start);
+        if (same_name(std::string_view(relative).substr(start, slash - start), ".git")) {
+            IgnoreRefusal refusal;
+            refusal.kind = IgnoreRefusal::Kind::git_directory;
+            refusal.ignored_path = relative.substr(0, slash);
+            return refusal;
+        }
+        if (slash == std::string::npos) break;
+        start = slash + 1;
+    }
+    return by_rules(root, relative, is_directory);
+}
+
+std::vector<std::shared_ptr<const IgnoreFile>> IgnoreFiles::folder_files(
+    const std::string& root, const std::string& directory, const std::function<bool(std::string_view)>& present) {
+    std::vector<std::shared_ptr<const IgnoreFile>> files;
+    const auto add = [&](const std::string& name) {
+        const std::string shown = join(directory, name);
+        if (auto file = load(join(root, shown), shown, directory)) files.push_back(std::move(file));
+    };
+    if (settings_.respect_gitignore && directory.empty() && present(".git")) add(".git/info/exclude");
+    if (settings_.respect_gitignore && present(".gitignore")) add(".gitignore");
+    for (const auto& name : settings_.names)
+        if (present(name)) add(name);
+    return files;
+}
+
+std::optional<IgnoreRefusal> IgnoreFiles::listing_verdict(const std::vector<const IgnoreFile*>& files,
+                                                          std::string_view relative, bool is_directory) {
+    for (auto file = files.rbegin(); file != files.rend(); ++file) {
+        const std::string& dir = (*file)->directory;
+        if (!dir.empty() && !(relative.size() > dir.size() && relative.substr(0, dir.size()) == dir &&
+                              relative[dir.size()] == '/'))
+            continue;
+        const std::string_view below = dir.empty() ? relative : relative.substr(dir.size() + 1);
+        const IgnoreRule* rule = (*file)->last_match(below, is_directory, fold_case);
+        if (!rule) continue;
+        if (rule->negated) return std::nullopt;
+        IgnoreRefusal refusal;
+        refusal.ignored_path = std::string(relative);
+        refusal.rule = rule->text;
+        refusal.file = (*file)->path;
+        refusal.line = rule->line;
+        return refusal;
+    }
+    return std::nullopt;
+}
+
 std::optional<IgnoreRefusal> IgnoreFiles::by_rules(const std::string& root, const std::string& relative, bool is_directory) {
     if (settings_.names.empty() && !settings_.respect_gitignore) return std::nullopt;
     std::vector<std::shared_ptr<const IgnoreFile>> held;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -47,6 +48,24 @@ public:
     std::optional<IgnoreRefusal> refuse_write(const std::string& root, const std::string& real, bool is_directory = false);
     // For a read: refused only with --ignore-reads, when a rule ignores it.
     std::optional<IgnoreRefusal> refuse_read(const std::string& root, const std::string& real);
+
+    // --- Listing and finding (os/directory_walk): ignored paths are left out of every listing.
+    // Whether `real` itself (the folder a listing starts from) is left out: inside a `.git` folder,
+    // or ignored by a rule. The ignore files themselves are listed.
+    std::optional<IgnoreRefusal> refuse_listing(const std::string& root, const std::string& real, bool is_directory);
+    // Any rules to read at all (ignore file names, or --respect-gitignore)?
+    bool has_rules() const { return !settings_.names.empty() || settings_.respect_gitignore; }
+    // The ignore files of the folder `directory` (relative to `root`; "" for the root, which
+    // starts with `.git/info/exclude` under --respect-gitignore), in the order by_rules reads them;
+    // `present(name)` says whether the folder holds a file of that name (a walk knows it already,
+    // so absent names cost nothing).
+    std::vector<std::shared_ptr<const IgnoreFile>> folder_files(const std::string& root, const std::string& directory,
+                                                                const std::function<bool(std::string_view)>& present);
+    // Whether a listing leaves out `relative` (relative to the root): `files` are the ignore files
+    // of the folders from the root down to its parent, none of them ignored (a walk never enters
+    // an ignored folder), so only the path itself is decided.
+    static std::optional<IgnoreRefusal> listing_verdict(const std::vector<const IgnoreFile*>& files,
+                                                        std::string_view relative, bool is_directory);
 
     // Ignore file names compare as the file system does: case-insensitively on Windows and macOS.
     static constexpr bool fold_case =

@@ -1,0 +1,253 @@
+// The directory walk shared by list, find and grep (see directory_walk.hpp): a stack of folders,
+// one per depth level, each holding only its own sorted entries and the ignore files in force.
+#include "os/directory_walk.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <memory>
+#include <unordered_set>
+
+namespace os {
+
+namespace {
+
+bool same_name(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        char x = a[i], y = b[i];
+        if (IgnoreFiles::fold_case) {
+            if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+            if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+        }
+        if (x != y) return false;
+    }
+    return true;
+}
+
+std::string join(std::string_view base, std::string_view name) {
+    std::string out;
+    out.reserve(base.size() + name.size() + 1);
+    out.append(base);
+    if (!out.empty() && out.back() != '/') out.push_back('/');
+    out.append(name);
+    return out;
+}
+
+std::string relative_to(const std::string& root, const std::string& real) {
+    if (real.size() <= root.size()) return {};
+    return real.substr(root.size() + (root.back() == '/' ? 0 : 1));
+}
+
+struct IdentityHash {
+    std::size_t operator()(const platform::FileIdentity& id) const {
+        return std::hash<std::uint64_t>()(id.inode * 0x9E3779B97F4A7C15ull ^ id.device);
+    }
+};
+
+// At most this many link targets are remembered; links to folders past it are not entered.
+constexpr std::size_t max_followed_links = 65536;
+
+std::string why_unreadable(int err) {
+    if (err == ELOOP || err == ENOTDIR || err == EXDEV)
+        return "it changed while the walk reached it (replaced by a symlink or a file)";
+    return platform::error_text(err);
+}
+
+struct Level {
+    std::string path;      // relative to the start ("" for the start)
+    std::string real;      // the folder's real path
+    const std::string* root = nullptr;
+    std::string relative;  // `real` relative to `root`
+    std::size_t depth = 1; // the depth of its entries
+    std::vector<std::shared_ptr<const IgnoreFile>> held;
+    std::vector<const IgnoreFile*> files;  // the ignore files in force, from the root down
+    platform::DirectoryListing listing;
+    std::size_t next = 0;
+};
+
+class Walk {
+public:
+    Walk(const WalkOptions& options, WalkVisitor& visitor) : options_(options), visitor_(visitor) {}
+
+    WalkSummary run() {
+        Level start;
+        start.real = options_.start;
+        start.root = options_.workspace ? options_.workspace->root_of(start.real) : nullptr;
+        if (!start.root) {
+            ++summary_.unreadable;
+            visitor_.unreadable_folder("", "it is not inside the roots");
+            return summary_;
+        }
+        start.relative = relative_to(*start.root, start.real);
+        if (!open(start, nullptr)) return summary_;
+        stack_.push_back(std::move(start));
+        while (!stack_.empty()) {
+            Level& level = stack_.back();
+            if (level.next >= level.listing.entries.size()) {
+                summary_.unread += level.listing.unread;
+                visitor_.leave_folder(level.path, level.depth - 1, level.listing.unread);
+                stack_.pop_back();
+                continue;
+            }
+            if (options_.cancelled && options_.cancelled->load(std::memory_order_relaxed)) {
+                summary_.cancelled = true;
+                break;
+            }
+            if (!step(level, level.listing.entries[level.next++])) break;
+        }
+        return summary_;
+    }
+
+private:
+    // Reads the folder of `level` and sets up its ignore files (`parent`: the level it is a plain
+    // child of; nullptr for the start and a followed link, whose folders above are read afresh).
+    bool open(Level& level, const Level* parent) {
+        int err = 0;
+        if (!platform::read_directory(level.real, options_.max_entries_per_folder, options_.stat_files, level.listing,
+                                      err)) {
+            ++summary_.unreadable;
+            visitor_.unreadable_folder(level.path, why_unreadable(err));
+            return false;
+        }
+        auto& entries = level.listing.entries;
+        std::sort(entries.begin(), entries.end(),
+                  [](const platform::DirectoryEntry& a, const platform::DirectoryEntry& b) { return a.name < b.name; });
+        if (options_.ignore && options_.ignore->has_rules()) {
+            if (parent) {
+                level.held = parent->held;
+            } else if (!level.relative.empty()) {
+                // The folders from the root down to this one's parent.
+                const auto any = [](std::string_view) { return true; };
+                std::size_t end = 0;
+                for (std::string directory;;) {
+                    for (auto& file : options_.ignore->folder_files(*level.root, directory, any))
+                        level.held.push_back(std::move(file));
+                    end = level.relative.find('/', directory.empty() ? 0 : end + 1);
+                    if (end == std::string::npos) break;
+                    directory = level.relative.substr(0, end);
+                }
+            }
+            const auto present = [&entries](std::string_view name) {
+                for (const auto& entry : entries)
+                    if (same_name(entry.name, name)) return true;
+                return false;
+            };
+            for (auto& file : options_.ignore->folder_files(*level.root, level.relative, present))
+                level.held.push_back(std::move(file));
+            level.files.reserve(level.held.size());
+            for (const auto& file : level.held) level.files.push_back(file.get());
+        }
+        return true;
+    }
+
+    bool inside_stack(const platform::FileIdentity& id) const {
+        for (const auto& level : stack_)
+            if (level.listing.identity == id) return true;
+        return false;
+    }
+
+    // One entry; false to end the walk.
+    bool step(Level& level, const platform::DirectoryEntry& e) {
+        if (!options_.include_hidden && !e.name.empty() && e.name[0] == '.') {
+            ++summary_.hidden;
+            return true;
+        }
+        const std::string path = join(level.path, e.name);
+        const std::string real = join(level.real, e.name);
+        const std::string relative = join(level.relative, e.name);
+        WalkEntry w;
+        w.path = path;
+        w.name = e.name;
+        w.depth = level.depth;
+        w.real = real;
+        std::string target;
+        const std::string* target_root = nullptr;
+        platform::FileIdentity target_identity;
+        if (e.symlink) {
+            int err = 0;
+            auto resolved = platform::real_path(real, &err);
+            if (!resolved) {
+                w.link = LinkKind::broken;
+            } else if (!(target_root = options_.workspace->root_of(*resolved))) {
+                w.link = LinkKind::outside;
+            } else {
+                target = std::move(*resolved);
+                w.real = target;
+                const platform::FileStat st = platform::stat_path(target);
+                target_identity = st.identity;
+                w.link = LinkKind::inside;
+                if (st.kind == platform::FileKind::directory) {
+                    w.kind = EntryKind::directory;
+                    if (inside_stack(st.identity) || followed_.count(st.identity) ||
+                        followed_.size() >= max_followed_links)
+                        w.link = LinkKind::loop;
+                } else if (st.kind == platform::FileKind::regular) {
+                    w.kind = EntryKind::file;
+                    w.size = st.size;
+                    w.mtime_ns = st.mtime_ns;
+                    w.stat_known = true;
+                } else if (st.kind == platform::FileKind::missing) {
+                    w.link = LinkKind::broken;
+                }
+            }
+        } else {
+            w.kind = e.kind == platform::FileKind::regular     ? EntryKind::file
+                     : e.kind == platform::FileKind::directory ? EntryKind::directory
+                                                               : EntryKind::other;
+            w.stat_known = e.stat_known;
+            w.size = e.size;
+            w.mtime_ns = e.mtime_ns;
+        }
+        const bool is_directory = w.kind == EntryKind::directory;
+        std::optional<IgnoreRefusal> refusal;
+        if (is_directory && same_name(e.name, ".git")) {
+            refusal.emplace();
+            refusal->kind = IgnoreRefusal::Kind::git_directory;
+            refusal->ignored_path = relative;
+        } else if (!level.files.empty()) {
+            refusal = IgnoreFiles::listing_verdict(level.files, relative, is_directory);
+        }
+        if (!refusal && w.link == LinkKind::inside && options_.ignore)  // where it leads counts too
+            refusal = options_.ignore->refuse_listing(*target_root, target, is_directory);
+        if (refusal) w.ignored = &*refusal;
+        ++summary_.entries;
+        const WalkStep next = visitor_.entry(w);
+        if (next == WalkStep::stop) {
+            summary_.stopped = true;
+            return false;
+        }
+        if (!is_directory || refusal || next != WalkStep::go_on || level.depth >= options_.max_depth) return true;
+        if (w.link != LinkKind::none && w.link != LinkKind::inside) return true;
+        Level child;
+        child.path = path;
+        child.depth = level.depth + 1;
+        const bool via_link = w.link == LinkKind::inside;
+        if (via_link) {
+            child.real = target;
+            child.root = target_root;
+            child.relative = relative_to(*target_root, target);
+            followed_.insert(target_identity);
+        } else {
+            child.real = real;
+            child.root = level.root;
+            child.relative = relative;
+        }
+        if (open(child, via_link ? nullptr : &level)) stack_.push_back(std::move(child));
+        return true;
+    }
+
+    const WalkOptions& options_;
+    WalkVisitor& visitor_;
+    WalkSummary summary_;
+    std::vector<Level> stack_;
+    std::unordered_set<platform::FileIdentity, IdentityHash> followed_;
+};
+
+}  // namespace
+
+WalkSummary walk_directory(const WalkOptions& options, WalkVisitor& visitor) {
+    Walk walk(options, visitor);
+    return walk.run();
+}
+
+}  // namespace os

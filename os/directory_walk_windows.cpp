@@ -1,0 +1,73 @@
+// Reading one folder on Windows for the directory walk: the folders from its held root pinned
+// (no junction or symlink on the way), the entries read with FindFirstFileExW.
+#include "os/directory_walk.hpp"
+#include "os/windows_system.hpp"
+
+#include <cerrno>
+
+namespace platform {
+
+bool read_directory(const std::string& real_dir, std::size_t max_entries, bool with_stat, DirectoryListing& out,
+                    int& err) {
+    out.entries.clear();
+    out.unread = 0;
+    win::PinnedFolders pinned;
+    std::string error;
+    if (!win::pin_folders(real_dir, pinned, error)) {
+        err = ELOOP;
+        return false;
+    }
+    const FileStat self = stat_path(real_dir);
+    if (self.kind != FileKind::directory) {
+        err = self.kind == FileKind::missing ? ENOENT : ENOTDIR;
+        return false;
+    }
+    out.identity = self.identity;
+    std::string pattern = real_dir;
+    if (pattern.empty() || pattern.back() != '/') pattern += '/';
+    pattern += '*';
+    WIN32_FIND_DATAW data{};
+    HANDLE find = FindFirstFileExW(win::system_path(pattern).c_str(), FindExInfoBasic, &data, FindExSearchNameMatch,
+                                   nullptr, FIND_FIRST_EX_LARGE_FETCH);
+    if (find == INVALID_HANDLE_VALUE) {
+        const DWORD code = GetLastError();
+        if (code == ERROR_FILE_NOT_FOUND || code == ERROR_NO_MORE_FILES) return true;  // empty
+        err = win::errno_of(code);
+        return false;
+    }
+    do {
+        const std::wstring_view wide(data.cFileName);
+        if (wide == L"." || wide == L"..") continue;
+        if (out.entries.size() >= max_entries) {
+            ++out.unread;
+            continue;
+        }
+        DirectoryEntry entry;
+        entry.name = win::narrow(wide);
+        if (data.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) {
+            entry.symlink = true;  // a symlink or junction: the walk resolves it
+        } else if (data.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) {
+            entry.kind = FileKind::directory;
+        } else {
+            entry.kind = FileKind::regular;
+            if (with_stat) {
+                entry.size = (static_cast<std::uint64_t>(data.nFileSizeHigh) << 32) | data.nFileSizeLow;
+                LARGE_INTEGER t;
+                t.LowPart = data.ftLastWriteTime.dwLowDateTime;
+                t.HighPart = static_cast<LONG>(data.ftLastWriteTime.dwHighDateTime);
+                entry.mtime_ns = t.QuadPart * 100;  // as stat_path reports it: 100 ns units since 1601
+                entry.stat_known = true;
+            }
+        }
+        out.entries.push_back(std::move(entry));
+    } while (FindNextFileW(find, &data));
+    const DWORD last = GetLastError();
+    FindClose(find);
+    if (last != ERROR_NO_MORE_FILES) {
+        err = win::errno_of(last);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace platform

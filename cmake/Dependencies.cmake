@@ -45,3 +45,12 @@ find_library(UTF8PROC_LIBRARY utf8proc REQUIRED)
 add_library(mcp_edit::utf8proc INTERFACE IMPORTED)
 target_include_directories(mcp_edit::utf8proc SYSTEM INTERFACE "${UTF8PROC_INCLUDE_DIR}")
 target_link_libraries(mcp_edit::utf8proc INTERFACE "${UTF8PROC_LIBRARY}")
+
+# PCRE2 (Debian libpcre2-dev, the 8-bit library): the grep tool's regular expressions, compiled
+# once per call and run by the JIT.
+find_path(PCRE2_INCLUDE_DIR pcre2.h REQUIRED)
+find_library(PCRE2_LIBRARY pcre2-8 REQUIRED)
+add_library(mcp_edit::pcre2 INTERFACE IMPORTED)
+target_include_directories(mcp_edit::pcre2 SYSTEM INTERFACE "${PCRE2_INCLUDE_DIR}")
+target_link_libraries(mcp_edit::pcre2 INTERFACE "${PCRE2_LIBRARY}")
+target_compile_definitions(mcp_edit::pcre2 INTERFACE PCRE2_CODE_UNIT_WIDTH=8)

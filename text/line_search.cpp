@@ -1,0 +1,324 @@
+// The grep search core over PCRE2: the pattern runs over the whole file at once (multiline, so ^
+// and $ meet line ends), and each hit is confirmed on its line alone when it could depend on another.
+#include "text/line_search.hpp"
+
+#include <pcre2.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+#include "text/byte_scan.hpp"
+#include "text/file_facts.hpp"
+#include "text/lines.hpp"
+
+namespace text {
+
+struct LinePattern::Code {
+    pcre2_code* code = nullptr;
+    bool jit = false;
+    // A match may look behind its start (lookbehind): on the whole buffer that could see the line
+    // before, so such hits are confirmed on the line alone.
+    bool looks_behind = false;
+    ~Code() {
+        if (code) pcre2_code_free(code);
+    }
+};
+
+namespace {
+
+constexpr std::size_t binary_probe_bytes = 8 * 1024;
+constexpr std::uint32_t match_limit = 1'000'000;  // backtracking steps per match attempt
+const std::string ellipsis = "\xE2\x80\xA6";
+
+std::string pcre2_message(int code) {
+    PCRE2_UCHAR buffer[256];
+    const int n = pcre2_get_error_message(code, buffer, sizeof buffer);
+    if (n < 0) return "error " + std::to_string(code);
+    return std::string(reinterpret_cast<const char*>(buffer), static_cast<std::size_t>(n));
+}
+
+// `pattern` with every character PCRE2 treats as special escaped: the same text, searched as written.
+std::string escaped(std::string_view pattern) {
+    std::string out;
+    for (const char c : pattern) {
+        if (std::strchr("\\^$.|?*+()[]{}", c) && c != '\0') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+std::string pattern_error(std::string_view pattern, int code, std::size_t offset) {
+    std::string shown(pattern.substr(0, 200));
+    std::string message = "The pattern is not a valid regular expression (PCRE2 syntax): " + pcre2_message(code) +
+                          ", at offset " + std::to_string(offset) + " of `" + to_valid_utf8(shown) + "`";
+    if (pattern.size() > shown.size()) message += " (cut)";
+    if (offset <= shown.size()) {
+        const std::string_view before = std::string_view(shown).substr(0, offset);
+        message += ", right after `" + to_valid_utf8(before.substr(before.size() > 40 ? before.size() - 40 : 0)) + "`";
+    }
+    message += ". To search for the text as written, call grep again with literal: true";
+    if (pattern.size() <= 200) message += ", or escape the special characters: pattern `" + to_valid_utf8(escaped(pattern)) + "`";
+    message += ".";
+    return message;
+}
+
+}  // namespace
+
+base::Result<LinePattern, std::string> LinePattern::compile(std::string_view pattern, PatternOptions options) {
+    // Multiline: the whole file is one subject, and ^ and $ meet every line's ends (a literal has neither).
+    std::uint32_t flags = options.literal ? PCRE2_LITERAL : PCRE2_MULTILINE;
+    if (options.case_insensitive) flags |= PCRE2_CASELESS;
+    // UTF mode (`.` is a character, case folding beyond ASCII) when the pattern is UTF-8; files
+    // with invalid bytes are still searched (such a byte is never part of a match).
+    if (is_valid_utf8(pattern)) flags |= PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
+
+    pcre2_compile_context* context = pcre2_compile_context_create(nullptr);
+    if (!context) return base::fail(std::string("PCRE2 could not allocate a compile context (out of memory)"));
+    pcre2_set_newline(context, PCRE2_NEWLINE_ANYCRLF);  // ^, $ and . know LF, CRLF and lone CR, as read does
+    int error = 0;
+    PCRE2_SIZE error_offset = 0;
+    pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), flags, &error,
+                                     &error_offset, context);
+    pcre2_compile_context_free(context);
+    if (!code) return base::fail(pattern_error(pattern, error, error_offset));
+
+    auto compiled = std::make_shared<Code>();
+    compiled->code = code;
+    compiled->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+    std::uint32_t lookbehind = 0;
+    if (pcre2_pattern_info(code, PCRE2_INFO_MAXLOOKBEHIND, &lookbehind) == 0) compiled->looks_behind = lookbehind > 0;
+    LinePattern out;
+    out.code_ = std::move(compiled);
+    out.source_ = std::string(pattern);
+    return out;
+}
+
+bool FileSearch::matches_dropped() const { return kept_matches() < matching_lines; }
+
+std::size_t FileSearch::kept_matches() const {
+    return static_cast<std::size_t>(std::count_if(lines.begin(), lines.end(), [](const FoundLine& l) { return l.match; }));
+}
+
+struct LineMatcher::State {
+    pcre2_match_data* data = nullptr;
+    pcre2_match_context* context = nullptr;
+    pcre2_jit_stack* stack = nullptr;
+    ~State() {
+        if (data) pcre2_match_data_free(data);
+        if (context) pcre2_match_context_free(context);
+        if (stack) pcre2_jit_stack_free(stack);
+    }
+};
+
+LineMatcher::LineMatcher(const LinePattern& pattern) : code_(pattern.code_), state_(std::make_unique<State>()) {
+    state_->data = pcre2_match_data_create_from_pattern(code_->code, nullptr);
+    state_->context = pcre2_match_context_create(nullptr);
+    if (state_->context) {
+        pcre2_set_match_limit(state_->context, match_limit);
+        if (code_->jit) {
+            state_->stack = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, nullptr);
+            if (state_->stack) pcre2_jit_stack_assign(state_->context, nullptr, state_->stack);
+        }
+    }
+    if (!state_->data || !state_->context) throw std::bad_alloc();
+}
+
+LineMatcher::~LineMatcher() = default;
+
+namespace {
+
+// The lines of one file's body, numbered as read numbers them.
+class Lines {
+public:
+    Lines(std::string_view body, bool has_cr) : body_(body), cr_(has_cr) {}
+
+    static bool is_end(char c) { return c == '\n' || c == '\r'; }
+
+    // The start of the line that holds offset `at` (a terminator belongs to the line it ends).
+    std::size_t start_of(std::size_t at) const {
+        if (at > body_.size()) at = body_.size();
+        if (cr_) {
+            if (at < body_.size() && at > 0 && body_[at] == '\n' && body_[at - 1] == '\r') --at;
+            while (at > 0 && !is_end(body_[at - 1])) --at;
+            return at;
+        }
+        if (at == 0) return 0;
+        const std::size_t nl = body_.rfind('\n', at - 1);
+        return nl == std::string_view::npos ? 0 : nl + 1;
+    }
+    // The end of the line starting at `begin` (its terminator excluded).
+    std::size_t end_of(std::size_t begin) const {
+        const char* p = body_.data() + begin;
+        const std::size_t left = body_.size() - begin;
+        if (!cr_) {
+            const void* nl = std::memchr(p, '\n', left);
+            return nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - body_.data()) : body_.size();
+        }
+        std::size_t i = begin;
+        while (i < body_.size() && !is_end(body_[i])) ++i;
+        return i;
+    }
+    // The start of the line after the one that ends at `end`.
+    std::size_t next_start(std::size_t end) const {
+        if (end >= body_.size()) return body_.size();
+        return end + ((body_[end] == '\r' && end + 1 < body_.size() && body_[end + 1] == '\n') ? 2 : 1);
+    }
+    // How many lines start in (from, to], both line starts.
+    std::size_t count_between(std::size_t from, std::size_t to) const {
+        const std::string_view span = body_.substr(from, to - from);
+        if (!cr_) return count_byte(span, '\n');
+        std::size_t n = 0;
+        for (std::size_t i = 0; i < span.size(); ++i) {
+            if (span[i] == '\n') ++n;
+            else if (span[i] == '\r' && !(i + 1 < span.size() && span[i + 1] == '\n')) ++n;
+        }
+        return n;
+    }
+
+private:
+    std::string_view body_;
+    bool cr_;
+};
+
+}  // namespace
+
+bool LineMatcher::matches_line(std::string_view line) {
+    const auto* subject = reinterpret_cast<PCRE2_SPTR>(line.data());
+    const int rc = code_->jit ? pcre2_jit_match(code_->code, subject, line.size(), 0, 0, state_->data, state_->context)
+                              : pcre2_match(code_->code, subject, line.size(), 0, 0, state_->data, state_->context);
+    return rc >= 0;
+}
+
+FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limits) {
+    FileSearch out;
+    if (std::memchr(bytes.data(), '\0', std::min(bytes.size(), binary_probe_bytes))) {
+        out.binary = true;
+        return out;
+    }
+    std::size_t bom_size = 0;
+    const Bom bom = detect_bom(bytes, &bom_size);
+    const std::string_view body = bytes.substr(bom_size);
+    const ByteCensus census_ = census(body);
+    if ((bom != Bom::none && bom != Bom::utf8) || census_.nul) {
+        out.binary = true;
+        return out;
+    }
+
+    const Lines lines(body, census_.cr);
+    const auto* subject = reinterpret_cast<PCRE2_SPTR>(body.data());
+    PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(state_->data);
+
+    std::size_t kept_bytes = 0, kept_matches = 0;
+    bool keeping = limits.max_kept_matches > 0;
+    // Line numbers are counted only up to where they are needed: `counted_at` is a line start
+    // whose number is `counted_line`.
+    std::size_t counted_at = 0, counted_line = 1;
+    auto number_of = [&](std::size_t line_start) {
+        counted_line += lines.count_between(counted_at, line_start);
+        counted_at = line_start;
+        return counted_line;
+    };
+    // The kept lines' end: the last kept line's number and where the line after it starts.
+    std::size_t last_kept = 0, after_last_kept = 0;
+    std::size_t after_left = 0;  // context lines still owed after the last matching line
+    auto keep = [&](std::size_t number, std::size_t begin, std::size_t end, bool match, std::size_t mb, std::size_t me) {
+        FoundLine line;
+        line.number = number;
+        line.match = match;
+        line.gap_before = limits.context > 0 && last_kept != 0 && number > last_kept + 1;
+        line.text = shown_line(body.substr(begin, end - begin), mb, me, limits.max_line_bytes);
+        kept_bytes += line.text.size() + 16;
+        kept_matches += match ? 1 : 0;
+        last_kept = number;
+        after_last_kept = lines.next_start(end);
+        out.lines.push_back(std::move(line));
+    };
+    // The context owed after the last matching line, up to (not including) the line at `limit`.
+    auto pay_after = [&](std::size_t limit) {
+        while (after_left > 0 && after_last_kept < limit && after_last_kept < body.size()) {
+            const std::size_t begin = after_last_kept, end = lines.end_of(begin);
+            keep(last_kept + 1, begin, end, false, 0, 0);
+            --after_left;
+        }
+        after_left = 0;
+    };
+
+    std::size_t from = 0;
+    while (from < body.size()) {
+        const int rc = code_->jit ? pcre2_jit_match(code_->code, subject, body.size(), from, 0, state_->data, state_->context)
+                                  : pcre2_match(code_->code, subject, body.size(), from, 0, state_->data, state_->context);
+        if (rc == PCRE2_ERROR_NOMATCH) break;
+        if (rc < 0) {
+            // The pattern gave up (backtracking limit, JIT stack) at this line: count it, go on after it.
+            ++out.failed_lines;
+            from = lines.next_start(lines.end_of(from));
+            continue;
+        }
+        const std::size_t s = ovector[0], e = ovector[1];
+        std::size_t begin = lines.start_of(s);
+        if (begin < from) begin = from;
+        const std::size_t end = lines.end_of(begin);
+        std::size_t mb = s - begin, me = std::min(e, end) - begin;
+        if (e > end || s > end || code_->looks_behind) {
+            // The hit crossed a line end or may have looked at the line before: the line alone decides.
+            const std::string_view line = body.substr(begin, end - begin);
+            if (!matches_line(line)) {
+                from = lines.next_start(end);
+                continue;
+            }
+            mb = ovector[0];
+            me = ovector[1];
+        }
+        ++out.matching_lines;
+        if (keeping && (kept_matches >= limits.max_kept_matches || kept_bytes >= limits.max_kept_bytes)) {
+            pay_after(begin);
+            keeping = false;
+        }
+        if (keeping) {
+            const std::size_t number = number_of(begin);
+            pay_after(begin);
+            // Context before: back from this line, not into lines already kept.
+            std::vector<std::pair<std::size_t, std::size_t>> before;  // line starts and ends, nearest first
+            std::size_t at = begin;
+            while (before.size() < limits.context && at > 0) {
+                const std::size_t prev_start = lines.start_of(at - 1);
+                if (prev_start < after_last_kept) break;
+                before.emplace_back(prev_start, lines.end_of(prev_start));
+                at = prev_start;
+            }
+            for (std::size_t i = before.size(); i-- > 0;)
+                keep(number - i - 1, before[i].first, before[i].second, false, 0, 0);
+            keep(number, begin, end, true, mb, me);
+            after_left = limits.context;
+        }
+        from = lines.next_start(end);
+    }
+    if (keeping) pay_after(body.size());
+    return out;
+}
+
+std::string shown_line(std::string_view line, std::size_t match_begin, std::size_t match_end, std::size_t max_bytes) {
+    match_begin = std::min(match_begin, line.size());
+    match_end = std::clamp(match_end, match_begin, line.size());
+    if (line.size() <= max_bytes) return is_valid_utf8(line) ? std::string(line) : to_valid_utf8(line);
+    // A window of max_bytes: the match centred in it when it fits, else from the match's start.
+    const std::size_t match_size = match_end - match_begin;
+    std::size_t first = match_begin;
+    if (match_size < max_bytes) {
+        const std::size_t slack = (max_bytes - match_size) / 2;
+        first = match_begin > slack ? match_begin - slack : 0;
+    }
+    std::size_t last = std::min(line.size(), first + max_bytes);
+    if (last - first < max_bytes && last == line.size()) first = line.size() - max_bytes;
+    first = utf8_floor(line, first);
+    last = utf8_floor(line, last);
+    const std::string_view window = line.substr(first, last - first);
+    std::string out;
+    if (first > 0) out += ellipsis;
+    out += is_valid_utf8(window) ? std::string(window) : to_valid_utf8(window);
+    if (last < line.size()) out += ellipsis;
+    return out;
+}
+
+}  // namespace text

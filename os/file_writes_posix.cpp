@@ -5,11 +5,11 @@
 #include "os/platform.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
-#include <random>
 #include <set>
 #include <thread>
 #include <vector>
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "os/confinement_posix.hpp"
+#include "os/crypto.hpp"
 
 namespace platform {
 
@@ -63,10 +64,13 @@ constexpr std::string_view temp_marker = ".mcp-edit-";
 constexpr std::size_t temp_suffix_size = 10;
 
 std::string random_suffix() {
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    // From the system's generator (os/crypto), not std::random_device: libstdc++'s would tie the
+    // portable Linux executable to glibc 2.36 (arc4random).
+    std::array<unsigned char, temp_suffix_size> bytes{};
+    os::crypto::random_bytes(bytes);
     static constexpr char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
     std::string s;
-    for (std::size_t i = 0; i < temp_suffix_size; ++i) s += alphabet[rng() % (sizeof alphabet - 1)];
+    for (const unsigned char b : bytes) s += alphabet[b % (sizeof alphabet - 1)];
     return s;
 }
 

@@ -34,6 +34,7 @@ header_only_target(mcp_edit::asio ASIO_STANDALONE ASIO_NO_DEPRECATED)
 
 add_library(mcp_edit::crypto INTERFACE IMPORTED)  # libSystem: nothing to add
 add_library(mcp_edit::platform INTERFACE IMPORTED)
+include(Pcre2Source)  # the grep tool's regular expressions, compiled in
 
 set(UTF8PROC_SOURCE_DIR "" CACHE PATH "Debian's utf8proc source, unpacked (scripts/build-macos fetches it)")
 if(NOT EXISTS "${UTF8PROC_SOURCE_DIR}/utf8proc.c" OR NOT EXISTS "${UTF8PROC_SOURCE_DIR}/utf8proc_data.c")

@@ -42,4 +42,5 @@ add_library(mcp_edit::utf8proc INTERFACE IMPORTED)
 target_compile_definitions(mcp_edit::utf8proc INTERFACE ${WINDOWS_VERSION_DEFINES})
 target_link_libraries(mcp_edit::utf8proc INTERFACE normaliz)
 add_library(mcp_edit::platform INTERFACE IMPORTED)
+include(Pcre2Source)  # the grep tool's regular expressions, compiled in
 target_compile_definitions(mcp_edit::platform INTERFACE ${WINDOWS_VERSION_DEFINES})

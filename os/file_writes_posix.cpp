@@ -296,6 +296,16 @@ bool remove_file(const std::string& path, bool sync, std::string& error) {
     return !sync || sync_directory(at.dir.get(), parent_dir(path), error);
 }
 
+bool remove_empty_directory(const std::string& path, bool sync, std::string& error) {
+    Located at;
+    if (!locate_for_write(path, at, error)) return false;
+    if (::unlinkat(at.dir.get(), at.name.c_str(), AT_REMOVEDIR) != 0) {
+        error = errno == ENOTEMPTY || errno == EEXIST ? "the folder is not empty" : error_text(errno);
+        return false;
+    }
+    return !sync || sync_directory(at.dir.get(), parent_dir(path), error);
+}
+
 std::optional<std::string> make_private_directory(const std::string& prefix) {
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "XXXXXX";

@@ -221,6 +221,15 @@ bool remove_file(const std::string& path, bool /*sync*/, std::string& error) {
     return false;
 }
 
+bool remove_empty_directory(const std::string& path, bool /*sync*/, std::string& error) {
+    PinnedFolders pinned;
+    if (!pin_folders(parent_folder(path), pinned, error)) return false;
+    if (RemoveDirectoryW(system_path(path).c_str())) return true;
+    const DWORD e = GetLastError();
+    error = e == ERROR_DIR_NOT_EMPTY ? std::string("the folder is not empty") : system_message(e);
+    return false;
+}
+
 std::optional<std::string> make_private_directory(const std::string& prefix) {
     wchar_t temp[MAX_PATH + 1];
     const DWORD n = GetTempPathW(MAX_PATH + 1, temp);

@@ -155,6 +155,9 @@ bool overwrite_in_place(const std::string& target, std::string_view old_bytes, s
 bool make_directories(const std::string& dir, bool sync, std::string& error);
 
 bool remove_file(const std::string& path, bool sync, std::string& error);
+// Removes the folder `path` when it is empty (rmdir: a folder with anything in it stays, and
+// `error` says it is not empty), reached like a write; then syncs its parent.
+bool remove_empty_directory(const std::string& path, bool sync, std::string& error);
 
 // --- Private scratch files -------------------------------------------------------------------
 // A new directory only this user can enter (mode 0700), in the system's temp directory, named

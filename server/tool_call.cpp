@@ -38,7 +38,7 @@ base::Result<ToolCall, std::string> resolve_tool_call(const tools::Registry& reg
         call.tool = mapped;
         call.name = call.shape.tool;
     }
-    tools::Registry::apply_aliases(call.args);
+    tools::Registry::apply_aliases(call.args, call.tool);
     return call;
 }
 
@@ -79,6 +79,7 @@ Json call_tool_result(tools::ToolResult& outcome, bool modern) {
     Json content = Json::array();
     content.push_back(text_item(outcome.text));
     if (!outcome.extra_text.empty()) content.push_back(text_item(outcome.extra_text));
+    for (auto& item : outcome.extra_content) content.push_back(std::move(item));
     Json result = {{"content", std::move(content)}};
     if (outcome.is_error) {
         result["isError"] = true;

@@ -13,11 +13,12 @@
 namespace tools {
 
 struct ReadArgs {
-    std::string file_path;
+    std::string file_path;                // "" when not given (then file_paths)
+    std::vector<std::string> file_paths;  // several files in one call
     std::int64_t offset = 1;
     std::int64_t limit = 2000;
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReadArgs, file_path, offset, limit)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReadArgs, file_path, file_paths, offset, limit)
 
 struct EditArgs {
     std::string file_path;
@@ -94,5 +95,19 @@ struct ChangesArgs {
     std::string file_path;  // "" for every file
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ChangesArgs, file_path)
+
+struct MoveArgs {
+    std::string from;
+    std::string to;
+    bool overwrite = false;  // replace a file that exists at `to`
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MoveArgs, from, to, overwrite, dry_run)
+
+struct DeleteArgs {
+    std::string file_path;
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeleteArgs, file_path, dry_run)
 
 }  // namespace tools

@@ -207,7 +207,8 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     std::vector<FileLanes::Guard> lanes;
     lanes.push_back(std::move(lane));
     Transaction change(request.tool, std::move(lanes));
-    change.changes().push_back({std::move(planned.before), std::move(planned.plan.new_bytes), planned.plan.delete_file});
+    change.changes().push_back({std::move(planned.before), std::move(planned.plan.new_bytes), planned.plan.delete_file,
+                                false, std::move(planned.plan.like), {}});
     ApprovalRequest ask = change.approval_request();
     ask.paths = {path.display};
     ask.additions = planned.diff.additions;

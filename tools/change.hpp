@@ -23,6 +23,7 @@ struct Plan {
     std::size_t replacements = 0;
     std::optional<text::MatchTier> match;  // the matching tier, for tools that match (none: "none")
     std::string undoes;                // undo: the tool whose change this reverts (the summary says so)
+    std::optional<platform::FileStat> like;  // a file created: the mode (and owner) it takes (undo of a deletion)
     std::vector<std::string> notes;    // what was kept or adapted, for the model
     Json extra = Json::object();       // tool-specific structured fields
 };

@@ -28,9 +28,12 @@ std::string History::Entry::before_from(std::string_view written) const {
 }
 
 void History::record(std::string tool, const std::string& real_path, bool existed, std::string before,
-                     std::string after, std::optional<Fingerprint> after_fingerprint) {
+                     std::string after, std::optional<Fingerprint> after_fingerprint, std::uint32_t mode,
+                     std::string partner) {
     Record entry;
     entry.tool = std::move(tool);
+    entry.mode = mode;
+    entry.partner = std::move(partner);
     entry.existed = existed;
     entry.after_fingerprint = std::move(after_fingerprint);
     entry.before_size = before.size();
@@ -118,6 +121,8 @@ std::shared_ptr<const History::Entry> History::latest(const std::string& real_pa
     entry->seq = r.seq;
     entry->tool = r.tool;
     entry->existed = r.existed;
+    entry->mode = r.mode;
+    entry->partner = r.partner;
     entry->after_kept = r.after_kept;
     if (r.after_kept) {
         entry->before = before_of(r, r.after);

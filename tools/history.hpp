@@ -39,6 +39,10 @@ public:
         std::size_t prefix = 0;
         std::size_t suffix = 0;
         std::string middle;
+        std::uint32_t mode = 0;  // the file's permission bits before the change (0: not known)
+        // A move's other file: for the destination, the path it came from; for the source, where it
+        // went. "" for every other change. Undo of either file moves it back.
+        std::string partner;
         std::string before_from(std::string_view written) const;
     };
 
@@ -50,7 +54,7 @@ public:
         : max_bytes_(max_bytes), max_entries_(max_entries) {}
 
     void record(std::string tool, const std::string& real_path, bool existed, std::string before, std::string after,
-                std::optional<Fingerprint> after_fingerprint);
+                std::optional<Fingerprint> after_fingerprint, std::uint32_t mode = 0, std::string partner = {});
     // The newest change of `real_path` (its images rebuilt), or nullptr.
     std::shared_ptr<const Entry> latest(const std::string& real_path) const;
     // Drops the latest entry of `real_path` when it is still `seq` (after a successful undo).
@@ -88,6 +92,8 @@ private:
         std::string after;
         bool after_kept = true;
         bool linked = false;
+        std::uint32_t mode = 0;
+        std::string partner;
         // The bytes this record holds: what the byte cap counts.
         std::size_t cost() const { return middle.size() + after.size() + 256; }
     };

@@ -1,11 +1,14 @@
 // The `read` tool: numbered lines of a text file plus the facts an editor needs (encoding, BOM,
-// line endings, final newline, hash), recorded as this session's view of the file.
+// line endings, final newline, hash), recorded as this session's view of the file; several files
+// in one call, each in its share of the reply; an image (by its magic bytes) as MCP image content.
 #include <algorithm>
+#include <array>
 
 #include "os/platform.hpp"
 #include "tools/change.hpp"
 #include "tools/file_access.hpp"
 #include "tools/placement.hpp"
+#include "os/crypto.hpp"
 #include "os/hash.hpp"
 #include "tools/registry.hpp"
 #include "text/file_facts.hpp"
@@ -15,6 +18,9 @@ namespace tools {
 namespace {
 
 constexpr std::size_t max_line_bytes = 16 * 1024;
+// The largest image read returns as image content: 5 MiB is 6.7 MiB of base64, under the 10 MiB
+// line the TypeScript client accepts and the 16 MiB --max-message-size default.
+constexpr std::size_t max_image_bytes = 5u << 20;
 
 // The longest prefix of `s` no longer than `n` bytes that does not split a UTF-8 sequence.
 std::size_t utf8_cut(std::string_view s, std::size_t n) {
@@ -30,7 +36,51 @@ void append_line_number(std::string& out, std::size_t n) {
     out += '\t';
 }
 
-ToolResult read_file(CallContext& ctx, const ReadArgs& args) {
+// The image formats read returns as image content, by their first bytes (not the name's extension).
+std::optional<std::string_view> image_type(std::string_view bytes) {
+    if (bytes.starts_with("\x89PNG\r\n\x1a\n")) return "image/png";
+    if (bytes.starts_with("\xff\xd8\xff")) return "image/jpeg";
+    if (bytes.starts_with("GIF87a") || bytes.starts_with("GIF89a")) return "image/gif";
+    if (bytes.size() >= 12 && bytes.starts_with("RIFF") && bytes.substr(8, 4) == "WEBP") return "image/webp";
+    return std::nullopt;
+}
+
+std::string mebibytes(std::uint64_t n) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(n) / (1 << 20));
+    return buf;
+}
+
+// A file load_text_file refused as not text: an image comes back as image content (when it is
+// within max_image_bytes); anything else keeps the refusal.
+ToolResult read_image(CallContext& ctx, const os::ResolvedPath& path, const std::string& given, base::Failure not_text) {
+    platform::ReadFile file;
+    platform::ReadFailure failure;
+    if (!platform::read_regular_file(path.real, ctx.limits.max_file_size, file, failure)) return ToolResult::error(std::move(not_text));
+    const auto mime = image_type(file.bytes);
+    if (!mime) return ToolResult::error(std::move(not_text));
+    if (file.bytes.size() > max_image_bytes)
+        return ToolResult::error("Refused: " + given + " is an image (" + std::string(*mime) + ") of " +
+                                     mebibytes(file.bytes.size()) + ", over the " + mebibytes(max_image_bytes) +
+                                     " that read returns as image content (base64 grows it by a third, and clients drop "
+                                     "replies over 10 MiB). Ask the user to make a smaller copy (scaled down or "
+                                     "recompressed) and read that.",
+                                 base::ErrorReason::too_large);
+    ToolResult result;
+    result.text = "Image " + path.display + ": " + std::string(*mime) + ", " + std::to_string(file.bytes.size()) +
+                  " bytes; shown as image content.";
+    const Fingerprint seen = Fingerprint::of(file.bytes);
+    result.structured = {{"text", result.text},
+                         {"file_path", path.real},
+                         {"mime_type", *mime},
+                         {"sha256", os::sha256_hex(file.bytes)},
+                         {"size_bytes", file.bytes.size()}};
+    result.extra_content.push_back({{"type", "image"}, {"data", os::crypto::to_base64(file.bytes)}, {"mimeType", *mime}});
+    ctx.file_states.record(path.real, seen);
+    return result;
+}
+
+ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget) {
     const std::string& path = args.file_path;
     const std::int64_t offset = args.offset;
     const std::int64_t limit = args.limit;
@@ -41,7 +91,11 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args) {
         if (ctx.workspace.resolve(path, file.path, path_error))
             if (auto refused = refuse_ignored(ctx, file.path, false); !refused) return ToolResult::error(std::move(refused).error());
     }
-    if (auto loaded = load_text_file(ctx, path, file); !loaded) return ToolResult::error(std::move(loaded).error());
+    if (auto loaded = load_text_file(ctx, path, file); !loaded) {
+        if (loaded.error().reason == base::ErrorReason::not_text && !file.path.real.empty())
+            return read_image(ctx, file.path, path, std::move(loaded).error());
+        return ToolResult::error(std::move(loaded).error());
+    }
 
     const std::string_view body = std::string_view(file.bytes).substr(file.facts.bom_size);
     const bool valid_utf8 = text::is_valid_utf8(body);
@@ -58,7 +112,6 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args) {
                                  base::ErrorReason::invalid_arguments);
     }
 
-    const std::size_t budget = ctx.limits.max_result_text;
     const std::size_t wanted_last = first + static_cast<std::size_t>(limit) - 1;
     std::string out;
     std::size_t line_no = 0, last_shown = 0;
@@ -115,18 +168,85 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args) {
     return result;
 }
 
-}  // namespace
-
-asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args) {
-    // Reads take the file's lane too, so a read sees every change that arrived before it;
-    // except a change that waits for a human: then the read is served from the disk at once.
+// One file of a read, under its lane: a read sees every change that arrived before it, except one
+// that waits for a human (then the read is served from the disk at once).
+asio::awaitable<ToolResult> read_one(CallContext& ctx, const ReadArgs& args, std::size_t budget) {
     FileLanes::Guard lane;
     os::ResolvedPath path;
     os::PathError ignored;
     if (ctx.workspace.resolve(args.file_path, path, ignored))
         lane = co_await ctx.lanes.acquire_for_read(lane_key(path.real));
     const bool run_inline = !path.real.empty() && WorkPlacement::inline_now(ctx, {platform::stat_path(path.real).size});
-    co_return co_await WorkPlacement::run(ctx, run_inline, [&ctx, &args] { return read_file(ctx, args); });
+    co_return co_await WorkPlacement::run(ctx, run_inline, [&ctx, &args, budget] { return read_file(ctx, args, budget); });
+}
+
+// The helpers below are plain functions: GCC 12 rejects braced lists of strings inside a coroutine.
+Json failed_file(const std::string& path, const ToolResult& part) {
+    return {{"file_path", path}, {"error", part.text}, {"reason", base::to_string(part.reason)}};
+}
+
+void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json files) {
+    std::string summary = "Read " + std::to_string(count - failed) + " of " + std::to_string(count) + " files";
+    if (failed) summary += " (" + std::to_string(failed) + " could not be read: see [not read])";
+    out.text = summary + ".\n\n" + out.text;
+    out.structured = {{"text", out.text}, {"files", std::move(files)}};
+}
+
+// file_paths: each file in turn (one lane at a time), each within an equal share of the reply's
+// budget, and at most max_image_bytes of images in all; a file that fails is reported in its place.
+asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, std::vector<std::string> paths) {
+    const std::size_t share = std::max<std::size_t>(ctx.limits.max_result_text / paths.size(), 1024);
+    ToolResult out;
+    Json files = Json::array();
+    std::size_t image_bytes = 0, failed = 0;
+    for (const auto& path : paths) {
+        if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
+        ReadArgs one = args;
+        one.file_path = path;
+        one.file_paths.clear();
+        ToolResult part = co_await read_one(ctx, one, share);
+        if (!out.text.empty()) out.text += "\n\n";
+        out.text += "==> " + path + " <==\n";
+        if (!part.is_error && !part.extra_content.empty()) {
+            const std::size_t size = part.structured.value("size_bytes", std::size_t{0});
+            if (image_bytes + size > max_image_bytes) {
+                part = ToolResult::error("Not shown: the images before it in this call already fill the " +
+                                             mebibytes(max_image_bytes) + " one reply carries. Read " + path + " alone.",
+                                         base::ErrorReason::too_large);
+            } else {
+                image_bytes += size;
+            }
+        }
+        if (part.is_error) {
+            ++failed;
+            out.text += "[not read] " + part.text;
+            files.push_back(failed_file(path, part));
+            continue;
+        }
+        out.text += part.text;
+        Json facts = std::move(part.structured);
+        facts.erase("text");
+        files.push_back(std::move(facts));
+        for (auto& item : part.extra_content) out.extra_content.push_back(std::move(item));
+    }
+    finish_many(out, paths.size(), failed, std::move(files));
+    co_return out;
+}
+
+}  // namespace
+
+asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args) {
+    if (args.file_paths.empty()) {
+        if (args.file_path.empty())
+            co_return ToolResult::error("read needs file_path (one file) or file_paths (a list of files). Call read "
+                                        "again with one of them.",
+                                        base::ErrorReason::invalid_arguments);
+        co_return co_await read_one(ctx, args, ctx.limits.max_result_text);
+    }
+    std::vector<std::string> paths;
+    if (!args.file_path.empty()) paths.push_back(args.file_path);
+    for (auto& p : args.file_paths) paths.push_back(p);
+    co_return co_await read_many(ctx, args, std::move(paths));
 }
 
 }  // namespace tools

@@ -84,6 +84,8 @@ Registry::Registry() : list_(Json::array()) {
     add("apply_diff", apply_diff_handler());
     add("undo", undo_handler());
     add("changes", changes_handler());  // issue 13: the session patch for hosts that ignore resources
+    add("move", move_handler());        // issue 25: after list, find, grep
+    add("delete", delete_handler());
 }
 
 void Registry::add(std::string_view name, Handler handler) {
@@ -306,7 +308,8 @@ std::string safety_arguments(std::string_view tool) {
     if (tool == "edit") return dry + ", `expected_replacements`, `replace_all`";
     if (tool == "multiedit") return dry + ", `edits[].expected_replacements`, `edits[].replace_all`";
     if (tool == "write") return dry + ", `create_only` (or `no_clobber`, `if_not_exists`, `overwrite: false`)";
-    if (tool == "insert" || tool == "apply_diff" || tool == "undo") return dry;
+    if (tool == "insert" || tool == "apply_diff" || tool == "undo" || tool == "delete") return dry;
+    if (tool == "move") return dry + ", `overwrite: false`";
     return "";
 }
 

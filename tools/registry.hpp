@@ -82,6 +82,8 @@ asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args);
 asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args);
 asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args);
 asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args);
+asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args);
+asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args);
 
 // A tool bound by the type of its arguments: the call's JSON (already validated against the
 // schema) is read into `Args` once, here, and the tool gets the struct.
@@ -98,5 +100,7 @@ inline Handler insert_handler() { return typed_handler(&run_insert); }
 inline Handler apply_diff_handler() { return typed_handler(&run_apply_diff); }
 inline Handler undo_handler() { return typed_handler(&run_undo); }
 inline Handler changes_handler() { return typed_handler(&run_changes); }
+inline Handler move_handler() { return typed_handler(&run_move); }
+inline Handler delete_handler() { return typed_handler(&run_delete); }
 
 }  // namespace tools

@@ -3,6 +3,7 @@
 
 #include "os/platform.hpp"
 #include "text/unified_diff.hpp"
+#include "tools/fingerprint.hpp"
 
 namespace tools {
 
@@ -69,14 +70,54 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
     out.additions = diff.additions;
     out.removals = diff.removals;
     out.diff = diff.text;
+    if (!file.existed && exists) out.content = Fingerprint::of(now.bytes).hex;
+    else if (file.existed && !exists) out.content = Fingerprint::of(*base).hex;
     return out;
 }
+
+namespace {
+
+// A path as a diff header shows it (the leading "/" of an absolute one dropped, as unified_diff does).
+std::string_view header_path(std::string_view display) {
+    if (!display.empty() && display.front() == '/') display.remove_prefix(1);
+    return display;
+}
+
+}  // namespace
+
+std::string rename_header(std::string_view from_display, std::string_view to_display) {
+    return "diff --git a/" + std::string(header_path(from_display)) + " b/" + std::string(header_path(to_display)) +
+           "\nsimilarity index 100%\nrename from " + std::string(header_path(from_display)) + "\nrename to " +
+           std::string(header_path(to_display)) + "\n";
+}
+
+namespace {
+
+// Each created file that holds exactly the bytes of a file deleted in this session is shown as
+// that file renamed, as git shows a move: one header, no content lines.
+void pair_renames(std::vector<FileDiff>& files) {
+    for (auto& created : files) {
+        if (!created.created || created.deleted || created.content.empty()) continue;
+        for (auto& gone : files) {
+            if (gone.created || !gone.deleted || gone.renamed_to || gone.content != created.content) continue;
+            created.diff = rename_header(gone.display, created.display);
+            created.additions = created.removals = gone.additions = gone.removals = 0;
+            gone.diff.clear();
+            created.renamed_from = gone.real_path;
+            gone.renamed_to = created.real_path;
+            break;
+        }
+    }
+}
+
+}  // namespace
 
 SessionPatch session_patch(const std::vector<SessionChanges::File>& files, const os::Workspace& workspace,
                            std::uint64_t max_file_size, bool withhold_linked) {
     SessionPatch patch;
-    for (const auto& file : files) {
-        FileDiff diff = diff_now(file, workspace, max_file_size, withhold_linked);
+    for (const auto& file : files) patch.files.push_back(diff_now(file, workspace, max_file_size, withhold_linked));
+    pair_renames(patch.files);
+    for (const auto& diff : patch.files) {
         if (!diff.note.empty()) patch.text += "# " + diff.note + "\n";
         if (!diff.diff.empty()) {
             patch.text += diff.diff;
@@ -85,7 +126,6 @@ SessionPatch session_patch(const std::vector<SessionChanges::File>& files, const
         }
         patch.additions += diff.additions;
         patch.removals += diff.removals;
-        patch.files.push_back(std::move(diff));
     }
     return patch;
 }

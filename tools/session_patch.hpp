@@ -21,6 +21,10 @@ inline constexpr std::string_view diff_mime_type = "text/x-diff";
 // "mcp-edit://session/file/" + the real path, percent-encoded (its `/` kept, the leading one dropped).
 std::string session_file_uri(std::string_view real_path);
 
+// The header git writes for a file moved unchanged: `diff --git a/FROM b/TO`, `similarity index
+// 100%`, `rename from FROM`, `rename to TO` (paths as displayed, a leading "/" dropped).
+std::string rename_header(std::string_view from_display, std::string_view to_display);
+
 struct FileDiff {
     std::string real_path;
     std::string display;     // as the workspace shows it
@@ -32,6 +36,12 @@ struct FileDiff {
     std::size_t removals = 0;
     std::string diff;        // "" when the file is as it was (changed back, or undone)
     std::string note;        // why there is no diff when there should be one ("" otherwise)
+    // A rename: this created file holds exactly the bytes a file deleted in this session had (a
+    // move); the deleted file's real path. Its diff is then git's rename header, and the deleted
+    // file's diff is empty (`renamed_to` names where it went).
+    std::optional<std::string> renamed_from;
+    std::optional<std::string> renamed_to;
+    std::string content;     // created now / deleted base: the fingerprint of those bytes, to pair renames ("" otherwise)
 };
 
 inline constexpr std::uint64_t max_diff_bytes_per_file = 8u << 20;

@@ -77,6 +77,7 @@ struct ToolResult {
     std::string text;       // content[0]
     Json structured;        // structuredContent (null when none; never on errors)
     std::string extra_text; // content[1] when non-empty
+    std::vector<Json> extra_content;  // after the text items: other content blocks (read's images)
     PendingInput input_required;  // when set: the client must answer first (2026-07-28); the server shapes it
     base::ErrorReason reason = base::ErrorReason::other;  // is_error: why, for `_meta` (see error_reason.hpp)
 

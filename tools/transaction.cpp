@@ -31,7 +31,7 @@ base::Unexpected<base::Failure> io_failure(std::string message) {
 }
 
 base::Result<void> stage(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes, bool delete_file,
-                         bool write_through, StagedChange& out) {
+                         bool write_through, const platform::FileStat* like_new, StagedChange& out) {
     const auto& path = before.file.path;
     out.before = &before;
     out.new_bytes = new_bytes;
@@ -46,7 +46,7 @@ base::Result<void> stage(const CallContext& ctx, const FileSnapshot& before, std
             return io_failure("Cannot create the folders for " + path.display + ": " + error + ". Nothing was written.");
     }
     if (!out.in_place && !delete_file &&
-        !platform::stage_write(path.real, new_bytes, before.exists ? &before.file.stat : nullptr, ctx.fsync,
+        !platform::stage_write(path.real, new_bytes, before.exists ? &before.file.stat : like_new, ctx.fsync,
                                out.staged, error))
         return io_failure("Cannot write " + path.display + ": " + error + ". Nothing was written.");
     out.has_temp = !out.in_place && !delete_file;
@@ -170,7 +170,9 @@ base::Result<void, CommitFailure> commit_all(const CallContext& ctx, const std::
     };
     for (const auto& change : changes) {
         staged.emplace_back();
-        if (auto r = stage(ctx, change.before, change.new_bytes, change.delete_file, change.write_through, staged.back()); !r) {
+        if (auto r = stage(ctx, change.before, change.new_bytes, change.delete_file, change.write_through,
+                           change.like ? &*change.like : nullptr, staged.back());
+            !r) {
             staged.pop_back();
             return abandon(std::move(r).error());
         }
@@ -338,7 +340,8 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
                     file_states->record(real, *written);
                 if (history)
                     history->record(tool, real, change.before.exists, std::move(change.before.file.bytes),
-                                    std::move(change.new_bytes), std::move(written));
+                                    std::move(change.new_bytes), std::move(written),
+                                    change.before.exists ? change.before.file.stat.mode : 0, std::move(change.partner));
                 change.before.file.open_file.reset();  // the replaced file's last reference, when it was kept
             }
         });

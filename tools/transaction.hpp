@@ -31,6 +31,11 @@ struct FileChange {
     // Written over the file itself, so that every name sees it, even without
     // --write-through-hard-links: apply_diff sets it when its patch names every name of the file.
     bool write_through = false;
+    // A new file (before absent) takes this file's mode and owner instead of the defaults: a move's
+    // destination takes its source's, undo of a deletion the deleted file's.
+    std::optional<platform::FileStat> like = std::nullopt;
+    // Recorded in the history with the change: a move's other file (see History::Entry::partner).
+    std::string partner = {};
 };
 
 // Why a commit failed: the first failure (its message for the model, its reason: conflict when a

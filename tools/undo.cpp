@@ -3,6 +3,7 @@
 // rule that ignores the file since does not stop it (--ignore-reads does).
 #include "tools/change.hpp"
 #include "tools/file_access.hpp"
+#include "tools/file_moves.hpp"
 #include "tools/history_journal.hpp"
 #include "tools/registry.hpp"
 #include "text/unified_diff.hpp"
@@ -22,6 +23,19 @@ void add_remaining_note(Plan& plan, std::size_t depth) {
 }  // namespace
 
 asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
+    // The latest change was a move: both of its files go back together.
+    if (ctx.history) {
+        os::ResolvedPath path;
+        os::PathError error;
+        if (ctx.workspace.resolve(args.file_path, path, error)) {
+            if (auto move = move_of(*ctx.history, path.real)) {
+                if (auto refused = refuse_ignored(ctx, path, true); !refused) co_return ToolResult::error(std::move(refused).error());
+                co_return co_await undo_move(ctx, move->first, move->second, args.dry_run);
+            } else if (auto latest = ctx.history->latest(path.real); latest && latest->tool == "move" && !latest->partner.empty()) {
+                co_return ToolResult::error(move_not_undoable(ctx, path, *latest), base::ErrorReason::conflict);
+            }
+        }
+    }
     ChangeRequest request("undo", std::move(args.file_path), args.dry_run);
     request.may_create = true;  // undoing a deletion would recreate; a missing file is judged below
     request.record_history = false;
@@ -72,6 +86,11 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
             plan.extra["undone_tool"] = entry->tool;
             plan.extra["deleted"] = false;
             plan.notes.push_back("the file was deleted by " + entry->tool + ", so undo recreates it");
+            if (entry->mode) {  // with the permission bits it had
+                plan.like.emplace();
+                plan.like->kind = platform::FileKind::regular;
+                plan.like->mode = entry->mode;
+            }
             add_remaining_note(plan, history->depth(real));
             undone->seq = entry->seq;
             undone->real_path = real;

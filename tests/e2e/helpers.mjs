@@ -684,7 +684,7 @@ export function drain(stream, max = 64 * 1024) {
 
 export const CONTRACT_TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
 /** What tools/list serves: the contract's tools in its order, then `changes` (the session patch). */
-export const SERVED_TOOLS = [...CONTRACT_TOOLS, 'changes'];
+export const SERVED_TOOLS = [...CONTRACT_TOOLS, 'changes', 'move', 'delete'];
 export const READ_FIELDS = ['file_path', 'total_lines', 'start_line', 'end_line', 'truncated', 'encoding', 'bom', 'line_ending', 'final_newline', 'sha256'];
 
 function toolAjv() {
@@ -746,7 +746,8 @@ export function assertReadTool(tools, label) {
   assertNoProblems([...toolDefinitionProblems(read), ...annotationProblems(read)], `${label}: read definition`);
   const props = read.inputSchema.properties ?? {};
   for (const k of ['file_path', 'offset', 'limit']) assert.ok(k in props, `${label}: read inputSchema lacks property ${k}`);
-  assert.ok((read.inputSchema.required ?? []).includes('file_path'), `${label}: read inputSchema must require file_path`);
+  // file_path, or file_paths for several files: neither is required alone, and the tool says so when both are missing.
+  assert.ok('file_paths' in props && props.file_paths.type === 'array', `${label}: read inputSchema lacks file_paths (an array)`);
   const outProps = read.outputSchema.properties ?? {};
   for (const k of READ_FIELDS) assert.ok(k in outProps, `${label}: read outputSchema lacks property ${k}`);
   return read;

@@ -45,7 +45,7 @@ TEST_CASE("tool call: name and arguments are checked before anything runs") {
     REQUIRE(call);
     CHECK(call->name == "read");
     CHECK_FALSE(server::check_arguments(registry, *call));
-    Json missing = {{"name", "read"}, {"arguments", Json::object()}};
+    Json missing = {{"name", "edit"}, {"arguments", Json::object()}};
     auto wrong = server::resolve_tool_call(registry, missing);
     REQUIRE(wrong);
     const auto refused = server::check_arguments(registry, *wrong);

@@ -1,0 +1,157 @@
+// `move` and `delete` through the official SDK client (legacy era, elicitation answered by the
+// test): byte-exact moves of CRLF and non-UTF-8 files, the refusals, the approval declined, undo of
+// both, an edit and a move of one file at once, and the session patch; every server line validated.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir, textOf, show,
+} from './helpers.mjs';
+
+requireBinary();
+
+/** A connected SDK client over a tapped server; `answer` decides each elicitation. */
+async function connect(dir, label) {
+  const tap = makeTempDir('mcp-edit-e2e-tap-');
+  const tr = new StdioClientTransport(tappedServer(dir, tap));
+  drain(tr.stderr);
+  const client = new Client({ name: `mcp-edit-e2e-${label}`, version: '0.0.0' }, { capabilities: { elicitation: {} } });
+  const box = { asked: [], answer: { action: 'accept', content: { decision: 'apply' } } };
+  client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    box.asked.push(req.params);
+    return box.answer;
+  });
+  await client.connect(tr);
+  box.call = (name, args) => client.callTool({ name, arguments: args }, undefined, { timeout: 10000 });
+  box.close = async () => {
+    await client.close().catch(() => {});
+    assertNoProblems(validateTapDir(tap).problems, label);
+  };
+  return box;
+}
+
+function ok(r, what) {
+  assert.notEqual(r?.isError, true, `${what}: must succeed, got ${show(r).slice(0, 700)}`);
+  return r.structuredContent;
+}
+
+function refused(r, what, ...patterns) {
+  assert.equal(r?.isError, true, `${what}: must be refused, got ${show(r).slice(0, 500)}`);
+  for (const p of patterns) assert.match(textOf(r), p, `${what}: ${show(textOf(r))}`);
+}
+
+const exists = (p) => fs.existsSync(p);
+
+describe('move and delete (SDK client, --approval ask)', { concurrency: true }, () => {
+  test('CRLF and non-UTF-8 moved byte for byte as a rename; undo moves back; the session patch shows a rename', async () => {
+    const dir = makeTempDir();
+    const bytes = Buffer.from([0x61, 0x0d, 0x0a, 0xff, 0xfe, 0x62, 0x0d, 0x0a, 0x63]);  // a CRLF, invalid UTF-8, no final newline
+    fs.writeFileSync(path.join(dir, 'a.txt'), bytes);
+    fs.chmodSync(path.join(dir, 'a.txt'), 0o750);
+    const s = await connect(dir, 'move');
+    try {
+      const moved = ok(await s.call('move', { from: 'a.txt', to: 'sub/b.txt' }), 'move');
+      assert.equal(moved.approval, 'user');
+      assert.match(s.asked.at(-1).message, /rename from a\.txt/, 'the form shows the rename');
+      assert.match(moved.diff, /^diff --git a\/a\.txt b\/sub\/b\.txt\nsimilarity index 100%\nrename from a\.txt\nrename to sub\/b\.txt\n$/);
+      assert.ok(!exists(path.join(dir, 'a.txt')));
+      assert.deepEqual(fs.readFileSync(path.join(dir, 'sub/b.txt')), bytes);
+      assert.equal(fs.statSync(path.join(dir, 'sub/b.txt')).mode & 0o777, 0o750);
+      const patch = ok(await s.call('changes', {}), 'changes');
+      assert.equal(patch.patch, 'diff --git a/a.txt b/sub/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to sub/b.txt\n');
+
+      ok(await s.call('undo', { file_path: 'sub/b.txt' }), 'undo of the move');
+      assert.deepEqual(fs.readFileSync(path.join(dir, 'a.txt')), bytes);
+      assert.ok(!exists(path.join(dir, 'sub/b.txt')));
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('refusals: an existing target, unread delete, a folder, ignored and .git paths, outside the roots, symlinks', async () => {
+    const dir = makeTempDir();
+    const outside = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'a\n');
+    fs.writeFileSync(path.join(dir, 'b.txt'), 'b\n');
+    fs.writeFileSync(path.join(outside, 'o.txt'), 'o\n');
+    fs.mkdirSync(path.join(dir, 'folder'));
+    fs.writeFileSync(path.join(dir, 'folder/in.txt'), 'in\n');
+    fs.mkdirSync(path.join(dir, '.git'));
+    fs.writeFileSync(path.join(dir, '.git/HEAD'), 'ref\n');
+    fs.symlinkSync(path.join(outside, 'o.txt'), path.join(dir, 'out-link.txt'));
+    fs.symlinkSync(path.join(dir, 'b.txt'), path.join(dir, 'in-link.txt'));
+    const s = await connect(dir, 'move-refusals');
+    try {
+      refused(await s.call('move', { from: 'a.txt', to: 'b.txt' }), 'onto an existing file', /already exists/, /overwrite: true/);
+      refused(await s.call('move', { from: 'a.txt', to: 'b.txt', overwrite: true }), 'overwrite unread', /read/);
+      refused(await s.call('delete', { file_path: 'a.txt' }), 'delete unread', /read/);
+      refused(await s.call('move', { from: 'folder', to: 'folder2' }), 'a folder', /is a folder/);
+      refused(await s.call('delete', { file_path: 'folder' }), 'a full folder', /not empty/);
+      refused(await s.call('move', { from: '.git/HEAD', to: 'HEAD' }), '.git', /Git/);
+      refused(await s.call('move', { from: 'a.txt', to: path.join(outside, 'x.txt') }), 'outside');
+      refused(await s.call('move', { from: 'out-link.txt', to: 'x.txt' }), 'a link out of the roots');
+      refused(await s.call('move', { from: 'in-link.txt', to: 'x.txt' }), 'a link inside', /symbolic link/);
+      assert.equal(s.asked.length, 0, 'no refusal asks the human');
+      assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'a\n');
+      assert.equal(fs.readFileSync(path.join(dir, 'b.txt'), 'utf8'), 'b\n');
+      assert.equal(fs.readFileSync(path.join(outside, 'o.txt'), 'utf8'), 'o\n');
+      assert.ok(!exists(path.join(outside, 'x.txt')));
+      assert.ok(exists(path.join(dir, 'folder/in.txt')));
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('declined: nothing moved or deleted; dry run; delete after read, undo recreates it', async () => {
+    const dir = makeTempDir();
+    const file = path.join(dir, 'c.txt');
+    const bytes = Buffer.from('one\r\ntwo\r\n');
+    fs.writeFileSync(file, bytes);
+    const s = await connect(dir, 'delete');
+    try {
+      ok(await s.call('read', { file_path: file }), 'read');
+      s.answer = { action: 'decline' };
+      refused(await s.call('delete', { file_path: file }), 'declined delete', /declin/i);
+      refused(await s.call('move', { from: file, to: path.join(dir, 'd.txt') }), 'declined move', /declin/i);
+      assert.deepEqual(fs.readFileSync(file), bytes);
+      assert.ok(!exists(path.join(dir, 'd.txt')));
+
+      const dry = ok(await s.call('delete', { file_path: file, dry_run: true }), 'dry run');
+      assert.equal(dry.approval, 'none');
+      assert.ok(exists(file));
+
+      s.answer = { action: 'accept', content: { decision: 'apply' } };
+      const deleted = ok(await s.call('delete', { file_path: file }), 'delete');
+      assert.match(deleted.diff, /^--- a\/c\.txt\n\+\+\+ \/dev\/null\n@@ -1,2 \+0,0 @@\n-one\n-two\n/);
+      assert.ok(!exists(file));
+      const patch = ok(await s.call('changes', {}), 'changes');
+      assert.match(patch.patch, /\+\+\+ \/dev\/null/);
+      ok(await s.call('undo', { file_path: file }), 'undo of the delete');
+      assert.deepEqual(fs.readFileSync(file), bytes);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('an edit and a move of one file sent together: both land, in the order they came', async () => {
+    const dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'e.txt'), 'one\ntwo\n');
+    const s = await connect(dir, 'move-lanes');
+    try {
+      const [edit, move] = await Promise.all([
+        s.call('edit', { file_path: 'e.txt', old_string: 'two', new_string: 'TWO' }),
+        s.call('move', { from: 'e.txt', to: 'f.txt' }),
+      ]);
+      ok(edit, 'edit');
+      ok(move, 'move');
+      assert.equal(fs.readFileSync(path.join(dir, 'f.txt'), 'utf8'), 'one\nTWO\n');
+      assert.ok(!exists(path.join(dir, 'e.txt')));
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -1,0 +1,94 @@
+// `read` of several files in one call and of images, through the official SDK client (which
+// validates structuredContent against the outputSchema): each file in its place, a missing one
+// reported without failing the rest, each recorded as read; images as MCP image content.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir, textOf, show,
+} from './helpers.mjs';
+
+requireBinary();
+
+// The smallest valid PNG (1x1, transparent) and a GIF header: recognised by their bytes.
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+
+async function withClient(dir, label, extra, body) {
+  const tap = makeTempDir('mcp-edit-e2e-tap-');
+  const tr = new StdioClientTransport(tappedServer(dir, tap, extra));
+  drain(tr.stderr);
+  const client = new Client({ name: `mcp-edit-e2e-${label}`, version: '0.0.0' }, { capabilities: {} });
+  await client.connect(tr);
+  try {
+    await body((name, args) => client.callTool({ name, arguments: args }, undefined, { timeout: 10000 }));
+  } finally {
+    await client.close().catch(() => {});
+  }
+  assertNoProblems(validateTapDir(tap).problems, label);
+}
+
+describe('read of several files and of images', { concurrency: true }, () => {
+  test('file_paths: each file in order, a missing one in its place, each recorded as read (write then works)', async () => {
+    const dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'alpha\r\nbeta\r\n');
+    fs.writeFileSync(path.join(dir, 'b.txt'), Buffer.from([0x78, 0xff, 0x0a]));
+    await withClient(dir, 'read-many', ['--approval', 'auto'], async (call) => {
+      const r = await call('read', { file_paths: ['a.txt', 'missing.txt', 'b.txt'] });
+      assert.notEqual(r.isError, true, show(r).slice(0, 500));
+      const t = textOf(r);
+      assert.match(t, /^Read 2 of 3 files \(1 could not be read/);
+      assert.match(t, /==> a\.txt <==\n     1\talpha\n     2\tbeta/);
+      assert.match(t, /==> missing\.txt <==\n\[not read\] File not found/);
+      assert.match(t, /==> b\.txt <==\n     1\tx\uFFFD/);
+      assert.ok(t.indexOf('a.txt <==') < t.indexOf('missing.txt <==') && t.indexOf('missing.txt <==') < t.indexOf('b.txt <=='));
+      const files = r.structuredContent.files;
+      assert.equal(files.length, 3);
+      assert.equal(files[0].line_ending, 'crlf');
+      assert.equal(files[1].reason, 'not_found');
+      assert.equal(files[2].encoding, 'unknown-8bit');
+      // Recorded as read: overwriting with write needs that.
+      const w = await call('write', { file_path: 'a.txt', content: 'new\n' });
+      assert.notEqual(w.isError, true, show(w).slice(0, 400));
+      // file_path alone: exactly the single-file result as before.
+      const one = await call('read', { file_path: 'b.txt' });
+      assert.equal(one.structuredContent.total_lines, 1);
+      assert.equal(one.structuredContent.files, undefined);
+      const none = await call('read', {});
+      assert.equal(none.isError, true);
+      assert.match(textOf(none), /file_paths/);
+    });
+  });
+
+  test('an image comes back as image content (PNG by its bytes, whatever its name); over 5 MiB is refused', async () => {
+    const dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'pixel.dat'), PNG);
+    const big = Buffer.alloc((5 << 20) + 1);
+    PNG.copy(big);
+    fs.writeFileSync(path.join(dir, 'big.png'), big);
+    fs.writeFileSync(path.join(dir, 'bin.dat'), Buffer.from([0, 1, 2, 3]));
+    await withClient(dir, 'read-image', [], async (call) => {
+      const r = await call('read', { file_path: 'pixel.dat' });
+      assert.notEqual(r.isError, true, show(r).slice(0, 500));
+      const image = r.content.find((c) => c.type === 'image');
+      assert.ok(image, `an image content block: ${show(r.content).slice(0, 300)}`);
+      assert.equal(image.mimeType, 'image/png');
+      assert.deepEqual(Buffer.from(image.data, 'base64'), PNG);
+      assert.equal(r.structuredContent.mime_type, 'image/png');
+      assert.equal(r.structuredContent.size_bytes, PNG.length);
+
+      const tooBig = await call('read', { file_path: 'big.png' });
+      assert.equal(tooBig.isError, true);
+      assert.match(textOf(tooBig), /over the 5\.0 MiB/);
+      const binary = await call('read', { file_path: 'bin.dat' });
+      assert.equal(binary.isError, true);
+      assert.match(textOf(binary), /binary/);
+
+      const both = await call('read', { file_paths: ['pixel.dat', 'bin.dat'] });
+      assert.equal(both.content.filter((c) => c.type === 'image').length, 1);
+      assert.match(textOf(both), /==> bin\.dat <==\n\[not read\] Refused/);
+    });
+  });
+});

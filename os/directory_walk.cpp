@@ -148,7 +148,8 @@ private:
 
     // One entry; false to end the walk.
     bool step(Level& level, const platform::DirectoryEntry& e) {
-        if (!options_.include_hidden && !e.name.empty() && e.name[0] == '.') {
+        const bool git_folder = !e.symlink && e.kind == platform::FileKind::directory && same_name(e.name, ".git");
+        if (!options_.include_hidden && !e.name.empty() && e.name[0] == '.' && !git_folder) {  // .git: counted as such
             ++summary_.hidden;
             return true;
         }

@@ -90,7 +90,7 @@ struct WalkOptions {
     std::size_t max_depth = 64;        // entries at depth > max_depth are not read
     std::size_t max_entries_per_folder = 100000;
     bool stat_files = true;            // size and mtime of files (an lstat each)
-    bool include_hidden = true;        // names starting with '.' (`.git` is left out regardless)
+    bool include_hidden = true;        // names starting with '.' (a `.git` folder is visited, flagged ignored, either way)
     const std::atomic<bool>* cancelled = nullptr;  // checked before each entry
 };
 

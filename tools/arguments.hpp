@@ -96,6 +96,22 @@ struct ChangesArgs {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ChangesArgs, file_path)
 
+struct ListArgs {
+    std::string path;  // "" = the first root
+    std::int64_t depth = 2;
+    bool include_hidden = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ListArgs, path, depth, include_hidden)
+
+struct FindArgs {
+    std::string pattern;
+    std::string path;            // "" = the first root
+    std::string sort = "path";   // or "modified"
+    std::int64_t max_results = 200;
+    bool include_hidden = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FindArgs, pattern, path, sort, max_results, include_hidden)
+
 struct MoveArgs {
     std::string from;
     std::string to;

@@ -84,6 +84,8 @@ Registry::Registry() : list_(Json::array()) {
     add("apply_diff", apply_diff_handler());
     add("undo", undo_handler());
     add("changes", changes_handler());  // issue 13: the session patch for hosts that ignore resources
+    add("list", list_handler());        // issue 25: list, find, grep, move, delete
+    add("find", find_handler());
     add("move", move_handler());        // issue 25: after list, find, grep
     add("delete", delete_handler());
 }
@@ -129,10 +131,13 @@ const ToolDefinition* Registry::find(std::string_view name) const {
 
 const Handler& Registry::handler(const ToolDefinition& tool) const { return tool.handler; }
 
-void Registry::apply_aliases(Json& args) {
-    auto rename = [](Json& obj) {
+void Registry::apply_aliases(Json& args, const ToolDefinition* tool) {
+    auto rename = [tool](Json& obj) {
         if (!obj.is_object()) return;
         for (const auto& [alias, canonical] : aliases) {
+            if (tool && std::find(tool->argument_names.begin(), tool->argument_names.end(), alias) !=
+                            tool->argument_names.end())
+                continue;  // the tool's own argument (list's and find's `path`), not an alias
             const auto it = obj.find(std::string(alias));
             if (it == obj.end() || obj.contains(std::string(canonical))) continue;
             Json value = std::move(*it);

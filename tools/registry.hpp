@@ -45,7 +45,8 @@ public:
     const ToolDefinition* find(std::string_view name) const;
 
     // Renames alias keys (`path`, `old_str`, ...) to the canonical names, in place.
-    static void apply_aliases(Json& args);
+    // An alias that is an argument of `tool` itself (list's `path`) is left as it is.
+    static void apply_aliases(Json& args, const ToolDefinition* tool = nullptr);
 
     // Sets aside the top-level arguments `tool` does not take (see UnknownArguments), at most
     // `max_unknown_arguments` of them; more than that is an error. Call after apply_aliases and
@@ -82,6 +83,8 @@ asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args);
 asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args);
 asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args);
 asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args);
+asio::awaitable<ToolResult> run_list(CallContext& ctx, ListArgs args);
+asio::awaitable<ToolResult> run_find(CallContext& ctx, FindArgs args);
 asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args);
 asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args);
 
@@ -100,6 +103,8 @@ inline Handler insert_handler() { return typed_handler(&run_insert); }
 inline Handler apply_diff_handler() { return typed_handler(&run_apply_diff); }
 inline Handler undo_handler() { return typed_handler(&run_undo); }
 inline Handler changes_handler() { return typed_handler(&run_changes); }
+inline Handler list_handler() { return typed_handler(&run_list); }
+inline Handler find_handler() { return typed_handler(&run_find); }
 inline Handler move_handler() { return typed_handler(&run_move); }
 inline Handler delete_handler() { return typed_handler(&run_delete); }
 

@@ -683,8 +683,8 @@ export function drain(stream, max = 64 * 1024) {
 // Tool definitions
 
 export const CONTRACT_TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
-/** What tools/list serves: the contract's tools in its order, then `changes` (the session patch). */
-export const SERVED_TOOLS = [...CONTRACT_TOOLS, 'changes', 'move', 'delete'];
+/** What tools/list serves: the contract's tools in its order, then `changes` (the session patch), then issue 25's. */
+export const SERVED_TOOLS = [...CONTRACT_TOOLS, 'changes', 'list', 'find', 'move', 'delete'];
 export const READ_FIELDS = ['file_path', 'total_lines', 'start_line', 'end_line', 'truncated', 'encoding', 'bom', 'line_ending', 'final_newline', 'sha256'];
 
 function toolAjv() {
@@ -726,7 +726,7 @@ export function annotationProblems(tool) {
   const a = tool.annotations ?? {};
   const p = [];
   const where = `tool ${tool.name} annotations ${show(a)}`;
-  if (tool.name === 'read' || tool.name === 'changes') {
+  if (['read', 'changes', 'list', 'find'].includes(tool.name)) {
     if (a.readOnlyHint !== true) p.push(`${where}: ${tool.name} must have readOnlyHint: true`);
   } else if (CONTRACT_TOOLS.includes(tool.name)) {
     if (a.readOnlyHint !== false) p.push(`${where}: readOnlyHint must be false`);

@@ -35,6 +35,7 @@ TEST_CASE("arguments: every tool's schema properties are the fields of its argum
         {"multiedit", fields_of<tools::MultieditArgs>}, {"write", fields_of<tools::WriteArgs>},
         {"insert", fields_of<tools::InsertArgs>},     {"apply_diff", fields_of<tools::ApplyDiffArgs>},
         {"undo", fields_of<tools::UndoArgs>},         {"changes", fields_of<tools::ChangesArgs>},
+        {"list", fields_of<tools::ListArgs>},         {"find", fields_of<tools::FindArgs>},
         {"move", fields_of<tools::MoveArgs>},         {"delete", fields_of<tools::DeleteArgs>},
     };
     const tools::Registry registry;

@@ -1,0 +1,180 @@
+// list and find through the official SDK 1.x client: the outline and find's globs on a tree with
+// CRLF and non-UTF-8 names and content, symlinks in and out of the roots, ignored paths (named,
+// or only counted under --ignore-reads), a 20,000-file tree that stays under the output budget
+// and says what it left out, and a cancelled walk (notifications/cancelled) of a big tree.
+// Every server line is validated against the MCP schema, structuredContent against outputSchema.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  assertNoProblems, drain, makeTempDir, outputValidator, requireBinary, show, tappedServer, textOf, validateTapDir,
+} from './helpers.mjs';
+
+requireBinary();
+
+const POSIX = process.platform !== 'win32';
+
+function tree() {
+  const base = makeTempDir();
+  const dir = path.join(base, 'root');
+  const outside = path.join(base, 'outside');
+  fs.mkdirSync(dir);
+  fs.mkdirSync(outside);
+  const put = (name, bytes) => {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), bytes);
+  };
+  put('crlf.txt', 'one\r\ntwo\r\nthree\r\n');
+  put('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  put('src/main.c', 'int main(void) { return 0; }\n');
+  put('src/util.h', '#pragma once\n');
+  put('build/out.o', 'x');
+  put('secret-key.txt', 'k');
+  put('.gitignore', 'build/\n');
+  put('.mcp-editignore', 'secret-*.txt\n');
+  put('.git/HEAD', 'ref: refs/heads/main\n');
+  fs.writeFileSync(path.join(outside, 'leak.c'), 'int leaked;\n');
+  if (POSIX) {
+    fs.writeFileSync(path.join(dir, Buffer.concat([Buffer.from('name-'), Buffer.from([0xff]), Buffer.from('.c')]).toString('latin1')), '');
+    fs.symlinkSync(outside, path.join(dir, 'to_outside'));
+    fs.symlinkSync(path.join(dir, 'src'), path.join(dir, 'to_src'));
+  }
+  return { base, dir, outside, put };
+}
+
+async function connect(root, args = []) {
+  const tap = makeTempDir('mcp-edit-e2e-tap-');
+  const tr = new StdioClientTransport(tappedServer(root, tap, args));
+  drain(tr.stderr);
+  const client = new Client({ name: 'mcp-edit-e2e-list-find', version: '0.0.0' }, { capabilities: {} });
+  await client.connect(tr);
+  const { tools } = await client.listTools();
+  const validators = Object.fromEntries(tools.filter((t) => ['list', 'find'].includes(t.name)).map((t) => [t.name, outputValidator(t)]));
+  const call = async (name, args, options) => {
+    const r = await client.callTool({ name, arguments: args }, undefined, options);
+    if (!r.isError) {
+      const problem = validators[name](r.structuredContent);
+      assert.equal(problem, null, `${name} ${show(args)}: structuredContent breaks outputSchema: ${problem}`);
+    }
+    return r;
+  };
+  return { client, call, tap, tools };
+}
+
+describe('list and find', { concurrency: true }, () => {
+  test('an outline and globs: CRLF, non-UTF-8, symlinks in and out of the roots, ignored paths named', async () => {
+    const t = tree();
+    const { client, call, tap, tools } = await connect(t.dir, ['--respect-gitignore']);
+    try {
+      for (const name of ['list', 'find']) {
+        const def = tools.find((x) => x.name === name);
+        assert.equal(def?.annotations?.readOnlyHint, true, `${name} is read-only`);
+      }
+      const l = await call('list', { path: t.dir, depth: 3 });
+      const text = textOf(l);
+      assert.notEqual(l.isError, true, text);
+      assert.match(text, /^\.\/\n/);
+      assert.match(text, /\n {2}crlf\.txt {2}16 B, 3 lines\n/, 'CRLF lines counted once');
+      assert.match(text, /\n {2}latin1\.txt {2}5 B, 1 line\n/);
+      assert.match(text, /\n {2}src\/\n {4}main\.c {2}29 B, 1 line\n {4}util\.h {2}13 B, 1 line\n/);
+      assert.doesNotMatch(text, /out\.o|secret-key|HEAD/, 'ignored and .git entries are left out');
+      assert.match(text, /Left out: 1 \.git folder; 2 entries the ignore rules cover \(`build\/` in \.gitignore line 1: 1, `secret-\*\.txt` in \.mcp-editignore line 1: 1\)/);
+      if (POSIX) {
+        assert.match(text, /\n {2}name-\uFFFD\.c {2}0 B, 0 lines\n/, 'a non-UTF-8 name is shown with U+FFFD');
+        assert.match(text, /\n {2}to_outside -> \(a symlink to outside the roots, not followed\)\n/);
+        assert.match(text, /\n {2}to_src\/ -> src\/\n {4}main\.c/, 'a symlink inside the roots is followed');
+        assert.doesNotMatch(text, /leak/, 'nothing outside the roots is shown');
+        const types = Object.fromEntries(l.structuredContent.entries.map((e) => [e.path, e]));
+        assert.deepEqual(types.to_outside, { path: 'to_outside', type: 'symlink', link: 'outside' });
+        assert.equal(types['to_src'].link, 'inside');
+      }
+
+      const f = await call('find', { pattern: '**/*.{c,h}' });
+      const found = f.structuredContent.files.map((x) => x.path);
+      const expected = POSIX ? ['name-\uFFFD.c', 'src/main.c', 'src/util.h', 'to_src/main.c', 'to_src/util.h'] : ['src/main.c', 'src/util.h'];
+      assert.deepEqual(found, expected, textOf(f));
+      const byName = await call('find', { pattern: 'main.c' });
+      assert.equal(byName.structuredContent.total, POSIX ? 2 : 1, 'a name without / matches at any depth');
+      const outsideFind = await call('find', { pattern: '*.c', path: t.outside });
+      assert.equal(outsideFind.isError, true, 'a path outside the roots is refused');
+    } finally {
+      await client.close().catch(() => {});
+    }
+    assertNoProblems(validateTapDir(tap).problems, 'list and find');
+  });
+
+  test('--ignore-reads: an ignored name never shows, not even in the count of rules; the folder itself is refused', async () => {
+    const t = tree();
+    const { client, call, tap } = await connect(t.dir, ['--respect-gitignore', '--ignore-reads']);
+    try {
+      const l = await call('list', { depth: 3 });
+      assert.doesNotMatch(textOf(l), /secret|out\.o|build/, textOf(l));
+      assert.match(textOf(l), /2 entries the ignore rules cover \(not named: --ignore-reads\)/);
+      assert.equal(l.structuredContent.left_out.rules, undefined);
+      const f = await call('find', { pattern: '**/*' });
+      assert.doesNotMatch(JSON.stringify(f), /secret|out\.o/);
+      const b = await call('list', { path: 'build' });
+      assert.equal(b.isError, true);
+      assert.match(textOf(b), /Refused: build is ignored/);
+    } finally {
+      await client.close().catch(() => {});
+    }
+    assertNoProblems(validateTapDir(tap).problems, '--ignore-reads');
+  });
+
+  test('a 20,000-file tree: list and find stay under the budget and say what they left out', async () => {
+    const dir = makeTempDir();
+    for (let d = 0; d < 100; d++) {
+      const sub = path.join(dir, `pkg${String(d).padStart(3, '0')}`, 'src');
+      fs.mkdirSync(sub, { recursive: true });
+      for (let i = 0; i < 200; i++) fs.writeFileSync(path.join(sub, `file${i}.c`), '');
+    }
+    const { client, call, tap } = await connect(dir);
+    try {
+      const l = await call('list', { depth: 3 });
+      const text = textOf(l);
+      assert.ok(Buffer.byteLength(text) < 34 * 1024, `list text is ${Buffer.byteLength(text)} bytes`);
+      assert.match(text, /Not shown: [\d,]+ more files and [\d,]+ folders within depth 3/);
+      const s = l.structuredContent;
+      assert.equal(s.shown + s.more_files + s.more_folders, 100 * 202, 'every entry within depth is shown or counted');
+      const f = await call('find', { pattern: '**/*.c' });
+      assert.equal(f.structuredContent.total, 20000);
+      assert.equal(f.structuredContent.files.length, 200);
+      assert.match(textOf(f), /… 19,800 more; narrow the pattern or the path\./);
+    } finally {
+      await client.close().catch(() => {});
+    }
+    assertNoProblems(validateTapDir(tap).problems, 'huge tree');
+  });
+
+  test('notifications/cancelled stops a walk of a big tree; the server answers the next call', async () => {
+    const dir = makeTempDir();
+    let deep = dir;
+    for (let d = 0; d < 10; d++) {
+      deep = path.join(deep, `level${d}`);
+      fs.mkdirSync(deep);
+      for (let i = 0; i < 5000; i++) fs.writeFileSync(path.join(deep, `f${i}.txt`), "");
+    }
+    const { client, call, tap } = await connect(dir);
+    try {
+      const ac = new AbortController();
+      const pending = call('find', { pattern: '**/*.nothing' }, { signal: ac.signal });
+      setTimeout(() => ac.abort(), 5);
+      await assert.rejects(pending, 'the cancelled call rejects on the client side');
+      const next = await call('list', { depth: 1 });
+      assert.match(textOf(next), /level0\//);
+    } finally {
+      await client.close().catch(() => {});
+    }
+    const { connections, problems } = validateTapDir(tap);
+    assertNoProblems(problems, 'cancellation');
+    const messages = connections[0].messages;
+    const cancelled = messages.find((m) => m.dir === 'c2s' && m.msg.method === 'notifications/cancelled');
+    assert.ok(cancelled, 'the SDK sent notifications/cancelled');
+    const id = cancelled.msg.params.requestId;
+    assert.equal(messages.filter((m) => m.dir === 's2c' && m.msg.id === id).length, 0, 'a cancelled request gets no response');
+  });
+});

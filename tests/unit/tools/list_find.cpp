@@ -1,0 +1,186 @@
+// Unit tests of the list and find tools, called in process: the outline and its bounds (per
+// folder, per result), line counts, ignored paths named or (--ignore-reads) not, find's globs,
+// order, bounds and newest-first sort, refusals that name the next call, cancellation.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+
+#include "tests/unit/tools/fixture.hpp"
+#include "tools/listing.hpp"
+
+using namespace tools_test;
+
+namespace {
+
+tools::ToolResult list(Fixture& f, Json args) { return f.call(tools::list_handler(), std::move(args)); }
+tools::ToolResult find(Fixture& f, Json args) { return f.call(tools::find_handler(), std::move(args)); }
+
+}  // namespace
+
+TEST_CASE("list: an indented outline, folders by path, files with size and line count (CRLF counted once)") {
+    Fixture f;
+    f.put("README.md", "one\ntwo\n");
+    f.put("src/main.c", "int main() {\r\n  return 0;\r\n}");  // no final newline: 3 lines
+    f.put("src/lib/util.c", std::string(2000, 'x') + "\n");
+    f.put("data.bin", std::string("a\0b", 3));
+    f.put(".env", "SECRET=1\n");
+    const auto r = list(f, {{"path", f.root.string()}});
+    REQUIRE_FALSE(r.is_error);
+    CHECK(r.text ==
+          "./\n"
+          "  README.md  8 B, 2 lines\n"
+          "  data.bin  3 B, binary\n"
+          "  src/\n"
+          "    src/lib/\n"
+          "    main.c  28 B, 3 lines\n"
+          "\n"
+          "Folders at depth 2 were not opened: call list with path set to one of them, or a larger depth (at most 10).\n"
+          "Left out: 1 hidden entry (include_hidden: true shows them).");
+    CHECK(r.structured["entries"].size() == 5);
+    CHECK(r.structured["entries"][4] == Json{{"path", "src/main.c"}, {"type", "file"}, {"size", 28}, {"lines", 3}});
+    CHECK(r.structured["left_out"]["hidden"] == 1);
+
+    const auto deep = list(f, {{"path", "src"}, {"depth", 3}, {"include_hidden", true}});
+    CHECK(deep.text == "src/\n  src/lib/\n    util.c  2.0 KiB, 1 line\n  main.c  28 B, 3 lines");
+    // With include_hidden the dot-file shows.
+    CHECK(has(list(f, {{"include_hidden", true}, {"depth", 1}}).text, "  .env  9 B, 1 line\n"));
+}
+
+TEST_CASE("list: a large folder is collapsed with counts, and one result stays under its byte budget") {
+    Fixture f;
+    for (int i = 0; i < 250; ++i) f.put("flat/f" + std::to_string(1000 + i) + ".txt", "x\n");
+    const auto r = list(f, {{"path", "flat"}});
+    REQUIRE_FALSE(r.is_error);
+    CHECK(has(r.text, "  f1199.txt  2 B, 1 line\n  \xE2\x80\xA6 50 more files\n"));
+    CHECK_FALSE(has(r.text, "f1200.txt"));
+    CHECK(r.structured["shown"] == 200);
+    CHECK(r.structured["more_files"] == 50);
+    CHECK(r.structured["truncated"] == true);
+
+    Fixture big;
+    for (int d = 0; d < 40; ++d)
+        for (int i = 0; i < 60; ++i)
+            big.put("d" + std::to_string(100 + d) + "/a-rather-long-file-name-" + std::to_string(i) + ".txt", "");
+    const auto b = list(big, Json::object());
+    REQUIRE_FALSE(b.is_error);
+    CHECK(b.text.size() < tools::listing_text_budget + 1024);
+    CHECK(has(b.text, "Not shown: "));
+    CHECK(has(b.text, "(one result stays under 32 KiB of text)"));
+    CHECK(b.structured["shown"].get<std::uint64_t>() + b.structured["more_files"].get<std::uint64_t>() +
+              b.structured["more_folders"].get<std::uint64_t>() ==
+          40 + 40 * 60);
+}
+
+TEST_CASE("list and find: ignored paths left out; named by rule, or only counted under --ignore-reads") {
+    Fixture f;
+    f.put(".mcp-editignore", "secret*.txt\nbuild/\n");
+    f.put("secret-plan.txt", "x");
+    f.put("build/out.o", "x");
+    f.put("keep.txt", "x");
+    os::IgnoreFiles ignore({});
+    f.ctx.ignore = &ignore;
+    const auto r = list(f, Json::object());
+    CHECK_FALSE(has(r.text, "secret-plan"));
+    CHECK_FALSE(has(r.text, "  build/\n"));
+    CHECK(has(r.text, "Left out: 2 entries the ignore rules cover (`secret*.txt` in .mcp-editignore line 1: 1, "
+                      "`build/` in .mcp-editignore line 2: 1); 1 hidden entry"));
+    CHECK(r.structured["left_out"]["rules"].size() == 2);
+    const auto found = find(f, {{"pattern", "*.txt"}});
+    CHECK(found.text.rfind("1 file matches `*.txt`:\nkeep.txt\n", 0) == 0);
+
+    os::IgnoreSettings settings;
+    settings.ignore_reads = true;
+    os::IgnoreFiles strict(settings);
+    f.ctx.ignore = &strict;
+    const auto s = list(f, Json::object());
+    CHECK(has(s.text, "Left out: 2 entries the ignore rules cover (not named: --ignore-reads)"));
+    CHECK_FALSE(has(s.text, "secret"));
+    CHECK_FALSE(s.structured["left_out"].contains("rules"));
+    const auto refused = list(f, {{"path", "build"}});
+    CHECK(refused.is_error);
+    CHECK(refused.reason == base::ErrorReason::ignored);
+}
+
+TEST_CASE("list: a file, a missing path and a path outside the roots are refused with the next call") {
+    Fixture f;
+    f.put("a.txt", "x");
+    const auto file = list(f, {{"path", "a.txt"}});
+    CHECK(file.is_error);
+    CHECK(has(file.text, "a.txt is a file, not a folder. Call read with file_path a.txt"));
+    const auto missing = list(f, {{"path", "nope"}});
+    CHECK(missing.is_error);
+    CHECK(has(missing.text, "does not exist. Call list with path set to its parent folder"));
+    CHECK(list(f, {{"path", "/"}}).is_error);
+}
+
+TEST_CASE("find: globs with **, braces and sets, names at any depth, sorted by path, bounded") {
+    Fixture f;
+    f.put("a.c", "");
+    f.put("b.h", "");
+    f.put("src/x.c", "");
+    f.put("src/test/test_one.ts", "");
+    f.put("src/test/deep/test_two.ts", "");
+    f.put("src/test/other.ts", "");
+    f.put("lib/test_three.ts", "");
+    const auto any = find(f, {{"pattern", "*.c"}});
+    CHECK(any.text == "2 files match `*.c`:\na.c\nsrc/x.c");
+    const auto braces = find(f, {{"pattern", "*.{c,h}"}});
+    CHECK(braces.text == "3 files match `*.{c,h}`:\na.c\nb.h\nsrc/x.c");
+    const auto under = find(f, {{"pattern", "src/**/test_*.ts"}});
+    CHECK(under.text == "2 files match `src/**/test_*.ts`:\nsrc/test/deep/test_two.ts\nsrc/test/test_one.ts");
+    const auto below = find(f, {{"pattern", "test/*.ts"}, {"path", "src"}});
+    CHECK(below.text == "2 files match `test/*.ts` under src:\nsrc/test/other.ts\nsrc/test/test_one.ts");
+    const auto bounded = find(f, {{"pattern", "**/*.ts"}, {"max_results", 2}});
+    CHECK(bounded.text == "4 files match `**/*.ts`:\nlib/test_three.ts\nsrc/test/deep/test_two.ts\n"
+                          "\xE2\x80\xA6 2 more; narrow the pattern or the path.");
+    CHECK(bounded.structured["total"] == 4);
+    CHECK(bounded.structured["truncated"] == true);
+    const auto none = find(f, {{"pattern", "*.py"}});
+    CHECK(none.text == "No file matches `*.py`. (A pattern without `/` matches file names at any depth.)");
+    CHECK(find(f, {{"pattern", "src/"}}).is_error);
+    CHECK(find(f, {{"pattern", "/etc/*"}}).is_error);
+}
+
+TEST_CASE("find: sort modified is newest first; a pattern naming a dot-file finds hidden files") {
+    Fixture f;
+    f.put("old.txt", "1");
+    f.put("new.txt", "22");
+    f.put("mid.txt", "333");
+    const auto now = fs::last_write_time(f.root / "old.txt");
+    fs::last_write_time(f.root / "old.txt", now - std::chrono::hours(48));
+    fs::last_write_time(f.root / "mid.txt", now - std::chrono::hours(24));
+    const auto r = find(f, {{"pattern", "*.txt"}, {"sort", "modified"}, {"max_results", 2}});
+    REQUIRE(r.structured["files"].size() == 2);
+    CHECK(r.structured["files"][0]["path"] == "new.txt");
+    CHECK(r.structured["files"][1]["path"] == "mid.txt");
+    CHECK(r.structured["files"][1]["size"] == 3);
+    CHECK(has(r.text, "newest first"));
+
+    f.put("conf/.env", "x");
+    CHECK(find(f, {{"pattern", "*.env"}}).structured["total"] == 0);
+    CHECK(find(f, {{"pattern", "**/.env"}}).text == "1 file matches `**/.env`:\nconf/.env");
+}
+
+TEST_CASE("list and find: a cancelled call stops the walk and says so") {
+    Fixture f;
+    for (int i = 0; i < 50; ++i) f.put("d/f" + std::to_string(i), "");
+    f.ctx.cancelled->store(true);
+    const auto l = list(f, Json::object());
+    CHECK(l.is_error);
+    CHECK(l.reason == base::ErrorReason::cancelled);
+    const auto r = find(f, {{"pattern", "**/*"}});
+    CHECK(r.is_error);
+    CHECK(r.reason == base::ErrorReason::cancelled);
+}
+
+#ifndef _WIN32
+TEST_CASE("list and find: a file name that is not UTF-8 is shown with U+FFFD") {
+    Fixture f;
+    f.put("caf\xE9.txt", "x\r\ny\r\n");
+    const auto l = list(f, Json::object());
+    CHECK(has(l.text, "  caf\xEF\xBF\xBD.txt  6 B, 2 lines"));
+    const auto r = find(f, {{"pattern", "caf*"}});
+    CHECK(r.structured["files"][0]["path"] == "caf\xEF\xBF\xBD.txt");
+}
+#endif

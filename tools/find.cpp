@@ -1,0 +1,233 @@
+// The `find` tool: files by glob under a folder (tools::Glob: `**`, braces, sets; no
+// backtracking), in path order or newest first, bounded, with what was left out counted.
+#include <algorithm>
+#include <ctime>
+#include <queue>
+
+#include "tools/check_rules.hpp"
+#include "tools/listing.hpp"
+#include "tools/placement.hpp"
+#include "tools/registry.hpp"
+
+namespace tools {
+
+namespace {
+
+// Past the shown results the walk goes on only to count; after this many matches it stops.
+constexpr std::uint64_t max_counted = 1000000;
+constexpr std::size_t max_unreadable_named = 10;
+
+// The literal folders a path pattern starts with ("src/lib/" for "src/lib/**/*.c"): only folders
+// on that way can hold a match. "" when the first component has a wildcard or brace.
+std::string literal_prefix(std::string_view pattern) {
+    std::size_t keep = 0;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char c = pattern[i];
+        if (c == '*' || c == '?' || c == '[' || c == '{' || c == '\\') break;
+        if (c == '/') keep = i + 1;
+    }
+    return std::string(pattern.substr(0, keep));
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+std::string utc_time(std::int64_t mtime_ns) {
+    std::int64_t seconds = mtime_ns / 1000000000;
+#ifdef _WIN32
+    seconds -= 11644473600;  // the platform layer counts from 1601 there
+#endif
+    const std::time_t t = static_cast<std::time_t>(seconds);
+    std::tm tm{};
+#ifdef _WIN32
+    gmtime_s(&tm, &t);
+#else
+    gmtime_r(&t, &tm);
+#endif
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M:%SZ", &tm);
+    return buffer;
+}
+
+struct Match {
+    std::int64_t mtime_ns = 0;
+    std::uint64_t size = 0;
+    std::string path;  // relative to the walk's start
+    // Newest first; among equal times, by path.
+    bool operator<(const Match& o) const { return mtime_ns != o.mtime_ns ? mtime_ns > o.mtime_ns : path < o.path; }
+};
+
+class FindVisitor : public os::WalkVisitor {
+public:
+    FindVisitor(const CallContext& ctx, const Glob& glob, std::string prefix, bool by_modified, std::size_t max_results)
+        : glob_(glob), prefix_(std::move(prefix)), by_modified_(by_modified), max_results_(max_results),
+          left_out_(!(ctx.ignore && ctx.ignore->settings().ignore_reads)) {}
+
+    os::WalkStep entry(const os::WalkEntry& e) override {
+        if (e.ignored) {
+            left_out_.add(*e.ignored);
+            return os::WalkStep::skip;
+        }
+        if (e.kind == os::EntryKind::directory) {
+            if (prefix_.empty()) return os::WalkStep::go_on;
+            const std::string folder = std::string(e.path) + "/";
+            return starts_with(prefix_, folder) || starts_with(folder, prefix_) ? os::WalkStep::go_on : os::WalkStep::skip;
+        }
+        if (e.kind != os::EntryKind::file || !glob_.matches(e.name, e.path)) return os::WalkStep::go_on;
+        ++total_;
+        if (by_modified_) {
+            Match m{e.mtime_ns, e.size, std::string(e.path)};
+            if (newest_.size() < max_results_) {
+                newest_.push(std::move(m));
+            } else if (m < newest_.top()) {
+                newest_.pop();
+                newest_.push(std::move(m));
+            }
+        } else if (in_order_.size() < max_results_) {
+            in_order_.push_back(Match{e.mtime_ns, e.size, std::string(e.path)});
+        }
+        if (total_ >= max_counted) {
+            complete_ = false;
+            return os::WalkStep::stop;
+        }
+        return os::WalkStep::go_on;
+    }
+
+    void unreadable_folder(std::string_view path, std::string_view why) override {
+        unreadable_.emplace_back(std::string(path), std::string(why));
+    }
+
+    std::vector<Match> matches() {
+        if (!by_modified_) return std::move(in_order_);
+        std::vector<Match> out;
+        while (!newest_.empty()) {
+            out.push_back(newest_.top());
+            newest_.pop();
+        }
+        std::reverse(out.begin(), out.end());
+        return out;
+    }
+
+    std::uint64_t total() const { return total_; }
+    bool complete() const { return complete_; }
+    LeftOut& left_out() { return left_out_; }
+    const std::vector<std::pair<std::string, std::string>>& unreadable() const { return unreadable_; }
+
+private:
+    const Glob& glob_;
+    const std::string prefix_;
+    const bool by_modified_;
+    const std::size_t max_results_;
+    LeftOut left_out_;
+    std::uint64_t total_ = 0;
+    bool complete_ = true;
+    std::vector<Match> in_order_;
+    std::priority_queue<Match> newest_;  // the top is the oldest kept
+    std::vector<std::pair<std::string, std::string>> unreadable_;
+};
+
+ToolResult find_files(CallContext& ctx, const FindArgs& args) {
+    std::string pattern = args.pattern;
+    while (starts_with(pattern, "./")) pattern.erase(0, 2);
+    if (pattern.empty() || pattern.front() == '/' || platform::is_absolute(pattern))
+        return ToolResult::error("find: the pattern " + args.pattern +
+                                     " must be relative to `path` (e.g. `**/*.py`, `src/**/test_*.ts`). Call find "
+                                     "with path set to the folder and the pattern below it.",
+                                 base::ErrorReason::invalid_arguments);
+    if (pattern.back() == '/')
+        return ToolResult::error("find: the pattern " + args.pattern +
+                                     " ends in `/`; find matches files. To see a folder, call list with path set to "
+                                     "it; to find files in it, add `**/*`.",
+                                 base::ErrorReason::invalid_arguments);
+    auto glob = Glob::parse(pattern);
+    if (!glob) return ToolResult::error("find: " + glob.error().message + ". Use fewer or smaller {a,b} sets.",
+                                        base::ErrorReason::invalid_arguments);
+    auto start = resolve_listing_start(ctx, args.path, "find");
+    if (!start) return ToolResult::error(std::move(start).error());
+
+    const bool by_modified = args.sort == "modified";
+    const std::size_t max_results = static_cast<std::size_t>(std::clamp<std::int64_t>(args.max_results, 1, 5000));
+    os::WalkOptions options = listing_walk_options(ctx, *start);
+    options.stat_files = by_modified;
+    options.include_hidden = args.include_hidden || starts_with(pattern, ".") || pattern.find("/.") != std::string::npos ||
+                             pattern.find("{.") != std::string::npos || pattern.find(",.") != std::string::npos;
+    if (pattern.find("**") == std::string::npos && glob->on_path())
+        options.max_depth = static_cast<std::size_t>(std::count(pattern.begin(), pattern.end(), '/')) + 1;
+    FindVisitor visitor(ctx, *glob, glob->on_path() ? literal_prefix(pattern) : "", by_modified, max_results);
+    const os::WalkSummary summary = os::walk_directory(options, visitor);
+    if (summary.cancelled)
+        return ToolResult::error("find under " + start->folder.display + " was cancelled.", base::ErrorReason::cancelled);
+    visitor.left_out().add_hidden(summary.hidden);
+
+    const std::size_t budget = std::min(listing_text_budget, ctx.limits.max_result_text);
+    const std::vector<Match> matches = visitor.matches();
+    std::string body;
+    Json files = Json::array();
+    std::size_t shown = 0;
+    for (const auto& m : matches) {
+        std::string path = listing_path(*start, m.path);
+        std::string line = path;
+        Json file = {{"path", path}};
+        if (by_modified) {
+            const std::string when = utc_time(m.mtime_ns);
+            line += "  " + when + "  " + human_size(m.size);
+            file["modified"] = when;
+            file["size"] = m.size;
+        }
+        if (body.size() + line.size() + 1 > budget) break;
+        body += line + "\n";
+        files.push_back(std::move(file));
+        ++shown;
+    }
+    const std::uint64_t total = visitor.total();
+    const std::string where = start->folder.display == "." ? "" : " under " + shown_text(start->folder.display);
+    std::string out;
+    if (total == 0) {
+        out = "No file matches `" + shown_text(args.pattern) + "`" + where + ".";
+        if (!glob->on_path()) out += " (A pattern without `/` matches file names at any depth.)";
+    } else {
+        out = with_commas(total) + (visitor.complete() ? "" : "+") + (total == 1 ? " file matches `" : " files match `") +
+              shown_text(args.pattern) + "`" + where + (by_modified ? ", newest first" : "") + ":\n" + body;
+        if (shown < total)
+            out += "\xE2\x80\xA6 " + with_commas(total - shown) + (visitor.complete() ? "" : "+") +
+                   " more; narrow the pattern or the path" +
+                   (shown < max_results ? " (one result stays under " + human_size(budget) + " of text)" : "") + ".\n";
+    }
+    std::string notes;
+    if (const std::string left = visitor.left_out().text(ctx.workspace, *start->root); !left.empty()) notes += left + "\n";
+    if (!visitor.unreadable().empty()) {
+        std::string s = "Could not read " + with_commas(visitor.unreadable().size()) +
+                        (visitor.unreadable().size() == 1 ? " folder: " : " folders: ");
+        for (std::size_t i = 0; i < visitor.unreadable().size() && i < max_unreadable_named; ++i)
+            s += (i ? ", " : "") + listing_path(*start, visitor.unreadable()[i].first) + " (" + visitor.unreadable()[i].second + ")";
+        notes += s + ".\n";
+    }
+    if (!notes.empty()) out += (out.back() == '\n' ? "\n" : "\n\n") + notes;
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+
+    ToolResult r;
+    r.structured = {
+        {"pattern", shown_text(args.pattern)},
+        {"path", shown_text(start->folder.display)},
+        {"files", std::move(files)},
+        {"total", total},
+        {"complete", visitor.complete()},
+        {"truncated", shown < total},
+        {"left_out", visitor.left_out().json(ctx.workspace, *start->root)},
+    };
+    if (!visitor.unreadable().empty()) {
+        Json list = Json::array();
+        for (std::size_t i = 0; i < visitor.unreadable().size() && i < max_unreadable_named; ++i)
+            list.push_back(listing_path(*start, visitor.unreadable()[i].first) + " (" + visitor.unreadable()[i].second + ")");
+        r.structured["unreadable"] = std::move(list);
+    }
+    r.text = std::move(out);
+    return r;
+}
+
+}  // namespace
+
+asio::awaitable<ToolResult> run_find(CallContext& ctx, FindArgs args) {
+    co_return co_await WorkPlacement::run(ctx, false, [&ctx, &args] { return find_files(ctx, args); });
+}
+
+}  // namespace tools

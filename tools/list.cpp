@@ -1,0 +1,254 @@
+// The `list` tool: a folder's tree for a model, as an indented outline (each folder by its whole
+// path, each file by name with size and line count), bounded per folder and in bytes, with what
+// was left out counted and named.
+#include <algorithm>
+
+#include "tools/listing.hpp"
+#include "tools/placement.hpp"
+#include "tools/registry.hpp"
+
+namespace tools {
+
+namespace {
+
+// Files up to this size get a line count (read whole), while the call has read less than
+// max_counted_bytes for counting; larger ones show only their size.
+constexpr std::uint64_t max_counted_file = 256 * 1024;
+constexpr std::uint64_t max_counted_bytes = 16ull << 20;
+// Past the output budget the walk goes on only to count; after this many more entries it stops.
+constexpr std::uint64_t max_counted_after_budget = 1000000;
+constexpr std::size_t max_unreadable_named = 10;
+
+// Entries shown per folder, by the depth of its entries: the first levels get the most room,
+// so a deep folder cannot take the whole budget from its siblings.
+std::size_t shown_per_folder(std::size_t depth) { return depth <= 1 ? 200 : depth == 2 ? 60 : 25; }
+
+class ListVisitor : public os::WalkVisitor {
+public:
+    ListVisitor(const CallContext& ctx, const ListingStart& start, std::size_t depth, std::size_t budget)
+        : ctx_(ctx), start_(start), depth_(depth), budget_(budget),
+          left_out_(!(ctx.ignore && ctx.ignore->settings().ignore_reads)) {
+        folders_.push_back(Folder{true, 0, 0, 0, 0});
+    }
+
+    os::WalkStep entry(const os::WalkEntry& e) override {
+        if (e.ignored) {
+            left_out_.add(*e.ignored);
+            return os::WalkStep::skip;
+        }
+        const std::size_t d = e.depth;
+        Folder& parent = folders_[std::min(d, folders_.size()) - 1];
+        const bool directory = e.kind == os::EntryKind::directory;
+        const bool enters = directory && d < depth_ && (e.link == os::LinkKind::none || e.link == os::LinkKind::inside);
+        bool visible = parent.visible && !over_budget_ && parent.shown < shown_per_folder(d);
+        if (visible) {
+            std::string line = describe(e);
+            if (text_.size() + line.size() + 1 > budget_) {
+                over_budget_ = true;
+                visible = false;
+            } else {
+                text_ += line;
+                text_ += '\n';
+                ++parent.shown;
+                ++shown_;
+                if (directory && d >= depth_ && e.link != os::LinkKind::outside && e.link != os::LinkKind::broken &&
+                    e.link != os::LinkKind::loop)
+                    ++unopened_;
+            }
+        }
+        if (!visible) {
+            Folder& into = folders_[parent.rollup];
+            (directory ? into.more_folders : into.more_files)++;
+            (directory ? more_folders_ : more_files_)++;
+            if (over_budget_ && ++counted_after_budget_ >= max_counted_after_budget) {
+                counted_all_ = false;
+                return os::WalkStep::stop;
+            }
+        }
+        if (enters) folders_.push_back(Folder{visible, 0, 0, 0, visible ? folders_.size() : parent.rollup});
+        return os::WalkStep::go_on;
+    }
+
+    void leave_folder(std::string_view, std::size_t depth, std::uint64_t unread) override {
+        unread_ += unread;
+        if (folders_.size() != depth + 1) return;  // not a folder this visitor entered (cannot happen)
+        const Folder folder = folders_.back();
+        if (depth > 0) folders_.pop_back();
+        if (!folder.visible || over_budget_ || (folder.more_files == 0 && folder.more_folders == 0 && unread == 0)) return;
+        std::string line = std::string(2 * depth + 2, ' ') + "\xE2\x80\xA6 " + more_text(folder.more_files, folder.more_folders);
+        if (unread) line += " (and " + with_commas(unread) + " entries past the first 100,000, not read)";
+        if (text_.size() + line.size() + 1 > budget_) {
+            over_budget_ = true;
+            return;
+        }
+        text_ += line;
+        text_ += '\n';
+    }
+
+    void unreadable_folder(std::string_view path, std::string_view why) override {
+        if (!path.empty() && folders_.size() > 1) folders_.pop_back();
+        if (unreadable_.size() < max_unreadable_named)
+            unreadable_.push_back(shown_text(listing_path(start_, path)) + " (" + std::string(why) + ")");
+        ++unreadable_count_;
+    }
+
+    ToolResult result(const os::WalkSummary& summary) {
+        left_out_.add_hidden(summary.hidden);
+        std::string header = start_.folder.display == "." ? "./" : shown_text(start_.folder.display) + "/";
+        std::string out = header + "\n" + text_;
+        if (shown_ == 0 && more_files_ == 0 && more_folders_ == 0) out += "  (empty)\n";
+        std::string notes;
+        const auto note = [&notes](const std::string& s) { notes += s + "\n"; };
+        if (more_files_ || more_folders_) {
+            std::string s = "Not shown: " + more_text(more_files_, more_folders_) + (counted_all_ ? "" : " at least") +
+                            " within depth " + std::to_string(depth_);
+            s += over_budget_ ? " (one result stays under " + human_size(budget_) + " of text)" : " (large folders are collapsed)";
+            s += ". To see them, call list with path set to one of the folders above, or a lower depth; find "
+                 "locates files by name.";
+            note(s);
+        }
+        if (unopened_)
+            note("Folders at depth " + std::to_string(depth_) + " were not opened: call list with path set to one of "
+                 "them, or a larger depth (at most 10).");
+        if (const std::string left = left_out_.text(ctx_.workspace, *start_.root); !left.empty()) note(left);
+        if (unreadable_count_) {
+            std::string s = "Could not read " + with_commas(unreadable_count_) + (unreadable_count_ == 1 ? " folder: " : " folders: ");
+            for (std::size_t i = 0; i < unreadable_.size(); ++i) s += (i ? ", " : "") + unreadable_[i];
+            note(s + ".");
+        }
+        if (!notes.empty()) out += "\n" + notes;
+        while (!out.empty() && out.back() == '\n') out.pop_back();
+
+        ToolResult r;
+        r.structured = {
+            {"path", shown_text(start_.folder.display)},
+            {"depth", depth_},
+            {"entries", std::move(entries_)},
+            {"shown", shown_},
+            {"more_files", more_files_},
+            {"more_folders", more_folders_},
+            {"truncated", more_files_ + more_folders_ + summary.unread > 0},
+            {"left_out", left_out_.json(ctx_.workspace, *start_.root)},
+        };
+        if (unreadable_count_) r.structured["unreadable"] = unreadable_;
+        r.text = std::move(out);
+        return r;
+    }
+
+private:
+    struct Folder {
+        bool visible = true;
+        std::size_t shown = 0;
+        std::uint64_t more_files = 0;
+        std::uint64_t more_folders = 0;
+        std::size_t rollup = 0;  // where entries not shown are counted: this folder, or the nearest shown one above
+    };
+
+    static std::string more_text(std::uint64_t files, std::uint64_t folders) {
+        std::string s = with_commas(files) + " more " + (files == 1 ? "file" : "files");
+        if (folders) s += " and " + with_commas(folders) + " " + (folders == 1 ? "folder" : "folders");
+        return s;
+    }
+
+    // One line of the outline (no newline) and its structured entry.
+    std::string describe(const os::WalkEntry& e) {
+        const std::string path = listing_path(start_, e.path);
+        std::string line(2 * (e.depth - 1) + 2, ' ');
+        Json entry = {{"path", path}};
+        const auto target = [&] { return shown_text(ctx_.workspace.display_path(std::string(e.real))); };
+        switch (e.link) {
+            case os::LinkKind::outside:
+                line += shown_text(e.name) + " -> (a symlink to outside the roots, not followed)";
+                entry["type"] = "symlink";
+                entry["link"] = "outside";
+                entries_.push_back(std::move(entry));
+                return line;
+            case os::LinkKind::broken:
+                line += shown_text(e.name) + " -> (a broken symlink)";
+                entry["type"] = "symlink";
+                entry["link"] = "broken";
+                entries_.push_back(std::move(entry));
+                return line;
+            case os::LinkKind::loop:
+                line += path + "/ -> " + target() + "/ (a symlink back into a folder already shown; not entered)";
+                entry["type"] = "symlink";
+                entry["link"] = "loop";
+                entry["target"] = target();
+                entries_.push_back(std::move(entry));
+                return line;
+            case os::LinkKind::inside:
+                entry["link"] = "inside";
+                entry["target"] = target();
+                break;
+            case os::LinkKind::none: break;
+        }
+        if (e.kind == os::EntryKind::directory) {
+            line += path + "/";
+            if (e.link == os::LinkKind::inside) line += " -> " + target() + "/";
+            entry["type"] = "directory";
+        } else if (e.kind == os::EntryKind::file) {
+            line += shown_text(e.name);
+            if (e.link == os::LinkKind::inside) line += " -> " + target();
+            entry["type"] = "file";
+            line += "  " + human_size(e.size);
+            entry["size"] = e.size;
+            if (e.size <= max_counted_file && counted_bytes_ + e.size <= max_counted_bytes) {
+                platform::ReadFile read;
+                platform::ReadFailure failure;
+                if (platform::read_regular_file(std::string(e.real), max_counted_file, read, failure)) {
+                    counted_bytes_ += read.bytes.size();
+                    if (read.bytes.find('\0') != std::string::npos) {
+                        line += ", binary";
+                        entry["binary"] = true;
+                    } else {
+                        std::uint64_t lines = static_cast<std::uint64_t>(std::count(read.bytes.begin(), read.bytes.end(), '\n'));
+                        if (!read.bytes.empty() && read.bytes.back() != '\n') ++lines;
+                        line += ", " + with_commas(lines) + (lines == 1 ? " line" : " lines");
+                        entry["lines"] = lines;
+                    }
+                }
+            }
+        } else {
+            line += shown_text(e.name) + "  (not a file or folder: a FIFO, socket or device)";
+            entry["type"] = "other";
+        }
+        entries_.push_back(std::move(entry));
+        return line;
+    }
+
+    const CallContext& ctx_;
+    const ListingStart& start_;
+    const std::size_t depth_;
+    const std::size_t budget_;
+    LeftOut left_out_;
+    std::vector<Folder> folders_;  // folders_[d - 1]: the folder whose entries are at depth d
+    std::string text_;
+    Json entries_ = Json::array();
+    std::uint64_t shown_ = 0, more_files_ = 0, more_folders_ = 0, unopened_ = 0, unread_ = 0;
+    std::uint64_t counted_after_budget_ = 0, counted_bytes_ = 0, unreadable_count_ = 0;
+    bool over_budget_ = false, counted_all_ = true;
+    std::vector<std::string> unreadable_;
+};
+
+ToolResult list_folder(CallContext& ctx, const ListArgs& args) {
+    auto start = resolve_listing_start(ctx, args.path, "list");
+    if (!start) return ToolResult::error(std::move(start).error());
+    const std::size_t depth = static_cast<std::size_t>(std::clamp<std::int64_t>(args.depth, 1, 10));
+    os::WalkOptions options = listing_walk_options(ctx, *start);
+    options.max_depth = depth;
+    options.include_hidden = args.include_hidden;
+    const std::size_t budget = std::min(listing_text_budget, ctx.limits.max_result_text);
+    ListVisitor visitor(ctx, *start, depth, budget);
+    const os::WalkSummary summary = os::walk_directory(options, visitor);
+    if (summary.cancelled)
+        return ToolResult::error("list of " + start->folder.display + " was cancelled.", base::ErrorReason::cancelled);
+    return visitor.result(summary);
+}
+
+}  // namespace
+
+asio::awaitable<ToolResult> run_list(CallContext& ctx, ListArgs args) {
+    co_return co_await WorkPlacement::run(ctx, false, [&ctx, &args] { return list_folder(ctx, args); });
+}
+
+}  // namespace tools

@@ -1,0 +1,163 @@
+// The parts of list and find that are the same: the start folder, what was left out, sizes.
+#include "tools/listing.hpp"
+
+#include <cstdio>
+
+#include "text/file_facts.hpp"
+
+namespace tools {
+
+base::Result<ListingStart> resolve_listing_start(const CallContext& ctx, const std::string& path, std::string_view tool) {
+    const std::string given = path.empty() ? "." : path;
+    ListingStart start;
+    os::PathError error;
+    if (!ctx.workspace.resolve(given, start.folder, error)) return base::fail(base::Failure{error.message, error.reason});
+    if (!start.folder.exists)
+        return base::fail(base::Failure{std::string(tool) + ": " + start.folder.display +
+                                 " does not exist. Call list with path set to its parent folder (or \".\") to see what "
+                                 "is there.",
+                             base::ErrorReason::not_found});
+    start.root = ctx.workspace.root_of(start.folder.real);
+    const platform::FileStat stat = platform::stat_path(start.folder.real);
+    if (stat.kind == platform::FileKind::regular)
+        return base::fail(base::Failure{std::string(tool) + ": " + start.folder.display +
+                                 " is a file, not a folder. Call read with file_path " + start.folder.display +
+                                 " to see it, or " + std::string(tool) + " its folder.",
+                             base::ErrorReason::not_a_file});
+    if (stat.kind != platform::FileKind::directory || !start.root)
+        return base::fail(base::Failure{std::string(tool) + ": " + start.folder.display + " is " + platform::describe(stat.kind) +
+                                 ", not a folder. Call " + std::string(tool) + " with the path of a folder.",
+                             base::ErrorReason::not_a_file});
+    if (ctx.ignore && ctx.ignore->settings().ignore_reads)
+        if (auto refusal = ctx.ignore->refuse_listing(*start.root, start.folder.real, true);
+            refusal && refusal->kind == os::IgnoreRefusal::Kind::rule)
+            return base::fail(base::Failure{"Refused: " + start.folder.display +
+                                     " is ignored by an ignore rule, and this server does not show ignored paths "
+                                     "(--ignore-reads). Call " + std::string(tool) + " on a folder outside it.",
+                                 base::ErrorReason::ignored});
+    return start;
+}
+
+os::WalkOptions listing_walk_options(const CallContext& ctx, const ListingStart& start) {
+    os::WalkOptions options;
+    options.start = start.folder.real;
+    options.workspace = &ctx.workspace;
+    options.ignore = ctx.ignore;
+    options.cancelled = ctx.cancelled.get();
+    return options;
+}
+
+std::string listing_path(const ListingStart& start, std::string_view relative) {
+    const std::string& base = start.folder.display;
+    std::string out;
+    if (base.empty() || base == ".") {
+        out = std::string(relative);
+    } else {
+        out.reserve(base.size() + 1 + relative.size());
+        out = base;
+        if (out.back() != '/') out += '/';
+        out.append(relative);
+    }
+    return shown_text(out);
+}
+
+std::string shown_text(std::string_view bytes) {
+    return text::is_valid_utf8(bytes) ? std::string(bytes) : text::to_valid_utf8(bytes);
+}
+
+std::string human_size(std::uint64_t bytes) {
+    if (bytes < 1024) return std::to_string(bytes) + " B";
+    static const char* const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+    double value = static_cast<double>(bytes) / 1024.0;
+    std::size_t unit = 0;
+    while (value >= 1024.0 && unit + 1 < std::size(units)) {
+        value /= 1024.0;
+        ++unit;
+    }
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, value < 10.0 ? "%.1f %s" : "%.0f %s", value, units[unit]);
+    return buffer;
+}
+
+std::string with_commas(std::uint64_t n) {
+    std::string digits = std::to_string(n);
+    for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
+    return digits;
+}
+
+void LeftOut::add(const os::IgnoreRefusal& refusal) {
+    if (refusal.kind == os::IgnoreRefusal::Kind::git_directory) {
+        ++git_;
+        return;
+    }
+    ++ignored_;
+    if (!name_rules_) return;
+    const auto key = std::make_tuple(refusal.file, refusal.line, refusal.rule);
+    if (auto found = rules_.find(key); found != rules_.end()) {
+        ++found->second;
+    } else if (rules_.size() < max_rules) {
+        rules_.emplace(key, 1);
+    } else {
+        ++unnamed_rules_;
+    }
+}
+
+namespace {
+
+std::string count_of(std::uint64_t n, const char* one, const char* many) {
+    return with_commas(n) + " " + (n == 1 ? one : many);
+}
+
+std::string file_shown(const os::Workspace& workspace, const std::string& root, const std::string& relative) {
+    return workspace.display_path(root + (root.back() == '/' ? "" : "/") + relative);
+}
+
+}  // namespace
+
+std::string LeftOut::text(const os::Workspace& workspace, const std::string& root) const {
+    if (empty()) return "";
+    std::string out = "Left out: ";
+    bool first = true;
+    const auto part = [&](const std::string& s) {
+        if (!first) out += "; ";
+        out += s;
+        first = false;
+    };
+    if (git_) part(count_of(git_, ".git folder", ".git folders"));
+    if (ignored_) {
+        std::string s = count_of(ignored_, "entry", "entries") + " the ignore rules cover";
+        if (!name_rules_) {
+            s += " (not named: --ignore-reads)";
+        } else {
+            s += " (";
+            bool first_rule = true;
+            for (const auto& [key, n] : rules_) {
+                if (!first_rule) s += ", ";
+                first_rule = false;
+                s += "`" + shown_text(std::get<2>(key)) + "` in " + shown_text(file_shown(workspace, root, std::get<0>(key))) +
+                     " line " + std::to_string(std::get<1>(key)) + ": " + with_commas(n);
+            }
+            if (unnamed_rules_) s += ", other rules: " + with_commas(unnamed_rules_);
+            s += ")";
+        }
+        part(s);
+    }
+    if (hidden_) part(count_of(hidden_, "hidden entry", "hidden entries") + " (include_hidden: true shows them)");
+    return out + ".";
+}
+
+Json LeftOut::json(const os::Workspace& workspace, const std::string& root) const {
+    Json out = {{"git_folders", git_}, {"ignored", ignored_}, {"hidden", hidden_}};
+    if (name_rules_) {
+        Json rules = Json::array();
+        for (const auto& [key, n] : rules_)
+            rules.push_back({{"rule", shown_text(std::get<2>(key))},
+                             {"file", shown_text(file_shown(workspace, root, std::get<0>(key)))},
+                             {"line", std::get<1>(key)},
+                             {"count", n}});
+        out["rules"] = std::move(rules);
+    }
+    return out;
+}
+
+}  // namespace tools

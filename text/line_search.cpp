@@ -53,12 +53,14 @@ std::string pattern_error(std::string_view pattern, int code, std::size_t offset
     std::string message = "The pattern is not a valid regular expression (PCRE2 syntax): " + pcre2_message(code) +
                           ", at offset " + std::to_string(offset) + " of `" + to_valid_utf8(shown) + "`";
     if (pattern.size() > shown.size()) message += " (cut)";
-    if (offset <= shown.size()) {
+    if (offset >= pattern.size()) {
+        message += " (at its end)";
+    } else if (offset <= shown.size()) {
         const std::string_view before = std::string_view(shown).substr(0, offset);
         message += ", right after `" + to_valid_utf8(before.substr(before.size() > 40 ? before.size() - 40 : 0)) + "`";
     }
     message += ". To search for the text as written, call grep again with literal: true";
-    if (pattern.size() <= 200) message += ", or escape the special characters: pattern `" + to_valid_utf8(escaped(pattern)) + "`";
+    if (pattern.size() <= 200) message += " (or with its special characters escaped: pattern `" + to_valid_utf8(escaped(pattern)) + "`)";
     message += ".";
     return message;
 }

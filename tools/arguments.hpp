@@ -112,6 +112,18 @@ struct FindArgs {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FindArgs, pattern, path, sort, max_results, include_hidden)
 
+struct GrepArgs {
+    std::string pattern;
+    std::string path;  // "" = the first root; a folder or one file
+    std::string glob;  // "" = every file
+    bool literal = false;
+    bool case_insensitive = false;
+    std::int64_t context = 0;
+    std::int64_t max_results = 200;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GrepArgs, pattern, path, glob, literal, case_insensitive, context,
+                                                max_results)
+
 struct MoveArgs {
     std::string from;
     std::string to;

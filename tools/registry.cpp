@@ -86,6 +86,7 @@ Registry::Registry() : list_(Json::array()) {
     add("changes", changes_handler());  // issue 13: the session patch for hosts that ignore resources
     add("list", list_handler());        // issue 25: list, find, grep, move, delete
     add("find", find_handler());
+    add("grep", grep_handler());
     add("move", move_handler());        // issue 25: after list, find, grep
     add("delete", delete_handler());
 }

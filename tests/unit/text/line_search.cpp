@@ -122,6 +122,9 @@ TEST_CASE("line_search: an invalid pattern says where, why, and what to send ins
     CHECK(m.find("at offset 7") != std::string::npos);
     CHECK(m.find("literal: true") != std::string::npos);
     CHECK(m.find("`foo\\(bar`") != std::string::npos);
+    CHECK(m.find("(at its end)") != std::string::npos);
+    const std::string inside = text::LinePattern::compile("ab)c", {}).error();
+    CHECK(inside.find("right after `ab`") != std::string::npos);
     CHECK(text::LinePattern::compile("foo(bar", {.literal = true}).ok());
     CHECK_FALSE(text::LinePattern::compile("*x", {}).ok());
 }

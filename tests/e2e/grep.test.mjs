@@ -1,0 +1,113 @@
+// The grep tool through the official SDK client (which validates structuredContent against the
+// outputSchema): CRLF, 8-bit bytes, binary files, long lines, context, ignored paths under
+// --ignore-reads, symlinks out of the roots, a huge tree bounded with its "N more" line, an invalid
+// regex, and a cancelled call. Every server line is validated against the MCP schema.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  assertNoProblems, drain, makeTempDir, requireBinary, show, tappedServer, textOf, validateTapDir,
+} from './helpers.mjs';
+
+requireBinary();
+
+function put(dir, name, bytes) {
+  fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+  fs.writeFileSync(path.join(dir, name), bytes);
+}
+
+async function connect(root, extraArgs = []) {
+  const tap = makeTempDir('mcp-edit-e2e-tap-');
+  const tr = new StdioClientTransport(tappedServer(root, tap, extraArgs));
+  const stderr = drain(tr.stderr);
+  const client = new Client({ name: 'mcp-edit-e2e-grep', version: '0.0.0' }, { capabilities: {} });
+  await client.connect(tr);
+  return { client, tap, stderr, grep: (args, options) => client.callTool({ name: 'grep', arguments: args }, undefined, options) };
+}
+
+async function finish(s) {
+  await s.client.close();
+  const { problems } = validateTapDir(s.tap);
+  assertNoProblems(problems, 'grep session');
+}
+
+describe('grep', { concurrency: true }, () => {
+  test('text forms, binary files, context, ignored paths and symlinks out of the roots', async () => {
+    const root = makeTempDir();
+    const outside = makeTempDir();
+    put(root, '.mcp-editignore', 'private/\n');
+    put(root, 'private/hidden-name.txt', 'NEEDLE in an ignored folder\n');
+    put(root, 'a.txt', 'alpha\r\nNEEDLE crlf\r\nomega\r\n');
+    put(root, 'b.txt', Buffer.from('caf\xe9 NEEDLE\n', 'latin1'));
+    put(root, 'c.bin', Buffer.from('NEEDLE\0binary'));
+    put(root, 'd.txt', `${'x'.repeat(2000)}NEEDLE${'y'.repeat(2000)}\n`);
+    put(outside, 'secret.txt', 'NEEDLE outside the roots\n');
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'link-out.txt'));
+    fs.symlinkSync(outside, path.join(root, 'dir-out'));
+    fs.symlinkSync(path.join(root, 'a.txt'), path.join(root, 'link-in.txt'));
+    const s = await connect(root, ['--ignore-reads']);
+    try {
+      const r = await s.grep({ pattern: 'NEEDLE', context: 1 });
+      assert.notEqual(r.isError, true, show(r));
+      const text = textOf(r);
+      const files = r.structuredContent.files.map((f) => f.path);
+      assert.deepEqual(files, ['a.txt', 'b.txt', 'd.txt', 'link-in.txt'], text);
+      assert.deepEqual(r.structuredContent.files[0].lines.map((l) => [l.line, l.text, l.match]),
+        [[1, 'alpha', false], [2, 'NEEDLE crlf', true], [3, 'omega', false]]);
+      assert.equal(r.structuredContent.files[1].lines[0].text, 'caf\uFFFD NEEDLE');
+      const long = r.structuredContent.files[2].lines[0].text;
+      assert.ok(long.length < 320 && long.startsWith('\u2026') && long.endsWith('\u2026') && long.includes('NEEDLE'), long);
+      assert.equal(r.structuredContent.binary_skipped, 1);
+      assert.match(text, /Not searched: 1 binary file\./);
+      assert.doesNotMatch(text, /outside the roots|secret|hidden-name|private/, 'nothing outside the roots, no ignored name');
+      assert.ok(!JSON.stringify(r.structuredContent).includes('hidden-name'));
+
+      const refused = await s.grep({ pattern: 'NEEDLE', path: 'private' });
+      assert.equal(refused.isError, true);
+      assert.match(textOf(refused), /ignored/);
+      const out = await s.grep({ pattern: 'NEEDLE', path: path.join(outside, 'secret.txt') });
+      assert.equal(out.isError, true, show(out));
+
+      const bad = await s.grep({ pattern: 'NEEDLE(' });
+      assert.equal(bad.isError, true);
+      assert.match(textOf(bad), /missing closing parenthesis.*literal: true/s);
+      const literal = await s.grep({ pattern: 'needle crlf', literal: true, case_insensitive: true, path: 'a.txt' });
+      assert.equal(literal.structuredContent.matches, 1, show(literal));
+    } finally {
+      await finish(s);
+    }
+  });
+
+  test('a huge tree: the result stays bounded and names what is left; a cancelled call stops', async () => {
+    const root = makeTempDir();
+    for (let i = 0; i < 1500; i++) put(root, `d${String(i % 30).padStart(2, '0')}/f${String(i).padStart(4, '0')}.txt`, `x\nmatch ${i}\n${'line\n'.repeat(50)}`);
+    const s = await connect(root);
+    try {
+      const r = await s.grep({ pattern: 'match \\d+' });
+      assert.notEqual(r.isError, true, show(r).slice(0, 500));
+      const sc = r.structuredContent;
+      assert.equal(sc.matches, 1500);
+      assert.equal(sc.shown_matches, 200);
+      assert.equal(sc.more_matches, 1300);
+      assert.equal(sc.more_files, 1300);
+      assert.match(textOf(r), /\n1,300 more matches in 1,300 files; narrow with glob or path/);
+      assert.ok(textOf(r).length < 64 * 1024);
+      assert.equal(sc.files[0].path, 'd00/f0000.txt', 'path order');
+
+      const narrowed = await s.grep({ pattern: 'match', glob: 'd01/*.txt', max_results: 1000 });
+      assert.equal(narrowed.structuredContent.matches, 50, show(narrowed.structuredContent).slice(0, 300));
+
+      const controller = new AbortController();
+      const pending = s.grep({ pattern: '(x+x+)+y' }, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 30);
+      await assert.rejects(pending);
+      const after = await s.grep({ pattern: 'match 7$', path: 'd07' });
+      assert.equal(after.structuredContent.matches, 1, 'the server goes on after a cancellation');
+    } finally {
+      await finish(s);
+    }
+  });
+});

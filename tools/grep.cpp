@@ -1,0 +1,374 @@
+// The `grep` tool: a regular expression (PCRE2) or literal searched in the files under a folder,
+// the walk streaming into a few worker threads, results in path order, bounded for a model's context.
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "os/directory_walk.hpp"
+#include "text/line_search.hpp"
+#include "tools/check_rules.hpp"
+#include "tools/file_access.hpp"
+#include "tools/listing.hpp"
+#include "tools/placement.hpp"
+#include "tools/registry.hpp"
+
+namespace tools {
+
+namespace {
+
+// One result's text stays under this many bytes (about 12,000 tokens) and under max_result_text;
+// past it, matches are counted and the end says how many and where.
+constexpr std::size_t grep_text_budget = 48 * 1024;
+constexpr std::size_t max_line_bytes = 300;     // a longer line is shown as a window around its match
+constexpr std::size_t window_files = 64;        // files handed to workers and not yet reported, at most
+constexpr std::size_t window_path_bytes = 1 << 20;  // the queued paths' bytes, at most
+
+std::string plural(std::uint64_t n, const char* one, const char* many) {
+    return with_commas(n) + " " + (n == 1 ? one : many);
+}
+
+// A file to search: its number in walk order, where it is, how it is shown.
+struct Job {
+    std::size_t seq = 0;
+    std::string real;
+    std::string shown;
+};
+
+struct Outcome {
+    text::FileSearch search;
+    bool too_large = false;
+    bool unreadable = false;
+    std::string shown;
+};
+
+// The walk (one thread) hands files to the workers through a queue bounded in files and bytes;
+// the workers' outcomes come back keyed by walk order and are reported in that order.
+class Pipeline {
+public:
+    Pipeline(const CallContext& ctx, const text::LinePattern& pattern, text::SearchLimits limits)
+        : ctx_(ctx), pattern_(pattern), limits_(limits) {
+        const unsigned cores = std::max(2u, std::thread::hardware_concurrency());
+        const unsigned count = std::min(4u, cores);
+        for (unsigned i = 0; i < count; ++i) workers_.emplace_back([this] { work(); });
+    }
+    ~Pipeline() { close(); }
+
+    bool cancelled() const { return ctx_.cancelled->load(); }
+
+    // Waits for room, then queues the file. False when the call was cancelled.
+    bool submit(Job job) {
+        std::unique_lock lock(mutex_);
+        while (in_flight_ >= window_files || queued_bytes_ + job.real.size() > window_path_bytes) {
+            if (cancelled()) return false;
+            changed_.wait_for(lock, std::chrono::milliseconds(20));
+            report_ready(lock);
+        }
+        job.seq = next_seq_++;
+        queued_bytes_ += job.real.size() + job.shown.size();
+        ++in_flight_;
+        queue_.push_back(std::move(job));
+        lock.unlock();
+        work_ready_.notify_one();
+        return true;
+    }
+
+    // Reports what is done, in walk order, through `report_`.
+    void drain() {
+        std::unique_lock lock(mutex_);
+        report_ready(lock);
+    }
+
+    // Waits for every queued file; false when cancelled first.
+    bool finish() {
+        std::unique_lock lock(mutex_);
+        while (in_flight_ > 0) {
+            if (cancelled()) return false;
+            changed_.wait_for(lock, std::chrono::milliseconds(20));
+            report_ready(lock);
+        }
+        return true;
+    }
+
+    void close() {
+        {
+            std::lock_guard lock(mutex_);
+            closing_ = true;
+        }
+        work_ready_.notify_all();
+        for (auto& w : workers_)
+            if (w.joinable()) w.join();
+        workers_.clear();
+    }
+
+    // Called with each outcome, in walk order, on the walk's thread (the lock is not held).
+    std::function<void(Outcome&)> report_;
+    // Set once the reported lines fill the result: later files are only counted.
+    std::atomic<bool> counting_only{false};
+
+private:
+    void report_ready(std::unique_lock<std::mutex>& lock) {
+        while (true) {
+            const auto it = done_.find(next_report_);
+            if (it == done_.end()) return;
+            Outcome outcome = std::move(it->second);
+            done_.erase(it);
+            ++next_report_;
+            lock.unlock();
+            report_(outcome);
+            lock.lock();
+            --in_flight_;
+        }
+    }
+
+    void work() {
+        text::LineMatcher matcher(pattern_);
+        while (true) {
+            Job job;
+            {
+                std::unique_lock lock(mutex_);
+                work_ready_.wait(lock, [this] { return closing_ || !queue_.empty(); });
+                if (queue_.empty()) return;
+                job = std::move(queue_.front());
+                queue_.pop_front();
+                queued_bytes_ -= job.real.size() + job.shown.size();
+            }
+            Outcome outcome = search(matcher, job);
+            {
+                std::lock_guard lock(mutex_);
+                done_.emplace(job.seq, std::move(outcome));
+            }
+            changed_.notify_all();
+        }
+    }
+
+    Outcome search(text::LineMatcher& matcher, const Job& job) {
+        Outcome out;
+        out.shown = job.shown;
+        if (cancelled()) return out;
+        platform::ReadFile file;
+        platform::ReadFailure failure;
+        if (!platform::read_regular_file(job.real, ctx_.limits.max_file_size, file, failure)) {
+            out.too_large = failure.why == platform::ReadFailure::Why::too_large;
+            out.unreadable = !out.too_large;
+            return out;
+        }
+        text::SearchLimits limits = limits_;
+        if (counting_only.load()) limits.max_kept_matches = 0;
+        out.search = matcher.search(file.bytes, limits);
+        return out;
+    }
+
+    const CallContext& ctx_;
+    const text::LinePattern& pattern_;
+    const text::SearchLimits limits_;
+    std::mutex mutex_;
+    std::condition_variable work_ready_, changed_;
+    std::deque<Job> queue_;
+    std::size_t queued_bytes_ = 0, in_flight_ = 0, next_seq_ = 0, next_report_ = 0;
+    std::map<std::size_t, Outcome> done_;
+    bool closing_ = false;
+    std::vector<std::thread> workers_;
+};
+
+// The result as it is built: file groups in walk order until the bounds, then counts only.
+class Report {
+public:
+    Report(std::size_t max_results, std::size_t budget) : max_results_(max_results), budget_(budget) {}
+
+    // False once nothing more will be shown.
+    bool add(Outcome& o) {
+        ++searched_;
+        if (o.too_large) ++too_large_;
+        if (o.unreadable) ++unreadable_;
+        if (o.search.binary) ++binary_;
+        if (o.search.failed_lines) failed_lines_ += o.search.failed_lines;
+        const std::size_t found = o.search.matching_lines;
+        if (found == 0) return !full_;
+        matches_ += found;
+        ++files_with_matches_;
+        std::size_t shown_here = 0;
+        if (!full_ && !o.search.lines.empty()) {
+            std::string group = (text_.empty() ? "" : "\n") + o.shown + "\n";
+            Json lines = Json::array();
+            bool fits = text_.size() + group.size() <= budget_;
+            for (const auto& line : o.search.lines) {
+                if (!fits) break;
+                if (line.match && shown_matches_ >= max_results_) break;
+                std::string entry = (line.gap_before ? "--\n" : "") + std::to_string(line.number) +
+                                    (line.match ? ":" : "-") + line.text + "\n";
+                if (text_.size() + group.size() + entry.size() > budget_) break;
+                group += entry;
+                lines.push_back({{"line", line.number}, {"text", line.text}, {"match", line.match}});
+                if (line.match) {
+                    ++shown_matches_;
+                    ++shown_here;
+                }
+            }
+            if (shown_here > 0) {
+                text_ += group;
+                files_.push_back({{"path", o.shown}, {"matches", found}, {"lines", std::move(lines)}});
+            }
+        }
+        if (shown_here < found) {
+            hidden_matches_ += found - shown_here;
+            ++hidden_files_;
+            full_ = true;  // a file not shown whole: later files would break the order
+        }
+        if (shown_matches_ >= max_results_ || text_.size() >= budget_) full_ = true;
+        return !full_;
+    }
+
+    ToolResult result(const std::string& pattern, const std::string& where, bool literal) const {
+        std::string head;
+        if (matches_ == 0) {
+            head = "No matches for " + std::string(literal ? "the text" : "the pattern") + " `" + shown_text(pattern) +
+                   "` in " + plural(searched_ - binary_ - too_large_ - unreadable_, "file", "files") + " under " + where +
+                   ".";
+        } else {
+            head = plural(matches_, "matching line", "matching lines") + " in " +
+                   plural(files_with_matches_, "file", "files") + " under " + where + " (" +
+                   plural(searched_, "file", "files") + " searched)" +
+                   (hidden_matches_ ? "; " + with_commas(shown_matches_) + " shown" : std::string()) + ":";
+        }
+        std::string tail;
+        if (hidden_matches_)
+            tail += "\n" + plural(hidden_matches_, "more match", "more matches") + " in " +
+                    plural(hidden_files_, "file", "files") + "; narrow with glob or path (or raise max_results).";
+        std::vector<std::string> skipped;
+        if (binary_) skipped.push_back(plural(binary_, "binary file", "binary files"));
+        if (too_large_) skipped.push_back(plural(too_large_, "file", "files") + " over --max-file-size");
+        if (unreadable_) skipped.push_back(plural(unreadable_, "file", "files") + " that could not be read");
+        if (!skipped.empty()) {
+            tail += "\nNot searched: ";
+            for (std::size_t i = 0; i < skipped.size(); ++i) tail += (i ? ", " : "") + skipped[i];
+            tail += ".";
+        }
+        if (failed_lines_)
+            tail += "\nThe pattern gave up (too much backtracking) on " + plural(failed_lines_, "line", "lines") +
+                    ": simplify nested repetitions such as (a+)+.";
+        ToolResult r;
+        r.text = head + (text_.empty() ? "" : "\n" + text_) + tail;
+        while (!r.text.empty() && r.text.back() == '\n') r.text.pop_back();
+        r.structured = {
+            {"text", r.text},
+            {"matches", matches_},
+            {"files_with_matches", files_with_matches_},
+            {"shown_matches", shown_matches_},
+            {"more_matches", hidden_matches_},
+            {"more_files", hidden_files_},
+            {"files_searched", searched_},
+            {"binary_skipped", binary_},
+            {"truncated", hidden_matches_ > 0},
+            {"files", files_},
+        };
+        return r;
+    }
+
+    std::string left_out_text;
+
+private:
+    std::size_t max_results_, budget_;
+    std::string text_;
+    Json files_ = Json::array();
+    bool full_ = false;
+    std::uint64_t searched_ = 0, binary_ = 0, too_large_ = 0, unreadable_ = 0, failed_lines_ = 0;
+    std::uint64_t matches_ = 0, files_with_matches_ = 0, shown_matches_ = 0, hidden_matches_ = 0, hidden_files_ = 0;
+};
+
+class GrepVisitor : public os::WalkVisitor {
+public:
+    GrepVisitor(const CallContext& ctx, Pipeline& pipeline, const Glob* glob, const ListingStart& start)
+        : pipeline_(pipeline), glob_(glob), start_(start), left_out_(!(ctx.ignore && ctx.ignore->settings().ignore_reads)) {}
+
+    os::WalkStep entry(const os::WalkEntry& e) override {
+        if (e.ignored) {
+            left_out_.add(*e.ignored);
+            return os::WalkStep::skip;
+        }
+        if (e.kind != os::EntryKind::file) return os::WalkStep::go_on;
+        if (glob_ && !glob_->matches(e.name, e.path)) return os::WalkStep::go_on;
+        pipeline_.drain();
+        if (!pipeline_.submit(Job{0, std::string(e.real), listing_path(start_, e.path)})) return os::WalkStep::stop;
+        return os::WalkStep::go_on;
+    }
+
+    const LeftOut& left_out() const { return left_out_; }
+
+private:
+    Pipeline& pipeline_;
+    const Glob* glob_;
+    const ListingStart& start_;
+    LeftOut left_out_;
+};
+
+ToolResult cancelled_result(const std::string& where) {
+    return ToolResult::error("grep under " + where + " was cancelled.", base::ErrorReason::cancelled);
+}
+
+ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
+    auto pattern = text::LinePattern::compile(args.pattern, {args.literal, args.case_insensitive});
+    if (!pattern) return ToolResult::error("grep: " + pattern.error(), base::ErrorReason::invalid_arguments);
+    std::optional<Glob> glob;
+    if (!args.glob.empty()) {
+        auto parsed = Glob::parse(args.glob);
+        if (!parsed)
+            return ToolResult::error("grep: glob `" + args.glob + "`: " + parsed.error().message +
+                                         ". Send a glob such as `*.py`, `src/**/*.ts` or `*.{c,h}`, or leave glob out.",
+                                     base::ErrorReason::invalid_arguments);
+        glob = std::move(parsed).value();
+    }
+
+    text::SearchLimits limits;
+    limits.context = static_cast<std::size_t>(args.context);
+    limits.max_kept_matches = static_cast<std::size_t>(args.max_results);
+    const std::size_t budget = std::min(grep_text_budget, ctx.limits.max_result_text);
+    limits.max_kept_bytes = budget;
+    limits.max_line_bytes = max_line_bytes;
+    Report report(static_cast<std::size_t>(args.max_results), budget);
+
+    // A file named as the path: that file alone.
+    os::ResolvedPath resolved;
+    os::PathError path_error;
+    const std::string given = args.path.empty() ? "." : args.path;
+    if (ctx.workspace.resolve(given, resolved, path_error) && resolved.exists &&
+        platform::stat_path(resolved.real).kind == platform::FileKind::regular) {
+        if (ctx.ignore && ctx.ignore->settings().ignore_reads)
+            if (auto refused = refuse_ignored(ctx, resolved, false); !refused) return ToolResult::error(std::move(refused).error());
+        Pipeline pipeline(ctx, *pattern, limits);
+        pipeline.report_ = [&](Outcome& o) { report.add(o); };
+        if (!pipeline.submit(Job{0, resolved.real, shown_text(resolved.display)}) || !pipeline.finish())
+            return cancelled_result(resolved.display);
+        return report.result(args.pattern, resolved.display, args.literal);
+    }
+
+    auto start = resolve_listing_start(ctx, args.path, "grep");
+    if (!start) return ToolResult::error(std::move(start).error());
+    os::WalkOptions options = listing_walk_options(ctx, *start);
+    options.stat_files = false;
+    Pipeline pipeline(ctx, *pattern, limits);
+    pipeline.report_ = [&](Outcome& o) {
+        if (!report.add(o)) pipeline.counting_only = true;
+    };
+    GrepVisitor visitor(ctx, pipeline, glob ? &*glob : nullptr, *start);
+    const os::WalkSummary summary = os::walk_directory(options, visitor);
+    if (summary.cancelled || !pipeline.finish()) return cancelled_result(start->folder.display);
+    pipeline.close();
+    ToolResult result = report.result(args.pattern, start->folder.display, args.literal);
+    if (const std::string left = visitor.left_out().text(ctx.workspace, *start->root); !left.empty()) {
+        result.text += "\n" + left;
+        result.structured["text"] = result.text;
+        result.structured["left_out"] = visitor.left_out().json(ctx.workspace, *start->root);
+    }
+    return result;
+}
+
+}  // namespace
+
+asio::awaitable<ToolResult> run_grep(CallContext& ctx, GrepArgs args) {
+    co_return co_await WorkPlacement::run(ctx, false, [&ctx, &args] { return grep_files(ctx, args); });
+}
+
+}  // namespace tools

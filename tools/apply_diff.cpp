@@ -204,10 +204,17 @@ void hand_over(std::vector<FileWork>& files, Transaction& change) {
         // Sections for every name of a file (hard links) in one patch: each name shows the result.
         const bool every_name = !work.destination && work.alias_reason == "hard links" &&
                                 target.file.stat.links <= 1 + work.aliases.size();
-        change.changes().push_back({std::move(target), std::move(work.plan.bytes), false, every_name});
+        // A move's new file takes the old one's mode, and both sides name each other in the history
+        // (undo of either moves it back).
+        std::optional<platform::FileStat> like;
+        if (work.destination && !target.exists) like = work.before.file.stat;
+        std::string partner = work.destination ? work.source.real : std::string();
+        change.changes().push_back({std::move(target), std::move(work.plan.bytes), false, every_name, like, std::move(partner)});
     }
     for (auto& work : files)
-        if (work.deleted() || work.destination) change.changes().push_back({std::move(work.before), "", true});
+        if (work.deleted() || work.destination)
+            change.changes().push_back({std::move(work.before), "", true, false, std::nullopt,
+                                        work.destination ? work.destination->real : std::string()});
 }
 
 // The model's words for a failed commit: the failure, then whether the files already written

@@ -47,7 +47,7 @@ std::string either(bool first, std::string_view a, std::string_view b) { return 
 // list of string literals inside one).
 Json deletion_fields(bool folder) { return {{"deleted", true}, {"folder", folder}}; }
 Json move_fields(const std::string& from, bool overwritten) { return {{"moved_from", from}, {"overwritten", overwritten}}; }
-Json undo_fields() { return {{"undone_tool", "move"}, {"deleted", false}}; }
+Json undo_fields(const std::string& tool) { return {{"undone_tool", tool}, {"deleted", false}}; }
 
 base::Unexpected<base::Failure> refusal(std::string message, base::ErrorReason reason) {
     return base::fail(base::Failure{std::move(message), reason});
@@ -343,9 +343,9 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
 
 std::optional<std::pair<std::string, std::string>> move_of(const History& history, const std::string& real_path) {
     const auto entry = history.latest(real_path);
-    if (!entry || entry->tool != "move" || entry->partner.empty()) return std::nullopt;
+    if (!entry || entry->partner.empty()) return std::nullopt;
     const auto other = history.latest(entry->partner);
-    if (!other || other->tool != "move" || other->partner != real_path) return std::nullopt;
+    if (!other || other->partner != real_path) return std::nullopt;
     // The destination is the side whose change wrote a file.
     if (entry->after_fingerprint) return std::make_pair(entry->partner, real_path);
     return std::make_pair(real_path, entry->partner);
@@ -367,7 +367,7 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
     if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
     const auto moved_in = history.latest(to_real);
     const auto moved_out = history.latest(from_real);
-    if (!moved_in || !moved_out || moved_in->tool != "move" || moved_out->tool != "move")
+    if (!moved_in || !moved_out || moved_in->partner != from_real || moved_out->partner != to_real)
         co_return ToolResult::error("Nothing to undo: the move of " + from.display + " to " + to.display +
                                         " was undone meanwhile.",
                                     base::ErrorReason::nothing_to_undo);
@@ -390,29 +390,33 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
     Outcome outcome;
     outcome.file_path = from_real;
     FileSnapshot restored = absent(from);
-    std::string bytes = current.file.bytes;
+    // The moved file's bytes before the move (apply_diff may have changed them as it moved them).
+    std::string bytes = moved_out->before;
+    const bool unchanged = bytes == current.file.bytes;
     std::optional<std::string> replaced_bytes;  // the file the move replaced at `to`, put back
     if (moved_in->existed)
         replaced_bytes = moved_in->after_kept ? moved_in->before : moved_in->before_from(current.file.bytes);
-    if (replaced_bytes) {
+    if (replaced_bytes || !unchanged) {
         text::DiffOptions options;
         options.old_path = to.display;
-        outcome.diff = text::unified_diff(current.file.bytes, *replaced_bytes, options);
+        options.new_missing = !replaced_bytes;
+        outcome.diff = text::unified_diff(current.file.bytes, replaced_bytes ? *replaced_bytes : std::string(), options);
         text::DiffOptions created;
         created.old_path = from.display;
         created.old_missing = true;
-        append(outcome.diff, text::unified_diff({}, current.file.bytes, created));
+        append(outcome.diff, text::unified_diff({}, bytes, created));
     } else {
         outcome.diff.text = rename_header(to.display, from.display);
     }
-    outcome.summary = either(dry_run, "Dry run (nothing written): would undo the latest move of ", "Undid the latest move of ") +
-                      from.display + " by this server: moved " + to.display + " back to " + from.display +
+    outcome.summary = either(dry_run, "Dry run (nothing written): would undo the latest ", "Undid the latest ") +
+                      moved_in->tool + " of " + from.display + " by this server, a move: moved " + to.display + " back to " + from.display +
                       either(replaced_bytes.has_value(), ", and put back the file the move had replaced there.", ".");
-    outcome.fields = undo_fields();
+    outcome.fields = undo_fields(moved_in->tool);
     if (dry_run) co_return report(std::move(outcome), true, nullptr);
 
     Transaction change("undo", std::move(lanes));
     std::optional<platform::FileStat> like = current.file.stat;
+    if (moved_out->mode) like->mode = moved_out->mode;
     change.changes().push_back({std::move(restored), std::move(bytes), false, false, like, {}});
     if (replaced_bytes) {
         std::string old = std::move(*replaced_bytes);

@@ -31,7 +31,7 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
             if (auto move = move_of(*ctx.history, path.real)) {
                 if (auto refused = refuse_ignored(ctx, path, true); !refused) co_return ToolResult::error(std::move(refused).error());
                 co_return co_await undo_move(ctx, move->first, move->second, args.dry_run);
-            } else if (auto latest = ctx.history->latest(path.real); latest && latest->tool == "move" && !latest->partner.empty()) {
+            } else if (auto latest = ctx.history->latest(path.real); latest && !latest->partner.empty()) {
                 co_return ToolResult::error(move_not_undoable(ctx, path, *latest), base::ErrorReason::conflict);
             }
         }

@@ -268,4 +268,38 @@ TEST_CASE("move: an edit and a move of one file started together both land (lane
     }
 }
 
+TEST_CASE("undo of apply_diff's Move File (moved and changed) moves it back with its old bytes and mode") {
+    MoveFixture f;
+    f.put("a.txt", "x\r\ny\r\n");
+    REQUIRE(::chmod(f.path("a.txt").c_str(), 0700) == 0);
+    const auto patched = f.call(tools::apply_diff_handler(),
+                                {{"diff", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n x\n-y\n+Y\n*** End Patch\n"}});
+    INFO(patched.text);
+    REQUIRE(!patched.is_error);
+    CHECK(f.get("b.txt") == "x\r\nY\r\n");
+    CHECK(f.mode("b.txt") == 0700);
+    CHECK(!tools_test::fs::exists(f.root / "a.txt"));
+    const auto undone = f.undo("b.txt");
+    INFO(undone.text);
+    REQUIRE(!undone.is_error);
+    CHECK(undone.structured["undone_tool"] == "apply_diff");
+    CHECK(f.get("a.txt") == "x\r\ny\r\n");
+    CHECK(f.mode("a.txt") == 0700);
+    CHECK(!tools_test::fs::exists(f.root / "b.txt"));
+}
+
+TEST_CASE("undo of one side of a move whose other side changed since is refused") {
+    MoveFixture f;
+    f.put("a.txt", "a\n");
+    REQUIRE(!f.move("a.txt", "b.txt").is_error);
+    REQUIRE(!f.read("b.txt").is_error);
+    REQUIRE(!f.call(tools::edit_handler(), {{"file_path", f.path("b.txt")}, {"old_string", "a"}, {"new_string", "A"}}).is_error);
+    REQUIRE(!f.undo("b.txt").is_error);  // the edit
+    f.put("a.txt", "someone else\n");
+    const auto refused = f.undo("b.txt");
+    CHECK(refused.is_error);
+    CHECK(f.get("b.txt") == "a\n");
+    CHECK(f.get("a.txt") == "someone else\n");
+}
+
 #endif  // _WIN32

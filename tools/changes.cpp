@@ -61,9 +61,12 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
         truncated = true;
     }
     Json files_json = Json::array();
-    for (const auto& f : patch.files)
+    for (const auto& f : patch.files) {
         files_json.push_back({{"file_path", f.real_path}, {"uri", f.uri}, {"changes", f.changes}, {"created", f.created},
                               {"deleted", f.deleted}, {"additions", f.additions}, {"removals", f.removals}});
+        if (f.renamed_from) files_json.back()["renamed_from"] = *f.renamed_from;
+        if (f.renamed_to) files_json.back()["renamed_to"] = *f.renamed_to;
+    }
     result.text = patch.text.empty() ? summary : summary + "\n\n" + patch.text;
     result.structured = {{"summary", summary}, {"patch", patch.text}, {"files", std::move(files_json)}};
     if (truncated) result.structured["patch_truncated"] = true;

@@ -35,7 +35,16 @@ describe('read of several files and of images', { concurrency: true }, () => {
     const dir = makeTempDir();
     fs.writeFileSync(path.join(dir, 'a.txt'), 'alpha\r\nbeta\r\n');
     fs.writeFileSync(path.join(dir, 'b.txt'), Buffer.from([0x78, 0xff, 0x0a]));
+    const outside = makeTempDir();
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside\n');
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'out-link.txt'));
+    fs.symlinkSync(path.join(dir, 'b.txt'), path.join(dir, 'in-link.txt'));
     await withClient(dir, 'read-many', ['--approval', 'auto'], async (call) => {
+      const links = await call('read', { file_paths: ['out-link.txt', 'in-link.txt'] });
+      assert.match(textOf(links), /==> out-link\.txt <==\n\[not read\] /);
+      assert.doesNotMatch(textOf(links), /outside\n/);
+      assert.match(textOf(links), /==> in-link\.txt <==\n     1\tx/);
+      assert.equal(links.structuredContent.files[0].reason, 'outside_root');
       const r = await call('read', { file_paths: ['a.txt', 'missing.txt', 'b.txt'] });
       assert.notEqual(r.isError, true, show(r).slice(0, 500));
       const t = textOf(r);

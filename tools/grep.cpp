@@ -136,11 +136,13 @@ private:
                 queued_bytes_ -= job.real.size() + job.shown.size();
             }
             Outcome outcome = search(matcher, job);
+            bool awaited = false;  // the walk can report only in order: wake it for the next one it needs
             {
                 std::lock_guard lock(mutex_);
+                awaited = job.seq == next_report_;
                 done_.emplace(job.seq, std::move(outcome));
             }
-            changed_.notify_all();
+            if (awaited) changed_.notify_all();
         }
     }
 

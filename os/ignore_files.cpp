@@ -159,8 +159,12 @@ std::optional<IgnoreRefusal> IgnoreFiles::by_rules(const std::string& root, cons
 std::shared_ptr<const IgnoreFile> IgnoreFiles::load(const std::string& named, std::string shown, const std::string& directory) {
     // An ignore file may be a symlink (to a shared one): its rules hold all the same. The platform
     // layer follows no symlink under a root, so the link is resolved here first.
-    const std::string path = platform::real_path(named).value_or(named);
-    const platform::FileStat stat = platform::stat_path(path);
+    // Most folders have no ignore file: one stat says so, before realpath's readlink per component.
+    const platform::FileStat first = platform::stat_path(named);
+    if (first.kind == platform::FileKind::missing) return nullptr;
+    const std::string path =
+        first.kind == platform::FileKind::regular ? named : platform::real_path(named).value_or(named);
+    const platform::FileStat stat = first.kind == platform::FileKind::regular ? first : platform::stat_path(path);
     if (stat.kind != platform::FileKind::regular) return nullptr;
     {
         std::lock_guard lock(mutex_);

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
-  assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir, textOf, show,
+  assertNoProblems, drain, makeTempDir, modernMeta, requireBinary, tappedServer, validateTapDir, textOf, show, withRawSession,
 } from './helpers.mjs';
 
 requireBinary();
@@ -153,5 +153,42 @@ describe('move and delete (SDK client, --approval ask)', { concurrency: true }, 
     } finally {
       await s.close();
     }
+  });
+
+  test('modern raw (MRTR): move and delete answer input_required; the retry with apply writes, with decline nothing', async () => {
+    const dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'm.txt'), 'm\r\n');
+    const caps = { elicitation: { form: {} } };
+    await withRawSession('move MRTR', ['--root', dir, '--no-fsync'], async (s) => {
+      let id = 1;
+      const call = async (name, args, extra = {}) => {
+        const r = await s.request(id++, 'tools/call', { name, arguments: args, ...extra, _meta: modernMeta(caps) });
+        assert.ok(r.result, `tools/call ${name}: ${show(r).slice(0, 300)}`);
+        return r.result;
+      };
+      const ask = async (name, args) => {
+        const r = await call(name, args);
+        assert.equal(r.resultType, 'input_required', `${name}: ${show(r).slice(0, 400)}`);
+        const [key, ir] = Object.entries(r.inputRequests)[0];
+        return { key, state: r.requestState, message: ir.params.message };
+      };
+      const answer = (q, action) => ({ inputResponses: { [q.key]: action === 'apply' ? { action: 'accept', content: { decision: 'apply' } } : { action } }, requestState: q.state });
+      const moveArgs = { from: 'm.txt', to: 'n.txt' };
+      const q1 = await ask('move', moveArgs);
+      assert.match(q1.message, /rename from m\.txt/);
+      refused(await call('move', moveArgs, answer(q1, 'decline')), 'declined', /declin/i);
+      assert.ok(exists(path.join(dir, 'm.txt')) && !exists(path.join(dir, 'n.txt')));
+      const q2 = await ask('move', moveArgs);
+      const moved = await call('move', moveArgs, answer(q2, 'apply'));
+      assert.equal(ok(moved, 'move applied').approval, 'user');
+      assert.equal(fs.readFileSync(path.join(dir, 'n.txt'), 'utf8'), 'm\r\n');
+      assert.ok(!exists(path.join(dir, 'm.txt')));
+
+      await call('read', { file_path: 'n.txt' });
+      const q3 = await ask('delete', { file_path: 'n.txt' });
+      assert.match(q3.message, /^delete \+0 -1 .*n\.txt\n-m/);
+      ok(await call('delete', { file_path: 'n.txt' }, answer(q3, 'apply')), 'delete applied');
+      assert.ok(!exists(path.join(dir, 'n.txt')));
+    });
   });
 });

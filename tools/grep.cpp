@@ -25,6 +25,7 @@ constexpr std::size_t grep_text_budget = 48 * 1024;
 constexpr std::size_t max_line_bytes = 300;     // a longer line is shown as a window around its match
 constexpr std::size_t window_files = 64;        // files handed to workers and not yet reported, at most
 constexpr std::size_t window_path_bytes = 1 << 20;  // the queued paths' bytes, at most
+constexpr std::size_t kept_buffer_bytes = 16 << 20;  // a worker's read buffer, kept between files up to this size
 
 std::string plural(std::uint64_t n, const char* one, const char* many) {
     return with_commas(n) + " " + (n == 1 ? one : many);
@@ -125,6 +126,7 @@ private:
 
     void work() {
         text::LineMatcher matcher(pattern_);
+        platform::ReadFile file;  // its buffer is kept from file to file (fewer allocations and page faults)
         while (true) {
             Job job;
             {
@@ -135,7 +137,8 @@ private:
                 queue_.pop_front();
                 queued_bytes_ -= job.real.size() + job.shown.size();
             }
-            Outcome outcome = search(matcher, job);
+            Outcome outcome = search(matcher, file, job);
+            if (file.bytes.capacity() > kept_buffer_bytes) std::string().swap(file.bytes);
             bool awaited = false;  // the walk can report only in order: wake it for the next one it needs
             {
                 std::lock_guard lock(mutex_);
@@ -146,11 +149,10 @@ private:
         }
     }
 
-    Outcome search(text::LineMatcher& matcher, const Job& job) {
+    Outcome search(text::LineMatcher& matcher, platform::ReadFile& file, const Job& job) {
         Outcome out;
         out.shown = job.shown;
         if (cancelled()) return out;
-        platform::ReadFile file;
         platform::ReadFailure failure;
         if (!platform::read_regular_file(job.real, ctx_.limits.max_file_size, file, failure)) {
             out.too_large = failure.why == platform::ReadFailure::Why::too_large;

@@ -1,6 +1,7 @@
 // The `move` and `delete` tools, and undo of a move: a file moved or deleted through the same
 // transaction as every change (lanes in sorted order, one approval over a git diff, atomic commit).
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include <spdlog/spdlog.h>

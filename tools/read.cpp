@@ -3,6 +3,7 @@
 // in one call, each in its share of the reply; an image (by its magic bytes) as MCP image content.
 #include <algorithm>
 #include <array>
+#include <cstdio>
 
 #include "os/platform.hpp"
 #include "tools/change.hpp"

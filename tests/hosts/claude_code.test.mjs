@@ -89,7 +89,7 @@ describe('claude -p, --approval auto: one run reads, edits a CRLF file, hits an 
     assert.equal(r.run.code, 0, `claude failed\n${r.context()}`);
   });
 
-  test('(a) all eight tools are offered as mcp__edit__<tool> with input schemas', () => {
+  test('(a) all thirteen tools are offered as mcp__edit__<tool> with input schemas', () => {
     assert.ok(r.mock.main.length > 0, `no model request offered the mcp tools\n${r.context()}`);
     const offered = r.mock.main[0].tools;
     for (const tool of TOOLS) {
@@ -197,4 +197,114 @@ test('claude -p, default --approval ask, Elicitation hook answers apply: the edi
   assert.equal(res.isError, false, `the approved edit failed\n${r.context()}`);
   assert.ok(holds(res.text, '\n+TWO\n'), `the model did not see the diff\n${r.context()}`);
   assert.match(res.text, /"approval":"user"/, `the result does not say a user approved\n${r.context()}`);
+});
+
+describe('claude -p, --approval auto: with no other file tool, one run lists, finds, greps, reads, edits, moves and deletes', () => {
+  // Issue 25: Claude Desktop (and a Claude Code run with only mcp-edit) finds its way through a
+  // project with list, find and grep, and changes files with move and delete. The model sees each
+  // result as JSON.stringify(structuredContent), so these assertions read that JSON.
+  const steps = [
+    { tool: 'list', args: {} },
+    { tool: 'find', args: { pattern: '**/n*.txt' } },
+    { tool: 'grep', args: { pattern: '\\btwo\\b' } },
+    { tool: 'read', args: { file_paths: ['crlf.txt', 'no-final-newline.txt'] } },
+    modelCalls('', 'edit')[0],
+    { tool: 'move', args: { from: 'notes.txt', to: 'archive/notes.txt' } },
+    { tool: 'delete', args: { file_path: 'no-final-newline.txt' } },
+    { tool: 'list', args: {} },
+    { tool: 'changes', args: {} },
+  ];
+  let r;
+  before(async () => {
+    r = await runScripted({
+      host: 'claude',
+      steps: () => steps,
+      startMock: startAnthropicMock,
+      setup: ({ home, project, mock }) => {
+        const config = path.join(home, 'mcp.json');
+        fs.writeFileSync(config, JSON.stringify({
+          mcpServers: { edit: { type: 'stdio', command: BINARY, args: serverArgs(project, ['--approval', 'auto']) } },
+        }));
+        return {
+          args: ['-p', 'Find the file that says two, fix it, archive the notes and drop the unfinished file.',
+            '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__edit', '--output-format', 'json'],
+          env: { ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-dummy-for-mock', ENABLE_TOOL_SEARCH: 'false' },
+        };
+      },
+      timeoutMs: 90000,
+    });
+  }, { timeout: 120000 });
+
+  /** The JSON the model saw at `step`, asserting the call succeeded; the text is a test diagnostic. */
+  const seenJson = (t, step) => {
+    const res = resultAt(r, step);
+    assert.equal(res.isError, false, `step ${step} (${steps[step].tool}) failed\n${r.context()}`);
+    t.diagnostic(`the model saw for ${steps[step].tool}: ${res.text}`);
+    return JSON.parse(res.text);
+  };
+
+  test('the run finishes with every step answered', () => {
+    assert.equal(r.run.timedOut, false, `claude timed out\n${r.context()}`);
+    assert.equal(r.run.code, 0, `claude failed\n${r.context()}`);
+    assert.equal(r.mock.results.length, steps.length, `not every tool result reached the model\n${r.context()}`);
+  });
+
+  test('list shows each fixture with its size and line count', (t) => {
+    const seen = seenJson(t, 0);
+    const files = fixtures();
+    assert.deepEqual(seen.entries.map((e) => e.path), Object.keys(files).sort(), `list entries\n${r.context()}`);
+    for (const e of seen.entries) {
+      assert.equal(e.type, 'file', `${e.path}\n${r.context()}`);
+      assert.equal(e.size, files[e.path].length, `${e.path}: the size is not the byte count\n${r.context()}`);
+    }
+    assert.equal(seen.entries.find((e) => e.path === 'crlf.txt').lines, 3, `crlf.txt's line count\n${r.context()}`);
+    assert.equal(seen.truncated, false, `a four-file list is not whole\n${r.context()}`);
+  });
+
+  test('find lists exactly the paths the glob matches', (t) => {
+    const seen = seenJson(t, 1);
+    assert.deepEqual(seen.files.map((f) => f.path), ['no-final-newline.txt', 'notes.txt'], `find files\n${r.context()}`);
+    assert.equal(seen.total, 2, `find total\n${r.context()}`);
+  });
+
+  test('grep shows the file and the numbered line holding the word, without the CR', (t) => {
+    const seen = seenJson(t, 2);
+    assert.equal(seen.matches, 1, `grep matches\n${r.context()}`);
+    assert.match(seen.text, /\ncrlf\.txt\n2:two$/, `grep did not show crlf.txt then "2:two"\n${r.context()}`);
+    assert.deepEqual(seen.files.map((f) => f.path), ['crlf.txt'], `grep files\n${r.context()}`);
+  });
+
+  test('read of two paths shows both files numbered', (t) => {
+    const seen = seenJson(t, 3);
+    for (const s of ['==> crlf.txt <==', numbered(2, 'two'), '==> no-final-newline.txt <==', numbered(2, 'second')]) {
+      assert.ok(seen.text.includes(s), `the model did not see ${JSON.stringify(s)}\n${r.context()}`);
+    }
+  });
+
+  test('the edit the model saw as a diff lands byte-exactly in the CRLF file', (t) => {
+    const seen = seenJson(t, 4);
+    assert.ok(seen.diff.includes('\n-two\n+TWO\n'), `the model did not see the diff\n${r.context()}`);
+    assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), CRLF_EDITED, `crlf.txt is not byte-exact\n${r.context()}`);
+  });
+
+  test('move and delete change the disk and the model sees a rename and a deletion', (t) => {
+    const moved = seenJson(t, 5);
+    assert.ok(moved.diff.includes('rename from notes.txt\nrename to archive/notes.txt'), `move diff\n${r.context()}`);
+    const deleted = seenJson(t, 6);
+    assert.ok(deleted.diff.includes('+++ /dev/null') && deleted.diff.includes('-second'), `delete diff\n${r.context()}`);
+    assert.deepEqual(projectFile(r.s.project, 'archive/notes.txt'), fixtures()['notes.txt'], `the moved file\n${r.context()}`);
+    assert.equal(fs.existsSync(path.join(r.s.project, 'notes.txt')), false, `notes.txt is still there\n${r.context()}`);
+    assert.equal(fs.existsSync(path.join(r.s.project, 'no-final-newline.txt')), false, `the deleted file is there\n${r.context()}`);
+    assert.deepEqual(projectFile(r.s.project, 'latin1.txt'), fixtures()['latin1.txt'], `latin1.txt changed\n${r.context()}`);
+  });
+
+  test('the second list and the session patch show the moved and deleted files', (t) => {
+    const after = seenJson(t, 7);
+    assert.deepEqual(after.entries.map((e) => e.path), ['archive', 'archive/notes.txt', 'crlf.txt', 'latin1.txt'],
+      `list after the changes\n${r.context()}`);
+    const changes = seenJson(t, 8);
+    for (const s of ['rename from notes.txt', '--- a/no-final-newline.txt\n+++ /dev/null', '+TWO\r\n']) {
+      assert.ok(changes.patch.includes(s), `the session patch lacks ${JSON.stringify(s)}\n${r.context()}`);
+    }
+  });
 });

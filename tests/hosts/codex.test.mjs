@@ -107,7 +107,7 @@ describe('codex exec + mcp-edit', { timeout: 110000 }, () => {
     assert.equal(r.script.seen.length, 3, `expected 3 tool results\n${r.context()}`);
   });
 
-  test('(a) the eight tools, in the namespace mcp__edit', () => {
+  test('(a) the thirteen tools, in the namespace mcp__edit', () => {
     const first = r.mock.modelRequests[0];
     assert.ok(first, `no model request\n${r.context()}`);
     const names = toolNames(first).filter((n) => n.startsWith('mcp__edit__'));

@@ -1,6 +1,6 @@
 // Gemini CLI 0.61 (the real host, pinned in package-lock.json) driving mcp-edit, its model played
 // by mock_gemini.mjs. What it checks, per the host-matrix brief:
-//   (a) the tools Gemini CLI offers its model: mcp_edit_<tool> for all eight, and the
+//   (a) the tools Gemini CLI offers its model: mcp_edit_<tool> for all thirteen, and the
 //       `wait_for_previous` parameter it adds to every tool's schema;
 //   (b) a `read` puts the numbered lines in front of the model;
 //   (c) an `edit` of a CRLF file lands byte-exactly and the model receives summary and diff;
@@ -131,7 +131,7 @@ describe('Gemini CLI + mcp-edit --approval auto, cwd = --root', () => {
     assert.equal(JSON.parse(r.run.stdout).response, 'All done.', r.context());
   });
 
-  it('(a) offers the model the eight tools as mcp_edit_<tool>, each with wait_for_previous added', () => {
+  it('(a) offers the model the thirteen tools as mcp_edit_<tool>, each with wait_for_previous added', () => {
     const declared = r.mock.toolNames();
     const ours = declared.filter((n) => n.startsWith('mcp_edit_'));
     assert.deepEqual(ours, TOOLS.map((t) => `mcp_edit_${t}`), `declared: ${declared.join(', ')}`);

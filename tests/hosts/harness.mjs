@@ -59,8 +59,9 @@ export function fixtures() {
 /** crlf.txt after the "edit" call of modelCalls(), byte for byte. */
 export const CRLF_EDITED = Buffer.from('one\r\nTWO\r\nthree\r\n');
 
-/** mcp-edit's eight tools, in the order it lists them. */
-export const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo', 'changes'];
+/** mcp-edit's thirteen tools, in the order it lists them. */
+export const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo', 'changes',
+  'list', 'find', 'grep', 'move', 'delete'];
 
 /** A numbered line as `read` shows it: the number right-aligned in 6, a tab, the line. */
 export const numbered = (n, line) => `${String(n).padStart(6)}\t${line}`;

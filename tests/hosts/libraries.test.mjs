@@ -94,7 +94,7 @@ function declaredSchema(tool) {
   return JSON.parse(fs.readFileSync(path.join(REPO, 'schemas', `${tool}.json`), 'utf8')).inputSchema;
 }
 
-/** Asserts the model-facing tool list: the eight tools, bare names, the declared input schemas. */
+/** Asserts the model-facing tool list: the thirteen tools, bare names, the declared input schemas. */
 function assertToolList(listed) {
   assert.deepEqual(Object.keys(listed).sort(), [...TOOLS].sort(),
     `the library lists these tools to its model: ${Object.keys(listed).join(', ')}`);
@@ -204,7 +204,7 @@ describe('Vercel AI SDK (@ai-sdk/mcp 2.0.99)', () => {
     r = await play('mcp-edit-aisdk-', aiSdkSession, ['read', 'edit', 'missing'], ['--approval', 'auto']);
   });
 
-  it('(a) lists the eight tools, bare names, with the declared input schemas', () => {
+  it('(a) lists the thirteen tools, bare names, with the declared input schemas', () => {
     assertToolList(r.session.listed);
   });
 
@@ -319,7 +319,7 @@ describe('LangChain.js (@langchain/mcp-adapters 1.1.4)', () => {
     r = await play('mcp-edit-langchain-', langchainSession, ['read', 'edit', 'missing'], ['--approval', 'auto']);
   });
 
-  it('(a) lists the eight tools, bare names, with the declared input schemas', () => {
+  it('(a) lists the thirteen tools, bare names, with the declared input schemas', () => {
     assertToolList(r.session.listed);
   });
 

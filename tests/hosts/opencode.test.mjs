@@ -123,7 +123,7 @@ describe('opencode 1.18.33 with mcp-edit', { concurrency: true }, () => {
     assert.equal(r.run.code, 0, r.context());
     assert.deepEqual(r.downloads.map((q) => `${q.method} ${q.url}`), [], `opencode tried to download\n${r.context()}`);
 
-    // (a) All eight tools are functions named edit_<tool>.
+    // (a) All thirteen tools are functions named edit_<tool>.
     for (const tool of TOOLS) {
       assert.ok(r.mock.toolNames.includes(ocName(tool)), `${ocName(tool)} not offered: ${r.mock.toolNames.join(', ')}\n${r.context()}`);
     }

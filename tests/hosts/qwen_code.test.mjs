@@ -108,7 +108,7 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
     assert.equal(r.run.timedOut, false, r.context());
     assert.equal(r.run.code, 0, r.context());
 
-    // (a) All eight tools reach the model as mcp__edit__<tool>: as functions, or (the default)
+    // (a) All thirteen tools reach the model as mcp__edit__<tool>: as functions, or (the default)
     // named in the deferred-tools reminder and called through `tool_call`.
     const first = r.mock.firstToolRequest;
     assert.ok(first, `Qwen Code never asked the model with tools\n${r.context()}`);
@@ -144,7 +144,7 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
     });
     t.diagnostic(`one run: ${r.run.ms} ms`);
     assert.equal(r.run.code, 0, r.context());
-    // With alwaysLoadTools the eight tools are first-class functions.
+    // With alwaysLoadTools the thirteen tools are first-class functions.
     for (const tool of TOOLS) assert.ok(r.mock.toolNames.includes(mcpName(tool)), `${mcpName(tool)} not offered\n${r.context()}`);
 
     // Target 2: the edit's structuredContent (shown as JSON) has the diff and the summary.

@@ -684,7 +684,7 @@ export function drain(stream, max = 64 * 1024) {
 
 export const CONTRACT_TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_diff', 'undo'];
 /** What tools/list serves: the contract's tools in its order, then `changes` (the session patch), then issue 25's. */
-export const SERVED_TOOLS = [...CONTRACT_TOOLS, 'changes', 'list', 'find', 'move', 'delete'];
+export const SERVED_TOOLS = [...CONTRACT_TOOLS, 'changes', 'list', 'find', 'grep', 'move', 'delete'];
 export const READ_FIELDS = ['file_path', 'total_lines', 'start_line', 'end_line', 'truncated', 'encoding', 'bom', 'line_ending', 'final_newline', 'sha256'];
 
 function toolAjv() {

@@ -120,8 +120,9 @@ describe('codex exec + mcp-edit', { timeout: 110000 }, () => {
     const first = r.mock.modelRequests[0];
     const params = (tool) => toolDef(first, `mcp__edit__${tool}`).def.parameters;
     const readP = params('read');
-    assert.deepEqual(Object.keys(readP.properties).sort(), ['file_path', 'limit', 'offset']);
-    assert.deepEqual(readP.required, ['file_path']);
+    assert.deepEqual(Object.keys(readP.properties).sort(), ['file_path', 'file_paths', 'limit', 'offset']);
+    // read takes file_path or file_paths (issue 25), so the schema requires neither.
+    assert.deepEqual(readP.required ?? [], []);
     assert.equal(readP.additionalProperties, false);
     // The server declares minimum 1 on limit/offset, maximum on fuzzy_threshold, default false on
     // dry_run and maxItems on multiedit's edits; Codex leaves them out (minItems stays).
@@ -130,6 +131,7 @@ describe('codex exec + mcp-edit', { timeout: 110000 }, () => {
     assert.equal(params('edit').properties.dry_run.default, undefined);
     assert.equal(params('multiedit').properties.edits.maxItems, undefined);
     assert.equal(params('multiedit').properties.edits.minItems, 1);
+    assert.equal(readP.properties.file_paths.maxItems, undefined);
     assert.match(params('read').properties.limit.description, /Default 2000/, 'descriptions are kept');
   });
 

@@ -7,7 +7,10 @@
 #include <string>
 #include <utility>
 
+#include <sys/types.h>
 #include <unistd.h>
+
+#include "os/platform.hpp"
 
 namespace platform::posix {
 
@@ -41,6 +44,9 @@ private:
 
 // Whether `path` lies under a held root (see platform::hold_directory).
 bool under_held_root(const std::string& path);
+
+// The kind of file a stat mode says (platform_posix.cpp).
+FileKind kind_of_mode(mode_t mode);
 
 // The directory `dir` (an absolute real path), opened O_RDONLY | O_DIRECTORY | O_CLOEXEC. Under a
 // held root it is reached from the root's descriptor with no symlink and no `..` followed

@@ -11,19 +11,6 @@ namespace os {
 
 namespace {
 
-bool same_name(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        char x = a[i], y = b[i];
-        if (IgnoreFiles::fold_case) {
-            if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-            if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-        }
-        if (x != y) return false;
-    }
-    return true;
-}
-
 std::string join(std::string_view base, std::string_view name) {
     std::string out;
     out.reserve(base.size() + name.size() + 1);
@@ -129,7 +116,7 @@ private:
             }
             const auto present = [&entries](std::string_view name) {
                 for (const auto& entry : entries)
-                    if (same_name(entry.name, name)) return true;
+                    if (IgnoreFiles::same_name(entry.name, name)) return true;
                 return false;
             };
             for (auto& file : options_.ignore->folder_files(*level.root, level.relative, present))
@@ -148,7 +135,7 @@ private:
 
     // One entry; false to end the walk.
     bool step(Level& level, const platform::DirectoryEntry& e) {
-        const bool git_folder = !e.symlink && e.kind == platform::FileKind::directory && same_name(e.name, ".git");
+        const bool git_folder = !e.symlink && e.kind == platform::FileKind::directory && IgnoreFiles::same_name(e.name, ".git");
         if (!options_.include_hidden && !e.name.empty() && e.name[0] == '.' && !git_folder) {  // .git: counted as such
             ++summary_.hidden;
             return true;
@@ -201,7 +188,7 @@ private:
         }
         const bool is_directory = w.kind == EntryKind::directory;
         std::optional<IgnoreRefusal> refusal;
-        if (is_directory && same_name(e.name, ".git")) {
+        if (is_directory && IgnoreFiles::same_name(e.name, ".git")) {
             refusal.emplace();
             refusal->kind = IgnoreRefusal::Kind::git_directory;
             refusal->ignored_path = relative;

@@ -14,16 +14,6 @@ namespace platform {
 
 namespace {
 
-FileKind kind_of_mode(mode_t mode) {
-    if (S_ISREG(mode)) return FileKind::regular;
-    if (S_ISDIR(mode)) return FileKind::directory;
-    if (S_ISFIFO(mode)) return FileKind::fifo;
-    if (S_ISSOCK(mode)) return FileKind::socket;
-    if (S_ISCHR(mode)) return FileKind::char_device;
-    if (S_ISBLK(mode)) return FileKind::block_device;
-    return FileKind::other;
-}
-
 std::int64_t mtime_of(const struct stat& st) {
 #ifdef __APPLE__
     return static_cast<std::int64_t>(st.st_mtimespec.tv_sec) * 1000000000 + st.st_mtimespec.tv_nsec;
@@ -93,7 +83,7 @@ bool read_directory(const std::string& real_dir, std::size_t max_entries, bool w
             struct stat st {};
             if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
                 entry.symlink = S_ISLNK(st.st_mode);
-                entry.kind = entry.symlink ? FileKind::other : kind_of_mode(st.st_mode);
+                entry.kind = entry.symlink ? FileKind::other : posix::kind_of_mode(st.st_mode);
                 if (entry.kind == FileKind::regular) {
                     entry.size = static_cast<std::uint64_t>(st.st_size);
                     entry.mtime_ns = mtime_of(st);

@@ -5,9 +5,7 @@
 
 namespace os {
 
-namespace {
-
-bool same_name(std::string_view a, std::string_view b) {
+bool IgnoreFiles::same_name(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
         char x = a[i], y = b[i];
@@ -19,6 +17,8 @@ bool same_name(std::string_view a, std::string_view b) {
     }
     return true;
 }
+
+namespace {
 
 std::string join(const std::string& base, const std::string& rest) {
     if (rest.empty()) return base;

@@ -68,6 +68,9 @@ public:
                                                         std::string_view relative, bool is_directory);
 
     // Ignore file names compare as the file system does: case-insensitively on Windows and macOS.
+    // Whether two file names are the same name, as the file system compares them (see fold_case).
+    static bool same_name(std::string_view a, std::string_view b);
+
     static constexpr bool fold_case =
 #if defined(_WIN32) || defined(__APPLE__)
         true;

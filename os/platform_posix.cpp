@@ -21,9 +21,7 @@
 
 namespace platform {
 
-namespace {
-
-FileKind kind_of(mode_t mode) {
+FileKind posix::kind_of_mode(mode_t mode) {
     if (S_ISREG(mode)) return FileKind::regular;
     if (S_ISDIR(mode)) return FileKind::directory;
     if (S_ISFIFO(mode)) return FileKind::fifo;
@@ -33,9 +31,11 @@ FileKind kind_of(mode_t mode) {
     return FileKind::other;
 }
 
+namespace {
+
 FileStat from_stat(const struct stat& st) {
     FileStat s;
-    s.kind = kind_of(st.st_mode);
+    s.kind = posix::kind_of_mode(st.st_mode);
     s.identity = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
     s.size = static_cast<std::uint64_t>(st.st_size);
     s.mode = static_cast<std::uint32_t>(st.st_mode);

@@ -248,6 +248,10 @@ FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limit
 
     std::size_t from = 0;
     while (from < body.size()) {
+        if (limits.stop && limits.stop->load(std::memory_order_relaxed)) {
+            out.stopped = true;
+            break;
+        }
         const int rc = code_->jit ? pcre2_jit_match(code_->code, subject, body.size(), from, 0, state_->data, state_->context)
                                   : pcre2_match(code_->code, subject, body.size(), from, 0, state_->data, state_->context);
         if (rc == PCRE2_ERROR_NOMATCH) break;

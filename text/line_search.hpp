@@ -2,6 +2,7 @@
 // bytes, yielding its matching lines with numbers and merged context, cut and shown as `read` shows them.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -41,6 +42,7 @@ struct SearchLimits {
     std::size_t max_kept_matches = 0;  // matching lines kept (with their context); the rest only counted
     std::size_t max_kept_bytes = 0;    // bytes of kept line text; past it matching lines are only counted
     std::size_t max_line_bytes = 300;  // a longer line is cut around its match, "…" marking the cuts
+    const std::atomic<bool>* stop = nullptr;  // when set (a cancelled call), the search ends where it is
 };
 
 struct FoundLine {
@@ -52,6 +54,7 @@ struct FoundLine {
 
 struct FileSearch {
     bool binary = false;            // NUL bytes, or a UTF-16/32 BOM: not searched
+    bool stopped = false;           // SearchLimits::stop was seen set: the file was not searched to its end
     std::size_t matching_lines = 0; // every matching line, kept or not
     std::size_t failed_lines = 0;   // lines where the pattern gave up (backtracking limit): not searched to the end
     std::vector<FoundLine> lines;   // the kept matching lines and their context, in order

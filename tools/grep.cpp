@@ -326,6 +326,7 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     }
 
     text::SearchLimits limits;
+    limits.stop = ctx.cancelled.get();
     limits.context = static_cast<std::size_t>(args.context);
     limits.max_kept_matches = static_cast<std::size_t>(args.max_results);
     const std::size_t budget = std::min(grep_text_budget, ctx.limits.max_result_text);

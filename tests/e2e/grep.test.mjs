@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  assertNoProblems, drain, makeTempDir, requireBinary, show, tappedServer, textOf, validateTapDir,
+  assertNoProblems, drain, makeTempDir, requireBinary, show, tappedServer, textOf, validateTapDir, withRawSession,
 } from './helpers.mjs';
 
 requireBinary();
@@ -111,5 +111,34 @@ describe('grep', { concurrency: true }, () => {
     } finally {
       await finish(s);
     }
+  });
+
+  test('a cancelled call stops its walk and workers: no CPU spent after it, no reply', async () => {
+    const root = makeTempDir();
+    // Each file holds a run of x that `(x+x+)+y` backtracks over until PCRE2's match limit, at every
+    // start: searching them all would take a minute.
+    for (let i = 0; i < 800; i++) put(root, `d${i % 20}/f${i}.txt`, `${'x'.repeat(40)}\ny\n`);
+    await withRawSession('grep cancelled', ['--root', root], async (s) => {
+      await s.initialize();
+      s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'grep', arguments: { pattern: '(x+x+)+y' } } });
+      await new Promise((r) => setTimeout(r, 300));
+      s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'test' } });
+      const pong = await s.request(8, 'ping');
+      assert.deepEqual(pong.result, {});
+      // The search has stopped when the server spends (almost) no CPU time: a worker still
+      // backtracking would spend a whole core's second here.
+      const cpu = () => {
+        const fields = fs.readFileSync(`/proc/${s.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return Number(fields[11]) + Number(fields[12]);  // utime + stime, in clock ticks (1/100 s)
+      };
+      await new Promise((r) => setTimeout(r, 500));
+      const before = cpu();
+      await new Promise((r) => setTimeout(r, 1000));
+      const spent = cpu() - before;
+      assert.ok(spent < 10, `the server spent ${spent / 100} s of CPU in the second after the cancellation`);
+      const exit = await s.close(5000);
+      assert.deepEqual(exit, { code: 0, signal: null });
+      assert.ok(!s.unconsumed().some((m) => m?.id === 7), 'no reply to the cancelled call');
+    });
   });
 });

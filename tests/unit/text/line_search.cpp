@@ -2,6 +2,7 @@
 // merging, long lines cut around the match, invalid UTF-8 shown as read shows it, binary files, errors.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -133,4 +134,19 @@ TEST_CASE("line_search: an empty pattern matches every line; catastrophic patter
     CHECK(run("", "a\nb\n").matching_lines == 2);
     const auto s = run("(a+)+$", std::string(40, 'a') + "b\nok\n");
     CHECK(s.matching_lines == 0);
+}
+
+TEST_CASE("line_search: a set stop flag ends the search where it is") {
+    const text::LinePattern p = compiled("a");
+    text::LineMatcher m(p);
+    std::atomic<bool> stop{true};
+    text::SearchLimits limits;
+    limits.max_kept_matches = 10;
+    limits.max_kept_bytes = 1000;
+    limits.stop = &stop;
+    const auto s = m.search("a\na\n", limits);
+    CHECK(s.stopped);
+    CHECK(s.matching_lines == 0);
+    stop = false;
+    CHECK(m.search("a\na\n", limits).matching_lines == 2);
 }

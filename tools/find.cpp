@@ -161,21 +161,15 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
     const std::size_t budget = std::min(listing_text_budget, ctx.limits.max_result_text);
     const std::vector<Match> matches = visitor.matches();
     std::string body;
-    Json files = Json::array();
+    std::size_t body_json = 0;
     std::size_t shown = 0;
     for (const auto& m : matches) {
-        std::string path = listing_path(*start, m.path);
-        std::string line = path;
-        Json file = {{"path", path}};
-        if (by_modified) {
-            const std::string when = utc_time(m.mtime_ns);
-            line += "  " + when + "  " + human_size(m.size);
-            file["modified"] = when;
-            file["size"] = m.size;
-        }
-        if (body.size() + line.size() + 1 > budget) break;
+        std::string line = listing_path(*start, m.path);
+        if (by_modified) line += "  " + utc_time(m.mtime_ns) + "  " + human_size(m.size);
+        const std::size_t line_json = json_escaped_size(line) + 2;
+        if (body_json + line_json > budget) break;
         body += line + "\n";
-        files.push_back(std::move(file));
+        body_json += line_json;
         ++shown;
     }
     const std::uint64_t total = visitor.total();
@@ -190,7 +184,7 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
         if (shown < total)
             out += "\xE2\x80\xA6 " + with_commas(total - shown) + (visitor.complete() ? "" : "+") +
                    " more; narrow the pattern or the path" +
-                   (shown < max_results ? " (one result stays under " + human_size(budget) + " of text)" : "") + ".\n";
+                   (shown < max_results ? " (one result stays under " + human_size(budget) + " of JSON text)" : "") + ".\n";
     }
     std::string notes;
     if (const std::string left = visitor.left_out().text(ctx.workspace, *start->root); !left.empty()) notes += left + "\n";
@@ -201,14 +195,11 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
             s += (i ? ", " : "") + listing_path(*start, visitor.unreadable()[i].first) + " (" + visitor.unreadable()[i].second + ")";
         notes += s + ".\n";
     }
-    if (!notes.empty()) out += (out.back() == '\n' ? "\n" : "\n\n") + notes;
-    while (!out.empty() && out.back() == '\n') out.pop_back();
-
     ToolResult r;
     r.structured = {
         {"pattern", shown_text(args.pattern)},
         {"path", shown_text(start->folder.display)},
-        {"files", std::move(files)},
+        {"shown", shown},
         {"total", total},
         {"complete", visitor.complete()},
         {"truncated", shown < total},
@@ -220,7 +211,7 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
             list.push_back(listing_path(*start, visitor.unreadable()[i].first) + " (" + visitor.unreadable()[i].second + ")");
         r.structured["unreadable"] = std::move(list);
     }
-    r.text = std::move(out);
+    r.text = fit_structured_text(r.structured, out, notes, "narrow the pattern or the path.");
     return r;
 }
 

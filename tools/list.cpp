@@ -43,10 +43,11 @@ public:
         bool visible = parent.visible && !over_budget_ && parent.shown < shown_per_folder(d);
         if (visible) {
             std::string line = describe(e);
-            if (text_.size() + line.size() + 1 > budget_) {
+            if (text_json_ + json_escaped_size(line) + 2 > budget_) {
                 over_budget_ = true;
                 visible = false;
             } else {
+                text_json_ += json_escaped_size(line) + 2;
                 text_ += line;
                 text_ += '\n';
                 ++parent.shown;
@@ -77,10 +78,11 @@ public:
         if (!folder.visible || over_budget_ || (folder.more_files == 0 && folder.more_folders == 0 && unread == 0)) return;
         std::string line = std::string(2 * depth + 2, ' ') + "\xE2\x80\xA6 " + more_text(folder.more_files, folder.more_folders);
         if (unread) line += " (and " + with_commas(unread) + " entries past the first 100,000, not read)";
-        if (text_.size() + line.size() + 1 > budget_) {
+        if (text_json_ + json_escaped_size(line) + 2 > budget_) {
             over_budget_ = true;
             return;
         }
+        text_json_ += json_escaped_size(line) + 2;
         text_ += line;
         text_ += '\n';
     }
@@ -102,7 +104,7 @@ public:
         if (more_files_ || more_folders_) {
             std::string s = "Not shown: " + more_text(more_files_, more_folders_) + (counted_all_ ? "" : " at least") +
                             " within depth " + std::to_string(depth_);
-            s += over_budget_ ? " (one result stays under " + human_size(budget_) + " of text)" : " (large folders are collapsed)";
+            s += over_budget_ ? " (one result stays under " + human_size(budget_) + " of JSON text)" : " (large folders are collapsed)";
             s += ". To see them, call list with path set to one of the folders above, or a lower depth; find "
                  "locates files by name.";
             note(s);
@@ -116,14 +118,11 @@ public:
             for (std::size_t i = 0; i < unreadable_.size(); ++i) s += (i ? ", " : "") + unreadable_[i];
             note(s + ".");
         }
-        if (!notes.empty()) out += "\n" + notes;
-        while (!out.empty() && out.back() == '\n') out.pop_back();
 
         ToolResult r;
         r.structured = {
             {"path", shown_text(start_.folder.display)},
             {"depth", depth_},
-            {"entries", std::move(entries_)},
             {"shown", shown_},
             {"more_files", more_files_},
             {"more_folders", more_folders_},
@@ -131,7 +130,7 @@ public:
             {"left_out", left_out_.json(ctx_.workspace, *start_.root)},
         };
         if (unreadable_count_) r.structured["unreadable"] = unreadable_;
-        r.text = std::move(out);
+        r.text = fit_structured_text(r.structured, out, notes, "call list with path set to a folder above, or a lower depth.");
         return r;
     }
 
@@ -150,48 +149,31 @@ private:
         return s;
     }
 
-    // One line of the outline (no newline) and its structured entry.
+    // One line of the outline (no newline).
     std::string describe(const os::WalkEntry& e) {
         const std::string path = listing_path(start_, e.path);
         std::string line(2 * (e.depth - 1) + 2, ' ');
-        Json entry = {{"path", path}};
         const auto target = [&] { return shown_text(ctx_.workspace.display_path(std::string(e.real))); };
         switch (e.link) {
             case os::LinkKind::outside:
                 line += shown_text(e.name) + " -> (a symlink to outside the roots, not followed)";
-                entry["type"] = "symlink";
-                entry["link"] = "outside";
-                entries_.push_back(std::move(entry));
                 return line;
             case os::LinkKind::broken:
                 line += shown_text(e.name) + " -> (a broken symlink)";
-                entry["type"] = "symlink";
-                entry["link"] = "broken";
-                entries_.push_back(std::move(entry));
                 return line;
             case os::LinkKind::loop:
                 line += path + "/ -> " + target() + "/ (a symlink back into a folder already shown; not entered)";
-                entry["type"] = "symlink";
-                entry["link"] = "loop";
-                entry["target"] = target();
-                entries_.push_back(std::move(entry));
                 return line;
             case os::LinkKind::inside:
-                entry["link"] = "inside";
-                entry["target"] = target();
-                break;
             case os::LinkKind::none: break;
         }
         if (e.kind == os::EntryKind::directory) {
             line += path + "/";
             if (e.link == os::LinkKind::inside) line += " -> " + target() + "/";
-            entry["type"] = "directory";
         } else if (e.kind == os::EntryKind::file) {
             line += shown_text(e.name);
             if (e.link == os::LinkKind::inside) line += " -> " + target();
-            entry["type"] = "file";
             line += "  " + human_size(e.size);
-            entry["size"] = e.size;
             if (e.size <= max_counted_file && counted_bytes_ + e.size <= max_counted_bytes) {
                 platform::ReadFile read;
                 platform::ReadFailure failure;
@@ -199,20 +181,16 @@ private:
                     counted_bytes_ += read.bytes.size();
                     if (read.bytes.find('\0') != std::string::npos) {
                         line += ", binary";
-                        entry["binary"] = true;
                     } else {
                         std::uint64_t lines = static_cast<std::uint64_t>(std::count(read.bytes.begin(), read.bytes.end(), '\n'));
                         if (!read.bytes.empty() && read.bytes.back() != '\n') ++lines;
                         line += ", " + with_commas(lines) + (lines == 1 ? " line" : " lines");
-                        entry["lines"] = lines;
                     }
                 }
             }
         } else {
             line += shown_text(e.name) + "  (not a file or folder: a FIFO, socket or device)";
-            entry["type"] = "other";
         }
-        entries_.push_back(std::move(entry));
         return line;
     }
 
@@ -223,9 +201,8 @@ private:
     LeftOut left_out_;
     std::vector<Folder> folders_;  // folders_[d - 1]: the folder whose entries are at depth d
     std::string text_;
-    Json entries_ = Json::array();
     std::uint64_t shown_ = 0, more_files_ = 0, more_folders_ = 0, unopened_ = 0, unread_ = 0;
-    std::uint64_t counted_after_budget_ = 0, counted_bytes_ = 0, unreadable_count_ = 0;
+    std::uint64_t text_json_ = 0, counted_after_budget_ = 0, counted_bytes_ = 0, unreadable_count_ = 0;
     bool over_budget_ = false, counted_all_ = true;
     std::vector<std::string> unreadable_;
 };

@@ -1,6 +1,7 @@
 // The parts of list and find that are the same: the start folder, what was left out, sizes.
 #include "tools/listing.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "text/file_facts.hpp"
@@ -59,6 +60,72 @@ std::string listing_path(const ListingStart& start, std::string_view relative) {
         out.append(relative);
     }
     return shown_text(out);
+}
+
+std::size_t json_escaped_size(std::string_view text) {
+    std::size_t n = 0;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t')
+            n += 2;
+        else
+            n += u < 0x20 ? 6 : 1;
+    }
+    return n;
+}
+
+namespace {
+
+// The length of the longest prefix of `s` whose JSON takes at most `room` characters: ending
+// after a '\n' when whole_lines, else on a UTF-8 character boundary.
+std::size_t prefix_within(std::string_view s, std::size_t room, bool whole_lines) {
+    std::size_t used = 0, keep = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        used += json_escaped_size(s.substr(i, 1));
+        if (used > room) break;
+        const bool boundary = whole_lines ? s[i] == '\n'
+                                          : i + 1 == s.size() || (static_cast<unsigned char>(s[i + 1]) & 0xC0) != 0x80;
+        if (boundary) keep = i + 1;
+    }
+    return keep;
+}
+
+std::string joined(std::string_view body, std::string_view notes) {
+    std::string out(body);
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    if (!notes.empty()) {
+        if (!out.empty()) out += "\n\n";
+        out.append(notes);
+    }
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    return out;
+}
+
+}  // namespace
+
+std::string fit_structured_text(Json& structured, std::string_view body, std::string_view notes, std::string_view narrow) {
+    std::string text = joined(body, notes);
+    structured["text"] = "";
+    const std::size_t overhead = structured.dump().size();
+    if (overhead + json_escaped_size(text) <= max_structured_json) {
+        structured["text"] = text;
+        return text;
+    }
+    const std::size_t room = overhead < max_structured_json ? max_structured_json - overhead : 0;
+    std::string kept_notes(notes.substr(0, prefix_within(notes, room / 2, false)));
+    if (kept_notes.size() < notes.size()) kept_notes += "\xE2\x80\xA6";
+    // The cut line's counts take at most 20 digits each; reserve for them and the separators.
+    const std::string cut_words = " more lines of this result cut: its JSON stays under 45,000 characters; ";
+    const std::size_t reserve = json_escaped_size(kept_notes) + json_escaped_size(cut_words) + json_escaped_size(narrow) + 64;
+    const std::size_t keep = prefix_within(body, room > reserve ? room - reserve : 0, true);
+    const std::string_view rest = body.substr(keep);
+    std::size_t cut_lines = static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n'));
+    if (!rest.empty() && rest.back() != '\n') ++cut_lines;
+    std::string cut(body.substr(0, keep));
+    if (cut_lines) cut += "\xE2\x80\xA6 " + with_commas(cut_lines) + cut_words + std::string(narrow) + "\n";
+    text = joined(cut, kept_notes);
+    structured["text"] = text;
+    return text;
 }
 
 std::string shown_text(std::string_view bytes) {

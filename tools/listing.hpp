@@ -15,9 +15,24 @@
 
 namespace tools {
 
-// One listing result's text stays under this many bytes (and under Limits::max_result_text):
-// about 8,000 tokens, enough to see a tree's shape; the rest is counted and named, not dumped.
+// One listing result's text stays under this many characters of JSON (escapes counted, see
+// json_escaped_size; and under Limits::max_result_text): about 8,000 tokens, enough to see a
+// tree's shape; the rest is counted and named, not dumped.
 constexpr std::size_t listing_text_budget = 32 * 1024;
+
+// A result's structuredContent, serialized as nlohmann dump() (and JSON.stringify) writes it,
+// stays under this many characters: Claude Code hands its model only a 2 KB preview of a result
+// whose JSON is over 50,000, and hands it only structuredContent when there is one.
+constexpr std::size_t max_structured_json = 45000;
+
+// How many characters `text` takes inside a JSON string: `"` `\` and \b \f \n \r \t count 2,
+// other control characters 6 (\u00XX), every other byte 1 (UTF-8 stays as it is).
+std::size_t json_escaped_size(std::string_view text);
+
+// Sets structured["text"] to body + notes (notes after a blank line) and returns that text; when
+// structured.dump() would pass max_structured_json, cuts the body at a line end (and the notes,
+// if they alone take over half the room) and says so in a line that ends with `narrow`.
+std::string fit_structured_text(Json& structured, std::string_view body, std::string_view notes, std::string_view narrow);
 
 struct ListingStart {
     os::ResolvedPath folder;

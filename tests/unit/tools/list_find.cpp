@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tests/unit/tools/fixture.hpp"
+#include "text/file_facts.hpp"
 #include "tools/listing.hpp"
 
 using namespace tools_test;
@@ -37,8 +38,9 @@ TEST_CASE("list: an indented outline, folders by path, files with size and line 
           "\n"
           "Folders at depth 2 were not opened: call list with path set to one of them, or a larger depth (at most 10).\n"
           "Left out: 1 hidden entry (include_hidden: true shows them).");
-    CHECK(r.structured["entries"].size() == 5);
-    CHECK(r.structured["entries"][4] == Json{{"path", "src/main.c"}, {"type", "file"}, {"size", 28}, {"lines", 3}});
+    // structuredContent alone carries the same outline (hosts like Claude Code read only it).
+    CHECK(r.structured["text"] == r.text);
+    CHECK(r.structured["shown"] == 5);
     CHECK(r.structured["left_out"]["hidden"] == 1);
 
     const auto deep = list(f, {{"path", "src"}, {"depth", 3}, {"include_hidden", true}});
@@ -66,7 +68,7 @@ TEST_CASE("list: a large folder is collapsed with counts, and one result stays u
     REQUIRE_FALSE(b.is_error);
     CHECK(b.text.size() < tools::listing_text_budget + 1024);
     CHECK(has(b.text, "Not shown: "));
-    CHECK(has(b.text, "(one result stays under 32 KiB of text)"));
+    CHECK(has(b.text, "(one result stays under 32 KiB of JSON text)"));
     CHECK(b.structured["shown"].get<std::uint64_t>() + b.structured["more_files"].get<std::uint64_t>() +
               b.structured["more_folders"].get<std::uint64_t>() ==
           40 + 40 * 60);
@@ -151,11 +153,12 @@ TEST_CASE("find: sort modified is newest first; a pattern naming a dot-file find
     fs::last_write_time(f.root / "old.txt", now - std::chrono::hours(48));
     fs::last_write_time(f.root / "mid.txt", now - std::chrono::hours(24));
     const auto r = find(f, {{"pattern", "*.txt"}, {"sort", "modified"}, {"max_results", 2}});
-    REQUIRE(r.structured["files"].size() == 2);
-    CHECK(r.structured["files"][0]["path"] == "new.txt");
-    CHECK(r.structured["files"][1]["path"] == "mid.txt");
-    CHECK(r.structured["files"][1]["size"] == 3);
+    CHECK(r.structured["shown"] == 2);
     CHECK(has(r.text, "newest first"));
+    CHECK(has(r.text, ":\nnew.txt  "));
+    CHECK(has(r.text, "  2 B\nmid.txt  "));
+    CHECK(has(r.text, "  3 B\n\xE2\x80\xA6 1 more; narrow"));
+    CHECK(r.structured["text"] == r.text);
 
     f.put("conf/.env", "x");
     CHECK(find(f, {{"pattern", "*.env"}}).structured["total"] == 0);
@@ -181,6 +184,71 @@ TEST_CASE("list and find: a file name that is not UTF-8 is shown with U+FFFD") {
     const auto l = list(f, Json::object());
     CHECK(has(l.text, "  caf\xEF\xBF\xBD.txt  6 B, 2 lines"));
     const auto r = find(f, {{"pattern", "caf*"}});
-    CHECK(r.structured["files"][0]["path"] == "caf\xEF\xBF\xBD.txt");
+    CHECK(r.structured["text"] == "1 file matches `caf*`:\ncaf\xEF\xBF\xBD.txt");
+}
+#endif
+
+TEST_CASE("fit_structured_text: the JSON stays under 45,000 characters; the body is cut at a line end, the notes kept") {
+    std::string body;
+    for (int i = 0; i < 2000; ++i) body += "line \"" + std::to_string(i) + "\" with \\ and \t and \x01 and caf\xC3\xA9\n";
+    const std::string notes = "Not shown: 12 more files. Call list with path set to a folder.";
+    Json structured = {{"path", "."}, {"shown", 2000}};
+    const std::string text = tools::fit_structured_text(structured, body, notes, "narrow the path.");
+    CHECK(structured.dump().size() <= tools::max_structured_json);
+    CHECK(structured.dump().size() > tools::max_structured_json - 200);  // cut no more than it must
+    CHECK(structured["text"] == text);
+    CHECK(text.rfind("line \"0\"", 0) == 0);
+    CHECK(has(text, " more lines of this result cut: its JSON stays under 45,000 characters; narrow the path.\n\n" + notes));
+    CHECK(text.substr(text.size() - notes.size()) == notes);
+
+    // Notes alone over half the room are cut too, on a character boundary.
+    std::string long_notes;
+    for (int i = 0; i < 3000; ++i) long_notes += "caf\xC3\xA9\\\"";
+    Json other = {{"path", "."}};
+    const std::string cut = tools::fit_structured_text(other, body, long_notes, "narrow the path.");
+    CHECK(other.dump().size() <= tools::max_structured_json);
+    CHECK(cut.substr(cut.size() - 3) == "\xE2\x80\xA6");
+    CHECK(text::is_valid_utf8(cut));
+
+    // A small result is left whole.
+    Json small = {{"path", "."}};
+    CHECK(tools::fit_structured_text(small, "a\nb\n", "note", "x") == "a\nb\n\nnote");
+    CHECK(tools::json_escaped_size("a\"\\\t\x01\xC3\xA9") == Json("a\"\\\t\x01\xC3\xA9").dump().size() - 2);
+}
+
+#ifndef _WIN32
+namespace {
+
+// A long file name with characters JSON escapes (quote, backslash, tab): about 2x its bytes in JSON.
+std::string escaped_name(int i) {
+    return "n\"q\\b\tt-" + std::string(60, '"') + std::string(60, '\\') + "-" + std::to_string(i) + ".txt";
+}
+
+}  // namespace
+
+TEST_CASE("list and find: 20,000 files with long names that JSON escapes stay under 45,000 characters of JSON") {
+    Fixture f;
+    for (int d = 0; d < 20; ++d)
+        for (int i = 0; i < 1000; ++i) f.put("dir\"\\" + std::to_string(d) + "/" + escaped_name(i), "");
+    const auto l = list(f, {{"depth", 3}});
+    REQUIRE_FALSE(l.is_error);
+    INFO("list JSON: " << l.structured.dump().size());
+    CHECK(l.structured.dump().size() < tools::max_structured_json);
+    CHECK(l.structured["text"] == l.text);
+    CHECK(has(l.text, "\xE2\x80\xA6 "));
+    const std::string last = l.text.substr(l.text.rfind('\n') + 1);
+    CHECK(last.rfind("Not shown: ", 0) == 0);
+    CHECK(has(last, " more files and 18 folders within depth 3 (one result stays under 32 KiB of JSON text). To see "
+                    "them, call list with path set to one of the folders above"));
+
+    const auto r = find(f, {{"pattern", "**/*.txt"}, {"max_results", 5000}, {"sort", "modified"}});
+    REQUIRE_FALSE(r.is_error);
+    INFO("find JSON: " << r.structured.dump().size());
+    CHECK(r.structured.dump().size() < tools::max_structured_json);
+    CHECK(r.structured["text"] == r.text);
+    CHECK(r.text.rfind("20,000 files match `**/*.txt`, newest first:\n", 0) == 0);
+    const std::string tail = r.text.substr(r.text.rfind('\n') + 1);
+    CHECK(tail == "\xE2\x80\xA6 " + tools::with_commas(20000 - r.structured["shown"].get<std::uint64_t>()) +
+                      " more; narrow the pattern or the path (one result stays under 32 KiB of JSON text).");
 }
 #endif

@@ -252,18 +252,20 @@ describe('claude -p, --approval auto: with no other file tool, one run lists, fi
   test('list shows each fixture with its size and line count', (t) => {
     const seen = seenJson(t, 0);
     const files = fixtures();
-    assert.deepEqual(seen.entries.map((e) => e.path), Object.keys(files).sort(), `list entries\n${r.context()}`);
-    for (const e of seen.entries) {
-      assert.equal(e.type, 'file', `${e.path}\n${r.context()}`);
-      assert.equal(e.size, files[e.path].length, `${e.path}: the size is not the byte count\n${r.context()}`);
+    // structuredContent carries the outline as `text`: the model sees each file, its size and line count.
+    assert.equal(seen.shown, Object.keys(files).length, `list shown\n${r.context()}`);
+    for (const name of Object.keys(files).sort()) {
+      const line = new RegExp(`\\n  ${name.replace(/\./g, '\\.')}  ${files[name].length} B`);
+      assert.match(seen.text, line, `${name}: not listed with its byte count\n${r.context()}`);
     }
-    assert.equal(seen.entries.find((e) => e.path === 'crlf.txt').lines, 3, `crlf.txt's line count\n${r.context()}`);
+    assert.match(seen.text, /\n  crlf\.txt  \d+ B, 3 lines/, `crlf.txt's line count\n${r.context()}`);
     assert.equal(seen.truncated, false, `a four-file list is not whole\n${r.context()}`);
   });
 
   test('find lists exactly the paths the glob matches', (t) => {
     const seen = seenJson(t, 1);
-    assert.deepEqual(seen.files.map((f) => f.path), ['no-final-newline.txt', 'notes.txt'], `find files\n${r.context()}`);
+    assert.match(seen.text, /^2 files match `\*\*\/n\*\.txt`:\nno-final-newline\.txt\nnotes\.txt(\n|$)/, `find files\n${r.context()}`);
+    assert.equal(seen.shown, 2, `find shown\n${r.context()}`);
     assert.equal(seen.total, 2, `find total\n${r.context()}`);
   });
 
@@ -300,7 +302,7 @@ describe('claude -p, --approval auto: with no other file tool, one run lists, fi
 
   test('the second list and the session patch show the moved and deleted files', (t) => {
     const after = seenJson(t, 7);
-    assert.deepEqual(after.entries.map((e) => e.path), ['archive', 'archive/notes.txt', 'crlf.txt', 'latin1.txt'],
+    assert.match(after.text, /^\.\/\n  archive\/\n    notes\.txt  [^\n]*\n  crlf\.txt  [^\n]*\n  latin1\.txt  [^\n]*(\n|$)/,
       `list after the changes\n${r.context()}`);
     const changes = seenJson(t, 8);
     for (const s of ['rename from notes.txt', '--- a/no-final-newline.txt\n+++ /dev/null', '+TWO\r\n']) {

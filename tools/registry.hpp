@@ -85,6 +85,7 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args);
 asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args);
 asio::awaitable<ToolResult> run_list(CallContext& ctx, ListArgs args);
 asio::awaitable<ToolResult> run_find(CallContext& ctx, FindArgs args);
+asio::awaitable<ToolResult> run_grep(CallContext& ctx, GrepArgs args);
 asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args);
 asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args);
 
@@ -105,6 +106,7 @@ inline Handler undo_handler() { return typed_handler(&run_undo); }
 inline Handler changes_handler() { return typed_handler(&run_changes); }
 inline Handler list_handler() { return typed_handler(&run_list); }
 inline Handler find_handler() { return typed_handler(&run_find); }
+inline Handler grep_handler() { return typed_handler(&run_grep); }
 inline Handler move_handler() { return typed_handler(&run_move); }
 inline Handler delete_handler() { return typed_handler(&run_delete); }
 

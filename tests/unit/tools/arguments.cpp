@@ -36,6 +36,7 @@ TEST_CASE("arguments: every tool's schema properties are the fields of its argum
         {"insert", fields_of<tools::InsertArgs>},     {"apply_diff", fields_of<tools::ApplyDiffArgs>},
         {"undo", fields_of<tools::UndoArgs>},         {"changes", fields_of<tools::ChangesArgs>},
         {"list", fields_of<tools::ListArgs>},         {"find", fields_of<tools::FindArgs>},
+        {"grep", fields_of<tools::GrepArgs>},
         {"move", fields_of<tools::MoveArgs>},         {"delete", fields_of<tools::DeleteArgs>},
     };
     const tools::Registry registry;

@@ -19,9 +19,11 @@ namespace tools {
 
 namespace {
 
-// One result's text stays under this many bytes (about 12,000 tokens) and under max_result_text;
-// past it, matches are counted and the end says how many and where.
-constexpr std::size_t grep_text_budget = 48 * 1024;
+// The shown lines' text and the per-file facts in `files` stay under this many characters of JSON
+// (about 9,000 tokens; and the text under max_result_text); past it, matches are counted and the
+// end says how many and where. With the summary and notes the whole structuredContent stays under
+// max_structured_json (fit_structured_text checks).
+constexpr std::size_t grep_text_budget = 36 * 1024;
 constexpr std::size_t max_line_bytes = 300;     // a longer line is shown as a window around its match
 constexpr std::size_t window_files = 64;        // files handed to workers and not yet reported, at most
 constexpr std::size_t window_path_bytes = 1 << 20;  // the queued paths' bytes, at most
@@ -196,23 +198,27 @@ public:
         std::size_t shown_here = 0;
         if (!full_ && !o.search.lines.empty()) {
             std::string group = (text_.empty() ? "" : "\n") + o.shown + "\n";
+            // The group's text in JSON, and its entry in `files`: {"lines":[..],"matches":N,"path":".."},
+            std::size_t group_json = json_escaped_size(group) + json_escaped_size(o.shown) + 48;
             Json lines = Json::array();
-            bool fits = text_.size() + group.size() <= budget_;
             for (const auto& line : o.search.lines) {
-                if (!fits) break;
+                if (json_used_ + group_json > budget_) break;
                 if (line.match && shown_matches_ >= max_results_) break;
                 std::string entry = (line.gap_before ? "--\n" : "") + std::to_string(line.number) +
                                     (line.match ? ":" : "-") + line.text + "\n";
-                if (text_.size() + group.size() + entry.size() > budget_) break;
+                const std::size_t entry_json = json_escaped_size(entry) + (line.match ? 21 : 0);
+                if (json_used_ + group_json + entry_json > budget_) break;
                 group += entry;
-                lines.push_back({{"line", line.number}, {"text", line.text}, {"match", line.match}});
+                group_json += entry_json;
                 if (line.match) {
+                    lines.push_back(line.number);
                     ++shown_matches_;
                     ++shown_here;
                 }
             }
             if (shown_here > 0) {
                 text_ += group;
+                json_used_ += group_json;
                 files_.push_back({{"path", o.shown}, {"matches", found}, {"lines", std::move(lines)}});
             }
         }
@@ -221,11 +227,13 @@ public:
             ++hidden_files_;
             full_ = true;  // a file not shown whole: later files would break the order
         }
-        if (shown_matches_ >= max_results_ || text_.size() >= budget_) full_ = true;
+        if (shown_matches_ >= max_results_ || json_used_ >= budget_) full_ = true;
         return !full_;
     }
 
-    ToolResult result(const std::string& pattern, const std::string& where, bool literal) const {
+    // `notes`: what the walk left out (a line, or ""), after the counts; `left_out` its JSON (or null).
+    ToolResult result(const std::string& pattern, const std::string& where, bool literal, const std::string& notes = "",
+                      const Json& left_out = nullptr) const {
         std::string head;
         if (matches_ == 0) {
             head = "No matches for " + std::string(literal ? "the text" : "the pattern") + " `" + shown_text(pattern) +
@@ -256,6 +264,7 @@ public:
         ToolResult r;
         r.text = head + (text_.empty() ? "" : "\n" + text_) + tail;
         while (!r.text.empty() && r.text.back() == '\n') r.text.pop_back();
+        if (!notes.empty()) r.text += "\n" + notes;
         r.structured = {
             {"text", r.text},
             {"matches", matches_},
@@ -268,6 +277,14 @@ public:
             {"truncated", hidden_matches_ > 0},
             {"files", files_},
         };
+        if (!left_out.is_null()) r.structured["left_out"] = left_out;
+        // The bound is checked on what the host serializes; past it the lines are cut, the tail kept.
+        if (r.structured.dump().size() > max_structured_json) {
+            while (!tail.empty() && tail.front() == '\n') tail.erase(0, 1);
+            if (!notes.empty()) tail += "\n" + notes;
+            r.text = fit_structured_text(r.structured, head + (text_.empty() ? "" : "\n" + text_), tail,
+                                         "narrow with glob or path.");
+        }
         return r;
     }
 
@@ -275,6 +292,7 @@ public:
 
 private:
     std::size_t max_results_, budget_;
+    std::size_t json_used_ = 0;  // text_ and files_ in JSON characters
     std::string text_;
     Json files_ = Json::array();
     bool full_ = false;
@@ -361,13 +379,10 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     const os::WalkSummary summary = os::walk_directory(options, visitor);
     if (summary.cancelled || !pipeline.finish()) return cancelled_result(start->folder.display);
     pipeline.close();
-    ToolResult result = report.result(args.pattern, start->folder.display, args.literal);
-    if (const std::string left = visitor.left_out().text(ctx.workspace, *start->root); !left.empty()) {
-        result.text += "\n" + left;
-        result.structured["text"] = result.text;
-        result.structured["left_out"] = visitor.left_out().json(ctx.workspace, *start->root);
-    }
-    return result;
+    const std::string left = visitor.left_out().text(ctx.workspace, *start->root);
+    if (left.empty()) return report.result(args.pattern, start->folder.display, args.literal);
+    return report.result(args.pattern, start->folder.display, args.literal, left,
+                         visitor.left_out().json(ctx.workspace, *start->root));
 }
 
 }  // namespace

@@ -55,7 +55,7 @@ bool read_directory(const std::string& real_dir, std::size_t max_entries, bool w
                 LARGE_INTEGER t;
                 t.LowPart = data.ftLastWriteTime.dwLowDateTime;
                 t.HighPart = static_cast<LONG>(data.ftLastWriteTime.dwHighDateTime);
-                entry.mtime_ns = t.QuadPart * 100;  // as stat_path reports it: 100 ns units since 1601
+                entry.mtime_ns = win::unix_nanoseconds(t.QuadPart);  // as stat_path reports it
                 entry.stat_known = true;
             }
         }

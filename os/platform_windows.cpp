@@ -104,9 +104,18 @@ bool is_reparse_point(HANDLE h) {
     return GetFileInformationByHandle(h, &info) && (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT);
 }
 
-std::int64_t nanoseconds(LARGE_INTEGER filetime) {
-    return filetime.QuadPart * 100;  // 100 ns units since 1601: only compared, never shown
+}  // namespace
+
+// A FILETIME (100 ns units since 1601) as nanoseconds since 1970, as POSIX's stat gives them (the
+// raw count times 100 would overflow 64 bits).
+std::int64_t win::unix_nanoseconds(std::int64_t filetime) {
+    constexpr std::int64_t unix_epoch = 116444736000000000;  // 1970-01-01 in 100 ns units since 1601
+    return (filetime - unix_epoch) * 100;
 }
+
+namespace {
+
+std::int64_t nanoseconds(LARGE_INTEGER filetime) { return win::unix_nanoseconds(filetime.QuadPart); }
 
 FileStat stat_handle(HANDLE h) {
     FileStat s;

@@ -1,7 +1,8 @@
 // The `find` tool: files by glob under a folder (tools::Glob: `**`, braces, sets; no
 // backtracking), in path order or newest first, bounded, with what was left out counted.
 #include <algorithm>
-#include <ctime>
+#include <chrono>
+#include <cstdio>
 #include <queue>
 
 #include "tools/check_rules.hpp"
@@ -32,19 +33,18 @@ std::string literal_prefix(std::string_view pattern) {
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 std::string utc_time(std::int64_t mtime_ns) {
-    std::int64_t seconds = mtime_ns / 1000000000;
-#ifdef _WIN32
-    seconds -= 11644473600;  // the platform layer counts from 1601 there
-#endif
-    const std::time_t t = static_cast<std::time_t>(seconds);
-    std::tm tm{};
-#ifdef _WIN32
-    gmtime_s(&tm, &t);
-#else
-    gmtime_r(&t, &tm);
-#endif
-    char buffer[32];
-    std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M:%SZ", &tm);
+    const std::int64_t seconds = mtime_ns / 1000000000;  // since 1970 on every platform (os/platform.hpp)
+    // The calendar by <chrono>, not gmtime/strftime: no C runtime's range or parameter checks.
+    using namespace std::chrono;
+    const sys_seconds at{std::chrono::seconds{seconds}};
+    const sys_days day = floor<days>(at);
+    const year_month_day date{day};
+    const hh_mm_ss<std::chrono::seconds> time{at - day};
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02u %02d:%02d:%02dZ", static_cast<int>(date.year()),
+                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                  static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
+                  static_cast<int>(time.seconds().count()));
     return buffer;
 }
 

@@ -1,5 +1,6 @@
 // The move and delete tools and undo of both: bytes and mode kept, the refusals (exists, unread,
 // folders, symlinks, ignored, outside the roots), the approval declined, lanes, the session patch.
+// POSIX only (modes and symlinks); on Windows tests/transcripts/move_delete.jsonl runs under Wine.
 #include <doctest/doctest.h>
 
 #ifndef _WIN32  // modes and symlinks as POSIX has them

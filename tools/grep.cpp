@@ -64,13 +64,14 @@ public:
     // Waits for room, then queues the file. False when the call was cancelled.
     bool submit(Job job) {
         std::unique_lock lock(mutex_);
-        while (in_flight_ >= window_files || queued_bytes_ + job.real.size() > window_path_bytes) {
+        const std::size_t bytes = job.real.size() + job.shown.size();
+        while (in_flight_ >= window_files || (in_flight_ > 0 && queued_bytes_ + bytes > window_path_bytes)) {
             if (cancelled()) return false;
             changed_.wait_for(lock, std::chrono::milliseconds(20));
             report_ready(lock);
         }
         job.seq = next_seq_++;
-        queued_bytes_ += job.real.size() + job.shown.size();
+        queued_bytes_ += bytes;
         ++in_flight_;
         queue_.push_back(std::move(job));
         lock.unlock();

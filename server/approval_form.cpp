@@ -145,6 +145,9 @@ nlohmann::json approval_form(const tools::ApprovalRequest& ask, const FormOption
     std::string message = approval_summary(ask);
     if (shows_whole(ask)) {
         for (const auto line : d.changed) message += "\n" + std::string(line);
+        // No line changed (a binary file's "Binary files a/x and /dev/null differ"): what the diff says.
+        if (d.changed.empty())
+            for (std::size_t i = 0; i < d.body.size() && i < max_small_change_lines; ++i) message += "\n" + cut_line(d.body[i]);
     } else {
         std::size_t diff_lines = 0;
         for (const char c : ask.diff) diff_lines += c == '\n';

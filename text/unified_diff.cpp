@@ -134,6 +134,15 @@ UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes,
     UnifiedDiff result;
     const bool same = old_bytes == new_bytes;
     if (same && !options.old_missing && !options.new_missing) return result;
+    if (old_bytes.find('\0') != std::string_view::npos || new_bytes.find('\0') != std::string_view::npos) {
+        // Lines mean nothing in a binary file: git's line, as `git diff` shows one.
+        result.text = "Binary files " +
+                      (options.old_missing ? std::string("/dev/null") : header_path("a/", options.old_path)) + " and " +
+                      (options.new_missing ? std::string("/dev/null")
+                                           : header_path("b/", options.new_path.empty() ? options.old_path : options.new_path)) +
+                      " differ\n";
+        return result;
+    }
 
     // The window: whole lines around the bytes that differ.
     std::size_t start = 0, old_end = old_bytes.size(), new_end = new_bytes.size();

@@ -31,7 +31,9 @@ struct UnifiedDiff {
 
 // Lines are compared with their terminators (so a CRLF -> LF change shows) and shown without
 // them; a line without a final newline is followed by "\ No newline at end of file"; invalid UTF-8
-// is shown as U+FFFD (the text only: the files are never touched).
+// is shown as U+FFFD (the text only: the files are never touched). When either side holds a NUL
+// byte (binary, as git judges it), the text is git's one line instead, "Binary files a/OLD and
+// b/NEW differ" (/dev/null for a missing side), with no "+"/"-" lines counted.
 UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes, const DiffOptions& options);
 
 }  // namespace text

@@ -65,7 +65,7 @@ base::Result<void> load_text_file(const CallContext& ctx, const std::string& pat
 }
 
 base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
-                                          bool keep_open) {
+                                          bool keep_open, bool text_only) {
     platform::ReadFile file;
     platform::ReadFailure failure;
     if (!platform::read_regular_file(out.path.real, ctx.limits.max_file_size, file, failure, keep_open)) {
@@ -101,6 +101,8 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
     out.stat = file.stat;
     out.open_file = std::move(file.open_file);
     out.facts = text::analyze(out.bytes);
+    out.fingerprint_.reset();
+    if (!text_only) return {};
     if (out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8)
         return base::fail(base::Failure{std::string("Refused: ") + path + " is " + text::to_string(out.facts.bom) +
                            " text (by its byte-order mark); only UTF-8 and 8-bit text files are supported for now.",
@@ -111,7 +113,6 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
                            "); only text files can be read or changed.",
                        base::ErrorReason::not_text});
     }
-    out.fingerprint_.reset();
     return {};
 }
 

@@ -28,7 +28,7 @@ struct LoadedFile {
     const Fingerprint& fingerprint() const;
 
 private:
-    friend base::Result<void> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool);
+    friend base::Result<void> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool, bool);
     mutable std::optional<Fingerprint> fingerprint_;
 };
 
@@ -41,7 +41,8 @@ base::Result<void> load_text_file(const CallContext& ctx, const std::string& pat
 
 // The same for a file whose path the caller has just resolved (out.path set, existing): no second
 // resolution. `path` is how the messages name it. `keep_open`: see platform::ReadFile.
+// `text_only` false: a binary or UTF-16/32 file is loaded too (move and delete carry any bytes).
 base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
-                                     bool keep_open = false);
+                                     bool keep_open = false, bool text_only = true);
 
 }  // namespace tools

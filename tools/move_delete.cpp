@@ -4,8 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include <spdlog/spdlog.h>
-
+#include "os/hash.hpp"
 #include "os/platform.hpp"
 #include "text/unified_diff.hpp"
 #include "tools/change.hpp"
@@ -95,9 +94,33 @@ base::Result<FileSnapshot> load(const CallContext& ctx, const os::ResolvedPath& 
     FileSnapshot out;
     out.exists = true;
     out.file.path = path;
-    if (auto loaded = load_resolved_file(ctx, path.display, out.file); !loaded) return base::fail(std::move(loaded).error());
+    // Any bytes: a move or a deletion carries a binary or UTF-16 file as it is.
+    if (auto loaded = load_resolved_file(ctx, path.display, out.file, false, false); !loaded)
+        return base::fail(std::move(loaded).error());
     out.file.path = path;
     return out;
+}
+
+// Whether read shows `file` as text (it refuses binary and UTF-16/32 files).
+bool readable_text(const LoadedFile& file) {
+    return !file.facts.binary && (file.facts.bom == text::Bom::none || file.facts.bom == text::Bom::utf8);
+}
+
+// A file whose content is lost by the call (deleted, or replaced by a move) must have been read by
+// this session and be unchanged since. A file read cannot show as text (binary, UTF-16/32; an image
+// it shows and records) needs no read when the session has not seen it: the call names its size and
+// sha256, and undo puts its bytes back. Once seen, it must be unchanged, as any file.
+base::Result<void> seen_before_loss(const CallContext& ctx, const FileSnapshot& file, const std::string& display,
+                                    const std::string& why, const std::string& next) {
+    if (file.exists && !readable_text(file.file) && !ctx.file_states.known_hash(file.file.path.real)) return {};
+    return seen_and_unchanged(ctx.file_states, file, display, why, next);
+}
+
+// "a binary file of N bytes, sha256 X" for a file read cannot show; "" for text.
+std::string opaque_facts(const FileSnapshot& file) {
+    if (readable_text(file.file)) return {};
+    return std::string(file.file.facts.binary ? "a binary file" : "a UTF-16/32 file") + " of " +
+           std::to_string(file.file.bytes.size()) + " bytes, sha256 " + os::sha256_hex(file.file.bytes);
 }
 
 text::UnifiedDiff deletion_diff(const FileSnapshot& gone, std::size_t max_bytes) {
@@ -281,7 +304,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
         auto target = load(ctx, destination);
         if (!target) co_return ToolResult::error(std::move(target).error());
         replaced = std::move(target).value();
-        if (auto seen = seen_and_unchanged(ctx.file_states, replaced, destination.display,
+        if (auto seen = seen_before_loss(ctx, replaced, destination.display,
                                            "move with overwrite: true replaces its whole content",
                                            "read " + destination.display + ", then call move again");
             !seen)
@@ -323,7 +346,7 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
     auto loaded = load(ctx, path);
     if (!loaded) co_return ToolResult::error(std::move(loaded).error());
     FileSnapshot before = std::move(loaded).value();
-    if (auto seen = seen_and_unchanged(ctx.file_states, before, path.display, "delete removes the whole file",
+    if (auto seen = seen_before_loss(ctx, before, path.display, "delete removes the whole file",
                                        "read " + path.display + ", then call delete again");
         !seen)
         co_return ToolResult::error(std::move(seen).error());
@@ -331,8 +354,9 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
     Outcome outcome;
     outcome.file_path = path.real;
     outcome.diff = deletion_diff(before, 64 * 1024);
+    const std::string opaque = opaque_facts(before);
     outcome.summary = either(args.dry_run, "Dry run (nothing written): would delete ", "Deleted ") + path.display +
-                      " (-" + std::to_string(outcome.diff.removals) + ").";
+                      (opaque.empty() ? " (-" + std::to_string(outcome.diff.removals) + ")." : " (" + opaque + ").");
     if (!args.dry_run) outcome.notes.push_back("undo with file_path " + path.display + " recreates it byte for byte");
     outcome.fields = deletion_fields(false);
     if (args.dry_run) co_return report(std::move(outcome), true, nullptr);

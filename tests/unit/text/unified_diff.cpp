@@ -45,6 +45,22 @@ TEST_CASE("unified diff: nothing changed") {
     CHECK(d.additions + d.removals == 0);
 }
 
+TEST_CASE("unified diff: a side with a NUL byte is git's Binary files line, no raw bytes, no lines counted") {
+    const std::string bin("a\0b\n\xff\n", 6);
+    text::DiffOptions gone;
+    gone.new_missing = true;
+    auto d = diff(bin, "", gone);
+    CHECK(d.text == "Binary files a/f.txt and /dev/null differ\n");
+    CHECK(d.removals == 0);
+    CHECK(d.hunks == 0);
+    text::DiffOptions made;
+    made.old_missing = true;
+    made.new_path = "g.bin";
+    CHECK(diff("", bin, made).text == "Binary files /dev/null and b/g.bin differ\n");
+    CHECK(diff("text\n", bin).text == "Binary files a/f.txt and b/f.txt differ\n");
+    CHECK(diff(bin, bin).text.empty());
+}
+
 TEST_CASE("unified diff: creation, from /dev/null, -0,0") {
     const text::DiffOptions o{.old_path = "new.txt", .old_missing = true};
     const auto d = text::unified_diff("", "a\nb\n", o);

@@ -216,6 +216,71 @@ TEST_CASE("delete: needs a read; shows every line removed; undo recreates it byt
     CHECK(f.mode("a.txt") == 0640);
 }
 
+TEST_CASE("move and delete: a binary file and a UTF-16 file keep their exact bytes and mode; git's Binary files line; undo restores them") {
+    MoveFixture f;
+    const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe no newline", 26);
+    const std::string utf16("\xff\xfeh\0i\0\r\0\n\0", 10);
+    f.put("img.png", png);
+    f.put("u16.txt", utf16);
+    REQUIRE(::chmod(f.path("img.png").c_str(), 0604) == 0);
+    REQUIRE(::chmod(f.path("u16.txt").c_str(), 0640) == 0);
+
+    // A move needs no read (nothing is lost) and carries any bytes.
+    const auto moved = f.move("img.png", "art/logo.png");
+    INFO(moved.text);
+    REQUIRE(!moved.is_error);
+    CHECK(f.get("art/logo.png") == png);
+    CHECK(f.mode("art/logo.png") == 0604);
+    CHECK(has(moved.text, "rename from img.png\nrename to art/logo.png\n"));
+
+    // A deletion of a file read cannot show needs no read; the call names its size and hash.
+    const auto deleted = f.remove("u16.txt");
+    INFO(deleted.text);
+    REQUIRE(!deleted.is_error);
+    CHECK(!tools_test::fs::exists(f.root / "u16.txt"));
+    CHECK(has(deleted.text, "a UTF-16/32 file of 10 bytes, sha256 "));
+    CHECK(has(deleted.text, "Binary files a/u16.txt and /dev/null differ\n"));
+    CHECK(!has(deleted.text, "+++"));
+    CHECK(deleted.structured["removals"] == 0);
+
+    // The session patch: a rename and git's line for the deletion, no raw bytes.
+    const std::string patch = f.patch();
+    CHECK(patch == "diff --git a/img.png b/art/logo.png\nsimilarity index 100%\nrename from img.png\nrename to art/logo.png\n"
+                   "Binary files a/u16.txt and /dev/null differ\n");
+
+    const auto recreated = f.undo("u16.txt");
+    INFO(recreated.text);
+    REQUIRE(!recreated.is_error);
+    CHECK(has(recreated.text, "Binary files /dev/null and b/u16.txt differ\n"));
+    CHECK(f.get("u16.txt") == utf16);
+    CHECK(f.mode("u16.txt") == 0640);
+    const auto back = f.undo("art/logo.png");
+    INFO(back.text);
+    REQUIRE(!back.is_error);
+    CHECK(f.get("img.png") == png);
+    CHECK(f.mode("img.png") == 0604);
+    CHECK(!tools_test::fs::exists(f.root / "art/logo.png"));
+    CHECK(f.patch() == "");
+}
+
+TEST_CASE("delete and move over: a binary file this session has seen must be unchanged since") {
+    MoveFixture f;
+    const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+    f.put("img.png", png);
+    f.put("other.txt", "text\n");
+    REQUIRE(!f.read("img.png").is_error);  // an image: read shows it, and records what it saw
+    f.put("img.png", png + std::string("\0more", 5));
+    const auto stale = f.remove("img.png");
+    CHECK(stale.is_error);
+    CHECK(has(stale.text, "changed on disk"));
+    const auto over = f.move("other.txt", "img.png", {{"overwrite", true}});
+    CHECK(over.is_error);
+    CHECK(has(over.text, "changed on disk"));
+    CHECK(f.get("other.txt") == "text\n");
+    // A text file still needs its read before it is deleted.
+    CHECK(has(f.remove("other.txt").text, "has not read"));
+}
+
 TEST_CASE("delete: an empty folder only; a changed file refused; ignored refused") {
     MoveFixture f;
     tools_test::fs::create_directories(f.root / "empty");

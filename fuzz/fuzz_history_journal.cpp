@@ -8,8 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include <spdlog/spdlog.h>
-
+#include "base/log.hpp"
 #include "os/ignore_files.hpp"
 #include "os/workspace.hpp"
 #include "tools/history.hpp"
@@ -23,7 +22,7 @@ struct Setup {
     std::string root;
     os::Workspace workspace;
     os::IgnoreFiles ignore{os::IgnoreSettings{}};
-    Setup() : root(make_root()), workspace({root}) { spdlog::set_level(spdlog::level::off); }
+    Setup() : root(make_root()), workspace({root}) { base::log::set_level(base::log::Level::off); }
     static std::string make_root() {
         const auto dir = std::filesystem::temp_directory_path() / "mcp-edit-fuzz-journal-root";
         std::filesystem::create_directories(dir);

@@ -27,9 +27,8 @@
 #include <asio/detached.hpp>
 #include <asio/io_context.hpp>
 #include <nlohmann/json.hpp>
-#include <spdlog/sinks/base_sink.h>
-#include <spdlog/spdlog.h>
 
+#include "base/log.hpp"
 #include "os/workspace.hpp"
 #include "protocol/jsonrpc.hpp"
 #include "protocol/versions.hpp"
@@ -63,15 +62,9 @@ public:
 };
 
 // Error-level logs mean an exception reached a backstop (a handler that threw): a finding.
-class ErrorSink final : public spdlog::sinks::base_sink<std::mutex> {
-public:
+struct LoggedErrors {
+    std::mutex mutex;
     std::vector<std::string> errors;
-
-protected:
-    void sink_it_(const spdlog::details::log_msg& msg) override {
-        if (msg.level >= spdlog::level::err) errors.emplace_back(msg.payload.data(), msg.payload.size());
-    }
-    void flush_() override {}
 };
 
 struct Setup {
@@ -79,7 +72,7 @@ struct Setup {
     server::Config config;
     std::unique_ptr<os::Workspace> workspace;
     tools::Registry registry;
-    std::shared_ptr<ErrorSink> sink = std::make_shared<ErrorSink>();
+    std::shared_ptr<LoggedErrors> logged = std::make_shared<LoggedErrors>();
 
     Setup() {
         root = fs::temp_directory_path() / "mcp-edit-fuzz-session-root";
@@ -89,8 +82,13 @@ struct Setup {
         config.roots_given = true;
         config.fsync = false;
         workspace = std::make_unique<os::Workspace>(config.roots);
-        spdlog::set_default_logger(std::make_shared<spdlog::logger>("fuzz", sink));
-        spdlog::set_level(spdlog::level::err);
+        std::string ignored;
+        base::log::to_stderr_or_file(base::log::Level::off, "", ignored);  // nothing on stderr
+        base::log::also_forward(base::log::Level::error, [errors = logged](base::log::Level, std::string_view, std::string_view text) {
+            const std::lock_guard lock(errors->mutex);
+            errors->errors.emplace_back(text);
+        });
+        base::log::set_level(base::log::Level::error);
     }
 
     // The root as every input finds it: a.txt and b.txt, nothing else.
@@ -180,7 +178,7 @@ Output read_output(const std::vector<std::string>& sent) {
 void run_one(std::string_view input) {
     Setup& s = setup();
     s.reset_root();
-    s.sink->errors.clear();
+    s.logged->errors.clear();
     std::vector<std::string> lines = split_lines(input);
     const bool cancels = input.find("notifications/cancelled") != std::string_view::npos;
     const bool ping_id_taken = input.find(final_ping_id) != std::string_view::npos;
@@ -217,7 +215,7 @@ void run_one(std::string_view input) {
         io.run_one_for(std::chrono::milliseconds(10));
     }
     if (!finished) fail("the session did not end at the end of input");
-    if (!s.sink->errors.empty()) fail("error logged: " + s.sink->errors.front());
+    if (!s.logged->errors.empty()) fail("error logged: " + s.logged->errors.front());
 
     const Output out = read_output(transport.sent);
     if (!ping_id_taken) {

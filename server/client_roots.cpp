@@ -5,7 +5,8 @@
 
 #include <asio/redirect_error.hpp>
 #include <asio/use_awaitable.hpp>
-#include <spdlog/spdlog.h>
+
+#include "base/log.hpp"
 
 namespace server {
 
@@ -49,7 +50,7 @@ asio::awaitable<std::shared_ptr<const os::Workspace>> ClientRoots::fetch(std::sh
     if (!roots.is_array()) {
         // Asked again only after notifications/roots/list_changed: a client that cannot answer
         // should not cost every call a wait.
-        spdlog::warn("roots/list got no usable answer ({}); using {} until the client's roots change",
+        base::log::warn("roots/list got no usable answer ({}); using {} until the client's roots change",
                      answer.timed_out ? "no reply in 10 s" : "an error or malformed reply",
                      config_.roots_given ? "--root" : "the working directory");
     } else {
@@ -62,11 +63,11 @@ asio::awaitable<std::shared_ptr<const os::Workspace>> ClientRoots::fetch(std::sh
     client_workspace_ = std::make_shared<const os::Workspace>(std::move(outcome.workspace));
     stale_ = generation != generation_;
     if (outcome.note != last_note_) {
-        if (!outcome.note.empty()) spdlog::warn("{}", outcome.note);
+        if (!outcome.note.empty()) base::log::warn("{}", outcome.note);
         note_ = outcome.note;
         last_note_ = outcome.note;
     }
-    spdlog::info("client roots: the workspace is {} ({})",
+    base::log::info("client roots: the workspace is {} ({})",
                  client_workspace_->roots().empty() ? std::string("(nothing)") : os::Workspace::list_text(client_workspace_->roots()),
                  client_workspace_->origin().empty() ? std::string("--root") : client_workspace_->origin());
     co_return client_workspace_;

@@ -9,8 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include <spdlog/common.h>
-
+#include "base/log.hpp"
 #include "os/ignore_files.hpp"
 
 namespace server {
@@ -38,7 +37,7 @@ struct Config {
     os::IgnoreSettings ignore;  // --ignore-file, --respect-gitignore, --ignore-reads
     std::string history_dir;    // --history-dir: undo history and session changes kept there ("" = memory only)
     std::size_t history_budget = 64u << 20;  // --history-budget: bytes the undo history, and the session's bases, each keep
-    spdlog::level::level_enum log_level = spdlog::level::info;
+    base::log::Level log_level = base::log::Level::info;
     std::string log_file;  // empty: stderr
 
     // Set when no root is usable: why, and how to fix it. Every tools/call fails with this (unless,

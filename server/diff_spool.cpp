@@ -1,8 +1,7 @@
 // DiffSpool: a lazily made private directory holding the newest approval diffs.
 #include "server/diff_spool.hpp"
 
-#include <spdlog/spdlog.h>
-
+#include "base/log.hpp"
 #include "os/platform.hpp"
 
 namespace server {
@@ -19,7 +18,7 @@ std::optional<std::string> DiffSpool::keep(std::string_view diff) {
         dir_ = platform::make_private_directory("mcp-edit-");
         if (!dir_) {
             dir_failed_ = true;
-            spdlog::warn("cannot make a private temp directory for approval diffs; forms will show a cut diff only");
+            base::log::warn("cannot make a private temp directory for approval diffs; forms will show a cut diff only");
         }
     }
     if (!dir_) return std::nullopt;

@@ -15,8 +15,8 @@
 #include <asio/signal_set.hpp>
 #include <asio/thread_pool.hpp>
 #include <asio/use_awaitable.hpp>
-#include <spdlog/spdlog.h>
 
+#include "base/log.hpp"
 #include "server/config.hpp"
 #include "server/host_config.hpp"
 #include "server/logging.hpp"
@@ -153,10 +153,10 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     app.add_flag("--write-through-hard-links", config.write_through_hard_links,
                  "A file with other names (hard links): write through every name (default: give it a file of its own)");
     app.add_flag("--no-fsync", [&](std::int64_t) { config.fsync = false; }, "Skip fsync when writing (faster, less durable)");
-    const std::map<std::string, spdlog::level::level_enum> levels = {
-        {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug}, {"info", spdlog::level::info},
-        {"warn", spdlog::level::warn},   {"warning", spdlog::level::warn}, {"error", spdlog::level::err},
-        {"critical", spdlog::level::critical}, {"off", spdlog::level::off}};
+    using base::log::Level;
+    const std::map<std::string, Level> levels = {
+        {"trace", Level::trace}, {"debug", Level::debug}, {"info", Level::info},         {"warn", Level::warn},
+        {"warning", Level::warn}, {"error", Level::error}, {"critical", Level::critical}, {"off", Level::off}};
     app.add_option("--log-level", config.log_level, "trace | debug | info | warn | error | critical | off (default info)")
         ->transform(CLI::CheckedTransformer(levels, CLI::ignore_case))
         ->option_text("LEVEL");
@@ -240,9 +240,9 @@ int main(int argc, char** argv) {
 
     // A log file that cannot be opened is no reason to stop: logs go to stderr, the host is told.
     std::string log_error;
-    if (!server::setup_logging(config.log_level, config.log_file, log_error)) {
+    if (!base::log::to_stderr_or_file(config.log_level, config.log_file, log_error)) {
         std::string stderr_error;
-        server::setup_logging(config.log_level, "", stderr_error);
+        base::log::to_stderr_or_file(config.log_level, "", stderr_error);
         config.warnings.push_back("--log-file " + config.log_file + " cannot be opened (" + log_error +
                                   "), so logs go to stderr");
     }
@@ -254,8 +254,8 @@ int main(int argc, char** argv) {
     const os::Workspace workspace(
         config.roots, config.roots_given ? "" : "this server's working directory; it was started without --root");
     judge_roots(config, workspace);
-    if (!config.misconfiguration.empty()) spdlog::error("{}", config.misconfiguration);
-    for (const auto& warning : config.warnings) spdlog::warn("configuration problem: {}", warning);
+    if (!config.misconfiguration.empty()) base::log::error("{}", config.misconfiguration);
+    for (const auto& warning : config.warnings) base::log::warn("configuration problem: {}", warning);
 
     std::unique_ptr<tools::Registry> registry;
     try {
@@ -293,13 +293,13 @@ int main(int argc, char** argv) {
 #endif
     signals.async_wait([&](const asio::error_code& ec, int signo) {
         if (ec) return;
-        spdlog::info("signal {}: finishing in-flight work", signo);
+        base::log::info("signal {}: finishing in-flight work", signo);
         session->shut_down();
     });
     // Windows: the console closing (or logoff, shutdown) ends the session like SIGTERM.
     platform::on_console_close([&io, session] {
         asio::post(io, [session] {
-            spdlog::info("console closing: finishing in-flight work");
+            base::log::info("console closing: finishing in-flight work");
             session->shut_down();
         });
     });
@@ -314,10 +314,10 @@ int main(int argc, char** argv) {
             io.stop();
         },
         asio::detached);
-    spdlog::debug("serving on stdio; roots: {}", fmt::join(workspace.roots(), ", "));
+    base::log::debug("serving on stdio; roots: {}", fmt::join(workspace.roots(), ", "));
     io.run();
     blocking.join();
     if (check_pool) check_pool->join();
-    spdlog::default_logger()->flush();
+    base::log::flush();
     return 0;
 }

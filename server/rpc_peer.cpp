@@ -6,7 +6,8 @@
 #include <asio/redirect_error.hpp>
 #include <asio/steady_timer.hpp>
 #include <asio/use_awaitable.hpp>
-#include <spdlog/spdlog.h>
+
+#include "base/log.hpp"
 
 namespace server {
 
@@ -87,7 +88,7 @@ void RpcPeer::Reply::finish(Json message, const TooBig& too_big) {
             const std::size_t bytes = text.size();
             text.clear();
             text.shrink_to_fit();
-            spdlog::warn("a reply of {} bytes is over the limit of {}; replaced", bytes, max_reply_bytes);
+            base::log::warn("a reply of {} bytes is over the limit of {}; replaced", bytes, max_reply_bytes);
             text = protocol::serialize(
                 too_big ? protocol::make_result(*id_, too_big(bytes))
                         : protocol::make_error(id_, protocol::internal_error,
@@ -153,7 +154,7 @@ void RpcPeer::on_line(std::string line) {
     try {
         take_line(line);
     } catch (const std::exception& e) {
-        spdlog::error("internal error while serving a message: {}", e.what());
+        base::log::error("internal error while serving a message: {}", e.what());
     }
 }
 
@@ -169,7 +170,7 @@ std::string duplicate_message(const std::string& where) {
 
 void RpcPeer::refuse_duplicate(protocol::ParsedLine parsed) {
     const std::string message = duplicate_message(parsed.duplicate_key);
-    spdlog::warn("refused a message with a repeated key {}", parsed.duplicate_key);
+    base::log::warn("refused a message with a repeated key {}", parsed.duplicate_key);
     if (parsed.kind == protocol::ParsedLine::Kind::batch) {
         send(protocol::make_error(std::nullopt, protocol::invalid_request, message));
         return;
@@ -233,7 +234,7 @@ void RpcPeer::dispatch(Json value, const std::shared_ptr<Batch>& batch) {
             if (note->method == "notifications/cancelled") cancel(*note);
             else handlers_.notification(*note);
         } catch (const std::exception& e) {
-            spdlog::error("internal error handling {}: {}", note->method, e.what());
+            base::log::error("internal error handling {}: {}", note->method, e.what());
         }
         return;
     }
@@ -262,7 +263,7 @@ void RpcPeer::dispatch(Json value, const std::shared_ptr<Batch>& batch) {
         handlers_.request(std::move(request), std::move(reply));
     } catch (const std::exception& e) {
         // The Reply, destroyed on the way out, has answered with an internal error.
-        spdlog::error("internal error serving {}: {}", method, e.what());
+        base::log::error("internal error serving {}: {}", method, e.what());
     }
 }
 
@@ -274,20 +275,20 @@ void RpcPeer::cancel(const protocol::Notification& note) {
     if (const auto it = in_flight_.find(id->key()); it != in_flight_.end()) {
         it->second->cancelled->store(true);
         if (it->second->on_cancel) it->second->on_cancel();
-        spdlog::debug("request {} cancelled by the client", id->key());
+        base::log::debug("request {} cancelled by the client", id->key());
     }
 }
 
 void RpcPeer::take_response(const protocol::Response& response, std::string malformed) {
     const auto it = outgoing_.find(response.id.key());
     if (it == outgoing_.end()) {
-        spdlog::debug("ignoring a response to unknown or finished request {}", response.id.key());
+        base::log::debug("ignoring a response to unknown or finished request {}", response.id.key());
         return;
     }
     if (it->second->response) {
         // The first answer to a request decides (an approval form answered twice in one write must
         // not let the second answer overturn the first before the waiting call has looked).
-        spdlog::warn("ignoring a second response to request {}: the first answer to it decides",
+        base::log::warn("ignoring a second response to request {}: the first answer to it decides",
                      protocol::serialize(response.id.to_json()));
         return;
     }

@@ -9,8 +9,8 @@
 #include <asio/detached.hpp>
 #include <asio/post.hpp>
 #include <asio/use_awaitable.hpp>
-#include <spdlog/spdlog.h>
 
+#include "base/log.hpp"
 #include "server/logging.hpp"
 #include "server/server_description.hpp"
 #include "tools/change.hpp"
@@ -119,9 +119,9 @@ Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Con
         auto journal = tools::HistoryJournal::open(config.history_dir, workspace, &ignore_, history_, session_changes_);
         if (journal) {
             journal_ = std::move(journal).value();
-            spdlog::info("history journal {}: {} records read back", journal_->path(), journal_->replayed());
+            base::log::info("history journal {}: {} records read back", journal_->path(), journal_->replayed());
         } else {
-            spdlog::warn("--history-dir: {}; undo history stays in memory only", journal.error().message);
+            base::log::warn("--history-dir: {}; undo history stays in memory only", journal.error().message);
         }
     }
     // Called on the thread that noted the change, while a tool call keeps this session alive.
@@ -150,7 +150,7 @@ void Session::handle_notification(const protocol::Notification& note) {
     } else if (note.method == "notifications/roots/list_changed") {
         roots_.changed();
     } else {
-        spdlog::debug("ignoring notification {}", note.method);
+        base::log::debug("ignoring notification {}", note.method);
     }
 }
 
@@ -190,7 +190,7 @@ void Session::handle_modern(protocol::Request& request, Reply& reply, const std:
                     {{"requested", version}, {"supported", supported}});
         return;
     }
-    if (era_ == protocol::Era::undecided) spdlog::info("speaking {} (stateless, per-request _meta)", version);
+    if (era_ == protocol::Era::undecided) base::log::info("speaking {} (stateless, per-request _meta)", version);
     era_ = protocol::Era::modern;
     version_ = version;
     if (const auto it = modern_methods().find(request.method); it != modern_methods().end()) {
@@ -319,7 +319,7 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         try {
             outcome = co_await registry_.handler(*call.tool)(ctx, call.args);
         } catch (const std::exception& e) {
-            spdlog::error("tool {} failed: {}", call.name, e.what());
+            base::log::error("tool {} failed: {}", call.name, e.what());
             outcome = tools::ToolResult::error(std::string("Internal error in ") + call.name + ": " + e.what() +
                                                ". The file was not changed.",
                                                base::ErrorReason::internal);
@@ -345,7 +345,7 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         try {
             co_await outcome.after_reply();
         } catch (const std::exception& e) {
-            spdlog::error("{}: bookkeeping after the write failed: {}", call.name, e.what());
+            base::log::error("{}: bookkeeping after the write failed: {}", call.name, e.what());
         }
         outcome.after_reply = nullptr;
     }
@@ -402,7 +402,7 @@ Json Session::initialize_result(const Json& params) {
     client_info_ = info ? *info : Json::object();
     Json server_info = {{"name", "mcp-edit"}, {"version", MCP_EDIT_VERSION}};
     if (protocol::has_structured_output(version_)) server_info["title"] = "mcp-edit: safe file editing";
-    spdlog::info("initialize: client {} {} asked {}, speaking {}", protocol::string_member(client_info_, "name").value_or("?"),
+    base::log::info("initialize: client {} {} asked {}, speaking {}", protocol::string_member(client_info_, "name").value_or("?"),
                  protocol::string_member(client_info_, "version").value_or("?"), requested, version_);
     return {{"protocolVersion", version_},
             {"capabilities", server_capabilities(false)},
@@ -410,7 +410,7 @@ Json Session::initialize_result(const Json& params) {
             {"instructions", instructions(config_)}};
 }
 
-void Session::forward_log(spdlog::level::level_enum level, const std::string& logger, const std::string& text) {
+void Session::forward_log(base::log::Level level, const std::string& logger, const std::string& text) {
     if (era_ != protocol::Era::legacy || !initialized_ || !client_log_level_ || level < *client_log_level_) return;
     peer_->notify("notifications/message", {{"level", mcp_level_name(level)}, {"logger", logger}, {"data", text}});
 }

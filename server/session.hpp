@@ -15,8 +15,8 @@
 #include <asio/awaitable.hpp>
 #include <asio/io_context.hpp>
 #include <nlohmann/json.hpp>
-#include <spdlog/common.h>
 
+#include "base/log.hpp"
 #include "os/workspace.hpp"
 #include "protocol/jsonrpc.hpp"
 #include "protocol/versions.hpp"
@@ -59,7 +59,7 @@ public:
 
     // For the MCP log sink: forwards a log record as notifications/message when the client asked
     // for that level (legacy era, after initialization). Call on the io_context's thread.
-    void forward_log(spdlog::level::level_enum level, const std::string& logger, const std::string& text);
+    void forward_log(base::log::Level level, const std::string& logger, const std::string& text);
 
     // Every method some era serves (initialize included), from the method tables.
     static const std::vector<std::string_view>& known_methods();
@@ -129,7 +129,7 @@ private:
     bool initialized_ = false;       // legacy: notifications/initialized received
     Json client_capabilities_ = Json::object();
     Json client_info_ = Json::object();
-    std::optional<spdlog::level::level_enum> client_log_level_;
+    std::optional<base::log::Level> client_log_level_;
     std::size_t tool_calls_ = 0;  // tools/call coroutines running
 };
 

@@ -20,7 +20,8 @@
 #include <asio/redirect_error.hpp>
 #include <asio/use_awaitable.hpp>
 #include <asio/write.hpp>
-#include <spdlog/spdlog.h>
+
+#include "base/log.hpp"
 
 namespace server {
 
@@ -142,7 +143,7 @@ void StdioTransport::feed(const char* data, std::size_t n) {
                 if (line.find_first_not_of(" \t\r") != std::string::npos) receiver_.on_line(std::move(line));
             }
         } catch (const std::exception& e) {
-            spdlog::error("stdin: a line could not be handled: {}", e.what());
+            base::log::error("stdin: a line could not be handled: {}", e.what());
         }
         start = end + 1;
     }
@@ -163,7 +164,7 @@ asio::awaitable<void> StdioTransport::read_loop() {
         if (n > 0) feed(buffer.data(), n);
         if (ec) {
             if (ec != asio::error::eof && ec != asio::error::operation_aborted)
-                spdlog::warn("stdin: {}", ec.message());
+                base::log::warn("stdin: {}", ec.message());
             break;
         }
     }
@@ -266,7 +267,7 @@ asio::awaitable<void> StdioTransport::write_loop() {
         budget_.remove(batch.size());
         if (queued_bytes_ <= max_queued_output) backpressure_.notify();
         if (!ok) {
-            spdlog::warn("stdout closed; dropping further output");
+            base::log::warn("stdout closed; dropping further output");
             output_broken_ = true;
             queue_.clear();
             queued_bytes_ = 0;

@@ -6,8 +6,7 @@
 #include <deque>
 #include <set>
 
-#include <spdlog/spdlog.h>
-
+#include "base/log.hpp"
 #include "tools/call_shapes.hpp"
 #include "tools/change.hpp"
 #include "tools/change_report.hpp"
@@ -438,7 +437,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     std::vector<CheckOutcome> checks = co_await change.check(ctx);
     ToolResult result = report(patch, planned, false, &decision, std::move(checks), change.hard_link_notes(ctx));
     co_await change.record(ctx, result, true);
-    spdlog::debug("apply_diff wrote {} file(s)", planned.files.size());
+    base::log::debug("apply_diff wrote {} file(s)", planned.files.size());
     co_return result;
 }
 

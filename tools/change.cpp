@@ -4,8 +4,7 @@
 
 #include <cctype>
 
-#include <spdlog/spdlog.h>
-
+#include "base/log.hpp"
 #include "os/platform.hpp"
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
@@ -242,7 +241,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     }
     if (request.after_write) request.after_write();
     for (auto& note : change.hard_link_notes(ctx)) planned.plan.notes.push_back(std::move(note));
-    spdlog::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
+    base::log::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
     std::vector<CheckOutcome> checks = co_await change.check(ctx);
     ToolResult result = report(request, path, existed, planned, &decision, std::move(checks));
     co_await change.record(ctx, result, request.record_history);

@@ -9,8 +9,8 @@
 #include <asio/steady_timer.hpp>
 #include <asio/this_coro.hpp>
 #include <asio/use_awaitable.hpp>
-#include <spdlog/spdlog.h>
 
+#include "base/log.hpp"
 #include "tools/fingerprint.hpp"
 
 namespace tools {
@@ -95,7 +95,7 @@ platform::ProcessOutcome run_on_copy(const CheckRule& rule, const CheckSettings&
     } else {
         out.error = "cannot write the pre-image's copy in " + *folder;
     }
-    if (!platform::remove_private_directory(*folder)) spdlog::warn("checks: cannot remove {}", *folder);
+    if (!platform::remove_private_directory(*folder)) base::log::warn("checks: cannot remove {}", *folder);
     return out;
 }
 

@@ -16,8 +16,8 @@
 #endif
 
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
+#include "base/log.hpp"
 #include "os/hash.hpp"
 #include "os/platform.hpp"
 
@@ -176,7 +176,7 @@ public:
         if (verdicts_.size() >= max_verdicts) verdicts_.clear();  // bounded; judged again when needed
         auto verdict = judge(path);
         if (verdict)
-            spdlog::warn("history journal: a record of {} is not replayed: {}", path.substr(0, 256), *verdict);
+            base::log::warn("history journal: a record of {} is not replayed: {}", path.substr(0, 256), *verdict);
         return verdicts_.emplace(path, std::move(verdict)).first->second;
     }
 
@@ -346,7 +346,7 @@ base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::st
     journal->replayed_ = replayed.records;
     journal->dropped_ = replayed.dropped;
     if (replayed.dropped)
-        spdlog::warn("history journal {}: {} record(s) naming paths a call could not change were dropped", path, replayed.dropped);
+        base::log::warn("history journal {}: {} record(s) naming paths a call could not change were dropped", path, replayed.dropped);
 
     if (!replayed.header_seen && on_disk > 0) {
         // Not even a whole header: a journal whose first write was cut short, or somebody else's file.
@@ -365,7 +365,7 @@ base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::st
     std::error_code mode_error;
     std::filesystem::permissions(fs_path(path), std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
                                  std::filesystem::perm_options::replace, mode_error);
-    if (mode_error) spdlog::warn("history journal {}: cannot make it private: {}", path, mode_error.message());
+    if (mode_error) base::log::warn("history journal {}: cannot make it private: {}", path, mode_error.message());
     return journal;
 }
 
@@ -416,13 +416,13 @@ void HistoryJournal::append(const std::string& record) {
     std::lock_guard lock(mutex_);
     if (size_ + record.size() > max_journal_bytes) {
         std::string error;
-        if (!rewrite(compact(), error)) spdlog::warn("history journal {}: {}", path_, error);
+        if (!rewrite(compact(), error)) base::log::warn("history journal {}: {}", path_, error);
         open_for_append();
     }
     // One write per record reaches the file whole; a crash mid-record loses that record only.
     const bool written = out_ >= 0 && write_all(out_, record);
     size_ += record.size();
-    if (!written) spdlog::warn("history journal {}: a record could not be written", path_);
+    if (!written) base::log::warn("history journal {}: a record could not be written", path_);
 }
 
 void HistoryJournal::recorded(const std::string& real_path, const std::string& tool, bool existed, std::string_view before,

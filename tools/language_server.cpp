@@ -7,8 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include <spdlog/spdlog.h>
-
+#include "base/log.hpp"
 #include "tools/fingerprint.hpp"
 #include "tools/lsp_text.hpp"
 
@@ -268,7 +267,7 @@ bool LanguageServer::send(const Json& message) {
     if (outbox_closed_) return false;
     if (outbox_bytes_ + frame.size() > max_outbox) {
         // It has not read what it was sent for a long while: it is treated as ended.
-        spdlog::warn("language server {}: {} MiB unread on its input; it will be restarted", argv_.front(), outbox_bytes_ >> 20);
+        base::log::warn("language server {}: {} MiB unread on its input; it will be restarted", argv_.front(), outbox_bytes_ >> 20);
         outbox_closed_ = true;
         const std::lock_guard state(mutex_);
         exited_ = true;
@@ -341,7 +340,7 @@ void LanguageServer::read_messages() {
         }
     }
     // Output that is not LSP counts as an end: the next call stops it and starts it again.
-    if (broken) spdlog::warn("language server {}: its output is not LSP; it will be restarted", argv_.front());
+    if (broken) base::log::warn("language server {}: its output is not LSP; it will be restarted", argv_.front());
     const std::lock_guard lock(mutex_);
     exited_ = true;
     changed_.notify_all();

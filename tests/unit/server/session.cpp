@@ -114,8 +114,8 @@ TEST_CASE("session: logging/setLevel takes MCP's eight names and forwards record
     }
     c.request(1, "logging/setLevel", {{"level", "notice"}});
     c.reply(1);
-    c.session().forward_log(spdlog::level::debug, "t", "hidden");
-    c.session().forward_log(spdlog::level::warn, "t", "shown");
+    c.session().forward_log(base::log::Level::debug, "t", "hidden");
+    c.session().forward_log(base::log::Level::warn, "t", "shown");
     const Json note = c.notification("notifications/message");
     CHECK(note["params"]["level"] == "warning");
     CHECK(note["params"]["data"] == "shown");

@@ -19,9 +19,9 @@
 #include <asio/io_context.hpp>
 #include <asio/thread_pool.hpp>
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include "base/log.hpp"
 #include "os/workspace.hpp"
 #include "protocol/versions.hpp"
 #include "server/config.hpp"
@@ -57,7 +57,7 @@ class Client {
 public:
     explicit Client(const std::function<void(server::Config&)>& configure = {})
         : root_(make_root()), config_(make_config(root_, configure)), workspace_({root_.string()}) {
-        spdlog::set_level(spdlog::level::off);  // the session's info lines would fill the test output
+        base::log::set_level(base::log::Level::off);  // the session's info lines would fill the test output
         session_ = std::make_shared<server::Session>(io_, pool_.get_executor(), config_, transport_, workspace_, registry_);
         transport_.start(session_->receiver());
     }

@@ -201,6 +201,8 @@ std::vector<History::Exported> History::export_all(const Reader& read_current) c
             e.before = before_of(r, *after);
             e.after = std::move(*after);
             e.after_fingerprint = r.after_fingerprint;
+            e.mode = r.mode;
+            e.partner = r.partner;
             after = e.before;
             images.push_back(std::move(image));
         }

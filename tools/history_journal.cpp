@@ -53,8 +53,14 @@ std::string framed(const Json& record) {
     return out;
 }
 
-Json record_of(const std::string& path, const std::string& tool, bool existed, std::string_view before, const std::string* after) {
-    return {{"t", "r"}, {"p", path}, {"tool", tool}, {"e", existed}, {"b", bytes(before)}, {"a", after ? bytes(*after) : Json()}};
+// "m": the permission bits before the change, "q": a move's other file (both left out when none;
+// journals written before they existed replay as changes with no mode and no partner).
+Json record_of(const std::string& path, const std::string& tool, bool existed, std::string_view before, const std::string* after,
+               std::uint32_t mode, const std::string& partner) {
+    Json out = {{"t", "r"}, {"p", path}, {"tool", tool}, {"e", existed}, {"b", bytes(before)}, {"a", after ? bytes(*after) : Json()}};
+    if (mode & 07777) out["m"] = mode & 07777;
+    if (!partner.empty()) out["q"] = partner;
+    return out;
 }
 
 Json base_of(const std::string& path, bool existed, std::string_view base) {
@@ -274,10 +280,22 @@ HistoryJournal::Replay HistoryJournal::replay(const std::function<bool(char*, st
             const bool tool_name = tool && !tool->empty() && tool->size() <= 32 &&
                                    tool->find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string::npos;
             if (!p || !tool_name || !existed || !before || (!after && !deleted)) break;
-            if ((taken = !judge.refused(*p))) {
+            // The mode, when there: permission bits only. A move's partner, when there: a path a
+            // live call could change, not the record's own (undo writes there).
+            std::uint32_t mode = 0;
+            if (const auto m = r.find("m"); m != r.end()) {
+                if (!m->is_number_unsigned() || m->get<std::uint64_t>() > 07777) break;
+                // Never a set-user/group-ID bit from a journal: undo would make such a file.
+                mode = static_cast<std::uint32_t>(m->get<std::uint64_t>()) & 01777;
+            }
+            const auto partner = text("q");
+            if (r.contains("q") && (!partner || partner->empty())) break;
+            taken = !judge.refused(*p) && (!partner || (*partner != *p && !judge.refused(*partner)));
+            if (taken) {
                 std::optional<Fingerprint> fingerprint;
                 if (after) fingerprint = Fingerprint::of(*after);
-                history.record(*tool, *p, *existed, std::move(*before), after ? std::move(*after) : std::string(), std::move(fingerprint));
+                history.record(*tool, *p, *existed, std::move(*before), after ? std::move(*after) : std::string(), std::move(fingerprint),
+                               mode, partner.value_or(std::string()));
                 ++writes[*p];
             }
         } else if (*t == "u") {
@@ -386,7 +404,7 @@ std::string HistoryJournal::compact() const {
     };
     for (const auto& e : history_.export_all(read_current))
         out += framed(record_of(e.real_path, e.entry.tool, e.entry.existed, e.entry.before,
-                                e.entry.after_fingerprint ? &e.entry.after : nullptr));
+                                e.entry.after_fingerprint ? &e.entry.after : nullptr, e.entry.mode, e.entry.partner));
     for (const auto& f : changes_.files()) {
         std::optional<std::string> base;
         if (f.existed && f.delta) {
@@ -426,8 +444,8 @@ void HistoryJournal::append(const std::string& record) {
 }
 
 void HistoryJournal::recorded(const std::string& real_path, const std::string& tool, bool existed, std::string_view before,
-                              const std::string* after) {
-    append(framed(record_of(real_path, tool, existed, before, after)));
+                              const std::string* after, std::uint32_t mode, const std::string& partner) {
+    append(framed(record_of(real_path, tool, existed, before, after, mode, partner)));
 }
 
 void HistoryJournal::popped(const std::string& real_path) { append(framed({{"t", "u"}, {"p", real_path}})); }

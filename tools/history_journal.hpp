@@ -71,9 +71,10 @@ public:
     std::size_t replayed() const { return replayed_; }  // records read back at start
     std::size_t dropped() const { return dropped_; }    // of those, dropped for their path
 
-    // A change recorded in the history (after: nullptr when it deleted the file).
+    // A change recorded in the history (after: nullptr when it deleted the file), with the file's
+    // mode before it (0: none) and a move's other file ("" for any other change); see History::Entry.
     void recorded(const std::string& real_path, const std::string& tool, bool existed, std::string_view before,
-                  const std::string* after);
+                  const std::string* after, std::uint32_t mode = 0, const std::string& partner = {});
     // The newest history entry of `real_path` was undone.
     void popped(const std::string& real_path);
     // The bytes `real_path` had before this session's first change of it (none: it did not exist).

@@ -317,7 +317,8 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
                 if (first[i]) ctx.journal->based(real, change.before.exists, change.before.file.bytes);
                 if (journal_history)
                     ctx.journal->recorded(real, tool_, change.before.exists, change.before.file.bytes,
-                                          change.delete_file ? nullptr : &change.new_bytes);
+                                          change.delete_file ? nullptr : &change.new_bytes,
+                                          change.before.exists ? change.before.file.stat.mode : 0, change.partner);
             }
             return true;
         });

@@ -15,9 +15,9 @@ import {
 requireBinary();
 
 /** A connected SDK client over a tapped server; `answer` decides each elicitation. */
-async function connect(dir, label) {
+async function connect(dir, label, extraArgs = []) {
   const tap = makeTempDir('mcp-edit-e2e-tap-');
-  const tr = new StdioClientTransport(tappedServer(dir, tap));
+  const tr = new StdioClientTransport(tappedServer(dir, tap, extraArgs));
   drain(tr.stderr);
   const client = new Client({ name: `mcp-edit-e2e-${label}`, version: '0.0.0' }, { capabilities: { elicitation: {} } });
   const box = { asked: [], answer: { action: 'accept', content: { decision: 'apply' } } };
@@ -69,6 +69,67 @@ describe('move and delete (SDK client, --approval ask)', { concurrency: true }, 
       assert.ok(!exists(path.join(dir, 'sub/b.txt')));
     } finally {
       await s.close();
+    }
+  });
+
+  test('a binary file: moved byte for byte with its mode, deleted without a read (read cannot show it), git\'s Binary files line, undo restores it', async () => {
+    const dir = makeTempDir();
+    const bytes = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x00, 0x00, 0xff, 0x0d, 0x0a, 0x00, 0x01]);
+    fs.writeFileSync(path.join(dir, 'tool.bin'), bytes);
+    fs.chmodSync(path.join(dir, 'tool.bin'), 0o751);
+    fs.writeFileSync(path.join(dir, 'gone.bin'), bytes.subarray(0, 7));
+    const s = await connect(dir, 'binary');
+    try {
+      const moved = ok(await s.call('move', { from: 'tool.bin', to: 'bin/tool' }), 'move of a binary file');
+      assert.match(moved.diff, /^diff --git a\/tool\.bin b\/bin\/tool\nsimilarity index 100%\nrename from tool\.bin\nrename to bin\/tool\n$/);
+      assert.deepEqual(fs.readFileSync(path.join(dir, 'bin/tool')), bytes);
+      assert.equal(fs.statSync(path.join(dir, 'bin/tool')).mode & 0o7777, 0o751);
+
+      const deleted = await s.call('delete', { file_path: 'gone.bin' });
+      ok(deleted, 'delete of a binary file');
+      assert.match(s.asked.at(-1).message, /Binary files a\/gone\.bin and \/dev\/null differ/, 'the form names it as binary');
+      assert.match(textOf(deleted), /a binary file of 7 bytes, sha256 [0-9a-f]{64}/);
+      assert.ok(!exists(path.join(dir, 'gone.bin')));
+
+      const patch = ok(await s.call('changes', {}), 'changes');
+      assert.equal(patch.patch, 'diff --git a/tool.bin b/bin/tool\nsimilarity index 100%\nrename from tool.bin\nrename to bin/tool\n' +
+        'Binary files a/gone.bin and /dev/null differ\n');
+
+      ok(await s.call('undo', { file_path: 'gone.bin' }), 'undo of the deletion');
+      assert.deepEqual(fs.readFileSync(path.join(dir, 'gone.bin')), bytes.subarray(0, 7));
+      ok(await s.call('undo', { file_path: 'bin/tool' }), 'undo of the move');
+      assert.deepEqual(fs.readFileSync(path.join(dir, 'tool.bin')), bytes);
+      assert.equal(fs.statSync(path.join(dir, 'tool.bin')).mode & 0o7777, 0o751);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('--history-dir: after a restart, changes still shows the rename and undo moves the file back with its mode', async () => {
+    const dir = makeTempDir();
+    const history = makeTempDir('mcp-edit-e2e-history-');
+    const bytes = Buffer.from('x\r\ny \xff', 'latin1');
+    fs.writeFileSync(path.join(dir, 'run.sh'), bytes);
+    fs.chmodSync(path.join(dir, 'run.sh'), 0o700);
+    const first = await connect(dir, 'restart-1', ['--history-dir', history]);
+    try {
+      ok(await first.call('move', { from: 'run.sh', to: 'scripts/run.sh' }), 'move');
+    } finally {
+      await first.close();
+    }
+    fs.chmodSync(path.join(dir, 'scripts/run.sh'), 0o755);  // the mode the move gave is not what undo restores
+    const second = await connect(dir, 'restart-2', ['--history-dir', history]);
+    try {
+      const patch = ok(await second.call('changes', {}), 'changes after the restart');
+      assert.equal(patch.patch, 'diff --git a/run.sh b/scripts/run.sh\nsimilarity index 100%\nrename from run.sh\nrename to scripts/run.sh\n');
+      const undone = await second.call('undo', { file_path: 'scripts/run.sh' });
+      ok(undone, 'undo after the restart');
+      assert.match(undone.structuredContent.diff, /rename from scripts\/run\.sh\nrename to run\.sh/);
+      assert.deepEqual(fs.readFileSync(path.join(dir, 'run.sh')), bytes);
+      assert.equal(fs.statSync(path.join(dir, 'run.sh')).mode & 0o7777, 0o700);
+      assert.ok(!exists(path.join(dir, 'scripts/run.sh')));
+    } finally {
+      await second.close();
     }
   });
 

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/file_moves.hpp"
 #include "tools/history_journal.hpp"
 
 #ifndef _WIN32
@@ -114,6 +115,105 @@ TEST_CASE("history journal: a restart finds the undo steps and the session's bas
     CHECK(*files[0].base == "zero\n");
     CHECK(files[0].changes == 4);
     CHECK_FALSE(files[1].existed);
+}
+
+TEST_CASE("history journal: a move's two files and the mode come back after a restart, and after a compaction") {
+    Dir d;
+    const std::string from = root()("run.sh"), to = root()("bin/run.sh");
+    const std::string bytes = "#!/bin/sh\r\n\xff\0";
+    {
+        History h;
+        SessionChanges c;
+        auto j = open(d, h, c);
+        j->based(to, false, "");
+        j->based(from, true, bytes);
+        j->recorded(to, "move", false, "", &bytes, 0, from);
+        j->recorded(from, "move", true, bytes, nullptr, 0100751, to);  // st_mode: the type bits are not kept
+        const std::string big(100000, 'x');
+        for (int i = 0; i < 20; ++i) {  // enough undone bytes that the next open compacts the journal
+            j->recorded(root()("other.txt"), "edit", true, big, &big);
+            j->popped(root()("other.txt"));
+        }
+    }
+    for (int round = 0; round < 2; ++round) {  // as written, then as compacted
+        CAPTURE(round);
+        History h;
+        SessionChanges c;
+        auto j = open(d, h, c);
+        const auto in = h.latest(to);
+        const auto out = h.latest(from);
+        REQUIRE(in);
+        REQUIRE(out);
+        CHECK(in->partner == from);
+        CHECK(out->partner == to);
+        CHECK(out->mode == 0751);
+        CHECK(in->mode == 0);
+        const auto move = tools::move_of(h, to);
+        REQUIRE(move);
+        CHECK(move->first == from);
+        CHECK(move->second == to);
+        CHECK(c.files().size() == 2);
+    }
+}
+
+TEST_CASE("history journal: a mode or a partner of the wrong shape ends the replay; a partner no call could change drops the record") {
+    const auto bin = [](const std::string& s) { return nlohmann::json::binary(std::vector<std::uint8_t>(s.begin(), s.end())); };
+    const auto record = [&](const std::string& path, nlohmann::json extra) {
+        nlohmann::json r = {{"t", "r"}, {"p", path}, {"tool", "move"}, {"e", true}, {"b", bin("x\n")}, {"a", nullptr}};
+        for (auto& [k, v] : extra.items()) r[k] = v;
+        return framed(r);
+    };
+    const auto replay = [&](const std::string& records, History& h) {
+        Dir d;
+        std::string path;
+        {
+            History h0;
+            SessionChanges c0;
+            path = open(d, h0, c0)->path();
+        }
+        std::ofstream(fs::path(path), std::ios::binary | std::ios::app) << records;
+        SessionChanges c;
+        auto j = open(d, h, c);
+        return std::make_pair(j->replayed(), j->dropped());
+    };
+    const std::string a = root()("a.txt"), b = root()("b.txt");
+    SUBCASE("a mode that is not a permission number ends the replay there") {
+        for (const nlohmann::json& bad : {nlohmann::json("0755"), nlohmann::json(-1), nlohmann::json(0100644), nlohmann::json(1.5)}) {
+            CAPTURE(bad.dump());
+            History h;
+            const auto [records, dropped] = replay(record(a, {{"m", 0644}}) + record(b, {{"m", bad}}), h);
+            CHECK(records == 2);  // the header and a.txt's change
+            CHECK(h.latest(a)->mode == 0644);
+            CHECK_FALSE(h.latest(b));
+        }
+    }
+    SUBCASE("a set-user-ID bit is not taken from a journal") {
+        History h;
+        replay(record(a, {{"m", 06755}}), h);
+        REQUIRE(h.latest(a));
+        CHECK(h.latest(a)->mode == 0755);
+    }
+    SUBCASE("a partner that is not a path string ends the replay") {
+        for (const nlohmann::json& bad : {nlohmann::json(""), nlohmann::json(7), nlohmann::json::array({b})}) {
+            CAPTURE(bad.dump());
+            History h;
+            const auto [records, dropped] = replay(record(a, {{"q", bad}}), h);
+            CHECK(records == 1);
+            CHECK_FALSE(h.latest(a));
+        }
+    }
+    SUBCASE("a partner outside the roots, through .., or the record's own path drops the record") {
+        History h;
+        const auto [records, dropped] =
+            replay(record(a, {{"q", "/etc/passwd"}}) + record(a, {{"q", root()("sub/../b.txt")}}) + record(a, {{"q", a}}) +
+                       record(b, {{"q", a}}),
+                   h);
+        CHECK(records == 5);
+        CHECK(dropped == 3);
+        CHECK_FALSE(h.latest(a));
+        REQUIRE(h.latest(b));
+        CHECK(h.latest(b)->partner == a);
+    }
 }
 
 TEST_CASE("history journal: a record cut short is dropped, the ones before it count; other roots have their own") {

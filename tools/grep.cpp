@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "os/directory_walk.hpp"
+#include "os/search_reader.hpp"
 #include "text/line_search.hpp"
 #include "tools/check_rules.hpp"
 #include "tools/file_access.hpp"
@@ -25,8 +26,11 @@ namespace {
 // max_structured_json (fit_structured_text checks).
 constexpr std::size_t grep_text_budget = 36 * 1024;
 constexpr std::size_t max_line_bytes = 300;     // a longer line is shown as a window around its match
-constexpr std::size_t window_files = 64;        // files handed to workers and not yet reported, at most
-constexpr std::size_t window_path_bytes = 1 << 20;  // the queued paths' bytes, at most
+// Files handed to workers and not yet reported, at most: many, so that while one worker is in a big
+// file the other goes on through the small files after it (reports wait for the big one, in order).
+constexpr std::size_t window_files = 1024;
+constexpr std::size_t window_path_bytes = 1 << 20;   // the queued paths' bytes, at most
+constexpr std::size_t window_result_bytes = 4 << 20;  // the kept lines of searched, unreported files, about at most
 constexpr std::size_t kept_buffer_bytes = 16 << 20;  // a worker's read buffer, kept between files up to this size
 
 std::string plural(std::uint64_t n, const char* one, const char* many) {
@@ -42,6 +46,7 @@ struct Job {
 
 struct Outcome {
     text::FileSearch search;
+    std::size_t bytes = 0;  // what it holds, about (counted against window_result_bytes)
     bool too_large = false;
     bool unreadable = false;
     std::string shown;
@@ -120,6 +125,9 @@ private:
             Outcome outcome = std::move(it->second);
             done_.erase(it);
             ++next_report_;
+            // Past the bound workers may wait for room, or for their file to be the next reported (see work).
+            if (done_bytes_ >= window_result_bytes) work_ready_.notify_all();
+            done_bytes_ -= outcome.bytes;
             lock.unlock();
             report_(outcome);
             lock.lock();
@@ -129,42 +137,51 @@ private:
 
     void work() {
         text::LineMatcher matcher(pattern_);
-        platform::ReadFile file;  // its buffer is kept from file to file (fewer allocations and page faults)
+        platform::SearchReader reader;  // its buffer and last folder are kept from file to file
         while (true) {
             Job job;
             {
                 std::unique_lock lock(mutex_);
-                work_ready_.wait(lock, [this] { return closing_ || !queue_.empty(); });
+                // Past window_result_bytes of unreported results, only the file reported next is
+                // taken (it is at the queue's front or being searched): the others wait for room.
+                work_ready_.wait(lock, [this] {
+                    return closing_ || (!queue_.empty() &&
+                                        (done_bytes_ < window_result_bytes || queue_.front().seq == next_report_));
+                });
                 if (queue_.empty()) return;
                 job = std::move(queue_.front());
                 queue_.pop_front();
                 queued_bytes_ -= job.real.size() + job.shown.size();
             }
-            Outcome outcome = search(matcher, file, job);
-            if (file.bytes.capacity() > kept_buffer_bytes) std::string().swap(file.bytes);
+            Outcome outcome = search(matcher, reader, job);
+            reader.release_above(kept_buffer_bytes);
             bool awaited = false;  // the walk can report only in order: wake it for the next one it needs
             {
                 std::lock_guard lock(mutex_);
                 awaited = job.seq == next_report_;
+                done_bytes_ += outcome.bytes;
                 done_.emplace(job.seq, std::move(outcome));
             }
             if (awaited) changed_.notify_all();
         }
     }
 
-    Outcome search(text::LineMatcher& matcher, platform::ReadFile& file, const Job& job) {
+    Outcome search(text::LineMatcher& matcher, platform::SearchReader& reader, const Job& job) {
         Outcome out;
         out.shown = job.shown;
         if (cancelled()) return out;
         platform::ReadFailure failure;
-        if (!platform::read_regular_file(job.real, ctx_.limits.max_file_size, file, failure)) {
+        std::string_view bytes;
+        if (!reader.read(job.real, ctx_.limits.max_file_size, bytes, failure)) {
             out.too_large = failure.why == platform::ReadFailure::Why::too_large;
             out.unreadable = !out.too_large;
             return out;
         }
         text::SearchLimits limits = limits_;
         if (counting_only.load()) limits.max_kept_matches = 0;
-        out.search = matcher.search(file.bytes, limits);
+        out.search = matcher.search(bytes, limits);
+        out.bytes = sizeof(Outcome) + out.shown.size();
+        for (const auto& line : out.search.lines) out.bytes += sizeof(line) + line.text.size();
         return out;
     }
 
@@ -174,7 +191,7 @@ private:
     std::mutex mutex_;
     std::condition_variable work_ready_, changed_;
     std::deque<Job> queue_;
-    std::size_t queued_bytes_ = 0, in_flight_ = 0, next_seq_ = 0, next_report_ = 0;
+    std::size_t queued_bytes_ = 0, in_flight_ = 0, next_seq_ = 0, next_report_ = 0, done_bytes_ = 0;
     std::map<std::size_t, Outcome> done_;
     bool closing_ = false;
     std::vector<std::thread> workers_;

@@ -1,0 +1,39 @@
+// Whole-file reads for a search over many files (grep's workers): cheaper per file than
+// read_regular_file, which a search would call tens of thousands of times.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "os/platform.hpp"
+
+namespace platform {
+
+// One worker's reader. On POSIX the folder of the last file stays open, so the next file of the
+// same folder is opened relative to it with one openat (the walk hands files over folder by
+// folder), and the buffer is kept from file to file and never zero-filled. The checks are those
+// of read_regular_file: only a regular file, at most max_size bytes, opened non-blocking, and under
+// a held root no symlink followed (the folder is reached as open_directory reaches it).
+class SearchReader {
+public:
+    SearchReader();
+    ~SearchReader();
+    SearchReader(const SearchReader&) = delete;
+    SearchReader& operator=(const SearchReader&) = delete;
+
+    // Reads the file at the absolute real path `real` whole; `bytes` stays valid until the next
+    // call. False with `failure` filled as read_regular_file fills it.
+    bool read(const std::string& real, std::uint64_t max_size, std::string_view& bytes, ReadFailure& failure);
+
+    // Frees the buffer when it grew past `keep` bytes (a big file does not pin its size).
+    void release_above(std::size_t keep);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace platform

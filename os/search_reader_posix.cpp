@@ -1,0 +1,126 @@
+// SearchReader on POSIX: the last file's folder kept open and each file opened relative to it,
+// fstat, then one read of the whole file into a kept buffer (see search_reader.hpp).
+#include "os/search_reader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "os/confinement_posix.hpp"
+
+namespace platform {
+
+struct SearchReader::Impl {
+    std::string folder;  // the real path `dir` was opened for
+    posix::Fd dir;
+    bool held = false;   // `folder` is under a held root: no symlink is followed, the file's name included
+    std::unique_ptr<char[]> buffer;
+    std::size_t capacity = 0;
+
+    // Makes room for `n` bytes, keeping the first `keep`.
+    void reserve(std::size_t n, std::size_t keep) {
+        if (n <= capacity) return;
+        const std::size_t grown = std::max(n, capacity + capacity / 2);
+        std::unique_ptr<char[]> bigger(new char[grown]);  // not zero-filled: only read bytes are looked at
+        if (keep) std::copy(buffer.get(), buffer.get() + keep, bigger.get());
+        buffer = std::move(bigger);
+        capacity = grown;
+    }
+};
+
+SearchReader::SearchReader() : impl_(std::make_unique<Impl>()) {}
+SearchReader::~SearchReader() = default;
+
+bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::string_view& bytes, ReadFailure& failure) {
+    Impl& s = *impl_;
+    const auto slash = real.find_last_of('/');
+    const std::string name = slash == std::string::npos ? real : real.substr(slash + 1);
+    const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : real.substr(0, slash);
+    if (name.empty() || name == "." || name == "..") {
+        failure.why = ReadFailure::Why::io;
+        failure.detail = "not a file name";
+        return false;
+    }
+    if (!s.dir || folder != s.folder) {
+        s.dir.reset();
+        s.folder.clear();
+        s.held = posix::under_held_root(folder);
+        s.dir = posix::open_directory(folder);
+        if (!s.dir) {
+            failure.why = errno == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io;
+            failure.detail = posix::walk_error(real, errno);
+            return false;
+        }
+        s.folder = folder;
+    }
+    int fd;
+    do fd = ::openat(s.dir.get(), name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (s.held ? O_NOFOLLOW : 0));
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) {
+        failure.why = errno == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io;
+        failure.detail = posix::walk_error(real, errno);
+        return false;
+    }
+    const posix::Fd file(fd);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        failure.why = ReadFailure::Why::io;
+        failure.detail = error_text(errno);
+        return false;
+    }
+    const FileKind kind = posix::kind_of_mode(st.st_mode);
+    if (kind != FileKind::regular) {
+        failure.why = ReadFailure::Why::not_regular;
+        failure.kind = kind;
+        return false;
+    }
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size > max_size) {
+        failure.why = ReadFailure::Why::too_large;
+        failure.size = size;
+        return false;
+    }
+    // Room for one byte more than fstat said: a short read then ends the file in one call, and a
+    // file that grew meanwhile fills the room and is read on, within max_size.
+    s.reserve(static_cast<std::size_t>(size) + 1, 0);
+    std::size_t have = 0;
+    for (;;) {
+        if (have == s.capacity) {
+            if (have > max_size) {
+                failure.why = ReadFailure::Why::too_large;
+                failure.size = have;
+                return false;
+            }
+            s.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(max_size + 1, 2 * static_cast<std::uint64_t>(have))),
+                      have);
+        }
+        const ssize_t n = ::read(fd, s.buffer.get() + have, s.capacity - have);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            failure.why = ReadFailure::Why::io;
+            failure.detail = error_text(errno);
+            return false;
+        }
+        if (n == 0) break;
+        have += static_cast<std::size_t>(n);
+        if (have >= size && have < s.capacity) break;  // short of the room: the end of the file
+    }
+    if (have > max_size) {
+        failure.why = ReadFailure::Why::too_large;
+        failure.size = have;
+        return false;
+    }
+    bytes = std::string_view(s.buffer.get(), have);
+    return true;
+}
+
+void SearchReader::release_above(std::size_t keep) {
+    if (impl_->capacity <= keep) return;
+    impl_->buffer.reset();
+    impl_->capacity = 0;
+}
+
+}  // namespace platform

@@ -28,12 +28,18 @@ public:
     // call. False with `failure` filled as read_regular_file fills it.
     bool read(const std::string& real, std::uint64_t max_size, std::string_view& bytes, ReadFailure& failure);
 
+    // Whether the last file read holds a NUL byte, a CR: found piece by piece as it is read, while
+    // each piece is still in the CPU's cache (a second pass over a big file would come from memory).
+    bool has_nul() const { return nul_; }
+    bool has_cr() const { return cr_; }
+
     // Frees the buffer when it grew past `keep` bytes (a big file does not pin its size).
     void release_above(std::size_t keep);
 
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+    bool nul_ = false, cr_ = false;
 };
 
 }  // namespace platform

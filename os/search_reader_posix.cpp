@@ -1,9 +1,10 @@
 // SearchReader on POSIX: the last file's folder kept open and each file opened relative to it,
-// fstat, then one read of the whole file into a kept buffer (see search_reader.hpp).
+// fstat, then reads of 256 KiB pieces into a kept buffer, each scanned for NUL and CR (see search_reader.hpp).
 #include "os/search_reader.hpp"
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,6 +13,13 @@
 #include "os/confinement_posix.hpp"
 
 namespace platform {
+
+namespace {
+
+// Read in pieces of this size, each looked at for NUL and CR while it is in the L2 cache.
+constexpr std::size_t read_piece = 256 * 1024;
+
+}  // namespace
 
 struct SearchReader::Impl {
     std::string folder;  // the real path `dir` was opened for
@@ -87,6 +95,7 @@ bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::st
     // file that grew meanwhile fills the room and is read on, within max_size.
     s.reserve(static_cast<std::size_t>(size) + 1, 0);
     std::size_t have = 0;
+    nul_ = cr_ = false;
     for (;;) {
         if (have == s.capacity) {
             if (have > max_size) {
@@ -97,7 +106,9 @@ bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::st
             s.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(max_size + 1, 2 * static_cast<std::uint64_t>(have))),
                       have);
         }
-        const ssize_t n = ::read(fd, s.buffer.get() + have, s.capacity - have);
+        const std::size_t asked = std::min(read_piece, s.capacity - have);
+        char* const piece = s.buffer.get() + have;
+        const ssize_t n = ::read(fd, piece, asked);
         if (n < 0) {
             if (errno == EINTR) continue;
             failure.why = ReadFailure::Why::io;
@@ -105,8 +116,11 @@ bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::st
             return false;
         }
         if (n == 0) break;
-        have += static_cast<std::size_t>(n);
-        if (have >= size && have < s.capacity) break;  // short of the room: the end of the file
+        const auto got = static_cast<std::size_t>(n);
+        nul_ = nul_ || std::memchr(piece, '\0', got);
+        cr_ = cr_ || std::memchr(piece, '\r', got);
+        have += got;
+        if (have >= size && got < asked) break;  // a short read past fstat's size: the end of the file
     }
     if (have > max_size) {
         failure.why = ReadFailure::Why::too_large;

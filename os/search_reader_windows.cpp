@@ -2,6 +2,8 @@
 // (The POSIX version keeps the folder open as well; see search_reader.hpp.)
 #include "os/search_reader.hpp"
 
+#include <cstring>
+
 namespace platform {
 
 struct SearchReader::Impl {
@@ -14,6 +16,8 @@ SearchReader::~SearchReader() = default;
 bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::string_view& bytes, ReadFailure& failure) {
     if (!read_regular_file(real, max_size, impl_->file, failure)) return false;
     bytes = impl_->file.bytes;
+    nul_ = std::memchr(bytes.data(), '\0', bytes.size()) != nullptr;
+    cr_ = std::memchr(bytes.data(), '\r', bytes.size()) != nullptr;
     return true;
 }
 

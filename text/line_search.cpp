@@ -192,9 +192,9 @@ bool LineMatcher::matches_line(std::string_view line) {
     return rc >= 0;
 }
 
-FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limits) {
+FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limits, const KnownBytes* known) {
     FileSearch out;
-    if (std::memchr(bytes.data(), '\0', std::min(bytes.size(), binary_probe_bytes))) {
+    if (known ? known->nul : std::memchr(bytes.data(), '\0', std::min(bytes.size(), binary_probe_bytes)) != nullptr) {
         out.binary = true;
         return out;
     }
@@ -202,13 +202,14 @@ FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limit
     const Bom bom = detect_bom(bytes, &bom_size);
     const std::string_view body = bytes.substr(bom_size);
     // Two memchr passes (vectorised by the C library) find NUL and CR faster than one census pass.
-    const bool has_nul = body.size() > binary_probe_bytes && std::memchr(body.data(), '\0', body.size());
+    // (A UTF-8 BOM holds neither NUL nor CR: facts known of `bytes` hold for `body`.)
+    const bool has_nul = !known && body.size() > binary_probe_bytes && std::memchr(body.data(), '\0', body.size());
     if ((bom != Bom::none && bom != Bom::utf8) || has_nul) {
         out.binary = true;
         return out;
     }
 
-    const Lines lines(body, std::memchr(body.data(), '\r', body.size()) != nullptr);
+    const Lines lines(body, known ? known->cr : std::memchr(body.data(), '\r', body.size()) != nullptr);
     const auto* subject = reinterpret_cast<PCRE2_SPTR>(body.data());
     PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(state_->data);
 

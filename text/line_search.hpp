@@ -62,6 +62,12 @@ struct FileSearch {
     std::size_t kept_matches() const;
 };
 
+// What the caller already knows of the bytes it passes to search() (found while reading them).
+struct KnownBytes {
+    bool nul = false;  // a NUL byte somewhere
+    bool cr = false;   // a CR somewhere
+};
+
 // One worker's matcher: PCRE2's match data and JIT stack for `pattern`. Not shared between threads.
 class LineMatcher {
 public:
@@ -73,7 +79,8 @@ public:
     // Searches the whole of `bytes` (a file's content). A file is binary when its first 8 KiB
     // hold a NUL (then nothing more is looked at), or any NUL or a UTF-16/32 BOM is found: `read`
     // refuses such files and grep skips them. A UTF-8 BOM is not part of line 1's text.
-    FileSearch search(std::string_view bytes, const SearchLimits& limits);
+    // `known`: the NUL and CR facts of `bytes`, so they are not looked for again.
+    FileSearch search(std::string_view bytes, const SearchLimits& limits, const KnownBytes* known = nullptr);
 
     // True when the line's own text (no terminator) matches.
     bool matches_line(std::string_view line);

@@ -179,7 +179,8 @@ private:
         }
         text::SearchLimits limits = limits_;
         if (counting_only.load()) limits.max_kept_matches = 0;
-        out.search = matcher.search(bytes, limits);
+        const text::KnownBytes known{reader.has_nul(), reader.has_cr()};
+        out.search = matcher.search(bytes, limits, &known);
         out.bytes = sizeof(Outcome) + out.shown.size();
         for (const auto& line : out.search.lines) out.bytes += sizeof(line) + line.text.size();
         return out;

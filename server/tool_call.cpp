@@ -86,6 +86,11 @@ Json call_tool_result(tools::ToolResult& outcome, bool modern) {
         // Why, as a word (structuredContent would hide content[0] from some hosts; errors have none).
         result["_meta"] = {{base::reason_meta_key, base::to_string(outcome.reason)}};
     } else if (!outcome.structured.is_null()) {
+        // An empty `notes` list says nothing and costs the model tokens in hosts that show it
+        // structuredContent (issue 26); a change's notes exist until here so add_note can fill them.
+        if (const auto notes = outcome.structured.find("notes");
+            notes != outcome.structured.end() && notes->is_array() && notes->empty())
+            outcome.structured.erase(notes);
         result["structuredContent"] = std::move(outcome.structured);
     }
     if (modern) result["resultType"] = "complete";

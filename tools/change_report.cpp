@@ -64,7 +64,10 @@ ToolResult to_tool_result(ChangeReport report) {
     if (report.shape == ChangeReport::Shape::one_file) {
         FileOutcome& file = report.files.at(0);
         fields.emplace("first_changed_line", file.diff.first_changed_line);
-        fields.emplace("diff_truncated", file.diff.truncated);
+        // Said only when the diff was cut: a `false` costs a model tokens on every change in the hosts
+        // that show it structuredContent (issue 26). An empty `notes` goes the same way when the
+        // result is sent (server/tool_call.cpp), after the call's own notes had their chance to join.
+        if (file.diff.truncated) fields.emplace("diff_truncated", true);
         fields.merge(file_fields(file));
         fields.emplace("notes", std::move(report.notes));
     } else {

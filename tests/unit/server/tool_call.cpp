@@ -32,6 +32,16 @@ TEST_CASE("tool call: success keeps structuredContent and extra text; 2026-07-28
     CHECK_FALSE(j.contains("isError"));
 }
 
+TEST_CASE("tool call: an empty notes list is left out of structuredContent, other fields kept") {
+    tools::ToolResult r;
+    r.text = "Changed a.txt (+1 -1).";
+    r.structured = {{"notes", Json::array()}, {"summary", "Changed a.txt (+1 -1)."}};
+    server::add_note(r, "");
+    const Json j = server::call_tool_result(r, false);
+    CHECK_FALSE(j["structuredContent"].contains("notes"));
+    CHECK(j["structuredContent"]["summary"] == "Changed a.txt (+1 -1).");
+}
+
 TEST_CASE("tool call: name and arguments are checked before anything runs") {
     const tools::Registry registry;
     Json no_name = {{"arguments", Json::object()}};

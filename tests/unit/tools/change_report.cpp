@@ -40,7 +40,7 @@ TEST_CASE("change report: one file, its fields at the top, notes as sentences an
     CHECK(s["diff"] == "--- a.txt\n+++ a.txt\n");
     CHECK(s["additions"] == 1);
     CHECK(s["first_changed_line"] == 3);
-    CHECK(s["diff_truncated"] == false);
+    CHECK_FALSE(s.contains("diff_truncated"));  // said only when the diff was cut
     CHECK(s["created"] == false);
     CHECK(s["approval"] == "user");
     CHECK(s["feedback"] == "keep it short");
@@ -74,4 +74,17 @@ TEST_CASE("change report: several files, a `files` list with totals; nothing ask
     CHECK_FALSE(s["files"][0].contains("moved_from"));
     CHECK_FALSE(s.contains("notes"));
     CHECK_FALSE(s.contains("feedback"));
+}
+
+TEST_CASE("change report: one file whose diff was cut says diff_truncated") {
+    tools::ChangeReport report;
+    report.summary = "Changed a.txt (+1 -1).";
+    tools::FileOutcome cut = file("/r/a.txt", "--- a.txt\n+++ a.txt\n", 1, 1);
+    cut.diff.truncated = true;
+    report.files.push_back(std::move(cut));
+
+    const tools::ToolResult result = tools::to_tool_result(std::move(report));
+    const tools::Json& s = result.structured;
+    CHECK(s["diff_truncated"] == true);
+    CHECK(s["summary"] == "Changed a.txt (+1 -1).");
 }

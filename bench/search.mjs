@@ -293,11 +293,11 @@ async function main() {
   ];
   for (const r of results) {
     const cell = (t) => (r.cells[t] ? `${r.cells[t].median_ms.toFixed(0)} ms` : '–');
-    lines.push(`| ${r.label} | ${columns.map(cell).join(' | ')} | ${r.mcp_edit_vs_rg ? r.mcp_edit_vs_rg.toFixed(2) + '×' : '–'} |`);
+    lines.push(`| ${r.label.replaceAll('|', '\\|')} | ${columns.map(cell).join(' | ')} | ${r.mcp_edit_vs_rg ? r.mcp_edit_vs_rg.toFixed(2) + '×' : '–'} |`);
   }
   lines.push('', '| workload | result counts |', '|---|---|');
   for (const r of results)
-    lines.push(`| ${r.label} | ${Object.entries(r.cells).map(([t, c]) => `${t}: ${fmtCounts(c.counts)}`).join('; ')} |`);
+    lines.push(`| ${r.label.replaceAll('|', '\\|')} | ${Object.entries(r.cells).map(([t, c]) => `${t}: ${fmtCounts(c.counts)}`).join('; ')} |`);
   process.stdout.write(lines.join('\n') + '\n');
 }
 

@@ -15,6 +15,7 @@
 #include <asio/signal_set.hpp>
 #include <asio/thread_pool.hpp>
 #include <asio/use_awaitable.hpp>
+#include <fmt/format.h>
 
 #include "base/log.hpp"
 #include "server/config.hpp"

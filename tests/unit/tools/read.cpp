@@ -2,6 +2,7 @@
 // change that waits for a human (an open approval form), which they do not wait for.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -60,7 +61,16 @@ TEST_CASE("read: does not wait behind an open approval form of the same file; re
         CHECK_FALSE(change->is_error);
         REQUIRE(read_before_form.has_value());
         REQUIRE(read_while_open.has_value());
-        CHECK(log == std::vector<std::string>{"form open", "read 1 done", "read 2 done", "answered", "change done"});
+        // Both reads end while the form is open; which of the two ends first is up to the scheduler
+        // (under load the first one's wake-up can come after the second read).
+        std::string order;
+        for (const auto& entry : log) order += entry + "; ";
+        CAPTURE(order);
+        REQUIRE(log.size() == 5);
+        CHECK(log[0] == "form open");
+        CHECK(std::is_permutation(log.begin() + 1, log.begin() + 3, std::vector<std::string>{"read 1 done", "read 2 done"}.begin()));
+        CHECK(log[3] == "answered");
+        CHECK(log[4] == "change done");
         CHECK(read_before_form->structured["text"] == "     1\tone\n     2\ttwo");
         CHECK(read_while_open->structured["text"] == "     1\tone\n     2\ttwo");
         CHECK(f.get("a.txt") == "one\nTWO\n");

@@ -11,9 +11,9 @@
 #include "base/log.hpp"
 #include "os/ignore_files.hpp"
 #include "os/workspace.hpp"
-#include "tools/history.hpp"
-#include "tools/history_journal.hpp"
-#include "tools/session_changes.hpp"
+#include "ledger/history.hpp"
+#include "ledger/history_journal.hpp"
+#include "ledger/session_changes.hpp"
 
 namespace {
 
@@ -38,8 +38,8 @@ bool inside(const std::string& path, const os::Workspace& workspace) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static Setup setup;
-    tools::History history(1u << 20, 1000);
-    tools::SessionChanges changes;
+    ledger::History history(1u << 20, 1000);
+    ledger::SessionChanges changes;
     std::string_view rest(reinterpret_cast<const char*>(data), size);
     const auto read = [&rest](char* out, std::size_t n) {
         if (rest.size() < n) return false;
@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         rest.remove_prefix(n);
         return true;
     };
-    const auto replay = tools::HistoryJournal::replay(read, size, setup.workspace, &setup.ignore, history, changes);
+    const auto replay = ledger::HistoryJournal::replay(read, size, setup.workspace, &setup.ignore, history, changes);
     if (replay.good_bytes > size || replay.dropped > replay.records) std::abort();
     // No file is read back here: steps that need a file's current bytes are left out of the export.
     for (const auto& e : history.export_all([](const std::string&) { return std::optional<std::string>(); }))
@@ -55,6 +55,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& f : changes.files())
         if (!inside(f.real_path, setup.workspace)) std::abort();
     // Any single record decodes within its bounds, or not at all.
-    (void)tools::HistoryJournal::decode_record(data, size);
+    (void)ledger::HistoryJournal::decode_record(data, size);
     return 0;
 }

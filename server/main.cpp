@@ -25,7 +25,7 @@
 #include "server/session.hpp"
 #include "server/stdio_transport.hpp"
 #include "os/workspace.hpp"
-#include "tools/checks.hpp"
+#include "checks/checks.hpp"
 #include "tools/registry.hpp"
 
 namespace {
@@ -113,7 +113,7 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
                    "under its root, when GLOB holds a /) matches GLOB; {file} is the file's absolute path "
                    "(repeatable; e.g. '*.py=python3 -m py_compile {file}')")
         ->check([](const std::string& spec) {
-            auto rule = tools::CheckRule::parse(spec);
+            auto rule = checks::CheckRule::parse(spec);
             return rule ? std::string() : rule.error().message;
         });
     app.add_option("--lsp", config.language_servers,
@@ -122,7 +122,7 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
                    "when GLOB holds a /) matches GLOB, before and after the change; its diagnostics are reported like "
                    "a check's (repeatable)")
         ->check([](const std::string& spec) {
-            auto rule = tools::CheckRule::parse_language_server(spec);
+            auto rule = checks::CheckRule::parse_language_server(spec);
             return rule ? std::string() : rule.error().message;
         });
     double check_timeout = 10;
@@ -276,15 +276,15 @@ int main(int argc, char** argv) {
     // Checks block a thread each while their program runs: a pool of their own, so they never
     // hold up the file work of other calls; its size bounds how many run at once.
     std::optional<asio::thread_pool> check_pool;
-    std::unique_ptr<tools::Checks> checks;
+    std::unique_ptr<checks::Checks> checks;
     if (!config.checks.empty() || !config.language_servers.empty()) {
-        tools::CheckSettings settings;
-        for (const auto& spec : config.checks) settings.rules.push_back(tools::CheckRule::parse(spec).value());
+        checks::CheckSettings settings;
+        for (const auto& spec : config.checks) settings.rules.push_back(checks::CheckRule::parse(spec).value());
         for (const auto& spec : config.language_servers)
-            settings.language_servers.push_back(tools::CheckRule::parse_language_server(spec).value());
+            settings.language_servers.push_back(checks::CheckRule::parse_language_server(spec).value());
         settings.timeout = config.check_timeout;
-        check_pool.emplace(tools::Checks::parallel);
-        checks = std::make_unique<tools::Checks>(std::move(settings), check_pool->get_executor());
+        check_pool.emplace(checks::Checks::parallel);
+        checks = std::make_unique<checks::Checks>(std::move(settings), check_pool->get_executor());
         session->use_checks(checks.get());
     }
 

@@ -1,7 +1,7 @@
 // resources/list and resources/read over the session's changes.
 #include "server/resources.hpp"
 
-#include "tools/session_patch.hpp"
+#include "ledger/session_patch.hpp"
 
 namespace server {
 
@@ -15,7 +15,7 @@ void modern_fields(Json& result) {
 
 }  // namespace
 
-std::optional<Json> resources_list_result(const std::vector<tools::SessionChanges::File>& files,
+std::optional<Json> resources_list_result(const std::vector<ledger::SessionChanges::File>& files,
                                           const os::Workspace& workspace, const std::string& cursor, bool modern) {
     std::size_t start = 0;
     if (!cursor.empty()) {
@@ -25,24 +25,24 @@ std::optional<Json> resources_list_result(const std::vector<tools::SessionChange
     }
     Json resources = Json::array();
     if (start == 0)
-        resources.push_back({{"uri", std::string(tools::session_patch_uri)},
+        resources.push_back({{"uri", std::string(ledger::session_patch_uri)},
                              {"name", "session.patch"},
                              {"title", "Everything this session changed"},
                              {"description", "One unified diff of every file this server changed in this session, from "
                                              "before its first change to its bytes now (" +
                                                  std::to_string(files.size()) + " file" + (files.size() == 1 ? "" : "s") + ")."},
-                             {"mimeType", std::string(tools::diff_mime_type)}});
+                             {"mimeType", std::string(ledger::diff_mime_type)}});
     const std::size_t end = std::min(files.size(), start + resources_page_size);
     for (std::size_t i = start; i < end; ++i) {
         const auto& file = files[i];
         const std::string shown = workspace.display_path(file.real_path);
-        resources.push_back({{"uri", tools::session_file_uri(file.real_path)},
+        resources.push_back({{"uri", ledger::session_file_uri(file.real_path)},
                              {"name", shown},
                              {"title", "Changes of " + shown},
                              {"description", "The unified diff of " + shown + " since before this session's first change of it (" +
                                                  std::to_string(file.changes) + " write" + (file.changes == 1 ? "" : "s") +
                                                  (file.existed ? "" : "; created by this session") + ")."},
-                             {"mimeType", std::string(tools::diff_mime_type)}});
+                             {"mimeType", std::string(ledger::diff_mime_type)}});
     }
     Json result = {{"resources", std::move(resources)}};
     if (end < files.size()) result["nextCursor"] = std::to_string(end);
@@ -50,28 +50,28 @@ std::optional<Json> resources_list_result(const std::vector<tools::SessionChange
     return result;
 }
 
-std::optional<ResourceTarget> resource_target(const std::string& uri, const std::vector<tools::SessionChanges::File>& files) {
-    if (uri == tools::session_patch_uri) return ResourceTarget{true, {}};
-    if (uri.rfind(tools::session_file_uri_prefix, 0) != 0) return std::nullopt;
+std::optional<ResourceTarget> resource_target(const std::string& uri, const std::vector<ledger::SessionChanges::File>& files) {
+    if (uri == ledger::session_patch_uri) return ResourceTarget{true, {}};
+    if (uri.rfind(ledger::session_file_uri_prefix, 0) != 0) return std::nullopt;
     for (const auto& file : files)
-        if (tools::session_file_uri(file.real_path) == uri) return ResourceTarget{false, file.real_path};
+        if (ledger::session_file_uri(file.real_path) == uri) return ResourceTarget{false, file.real_path};
     return std::nullopt;
 }
 
 Json resources_read_result(const std::string& uri, const ResourceTarget& target,
-                           const std::vector<tools::SessionChanges::File>& files, const os::Workspace& workspace,
+                           const std::vector<ledger::SessionChanges::File>& files, const os::Workspace& workspace,
                            std::uint64_t max_file_size, bool withhold_linked, bool modern) {
     std::string text;
     if (target.whole_patch) {
-        text = tools::session_patch(files, workspace, max_file_size, withhold_linked).text;
+        text = ledger::session_patch(files, workspace, max_file_size, withhold_linked).text;
     } else {
         for (const auto& file : files)
             if (file.real_path == target.real_path) {
-                const auto diff = tools::diff_now(file, workspace, max_file_size, withhold_linked);
+                const auto diff = ledger::diff_now(file, workspace, max_file_size, withhold_linked);
                 text = diff.note.empty() ? diff.diff : "# " + diff.note + "\n";
             }
     }
-    Json result = {{"contents", Json::array({{{"uri", uri}, {"mimeType", std::string(tools::diff_mime_type)}, {"text", std::move(text)}}})}};
+    Json result = {{"contents", Json::array({{{"uri", uri}, {"mimeType", std::string(ledger::diff_mime_type)}, {"text", std::move(text)}}})}};
     if (modern) modern_fields(result);
     return result;
 }

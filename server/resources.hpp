@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "os/workspace.hpp"
-#include "tools/session_changes.hpp"
+#include "ledger/session_changes.hpp"
 
 namespace server {
 
@@ -22,7 +22,7 @@ inline constexpr std::size_t max_subscriptions = 1024;
 
 // resources/list from `files` (in the order first changed); `cursor` as the client sent it ("" for
 // the first page). nullopt when the cursor is not one this server gave.
-std::optional<Json> resources_list_result(const std::vector<tools::SessionChanges::File>& files,
+std::optional<Json> resources_list_result(const std::vector<ledger::SessionChanges::File>& files,
                                           const os::Workspace& workspace, const std::string& cursor, bool modern);
 
 // What `uri` names: the whole session patch, or one changed file (its real path).
@@ -30,11 +30,11 @@ struct ResourceTarget {
     bool whole_patch = false;
     std::string real_path;
 };
-std::optional<ResourceTarget> resource_target(const std::string& uri, const std::vector<tools::SessionChanges::File>& files);
+std::optional<ResourceTarget> resource_target(const std::string& uri, const std::vector<ledger::SessionChanges::File>& files);
 
 // resources/read's result for `uri` (a resource of resource_target), reading the files now.
 Json resources_read_result(const std::string& uri, const ResourceTarget& target,
-                           const std::vector<tools::SessionChanges::File>& files, const os::Workspace& workspace,
+                           const std::vector<ledger::SessionChanges::File>& files, const os::Workspace& workspace,
                            std::uint64_t max_file_size, bool withhold_linked, bool modern);
 
 // MCP's "resource not found" error code (resources/read of an unknown URI).

@@ -116,7 +116,7 @@ Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Con
       roots_(io, *peer_, workspace, config),
       ignore_(config.ignore) {
     if (!config.history_dir.empty()) {
-        auto journal = tools::HistoryJournal::open(config.history_dir, workspace, &ignore_, history_, session_changes_);
+        auto journal = ledger::HistoryJournal::open(config.history_dir, workspace, &ignore_, history_, session_changes_);
         if (journal) {
             journal_ = std::move(journal).value();
             base::log::info("history journal {}: {} records read back", journal_->path(), journal_->replayed());

@@ -27,12 +27,12 @@
 #include "server/rpc_peer.hpp"
 #include "server/tool_call.hpp"
 #include "server/transport.hpp"
-#include "tools/file_lanes.hpp"
-#include "tools/file_states.hpp"
-#include "tools/history.hpp"
-#include "tools/history_journal.hpp"
+#include "ledger/file_lanes.hpp"
+#include "ledger/file_states.hpp"
+#include "ledger/history.hpp"
+#include "ledger/history_journal.hpp"
 #include "tools/registry.hpp"
-#include "tools/session_changes.hpp"
+#include "ledger/session_changes.hpp"
 
 namespace server {
 
@@ -52,7 +52,7 @@ public:
     void shut_down();
 
     // Post-write checks (--check) every change of this session runs; they outlive the session.
-    void use_checks(tools::Checks* checks) { checks_ = checks; }
+    void use_checks(checks::Checks* checks) { checks_ = checks; }
 
     // Completes when input has ended and every in-flight request has finished.
     asio::awaitable<void> finished() { return peer_->finished(); }
@@ -112,16 +112,16 @@ private:
     Transport& transport_;
     const tools::Registry& registry_;
     std::shared_ptr<RpcPeer> peer_;
-    tools::FileStates file_states_;
-    tools::FileLanes lanes_;
-    tools::History history_;
-    tools::SessionChanges session_changes_;
-    std::unique_ptr<tools::HistoryJournal> journal_;  // --history-dir
+    ledger::FileStates file_states_;
+    ledger::FileLanes lanes_;
+    ledger::History history_;
+    ledger::SessionChanges session_changes_;
+    std::unique_ptr<ledger::HistoryJournal> journal_;  // --history-dir
     std::unordered_set<std::string> subscriptions_;  // legacy resources/subscribe: URIs
     bool resources_seen_ = false;  // the client listed, read or subscribed to resources: list_changed is for it
     Approvals approvals_;
     ClientRoots roots_;
-    tools::Checks* checks_ = nullptr;
+    checks::Checks* checks_ = nullptr;
     os::IgnoreFiles ignore_;
 
     protocol::Era era_ = protocol::Era::undecided;

@@ -10,7 +10,7 @@
 
 #include "server/session.hpp"
 #include "tools/change.hpp"
-#include "tools/session_patch.hpp"
+#include "ledger/session_patch.hpp"
 
 namespace server {
 
@@ -108,7 +108,7 @@ void Session::unsubscribe_resource(protocol::Request& request, Reply& reply) {
 
 void Session::on_file_changed(const std::string& real_path, bool new_file) {
     if (era_ != protocol::Era::legacy || !initialized_) return;
-    for (const std::string& uri : {std::string(tools::session_patch_uri), tools::session_file_uri(real_path)})
+    for (const std::string& uri : {std::string(ledger::session_patch_uri), ledger::session_file_uri(real_path)})
         if (subscriptions_.count(uri)) peer_->notify("notifications/resources/updated", {{"uri", uri}});
     // Only to a client that looked at the resources: the others never asked for the list.
     if (new_file && resources_seen_) peer_->notify("notifications/resources/list_changed", Json::object());

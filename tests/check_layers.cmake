@@ -1,15 +1,18 @@
 # Fails when a file of a lower layer includes a header of a higher one. The layers, bottom up:
-# base < text < os < protocol < tools < server (protocol needs only base). Run by ctest as `layers`: cmake -DSOURCE_DIR=... -P tests/check_layers.cmake
+# base < text < os < protocol < ledger < checks < tools < server (protocol needs only base; ledger
+# needs no protocol). Run by ctest as `layers`: cmake -DSOURCE_DIR=... -P tests/check_layers.cmake
 cmake_minimum_required(VERSION 3.25)
 set(allowed_base base)
 set(allowed_text base text)
 set(allowed_os base text os)
 set(allowed_protocol base protocol)
-set(allowed_tools base text os protocol tools)
-set(allowed_server base text os protocol tools server)
-set(layers base text os protocol tools server)
+set(allowed_ledger base text os ledger)
+set(allowed_checks base text os protocol ledger checks)
+set(allowed_tools base text os protocol ledger checks tools)
+set(allowed_server base text os protocol ledger checks tools server)
+set(layers base text os protocol ledger checks tools server)
 set(problems "")
-foreach(layer base text os protocol tools server)
+foreach(layer IN LISTS layers)
   file(GLOB files "${SOURCE_DIR}/${layer}/*.cpp" "${SOURCE_DIR}/${layer}/*.hpp")
   foreach(file IN LISTS files)
     # "layer/x.hpp" and <layer/x.hpp> alike; <asio/...> and other libraries' headers are no layer.

@@ -10,6 +10,57 @@ namespace text {
 
 namespace {
 
+base::Unexpected<base::Failure> bad_glob(std::string message) {
+    return base::fail(base::Failure{std::move(message), base::ErrorReason::invalid_arguments});
+}
+
+// Finds the first top-level `{...}` holding a top-level `,` in `p` from `from`; returns its
+// open and close positions and the commas, or false.
+bool find_braces(std::string_view p, std::size_t& open, std::size_t& close, std::vector<std::size_t>& commas) {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p[i] == '\\') {
+            ++i;
+            continue;
+        }
+        if (p[i] != '{') continue;
+        int depth = 0;
+        std::vector<std::size_t> found;
+        for (std::size_t j = i; j < p.size(); ++j) {
+            if (p[j] == '\\') {
+                ++j;
+                continue;
+            }
+            if (p[j] == '{') ++depth;
+            else if (p[j] == '}' && --depth == 0) {
+                if (found.empty()) break;  // `{x}` stays literal; look for the next brace
+                open = i;
+                close = j;
+                commas = std::move(found);
+                return true;
+            } else if (p[j] == ',' && depth == 1) found.push_back(j);
+        }
+    }
+    return false;
+}
+
+bool expand(std::string pattern, std::vector<std::string>& out) {
+    std::size_t open = 0, close = 0;
+    std::vector<std::size_t> commas;
+    if (!find_braces(pattern, open, close, commas)) {
+        if (out.size() >= Glob::max_alternatives) return false;
+        out.push_back(std::move(pattern));
+        return true;
+    }
+    const std::string head = pattern.substr(0, open), tail = pattern.substr(close + 1);
+    std::size_t start = open + 1;
+    commas.push_back(close);
+    for (const std::size_t end : commas) {
+        if (!expand(head + pattern.substr(start, end - start) + tail, out)) return false;
+        start = end + 1;
+    }
+    return true;
+}
+
 char fold(char c, bool fold_case) {
     return fold_case && c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
 }
@@ -115,6 +166,25 @@ bool glob_match(std::string_view pattern, std::string_view text, bool fold_case)
         if (std::find(cur.begin(), cur.end(), 1) == cur.end()) return false;
     }
     return cur[n] != 0;
+}
+
+base::Result<Glob> Glob::parse(std::string_view pattern) {
+    if (pattern.empty()) return bad_glob("the glob is empty");
+    Glob glob;
+    glob.text_ = std::string(pattern);
+    if (!expand(glob.text_, glob.alternatives_))
+        return bad_glob("the glob " + glob.text_ + " expands to more than " + std::to_string(max_alternatives) + " alternatives");
+    glob.on_path_ = glob.text_.find('/') != std::string::npos;
+    for (auto& alternative : glob.alternatives_)
+        if (alternative.size() > 1 && alternative[0] == '/') alternative.erase(0, 1);  // anchored at the root anyway
+    return glob;
+}
+
+bool Glob::matches(std::string_view name, std::string_view relative) const {
+    const std::string_view subject = on_path_ ? relative : name;
+    for (const auto& alternative : alternatives_)
+        if (glob_match(alternative, subject)) return true;
+    return false;
 }
 
 }  // namespace text

@@ -229,7 +229,7 @@ base::Failure commit_failure(CommitFailure failed) {
 
 // The report of the patch's change; takes the diffs out of `planned`.
 ToolResult report(const text::Patch& patch, Planned& planned, bool dry_run, const ApprovalDecision* decision,
-                  std::vector<CheckOutcome> checks = {}, std::vector<std::string> notes = {}) {
+                  std::vector<checks::CheckOutcome> checks = {}, std::vector<std::string> notes = {}) {
     ChangeReport out;
     out.notes = std::move(notes);
     out.checks = std::move(checks);
@@ -394,7 +394,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     for (const auto& p : seen) keys.push_back(lane_key(p));
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    std::vector<FileLanes::Guard> lanes;
+    std::vector<ledger::FileLanes::Guard> lanes;
     for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
     if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
 
@@ -434,7 +434,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     if (auto written = co_await change.commit(ctx); !written)
         co_return ToolResult::error(commit_failure(std::move(written).error()));
 
-    std::vector<CheckOutcome> checks = co_await change.check(ctx);
+    std::vector<checks::CheckOutcome> checks = co_await change.check(ctx);
     ToolResult result = report(patch, planned, false, &decision, std::move(checks), change.hard_link_notes(ctx));
     co_await change.record(ctx, result, true);
     base::log::debug("apply_diff wrote {} file(s)", planned.files.size());

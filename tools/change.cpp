@@ -8,7 +8,7 @@
 #include "os/platform.hpp"
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
-#include "tools/stale_merge.hpp"
+#include "text/stale_merge.hpp"
 #include "os/hash.hpp"
 #include "text/file_facts.hpp"
 #include "text/unified_diff.hpp"
@@ -23,7 +23,7 @@ std::string lane_key(const std::string& real_path, const platform::FileStat& st)
     return "path:" + real_path;
 }
 
-base::Result<void> seen_and_unchanged(const FileStates& states, const FileSnapshot& before, const std::string& display,
+base::Result<void> seen_and_unchanged(const ledger::FileStates& states, const FileSnapshot& before, const std::string& display,
                                       const std::string& why, const std::string& next) {
     if (!before.exists) return {};
     const auto known = states.known_hash(before.file.path.real);
@@ -109,7 +109,7 @@ base::Result<void> merge_with_disk(const CallContext& ctx, FileChange& change, c
     if (auto loaded = load_resolved_file(ctx, path.real, now.file); !loaded) return base::fail(std::move(loaded).error());
     now.file.path = path;
     now.exists = true;
-    auto merged = merge_stale_change(change.before.file.bytes, change.new_bytes, now.file.bytes, path.display,
+    auto merged = text::merge_stale_change(change.before.file.bytes, change.new_bytes, now.file.bytes, path.display,
                                      "while this change was being prepared");
     if (!merged) return base::fail(std::move(merged).error());
     text::DiffOptions options;
@@ -125,7 +125,7 @@ base::Result<void> merge_with_disk(const CallContext& ctx, FileChange& change, c
 // The report of the change to the file at `path` (`existed`: before the change); takes the diff
 // text, notes and extra fields out of `planned`.
 ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bool existed, Planned& planned,
-                  const ApprovalDecision* decision = nullptr, std::vector<CheckOutcome> checks = {}) {
+                  const ApprovalDecision* decision = nullptr, std::vector<checks::CheckOutcome> checks = {}) {
     const bool created = !existed;
     ChangeReport out;
     out.dry_run = request.dry_run;
@@ -178,7 +178,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     // One stat serves the lane key, the choice of thread and whether the file exists; it is taken
     // again whenever the lane was busy, since the file may have changed meanwhile.
     platform::FileStat st = platform::stat_path(path.real);
-    FileLanes::Guard lane = co_await ctx.lanes.acquire(lane_key(path.real, st));
+    ledger::FileLanes::Guard lane = co_await ctx.lanes.acquire(lane_key(path.real, st));
     bool waited = false;
     // A file can gain or lose hard links while we waited: follow its key, a bounded number of times.
     for (int hop = 0; lane.waited(); ++hop) {
@@ -203,7 +203,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     const bool existed = planned.before.exists;
     if (request.dry_run || planned.unchanged) co_return report(request, path, existed, planned);
 
-    std::vector<FileLanes::Guard> lanes;
+    std::vector<ledger::FileLanes::Guard> lanes;
     lanes.push_back(std::move(lane));
     Transaction change(request.tool, std::move(lanes));
     change.changes().push_back({std::move(planned.before), std::move(planned.plan.new_bytes), planned.plan.delete_file,
@@ -242,7 +242,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     if (request.after_write) request.after_write();
     for (auto& note : change.hard_link_notes(ctx)) planned.plan.notes.push_back(std::move(note));
     base::log::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
-    std::vector<CheckOutcome> checks = co_await change.check(ctx);
+    std::vector<checks::CheckOutcome> checks = co_await change.check(ctx);
     ToolResult result = report(request, path, existed, planned, &decision, std::move(checks));
     co_await change.record(ctx, result, request.record_history);
     co_return result;

@@ -74,7 +74,7 @@ inline std::string tier_name(const std::optional<text::MatchTier>& tier) { retur
 // `before` and its content has not changed since (success); otherwise the refusal for the model: that it was
 // never read, or that it changed, then `why` (what the change relies on), the file's facts now
 // (lines as read counts them, sha256 as read reports it), and `next` (the call that would work).
-base::Result<void> seen_and_unchanged(const FileStates& states, const FileSnapshot& before, const std::string& display,
+base::Result<void> seen_and_unchanged(const ledger::FileStates& states, const FileSnapshot& before, const std::string& display,
                                       const std::string& why, const std::string& next);
 
 // The lane key of a resolved path: device + inode for a file with several hard links (written in

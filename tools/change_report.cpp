@@ -39,7 +39,7 @@ ToolResult to_tool_result(ChangeReport report) {
     for (const auto& note : report.notes)
         if (!note.empty()) summary += " " + as_sentence(note);
     summary += decision_note(report.decision);
-    if (!report.checks.empty()) summary += " " + checks_sentence(report.checks);
+    if (!report.checks.empty()) summary += " " + checks::checks_sentence(report.checks);
 
     std::size_t diff_bytes = 0;
     for (const auto& file : report.files) diff_bytes += file.diff.text.size() + 1;
@@ -53,7 +53,7 @@ ToolResult to_tool_result(ChangeReport report) {
         result.text += file.diff.text;
         first_diff = false;
     }
-    if (const std::string found = checks_text(report.checks); !found.empty())
+    if (const std::string found = checks::checks_text(report.checks); !found.empty())
         result.text += (result.text.back() == '\n' ? "\n" : "\n\n") + found;
 
     // Filled in place: a braced list would copy every value (the diffs among them) once more.
@@ -86,7 +86,7 @@ ToolResult to_tool_result(ChangeReport report) {
         fields.emplace("removals", removals);
     }
     for (auto& [key, value] : report.fields.items()) fields.insert_or_assign(key, std::move(value));
-    if (!report.checks.empty()) fields.insert_or_assign("checks", checks_json(report.checks));
+    if (!report.checks.empty()) fields.insert_or_assign("checks", checks::checks_json(report.checks));
     if (report.decision && !report.decision->feedback.empty())
         fields.insert_or_assign("feedback", report.decision->feedback);
     result.structured = std::move(fields);

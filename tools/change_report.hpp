@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "text/unified_diff.hpp"
-#include "tools/check_report.hpp"
+#include "checks/check_report.hpp"
 #include "tools/tool.hpp"
 
 namespace tools {
@@ -33,7 +33,7 @@ struct ChangeReport {
     bool dry_run = false;
     const ApprovalDecision* decision = nullptr;  // nullptr: nothing was asked (dry run, nothing to write)
     Json fields = Json::object();    // the tool's own structured fields (match, replacements, format, blocks, ...)
-    std::vector<CheckOutcome> checks;  // post-write checks (--check) of the written files; none: no `checks` field
+    std::vector<checks::CheckOutcome> checks;  // post-write checks (--check) of the written files; none: no `checks` field
 };
 
 // The result: content[0] is the summary, the notes, the approval's note and feedback, the checks'

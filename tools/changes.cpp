@@ -3,7 +3,7 @@
 #include "tools/change.hpp"
 #include "tools/placement.hpp"
 #include "tools/registry.hpp"
-#include "tools/session_patch.hpp"
+#include "ledger/session_patch.hpp"
 
 namespace tools {
 
@@ -15,7 +15,7 @@ std::string plural(std::size_t n, const char* word) { return std::to_string(n) +
 
 asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
     if (!ctx.session_changes) co_return ToolResult::error("This server keeps no record of its changes.", base::ErrorReason::internal);
-    std::vector<SessionChanges::File> files;
+    std::vector<ledger::SessionChanges::File> files;
     if (args.file_path.empty()) {
         files = ctx.session_changes->files();
     } else {
@@ -37,8 +37,8 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
     }
     const std::uint64_t max_file_size = ctx.limits.max_file_size;
     const bool withhold_linked = ctx.ignore && ctx.ignore->settings().ignore_reads;
-    SessionPatch patch = co_await WorkPlacement::run(ctx, false, [&files, &ctx, max_file_size, withhold_linked] {
-        return session_patch(files, ctx.workspace, max_file_size, withhold_linked);
+    ledger::SessionPatch patch = co_await WorkPlacement::run(ctx, false, [&files, &ctx, max_file_size, withhold_linked] {
+        return ledger::session_patch(files, ctx.workspace, max_file_size, withhold_linked);
     });
 
     ToolResult result;

@@ -116,8 +116,8 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
     return {};
 }
 
-const Fingerprint& LoadedFile::fingerprint() const {
-    if (!fingerprint_) fingerprint_ = Fingerprint::of(bytes);
+const ledger::Fingerprint& LoadedFile::fingerprint() const {
+    if (!fingerprint_) fingerprint_ = ledger::Fingerprint::of(bytes);
     return *fingerprint_;
 }
 

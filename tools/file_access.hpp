@@ -11,7 +11,7 @@
 #include "os/platform.hpp"
 #include "os/workspace.hpp"
 #include "text/file_facts.hpp"
-#include "tools/fingerprint.hpp"
+#include "ledger/fingerprint.hpp"
 #include "tools/tool.hpp"
 
 namespace tools {
@@ -25,11 +25,11 @@ struct LoadedFile {
 
     // content_fingerprint of the bytes, hashed on first use: an edit needs it only when the file
     // looks touched before the write, and hashing a large file is a pass over all of it.
-    const Fingerprint& fingerprint() const;
+    const ledger::Fingerprint& fingerprint() const;
 
 private:
     friend base::Result<void> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool, bool);
-    mutable std::optional<Fingerprint> fingerprint_;
+    mutable std::optional<ledger::Fingerprint> fingerprint_;
 };
 
 // Fails (reason `ignored`) when an ignore rule, or a .git folder, keeps `path` from being written

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <queue>
 
-#include "tools/check_rules.hpp"
+#include "text/glob.hpp"
 #include "tools/listing.hpp"
 #include "tools/placement.hpp"
 #include "tools/registry.hpp"
@@ -58,7 +58,7 @@ struct Match {
 
 class FindVisitor : public os::WalkVisitor {
 public:
-    FindVisitor(const CallContext& ctx, const Glob& glob, std::string prefix, bool by_modified, std::size_t max_results)
+    FindVisitor(const CallContext& ctx, const text::Glob& glob, std::string prefix, bool by_modified, std::size_t max_results)
         : glob_(glob), prefix_(std::move(prefix)), by_modified_(by_modified), max_results_(max_results),
           left_out_(!(ctx.ignore && ctx.ignore->settings().ignore_reads)) {}
 
@@ -113,7 +113,7 @@ public:
     const std::vector<std::pair<std::string, std::string>>& unreadable() const { return unreadable_; }
 
 private:
-    const Glob& glob_;
+    const text::Glob& glob_;
     const std::string prefix_;
     const bool by_modified_;
     const std::size_t max_results_;
@@ -138,7 +138,7 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
                                      " ends in `/`; find matches files. To see a folder, call list with path set to "
                                      "it; to find files in it, add `**/*`.",
                                  base::ErrorReason::invalid_arguments);
-    auto glob = Glob::parse(pattern);
+    auto glob = text::Glob::parse(pattern);
     if (!glob) return ToolResult::error("find: " + glob.error().message + ". Use fewer or smaller {a,b} sets.",
                                         base::ErrorReason::invalid_arguments);
     auto start = resolve_listing_start(ctx, args.path, "find");

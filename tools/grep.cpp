@@ -10,7 +10,7 @@
 #include "os/directory_walk.hpp"
 #include "os/search_reader.hpp"
 #include "text/line_search.hpp"
-#include "tools/check_rules.hpp"
+#include "text/glob.hpp"
 #include "tools/file_access.hpp"
 #include "tools/listing.hpp"
 #include "tools/placement.hpp"
@@ -321,7 +321,7 @@ private:
 
 class GrepVisitor : public os::WalkVisitor {
 public:
-    GrepVisitor(const CallContext& ctx, Pipeline& pipeline, const Glob* glob, const ListingStart& start)
+    GrepVisitor(const CallContext& ctx, Pipeline& pipeline, const text::Glob* glob, const ListingStart& start)
         : pipeline_(pipeline), glob_(glob), start_(start), left_out_(!(ctx.ignore && ctx.ignore->settings().ignore_reads)) {}
 
     os::WalkStep entry(const os::WalkEntry& e) override {
@@ -340,7 +340,7 @@ public:
 
 private:
     Pipeline& pipeline_;
-    const Glob* glob_;
+    const text::Glob* glob_;
     const ListingStart& start_;
     LeftOut left_out_;
 };
@@ -352,9 +352,9 @@ ToolResult cancelled_result(const std::string& where) {
 ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     auto pattern = text::LinePattern::compile(args.pattern, {args.literal, args.case_insensitive});
     if (!pattern) return ToolResult::error("grep: " + pattern.error(), base::ErrorReason::invalid_arguments);
-    std::optional<Glob> glob;
+    std::optional<text::Glob> glob;
     if (!args.glob.empty()) {
-        auto parsed = Glob::parse(args.glob);
+        auto parsed = text::Glob::parse(args.glob);
         if (!parsed)
             return ToolResult::error("grep: glob `" + args.glob + "`: " + parsed.error().message +
                                          ". Send a glob such as `*.py`, `src/**/*.ts` or `*.{c,h}`, or leave glob out.",

@@ -9,7 +9,7 @@ namespace tools {
 
 asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args) {
     ChangeRequest request("insert", std::move(args.file_path), args.dry_run);
-    const FileStates& states = ctx.file_states;
+    const ledger::FileStates& states = ctx.file_states;
     request.planner = [line = args.line, text_to_insert = std::move(args.text), &states](
                           const FileSnapshot& before, const std::string& display) -> base::Result<Plan> {
         // A line number means something only on the content it was read from. Line 0 (the top)

@@ -11,9 +11,9 @@
 #include "tools/change_report.hpp"
 #include "tools/file_access.hpp"
 #include "tools/file_moves.hpp"
-#include "tools/history_journal.hpp"
+#include "ledger/history_journal.hpp"
 #include "tools/registry.hpp"
-#include "tools/session_patch.hpp"
+#include "ledger/session_patch.hpp"
 #include "tools/transaction.hpp"
 
 namespace tools {
@@ -21,13 +21,13 @@ namespace tools {
 namespace {
 
 // The lanes of these paths, each once, taken in sorted order (no deadlock with another multi-file change).
-asio::awaitable<std::vector<FileLanes::Guard>> take_lanes(CallContext& ctx, std::string first, std::string second = {}) {
+asio::awaitable<std::vector<ledger::FileLanes::Guard>> take_lanes(CallContext& ctx, std::string first, std::string second = {}) {
     std::vector<std::string> keys;
     keys.push_back(lane_key(first));
     if (!second.empty()) keys.push_back(lane_key(second));
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    std::vector<FileLanes::Guard> lanes;
+    std::vector<ledger::FileLanes::Guard> lanes;
     for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
     co_return lanes;
 }
@@ -146,7 +146,7 @@ void append(text::UnifiedDiff& into, text::UnifiedDiff more) {
 text::UnifiedDiff move_diff(const FileSnapshot& source, const FileSnapshot& destination) {
     text::UnifiedDiff out;
     if (!destination.exists) {
-        out.text = rename_header(source.file.path.display, destination.file.path.display);
+        out.text = ledger::rename_header(source.file.path.display, destination.file.path.display);
         return out;
     }
     text::DiffOptions options;
@@ -167,7 +167,7 @@ struct Outcome {
     Json fields = Json::object();
 };
 
-ToolResult report(Outcome outcome, bool dry_run, const ApprovalDecision* decision, std::vector<CheckOutcome> checks = {}) {
+ToolResult report(Outcome outcome, bool dry_run, const ApprovalDecision* decision, std::vector<checks::CheckOutcome> checks = {}) {
     ChangeReport out;
     out.shape = ChangeReport::Shape::one_file;
     out.summary = std::move(outcome.summary);
@@ -207,7 +207,7 @@ asio::awaitable<ToolResult> carry_out(CallContext& ctx, Transaction& change, Out
     }
     if (after_commit) after_commit();
     for (auto& note : change.hard_link_notes(ctx)) outcome.notes.push_back(std::move(note));
-    std::vector<CheckOutcome> checks = co_await change.check(ctx);
+    std::vector<checks::CheckOutcome> checks = co_await change.check(ctx);
     ToolResult result = report(std::move(outcome), false, &decision, std::move(checks));
     co_await change.record(ctx, result, record_history);
     co_return result;
@@ -225,7 +225,7 @@ asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::Reso
         if (platform::same_path(root, path.real))
             co_return ToolResult::error("Refused: " + path.display + " is a root of this server; it is never deleted.",
                                         base::ErrorReason::invalid_arguments);
-    std::vector<FileLanes::Guard> lanes = co_await take_lanes(ctx, path.real);
+    std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, path.real);
     std::error_code looked;
     const bool empty = std::filesystem::is_empty(std::filesystem::path(reinterpret_cast<const char8_t*>(path.real.c_str())), looked);
     if (looked)
@@ -281,7 +281,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
                                         "another `to`, or delete the link yourself first.",
                                     base::ErrorReason::not_a_file);
 
-    std::vector<FileLanes::Guard> lanes = co_await take_lanes(ctx, source.real, destination.real);
+    std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, source.real, destination.real);
     if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
 
     auto loaded = load(ctx, source);
@@ -341,7 +341,7 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
     if (platform::stat_path(path.real).kind == platform::FileKind::directory)
         co_return co_await delete_empty_folder(ctx, path, args.dry_run);
 
-    std::vector<FileLanes::Guard> lanes = co_await take_lanes(ctx, path.real);
+    std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, path.real);
     if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
     auto loaded = load(ctx, path);
     if (!loaded) co_return ToolResult::error(std::move(loaded).error());
@@ -366,7 +366,7 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
     co_return co_await carry_out(ctx, change, std::move(outcome), path.display, {}, true);
 }
 
-std::optional<std::pair<std::string, std::string>> move_of(const History& history, const std::string& real_path) {
+std::optional<std::pair<std::string, std::string>> move_of(const ledger::History& history, const std::string& real_path) {
     const auto entry = history.latest(real_path);
     if (!entry || entry->partner.empty()) return std::nullopt;
     const auto other = history.latest(entry->partner);
@@ -376,7 +376,7 @@ std::optional<std::pair<std::string, std::string>> move_of(const History& histor
     return std::make_pair(real_path, entry->partner);
 }
 
-std::string move_not_undoable(const CallContext& ctx, const os::ResolvedPath& path, const History::Entry& latest) {
+std::string move_not_undoable(const CallContext& ctx, const os::ResolvedPath& path, const ledger::History::Entry& latest) {
     const std::string other = ctx.workspace.display_path(latest.partner);
     return "Cannot undo: the latest change of " + path.display + " by this server is a move (" +
            (latest.after_fingerprint ? other + " to " + path.display : path.display + " to " + other) + "), and " + other +
@@ -385,10 +385,10 @@ std::string move_not_undoable(const CallContext& ctx, const os::ResolvedPath& pa
 }
 
 asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_real, const std::string& to_real, bool dry_run) {
-    History& history = *ctx.history;
+    ledger::History& history = *ctx.history;
     const os::ResolvedPath from{from_real, ctx.workspace.display_path(from_real), false};
     const os::ResolvedPath to{to_real, ctx.workspace.display_path(to_real), true};
-    std::vector<FileLanes::Guard> lanes = co_await take_lanes(ctx, from_real, to_real);
+    std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, from_real, to_real);
     if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
     const auto moved_in = history.latest(to_real);
     const auto moved_out = history.latest(from_real);
@@ -431,7 +431,7 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
         created.old_missing = true;
         append(outcome.diff, text::unified_diff({}, bytes, created));
     } else {
-        outcome.diff.text = rename_header(to.display, from.display);
+        outcome.diff.text = ledger::rename_header(to.display, from.display);
     }
     outcome.summary = either(dry_run, "Dry run (nothing written): would undo the latest ", "Undid the latest ") +
                       moved_in->tool + " of " + from.display + " by this server, a move: moved " + to.display + " back to " + from.display +

@@ -70,7 +70,7 @@ ToolResult read_image(CallContext& ctx, const os::ResolvedPath& path, const std:
     ToolResult result;
     result.text = "Image " + path.display + ": " + std::string(*mime) + ", " + std::to_string(file.bytes.size()) +
                   " bytes; shown as image content.";
-    const Fingerprint seen = Fingerprint::of(file.bytes);
+    const ledger::Fingerprint seen = ledger::Fingerprint::of(file.bytes);
     result.structured = {{"text", result.text},
                          {"file_path", path.real},
                          {"mime_type", *mime},
@@ -164,7 +164,7 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
     result.extra_text = result.structured.dump(-1, ' ', false, Json::error_handler_t::replace);
     result.structured["text"] = out;
     result.text = std::move(out);
-    const Fingerprint seen = file.fingerprint();  // before the bytes move
+    const ledger::Fingerprint seen = file.fingerprint();  // before the bytes move
     ctx.file_states.record_with_bytes(file.path.real, seen, std::move(file.bytes));
     return result;
 }
@@ -172,7 +172,7 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
 // One file of a read, under its lane: a read sees every change that arrived before it, except one
 // that waits for a human (then the read is served from the disk at once).
 asio::awaitable<ToolResult> read_one(CallContext& ctx, const ReadArgs& args, std::size_t budget) {
-    FileLanes::Guard lane;
+    ledger::FileLanes::Guard lane;
     os::ResolvedPath path;
     os::PathError ignored;
     if (ctx.workspace.resolve(args.file_path, path, ignored))

@@ -22,18 +22,23 @@
 #include "os/ignore_files.hpp"
 #include "os/workspace.hpp"
 #include "base/error_reason.hpp"
-#include "tools/file_lanes.hpp"
-#include "tools/file_states.hpp"
+#include "ledger/file_lanes.hpp"
+#include "ledger/file_states.hpp"
 #include "tools/approval.hpp"
-#include "tools/history.hpp"
-#include "tools/session_changes.hpp"
+#include "ledger/history.hpp"
+#include "ledger/session_changes.hpp"
+
+namespace checks {
+class Checks;  // checks/checks.hpp
+}  // namespace checks
+namespace ledger {
+class HistoryJournal;  // ledger/history_journal.hpp
+}  // namespace ledger
 
 namespace tools {
 
 using Json = nlohmann::json;
 
-class Checks;          // tools/checks.hpp
-class HistoryJournal;  // tools/history_journal.hpp
 
 struct Limits {
     std::uint64_t max_file_size = 256ull << 20;
@@ -42,8 +47,8 @@ struct Limits {
 
 struct CallContext {
     const os::Workspace& workspace;
-    FileStates& file_states;
-    FileLanes& lanes;
+    ledger::FileStates& file_states;
+    ledger::FileLanes& lanes;
     Limits limits;
     asio::any_io_executor blocking;  // where file I/O and heavy computation run
     bool fsync = true;
@@ -54,11 +59,11 @@ struct CallContext {
     // Reports whether this is the only tool call in flight: short work then runs on the io thread
     // (less latency); with others in flight it goes to the pool (parallel files).
     std::function<bool()> alone = [] { return false; };
-    History* history = nullptr;  // the session's record of what it wrote (for undo)
-    SessionChanges* session_changes = nullptr;  // the files this session changed and their bases
-    HistoryJournal* journal = nullptr;          // --history-dir: both of those kept on disk too
+    ledger::History* history = nullptr;  // the session's record of what it wrote (for undo)
+    ledger::SessionChanges* session_changes = nullptr;  // the files this session changed and their bases
+    ledger::HistoryJournal* journal = nullptr;          // --history-dir: both of those kept on disk too
     double fuzzy_threshold = 1.0;  // apply_diff similarity matching; 1 = off (--fuzzy-threshold)
-    Checks* checks = nullptr;      // post-write checks (--check); nullptr when none are configured
+    checks::Checks* checks = nullptr;      // post-write checks (--check); nullptr when none are configured
     os::IgnoreFiles* ignore = nullptr;  // ignore rules (--ignore-file, .git); nullptr: nothing ignored
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
     // Reports progress (progress, total, message) when the client gave a progressToken.

@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "text/unified_diff.hpp"
-#include "tools/checks.hpp"
-#include "tools/history_journal.hpp"
+#include "checks/checks.hpp"
+#include "ledger/history_journal.hpp"
 #include "tools/placement.hpp"
 
 namespace tools {
@@ -68,7 +68,7 @@ base::Result<void> verify_unchanged(const CallContext& ctx, const FileSnapshot& 
         if (now.kind == platform::FileKind::missing) {
             conflict = path.display + " was deleted by another program while this change was being prepared.";
         } else if (!platform::read_regular_file(path.real, ctx.limits.max_file_size, current, failure) ||
-                   Fingerprint::of(current.bytes) != before.file.fingerprint()) {
+                   ledger::Fingerprint::of(current.bytes) != before.file.fingerprint()) {
             text::DiffOptions options;
             options.old_path = path.display;
             const auto fresh = text::unified_diff(before.file.bytes, current.bytes, options);
@@ -198,7 +198,7 @@ std::vector<std::uint64_t> sizes_of(const std::vector<FileChange>& changes) {
 
 }  // namespace
 
-Transaction::Transaction(std::string tool, std::vector<FileLanes::Guard> lanes)
+Transaction::Transaction(std::string tool, std::vector<ledger::FileLanes::Guard> lanes)
     : tool_(std::move(tool)), lanes_(std::move(lanes)) {}
 
 ApprovalRequest Transaction::approval_request() const {
@@ -271,21 +271,21 @@ std::vector<std::string> Transaction::hard_link_notes(const CallContext& ctx) co
     return notes;
 }
 
-asio::awaitable<std::vector<CheckOutcome>> Transaction::check(CallContext& ctx) const {
-    if (!ctx.checks || ctx.checks->empty()) co_return std::vector<CheckOutcome>{};
-    std::vector<CheckTarget> targets;
+asio::awaitable<std::vector<checks::CheckOutcome>> Transaction::check(CallContext& ctx) const {
+    if (!ctx.checks || ctx.checks->empty()) co_return std::vector<checks::CheckOutcome>{};
+    std::vector<checks::CheckTarget> targets;
     for (const FileChange& change : changes_) {
         if (change.delete_file) continue;
         targets.push_back({change.before.file.path.real, change.before.file.path.display,
                            change.before.exists ? &change.before.file.bytes : nullptr, &change.new_bytes});
     }
-    if (targets.empty()) co_return std::vector<CheckOutcome>{};
+    if (targets.empty()) co_return std::vector<checks::CheckOutcome>{};
     // The write is committed: reads of these files no longer wait for the checks (they see the
     // committed bytes on disk). Changes still queue, so the file a check reads is the one written.
     for (const auto& lane : lanes_) ctx.lanes.let_reads_pass(lane.key(), true);
     struct StopPassing {
         CallContext& ctx;
-        const std::vector<FileLanes::Guard>& lanes;
+        const std::vector<ledger::FileLanes::Guard>& lanes;
         ~StopPassing() {
             for (const auto& lane : lanes) ctx.lanes.let_reads_pass(lane.key(), false);
         }
@@ -297,7 +297,7 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
     for (const auto& change : changes_)
         if (change.delete_file) ctx.file_states.forget(change.before.file.path.real);
     struct Afterwards {
-        std::vector<FileLanes::Guard> lanes;
+        std::vector<ledger::FileLanes::Guard> lanes;
         std::vector<FileChange> changes;
     };
     // Listed before the reply goes, so the client's next request sees the file; its base is kept
@@ -330,12 +330,12 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
          session_changes = ctx.session_changes] {
             for (auto& change : afterwards->changes) {
                 const std::string& real = change.before.file.path.real;
-                std::optional<Fingerprint> written;
-                if (!change.delete_file) written = Fingerprint::of(change.new_bytes);
+                std::optional<ledger::Fingerprint> written;
+                if (!change.delete_file) written = ledger::Fingerprint::of(change.new_bytes);
                 if (session_changes)  // the base (first change), or a big file's base delta carried forward
                     session_changes->changed(real, change.before.exists ? std::string_view(change.before.file.bytes) : std::string_view(),
                                              change.delete_file ? nullptr : &change.new_bytes, written);
-                if (written && change.new_bytes.size() <= FileStates::max_seen_file)
+                if (written && change.new_bytes.size() <= ledger::FileStates::max_seen_file)
                     file_states->record_with_bytes(real, *written, change.new_bytes);
                 else if (written)
                     file_states->record(real, *written);

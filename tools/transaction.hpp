@@ -11,7 +11,7 @@
 
 #include "base/result.hpp"
 #include "os/platform.hpp"
-#include "tools/check_report.hpp"
+#include "checks/check_report.hpp"
 #include "tools/file_access.hpp"
 #include "tools/tool.hpp"
 
@@ -49,7 +49,7 @@ struct CommitFailure {
 
 class Transaction {
 public:
-    Transaction(std::string tool, std::vector<FileLanes::Guard> lanes);
+    Transaction(std::string tool, std::vector<ledger::FileLanes::Guard> lanes);
 
     std::vector<FileChange>& changes() { return changes_; }
     const std::vector<FileChange>& changes() const { return changes_; }
@@ -74,7 +74,7 @@ public:
     // After a commit: runs the post-write checks (--check) on every file written (not the deleted
     // ones) and waits for them; none when no check is configured or no glob matches. Reads of the
     // files go on meanwhile (they see the committed bytes); changes of them wait for the checks.
-    asio::awaitable<std::vector<CheckOutcome>> check(CallContext& ctx) const;
+    asio::awaitable<std::vector<checks::CheckOutcome>> check(CallContext& ctx) const;
 
     // Records the change: the journal (--history-dir) at once, before the reply; then hands the
     // rest of the bookkeeping to `result.after_reply` (new fingerprints, history unless
@@ -84,7 +84,7 @@ public:
 
 private:
     std::string tool_;
-    std::vector<FileLanes::Guard> lanes_;
+    std::vector<ledger::FileLanes::Guard> lanes_;
     std::vector<FileChange> changes_;
 };
 

@@ -4,7 +4,7 @@
 #include "tools/change.hpp"
 #include "tools/file_access.hpp"
 #include "tools/file_moves.hpp"
-#include "tools/history_journal.hpp"
+#include "ledger/history_journal.hpp"
 #include "tools/registry.hpp"
 #include "text/unified_diff.hpp"
 
@@ -40,7 +40,7 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
     request.may_create = true;  // undoing a deletion would recreate; a missing file is judged below
     request.record_history = false;
     request.merge_when_stale = false;
-    History* history = ctx.history;
+    ledger::History* history = ctx.history;
     // An ignore rule does not keep undo from restoring this server's own change (it wrote the file;
     // a rule added since would otherwise strand it), unless --ignore-reads hides the file's content,
     // which the result's diff would show. A .git folder and the ignore files stay refused, and so
@@ -104,7 +104,7 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
             const std::string cannot = "Cannot undo: " + display + " changed since this server wrote it (by " + entry->tool +
                                        "), so reverting would lose those changes. Nothing was changed.";
             if (!entry->after_kept)  // a big file: the history keeps only the replaced bytes, not what was written
-                return plan_error(cannot + " (The file is over " + std::to_string(History::max_kept_after >> 20) +
+                return plan_error(cannot + " (The file is over " + std::to_string(ledger::History::max_kept_after >> 20) +
                                       " MiB, so what the server wrote is not kept to show how it differs; read it to see "
                                       "its content now.)",
                                   base::ErrorReason::conflict);

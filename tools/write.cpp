@@ -3,7 +3,7 @@
 // existing file is refused. Over an existing file, its CRLF line endings and BOM are kept.
 #include "tools/change.hpp"
 #include "tools/registry.hpp"
-#include "tools/stale_merge.hpp"
+#include "text/stale_merge.hpp"
 #include "text/splice.hpp"
 
 namespace tools {
@@ -11,7 +11,7 @@ namespace tools {
 asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
     ChangeRequest request("write", std::move(args.file_path), args.dry_run);
     request.may_create = true;
-    FileStates& states = ctx.file_states;
+    ledger::FileStates& states = ctx.file_states;
     request.planner = [content = std::move(args.content), create_only = args.create_only, &states](
                           const FileSnapshot& before, const std::string& display) -> base::Result<Plan> {
         Plan plan;
@@ -43,7 +43,7 @@ asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
                                       "or a formatter changed its content). Call read on it again, then write.",
                                   base::ErrorReason::stale);
             text::AdaptedContent adapted = text::adapt_whole_content(*seen, content);
-            auto merged = merge_stale_change(*seen, adapted.bytes, before.file.bytes, display,
+            auto merged = text::merge_stale_change(*seen, adapted.bytes, before.file.bytes, display,
                                              "since this session last read or wrote it", base::ErrorReason::stale);
             if (!merged) return base::fail(std::move(merged).error());
             plan.new_bytes = std::move(merged->bytes);

@@ -11,17 +11,17 @@
 #include <asio/thread_pool.hpp>
 
 #include "tests/unit/tools/fixture.hpp"
-#include "tools/checks.hpp"
+#include "checks/checks.hpp"
 
 namespace tools_test {
 
 struct WithChecks {
     Fixture f;
-    asio::thread_pool pool{tools::Checks::parallel};
-    std::unique_ptr<tools::Checks> checks;
+    asio::thread_pool pool{checks::Checks::parallel};
+    std::unique_ptr<checks::Checks> checks;
 
-    explicit WithChecks(tools::CheckSettings settings) {
-        checks = std::make_unique<tools::Checks>(std::move(settings), pool.get_executor());
+    explicit WithChecks(checks::CheckSettings settings) {
+        checks = std::make_unique<checks::Checks>(std::move(settings), pool.get_executor());
         f.ctx.checks = checks.get();
     }
     WithChecks(const WithChecks&) = delete;
@@ -32,11 +32,11 @@ struct WithChecks {
     }
 
     // Settings from --check specs ("GLOB=COMMAND") and --lsp specs, with one timeout for both.
-    static tools::CheckSettings settings(const std::vector<std::string>& check_specs, const std::vector<std::string>& lsp_specs,
+    static checks::CheckSettings settings(const std::vector<std::string>& check_specs, const std::vector<std::string>& lsp_specs,
                                          std::chrono::milliseconds timeout) {
-        tools::CheckSettings out;
-        for (const auto& spec : check_specs) out.rules.push_back(tools::CheckRule::parse(spec).value());
-        for (const auto& spec : lsp_specs) out.language_servers.push_back(tools::CheckRule::parse_language_server(spec).value());
+        checks::CheckSettings out;
+        for (const auto& spec : check_specs) out.rules.push_back(checks::CheckRule::parse(spec).value());
+        for (const auto& spec : lsp_specs) out.language_servers.push_back(checks::CheckRule::parse_language_server(spec).value());
         out.timeout = timeout;
         return out;
     }

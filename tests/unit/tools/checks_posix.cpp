@@ -180,5 +180,5 @@ TEST_CASE("checks: the pre-image's check runs on a private copy, its path replac
 }
 
 TEST_CASE("Glob over the path under the root, for files in nested folders") {
-    CHECK(tools::path_in_roots(os::Workspace({"/"}), "/a/b") == "a/b");
+    CHECK(checks::path_in_roots(os::Workspace({"/"}), "/a/b") == "a/b");
 }

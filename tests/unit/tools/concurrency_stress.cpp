@@ -36,9 +36,9 @@ struct Stress {
     asio::io_context io;
     asio::thread_pool pool{4};
     os::Workspace workspace;
-    tools::FileStates states;
-    tools::FileLanes lanes{io.get_executor()};
-    tools::History history;
+    ledger::FileStates states;
+    ledger::FileLanes lanes{io.get_executor()};
+    ledger::History history;
     std::mt19937 random{12345};
     // One context per call (each has its own cancellation flag); stable addresses.
     std::deque<tools::CallContext> contexts;

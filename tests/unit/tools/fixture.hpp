@@ -30,8 +30,8 @@ struct Fixture {
     fs::path root;
     asio::io_context io;
     os::Workspace workspace;
-    tools::FileStates states;
-    tools::FileLanes lanes{io.get_executor()};
+    ledger::FileStates states;
+    ledger::FileLanes lanes{io.get_executor()};
     tools::CallContext ctx;
 
     static fs::path make_root() {

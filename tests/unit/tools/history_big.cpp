@@ -5,9 +5,9 @@
 #include <string>
 
 #include "tests/unit/tools/fixture.hpp"
-#include "tools/history.hpp"
-#include "tools/session_changes.hpp"
-#include "tools/session_patch.hpp"
+#include "ledger/history.hpp"
+#include "ledger/session_changes.hpp"
+#include "ledger/session_patch.hpp"
 
 using tools_test::Fixture;
 
@@ -18,7 +18,7 @@ std::string text_of(const tools::ToolResult& r) { return r.text + r.extra_text; 
 // A file over History::max_kept_after: CRLF lines, a BOM, UTF-8, no final newline (binary bytes: history.cpp).
 std::string big_file() {
     std::string bytes = "\xEF\xBB\xBF" "first\r\n";
-    while (bytes.size() <= tools::History::max_kept_after + 4096) bytes += "row \xC3\xA9\t\r\n";
+    while (bytes.size() <= ledger::History::max_kept_after + 4096) bytes += "row \xC3\xA9\t\r\n";
     return bytes + "last";
 }
 
@@ -26,8 +26,8 @@ std::string big_file() {
 
 TEST_CASE("undo of a big file: each step comes back byte for byte, from deltas only") {
     Fixture f;
-    tools::History history;
-    tools::SessionChanges changes;
+    ledger::History history;
+    ledger::SessionChanges changes;
     f.ctx.history = &history;
     f.ctx.session_changes = &changes;
     const std::string v0 = big_file();
@@ -45,7 +45,7 @@ TEST_CASE("undo of a big file: each step comes back byte for byte, from deltas o
     CHECK_FALSE(file->base);
     REQUIRE(file->delta);
     CHECK(file->base_given(&v2) == v0);
-    const auto patch = tools::session_patch(changes.files(), f.workspace, 1u << 30, false);
+    const auto patch = ledger::session_patch(changes.files(), f.workspace, 1u << 30, false);
     CHECK(patch.files_differing == 1);
     CHECK(patch.text.find("# ") == std::string::npos);  // no note: the base was rebuilt
 
@@ -53,12 +53,12 @@ TEST_CASE("undo of a big file: each step comes back byte for byte, from deltas o
     CHECK(f.get("big.txt") == v1);
     REQUIRE_FALSE(f.call(tools::undo_handler(), {{"file_path", f.path("big.txt")}}).is_error);
     CHECK(f.get("big.txt") == v0);
-    CHECK(tools::session_patch(changes.files(), f.workspace, 1u << 30, false).files_differing == 0);
+    CHECK(ledger::session_patch(changes.files(), f.workspace, 1u << 30, false).files_differing == 0);
 }
 
 TEST_CASE("undo of a big file changed since: refused, the file untouched, and the reason given") {
     Fixture f;
-    tools::History history;
+    ledger::History history;
     f.ctx.history = &history;
     f.put("big.txt", big_file());
     REQUIRE_FALSE(f.insert("big.txt", 0, "top").is_error);
@@ -72,7 +72,7 @@ TEST_CASE("undo of a big file changed since: refused, the file untouched, and th
 
 TEST_CASE("undo past the byte budget says the change is no longer undoable and why") {
     Fixture f;
-    tools::History history(4096);  // a step costs its replaced bytes, its kept after-image and 256: a few fit
+    ledger::History history(4096);  // a step costs its replaced bytes, its kept after-image and 256: a few fit
     f.ctx.history = &history;
     f.put("a.txt", "start\n");
     for (int i = 0; i < 8; ++i) REQUIRE_FALSE(f.insert("a.txt", 0, std::string(300, 'a' + i)).is_error);

@@ -9,9 +9,9 @@
 
 #include "tests/unit/tools/fixture.hpp"
 #include "os/ignore_files.hpp"
-#include "tools/history.hpp"
-#include "tools/session_changes.hpp"
-#include "tools/session_patch.hpp"
+#include "ledger/history.hpp"
+#include "ledger/session_changes.hpp"
+#include "ledger/session_patch.hpp"
 
 namespace {
 
@@ -20,8 +20,8 @@ using tools_test::has;
 using tools::Json;
 
 struct MoveFixture : Fixture {
-    tools::History history;
-    tools::SessionChanges changes;
+    ledger::History history;
+    ledger::SessionChanges changes;
     os::IgnoreFiles ignore{os::IgnoreSettings{}};
     MoveFixture() {
         ctx.ignore = &ignore;
@@ -43,7 +43,7 @@ struct MoveFixture : Fixture {
         return st.st_mode & 07777;
     }
     std::string patch() {
-        return tools::session_patch(changes.files(), workspace, 1u << 30, false).text;
+        return ledger::session_patch(changes.files(), workspace, 1u << 30, false).text;
     }
 };
 

@@ -9,7 +9,7 @@
 #include "os/ignore_files.hpp"
 #include "tests/unit/tools/fixture.hpp"
 #include "tools/call_shapes.hpp"
-#include "tools/history.hpp"
+#include "ledger/history.hpp"
 
 using namespace tools_test;
 
@@ -142,7 +142,7 @@ TEST_CASE("an unknown argument that speaks of safety is refused on a tool that c
 TEST_CASE("undo: this server's own change of a file ignored since is undone, unless --ignore-reads hides it") {
     for (const bool ignore_reads : {false, true}) {
         Fixture f;
-        tools::History history;
+        ledger::History history;
         f.ctx.history = &history;
         os::IgnoreSettings settings;
         settings.ignore_reads = ignore_reads;

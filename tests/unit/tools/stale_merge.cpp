@@ -1,10 +1,10 @@
-// Unit tests of merging a change with what changed on disk (tools/stale_merge, run_change,
+// Unit tests of merging a change with what changed on disk (text/stale_merge, run_change,
 // write): a write over a file changed since it was read merges when the lines differ and is
 // refused (stale, both sides) when they overlap; a file changed while the approval was being
 // asked is merged, asked again, and written; an overlap there writes nothing (conflict).
 #include "fixture.hpp"
 
-#include "tools/stale_merge.hpp"
+#include "text/stale_merge.hpp"
 
 using tools_test::Fixture;
 using tools_test::Json;
@@ -72,7 +72,7 @@ TEST_CASE("stale merge: overlapping changes while asking write nothing (conflict
 
 TEST_CASE("stale merge: the conflict report is bounded") {
     std::vector<text::MergeConflict> many(8, text::MergeConflict{3, 1, 4, "b\n", std::string(5000, 'o'), "t\n"});
-    const std::string report = tools::conflict_report(many);
+    const std::string report = text::conflict_report(many);
     CHECK(report.find("... and 3 more overlaps") != std::string::npos);
     CHECK(report.size() < 5 * 2300 + 200);
     CHECK(report.find("@@ line 3 of the file as this change saw it; from line 4 of the file now @@") != std::string::npos);

@@ -268,7 +268,7 @@ TEST_CASE("transaction: a refused approval writes nothing, for one file and for 
 
 TEST_CASE("transaction: an approved patch of two files writes both and records both for undo") {
     Fixture f;
-    tools::History history;
+    ledger::History history;
     f.ctx.history = &history;
     f.put("a.txt", "one\n");
     f.put("b.txt", "two\n");

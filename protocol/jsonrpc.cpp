@@ -186,11 +186,15 @@ Json make_error(const std::optional<RequestId>& id, int code, std::string_view m
 }
 
 Json make_request(const RequestId& id, std::string_view method, Json params) {
-    return Json{{"jsonrpc", "2.0"}, {"id", id.to_json()}, {"method", method}, {"params", std::move(params)}};
+    Json m{{"jsonrpc", "2.0"}, {"id", id.to_json()}, {"method", method}};
+    if (!params.is_null()) m["params"] = std::move(params);
+    return m;
 }
 
 Json make_notification(std::string_view method, Json params) {
-    return Json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};
+    Json m{{"jsonrpc", "2.0"}, {"method", method}};
+    if (!params.is_null()) m["params"] = std::move(params);
+    return m;
 }
 
 const Json* member(const Json& object, std::string_view key) {

@@ -89,6 +89,7 @@ ParsedLine parse_line(std::string_view line, const ParseLimits& limits = {});
 Json make_result(const RequestId& id, Json result);
 Json make_error(const std::optional<RequestId>& id, int code, std::string_view message,
                 const Json& data = Json());
+// Null `params` are left out (LSP's shutdown and exit take none).
 Json make_request(const RequestId& id, std::string_view method, Json params);
 Json make_notification(std::string_view method, Json params);
 

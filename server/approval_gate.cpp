@@ -41,16 +41,16 @@ tools::ApprovalDecision refused(std::string message, base::ErrorReason reason) {
 
 }  // namespace
 
-tools::ApprovalGate Approvals::gate(bool modern, Call call) {
-    return [this, modern, call = std::move(call)](const tools::ApprovalRequest& ask) {
-        return modern ? by_input_required(ask, call) : by_elicitation(ask, call);
+tools::ApprovalGate Approvals::gate(Call call) {
+    return [this, call = std::move(call)](const tools::ApprovalRequest& ask) {
+        return call.envelope->modern() ? by_input_required(ask, call) : by_elicitation(ask, call);
     };
 }
 
 std::optional<tools::ApprovalDecision> Approvals::without_asking(const Call& call) const {
     if (config_.approval == ApprovalPolicy::automatic) return approved(tools::ApprovalSource::policy);
     if (approved_for_session_) return approved(tools::ApprovalSource::session);
-    if (call.can_ask) return std::nullopt;
+    if (call.can_ask()) return std::nullopt;
     if (config_.approval == ApprovalPolicy::require)
         return refused("Refused: this server requires the user's approval for every change (--approval require), "
                        "and this client cannot show an approval form (it did not declare elicitation). Nothing was "
@@ -62,8 +62,8 @@ std::optional<tools::ApprovalDecision> Approvals::without_asking(const Call& cal
 
 Json Approvals::form(const tools::ApprovalRequest& ask, const Call& call) {
     FormOptions options;
-    options.version = call.version;
-    options.feedback_field = call.client_name != "codex-mcp-client";
+    options.version = call.envelope->version;
+    options.feedback_field = call.envelope->quirks.form_feedback_field;
     if (!shows_whole(ask)) options.full_diff_path = diff_spool_.keep(ask.diff);
     return approval_form(ask, options);
 }
@@ -120,10 +120,9 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tool
              {"requestState", signer_.sign(binding, now + config_.approval_timeout)}}});
         return again;
     };
-    const Json& params = *call.params;
-    const auto state_it = params.find("requestState");
-    if (state_it == params.end() || !state_it->is_string()) co_return ask_again("");
-    const auto checked = signer_.verify(state_it->get<std::string>(), now);
+    const RequestEnvelope& envelope = *call.envelope;
+    if (!envelope.request_state) co_return ask_again("");
+    const auto checked = signer_.verify(*envelope.request_state, now);
     using Verdict = RequestStateSigner::Verdict;
     if (checked.verdict == Verdict::expired)
         co_return refused("The approval request expired (after " + timeout_seconds() +
@@ -139,10 +138,8 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tool
                           base::ErrorReason::invalid_arguments);
     if (checked.binding.pre_images != binding.pre_images || checked.binding.post_images != binding.post_images)
         co_return ask_again("(Changed on disk since approval was asked; this is the new change.)");
-    const Json* approval = protocol::member(params, "inputResponses");
-    if (approval) approval = protocol::member(*approval, "approval");
-    if (!approval) co_return ask_again("");
-    const ApprovalAnswer answer = read_approval_answer(*approval);
+    if (!envelope.approval_response) co_return ask_again("");
+    const ApprovalAnswer answer = read_approval_answer(*envelope.approval_response);
     const bool approves = answer.kind == ApprovalAnswer::Kind::apply || answer.kind == ApprovalAnswer::Kind::apply_session;
     // Marked here, on the io thread and with no wait since verify(): two retries of one state
     // sent at once cannot both pass.

@@ -17,12 +17,8 @@
 #include "server/diff_spool.hpp"
 #include "server/request_state.hpp"
 #include "server/rpc_peer.hpp"
+#include "server/session_envelope.hpp"
 #include "tools/approval.hpp"
-
-// The InputRequiredResult a call answers with instead of a CallToolResult (2026-07-28).
-struct tools::InputRequired {
-    nlohmann::json result;
-};
 
 namespace server {
 
@@ -33,21 +29,19 @@ class Approvals {
 public:
     Approvals(const Config& config, RpcPeer& peer) : config_(config), peer_(peer) {}
 
-    // One tools/call's side of the approval. `args` and `params` belong to that call, which
+    // One tools/call's side of the approval. `args` and `envelope` belong to that call, which
     // outlives its gate: they are referred to, not copied.
     struct Call {
         std::string tool;
         const nlohmann::json* args = nullptr;
-        const nlohmann::json* params = nullptr;
+        const RequestEnvelope* envelope = nullptr;  // era, version, capabilities, quirks, the retry's answer
         std::shared_ptr<RpcPeer::Call> call;
         std::function<void(double, double, std::string)> progress;
-        bool can_ask = false;        // the client can show a form
-        std::string client_name;     // who renders it (see FormOptions)
-        std::string version;         // the protocol revision it speaks
+        bool can_ask() const { return client_can_elicit(envelope->capabilities); }  // the client can show a form
     };
-    // The gate of one call: by elicitation (legacy eras) or by input_required (`modern`).
+    // The gate of one call: by elicitation (legacy eras) or by input_required (2026-07-28).
     // The call's coroutine keeps the session, and so this, alive while the gate runs.
-    tools::ApprovalGate gate(bool modern, Call call);
+    tools::ApprovalGate gate(Call call);
 
 private:
     using Decision = tools::ApprovalDecision;

@@ -1,5 +1,6 @@
-// Session: the era chosen by the first request, one method table per era, tools/call run in its
-// own coroutine (workspace, approval gate, progress, bookkeeping after the reply).
+// Session: the era chosen by the first request, one method table per era, each request's envelope
+// read once, tools/call run on the workbench in its own coroutine (workspace, approval gate,
+// progress as its scope; bookkeeping after the reply).
 #include "server/session.hpp"
 
 #include <algorithm>
@@ -13,30 +14,22 @@
 #include "base/log.hpp"
 #include "server/logging.hpp"
 #include "server/server_description.hpp"
-#include "tools/change.hpp"
 
 namespace server {
 
 namespace {
 
-const Json* find_meta(const Json& params) {
-    const auto meta = params.find("_meta");
-    return meta != params.end() && meta->is_object() ? &*meta : nullptr;
-}
-
-// One entry of a request's _meta (2026-07-28), or an empty object.
-Json meta_object(const Json& params, std::string_view key) {
-    const Json* meta = find_meta(params);
-    const Json value = meta ? meta->value(std::string(key), Json::object()) : Json::object();
-    return value.is_object() ? value : Json::object();
-}
-
-std::optional<std::string> requested_modern_version(const Json& params) {
-    const Json* meta = find_meta(params);
-    if (!meta) return std::nullopt;
-    const auto v = meta->find(std::string(protocol::meta_protocol_version));
-    if (v == meta->end() || !v->is_string()) return std::nullopt;
-    return v->get<std::string>();
+// What the workbench takes from the command line.
+tools::WorkbenchSettings workbench_settings(const Config& config) {
+    tools::WorkbenchSettings settings;
+    settings.limits.max_file_size = config.max_file_size;
+    settings.fsync = config.fsync;
+    settings.write_through_hard_links = config.write_through_hard_links;
+    settings.fuzzy_threshold = config.fuzzy_threshold;
+    settings.ignore = config.ignore;
+    settings.history_budget = config.history_budget;
+    settings.history_dir = config.history_dir;
+    return settings;
 }
 
 // What is wrong with the types of initialize's params, naming the field; nullopt when nothing is.
@@ -109,23 +102,11 @@ Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Con
           RpcPeer::Handlers{[this](protocol::Request request, Reply reply) { handle_request(std::move(request), std::move(reply)); },
                             [this](const protocol::Notification& note) { handle_notification(note); },
                             [this] { return era_ == protocol::Era::legacy && protocol::allows_batches(version_); }})),
-      lanes_(io.get_executor()),
-      history_(config.history_budget),
-      session_changes_(config.history_budget),
+      workbench_(io.get_executor(), blocking_, registry, workspace, workbench_settings(config)),
       approvals_(config, *peer_),
-      roots_(io, *peer_, workspace, config),
-      ignore_(config.ignore) {
-    if (!config.history_dir.empty()) {
-        auto journal = ledger::HistoryJournal::open(config.history_dir, workspace, &ignore_, history_, session_changes_);
-        if (journal) {
-            journal_ = std::move(journal).value();
-            base::log::info("history journal {}: {} records read back", journal_->path(), journal_->replayed());
-        } else {
-            base::log::warn("--history-dir: {}; undo history stays in memory only", journal.error().message);
-        }
-    }
+      roots_(io, *peer_, workspace, config) {
     // Called on the thread that noted the change, while a tool call keeps this session alive.
-    session_changes_.set_listener([this](const std::string& real_path, bool new_file) {
+    workbench_.on_file_changed([this](const std::string& real_path, bool new_file) {
         asio::post(io_, [weak = weak_from_this(), real_path, new_file] {
             if (auto self = weak.lock()) self->on_file_changed(real_path, new_file);
         });
@@ -154,33 +135,39 @@ void Session::handle_notification(const protocol::Notification& note) {
     }
 }
 
+void Session::complete(RequestEnvelope& envelope) const {
+    complete_envelope(envelope, era_, version_, client_capabilities_, client_info_);
+}
+
 void Session::handle_request(protocol::Request request, Reply reply) {
+    RequestEnvelope envelope = read_envelope(request.params);  // the one reading of _meta
     // initialize chooses the legacy eras; whatever else comes first with _meta's protocol
     // version (or server/discover, which asks which eras there are) the 2026-07-28 era.
     if (request.method != "initialize" && era_ != protocol::Era::legacy) {
-        const auto modern_version = requested_modern_version(request.params);
-        if (modern_version || request.method == "server/discover") {
-            handle_modern(request, reply, modern_version.value_or(""));
+        if (envelope.requested_modern_version || request.method == "server/discover") {
+            handle_modern(request, envelope, reply);
             return;
         }
         if (era_ == protocol::Era::undecided) {
-            handle_undecided(request, reply);
+            handle_undecided(request, envelope, reply);
             return;
         }
     }
     // The legacy eras; also 2026-07-28 requests that lack _meta, which have always been served so.
+    complete(envelope);
     if (const auto it = legacy_methods().find(request.method); it != legacy_methods().end()) {
-        (this->*it->second)(request, reply);
+        (this->*it->second)(request, envelope, reply);
     } else {
         reply.error(protocol::method_not_found, "Method not found: " + request.method);
     }
 }
 
-void Session::handle_modern(protocol::Request& request, Reply& reply, const std::string& version) {
+void Session::handle_modern(protocol::Request& request, RequestEnvelope& envelope, Reply& reply) {
     if (request.method == "server/discover") {
-        discover(request, reply);
+        discover(request, envelope, reply);
         return;
     }
+    const std::string version = envelope.requested_modern_version.value_or("");
     if (version != protocol::modern_version) {
         Json supported = Json::array({std::string(protocol::modern_version)});
         reply.error(protocol::unsupported_protocol_version,
@@ -193,8 +180,9 @@ void Session::handle_modern(protocol::Request& request, Reply& reply, const std:
     if (era_ == protocol::Era::undecided) base::log::info("speaking {} (stateless, per-request _meta)", version);
     era_ = protocol::Era::modern;
     version_ = version;
+    complete(envelope);
     if (const auto it = modern_methods().find(request.method); it != modern_methods().end()) {
-        (this->*it->second)(request, reply);
+        (this->*it->second)(request, envelope, reply);
         return;
     }
     const auto& known = known_methods();
@@ -203,10 +191,10 @@ void Session::handle_modern(protocol::Request& request, Reply& reply, const std:
                 "Method not found: " + request.method + (is_known ? " (not part of protocol 2026-07-28)" : ""));
 }
 
-void Session::handle_undecided(protocol::Request& request, Reply& reply) {
+void Session::handle_undecided(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply) {
     const auto& known = known_methods();
     if (request.method == "ping") {
-        ping(request, reply);
+        ping(request, envelope, reply);
     } else if (std::find(known.begin(), known.end(), request.method) != known.end()) {
         reply.error(protocol::invalid_request,
                     "Invalid Request: server not initialized. Send initialize first, or use protocol 2026-07-28 "
@@ -216,7 +204,7 @@ void Session::handle_undecided(protocol::Request& request, Reply& reply) {
     }
 }
 
-void Session::initialize(protocol::Request& request, Reply& reply) {
+void Session::initialize(protocol::Request& request, const RequestEnvelope&, Reply& reply) {
     if (era_ == protocol::Era::modern) {
         reply.error(protocol::invalid_request,
                     "Invalid Request: this connection speaks protocol 2026-07-28, which has no initialize; "
@@ -236,18 +224,15 @@ void Session::initialize(protocol::Request& request, Reply& reply) {
     reply.result(initialize_result(request.params));
 }
 
-void Session::ping(protocol::Request&, Reply& reply) { reply.result(Json::object()); }
+void Session::ping(protocol::Request&, const RequestEnvelope&, Reply& reply) { reply.result(Json::object()); }
 
-void Session::discover(protocol::Request&, Reply& reply) { reply.result(discover_result(config_)); }
+void Session::discover(protocol::Request&, const RequestEnvelope&, Reply& reply) { reply.result(discover_result(config_)); }
 
-void Session::list_tools(protocol::Request& request, Reply& reply) {
-    const bool modern = era_ == protocol::Era::modern;
-    reply.result(tools_list_result(config_, registry_,
-                                   modern ? meta_object(request.params, protocol::meta_client_capabilities) : client_capabilities_,
-                                   modern));
+void Session::list_tools(protocol::Request&, const RequestEnvelope& envelope, Reply& reply) {
+    reply.result(tools_list_result(config_, registry_, envelope.capabilities, envelope.modern()));
 }
 
-void Session::set_log_level(protocol::Request& request, Reply& reply) {
+void Session::set_log_level(protocol::Request& request, const RequestEnvelope&, Reply& reply) {
     const auto level = level_from_mcp(protocol::string_member(request.params, "level").value_or(""));
     if (!level) {
         reply.error(protocol::invalid_params,
@@ -260,15 +245,14 @@ void Session::set_log_level(protocol::Request& request, Reply& reply) {
     reply.result(Json::object());
 }
 
-void Session::call_tool(protocol::Request& request, Reply& reply) {
-    asio::co_spawn(io_, run_tool_call(shared_from_this(), std::move(request), std::move(reply)), asio::detached);
+void Session::call_tool(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply) {
+    asio::co_spawn(io_, run_tool_call(shared_from_this(), std::move(request), envelope, std::move(reply)), asio::detached);
 }
 
 // `keep_alive` holds the session (and what the gate and roots refer to) until the call ends.
 asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Session> keep_alive, protocol::Request request,
-                                             Reply reply) {
-    Json& params = request.params;
-    auto resolved = resolve_tool_call(registry_, params);
+                                             RequestEnvelope envelope, Reply reply) {
+    auto resolved = resolve_tool_call(registry_, request.params);
     if (!resolved) {
         reply.error(protocol::invalid_params, resolved.error());
         co_return;
@@ -286,7 +270,7 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         }
         ~Leave() { now(); }
     } leave{tool_calls_};
-    const bool client_has_roots = era_ == protocol::Era::legacy && client_capabilities_.contains("roots");
+    const bool client_has_roots = envelope.era == protocol::Era::legacy && envelope.capabilities.contains("roots");
     tools::ToolResult outcome;
     // A server without a usable root says why on every call (without --root, the client's roots
     // may still supply a workspace; client roots never widen a --root that was given).
@@ -298,45 +282,39 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
     }
     if (misconfigured) {
         outcome = tools::ToolResult::error(config_.misconfiguration, base::ErrorReason::no_root);
-    } else if (auto wrong = check_arguments(registry_, call)) {
+    } else if (auto wrong = workbench_.check(call)) {
         outcome = std::move(*wrong);
     } else {
         if (!workspace) workspace = co_await roots_.for_call(client_has_roots, rpc_call);
-        tools::CallContext ctx{*workspace, file_states_, lanes_, {}, blocking_};
-        ctx.limits.max_file_size = config_.max_file_size;
-        ctx.fsync = config_.fsync;
-        ctx.write_through_hard_links = config_.write_through_hard_links;
-        ctx.cancelled = rpc_call->cancelled;
-        ctx.history = &history_;
-        ctx.session_changes = &session_changes_;
-        ctx.journal = journal_.get();
-        ctx.fuzzy_threshold = config_.fuzzy_threshold;
-        ctx.checks = checks_;
-        ctx.ignore = &ignore_;
-        ctx.alone = [this] { return tool_calls_ == 1; };
-        if (auto progress = progress_reporter(params)) ctx.progress = std::move(progress);
-        ctx.approve = approvals_.gate(era_ == protocol::Era::modern, approval_call(call, params, rpc_call, ctx.progress));
-        try {
-            outcome = co_await registry_.handler(*call.tool)(ctx, call.args);
-        } catch (const std::exception& e) {
-            base::log::error("tool {} failed: {}", call.name, e.what());
-            outcome = tools::ToolResult::error(std::string("Internal error in ") + call.name + ": " + e.what() +
-                                               ". The file was not changed.",
-                                               base::ErrorReason::internal);
-        }
+        tools::CallScope scope;
+        scope.workspace = workspace;
+        scope.cancelled = rpc_call->cancelled;
+        scope.progress = progress_reporter(envelope);
+        scope.alone = [this] { return tool_calls_ == 1; };
+        scope.approval = [this, &envelope, rpc_call](const tools::PreparedCall& prepared,
+                                                     const std::function<void(double, double, std::string)>& progress) {
+            Approvals::Call c;
+            c.tool = prepared.name;
+            c.args = &prepared.args;
+            c.envelope = &envelope;
+            c.call = rpc_call;
+            c.progress = progress;
+            return approvals_.gate(std::move(c));
+        };
+        outcome = co_await workbench_.run(call, std::move(scope));
     }
 
     // Said once, to the first call the client's roots affect; then what this call's arguments lost.
     if (workspace && !outcome.input_required) add_note(outcome, roots_.take_note());
     add_call_notes(outcome, call);
-    const bool modern = era_ == protocol::Era::modern;
+    const bool modern = envelope.modern();
     const OversizedFacts oversized = oversized_facts(call, outcome);
     reply.result(call_tool_result(outcome, modern), [&oversized, modern](std::size_t bytes) {
         return oversized_result(oversized, bytes, RpcPeer::max_reply_bytes, modern);
     });
     if (outcome.input_required) co_return;
 
-    leave.now();  // a call that comes in meanwhile is alone (see ctx.alone)
+    leave.now();  // a call that comes in meanwhile is alone (see CallScope::alone)
     if (outcome.after_reply) {
         // Let the writer put the reply out first (it was woken before this resumes), then the
         // bookkeeping the reply did not need; what it holds (the lane) is released here, on the
@@ -352,13 +330,11 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
 }
 
 // Reports progress as notifications/progress when the client gave a progressToken; else nullptr.
-std::function<void(double, double, std::string)> Session::progress_reporter(const Json& params) {
-    const Json* meta = find_meta(params);
-    if (!meta) return nullptr;
-    const auto token = meta->find("progressToken");
-    if (token == meta->end() || !(token->is_string() || token->is_number_integer())) return nullptr;
+std::function<void(double, double, std::string)> Session::progress_reporter(const RequestEnvelope& envelope) {
+    if (!envelope.progress_token) return nullptr;
     std::weak_ptr<Session> weak = weak_from_this();
-    return [this, weak, token = *token, last = std::make_shared<double>(-1)](double progress, double total, std::string text) {
+    return [this, weak, token = *envelope.progress_token, last = std::make_shared<double>(-1)](double progress, double total,
+                                                                                               std::string text) {
         asio::post(io_, [weak, token, last, progress, total, text = std::move(text)] {
             auto self = weak.lock();
             if (!self || progress <= *last) return;
@@ -369,27 +345,6 @@ std::function<void(double, double, std::string)> Session::progress_reporter(cons
             self->peer_->notify("notifications/progress", std::move(p));
         });
     };
-}
-
-Approvals::Call Session::approval_call(const ToolCall& call, const Json& params, std::shared_ptr<RpcPeer::Call> rpc_call,
-                                       std::function<void(double, double, std::string)> progress) {
-    Approvals::Call c;
-    c.tool = call.name;
-    c.args = &call.args;
-    c.params = &params;
-    c.call = std::move(rpc_call);
-    c.progress = std::move(progress);
-    if (era_ == protocol::Era::modern) {
-        // Per request in 2026-07-28: what the client can show, and who it is.
-        c.can_ask = client_can_elicit(meta_object(params, protocol::meta_client_capabilities));
-        c.client_name = protocol::string_member(meta_object(params, protocol::meta_client_info), "name").value_or("");
-        c.version = protocol::modern_version;
-    } else {
-        c.can_ask = client_can_elicit(client_capabilities_);
-        c.client_name = protocol::string_member(client_info_, "name").value_or("");
-        c.version = version_;
-    }
-    return c;
 }
 
 Json Session::initialize_result(const Json& params) {

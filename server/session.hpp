@@ -1,6 +1,7 @@
 // One MCP connection above the JSON-RPC peer: chooses the era from what the client sends first
 // (initialize: the legacy eras; per-request _meta: 2026-07-28), then serves each request from that
-// era's method table, tools/call in its own coroutine, and forwards logs the client asked for.
+// era's method table, tools/call in its own coroutine on the Workbench (which holds all tool
+// state), and forwards logs the client asked for. It speaks the protocol only.
 #pragma once
 
 #include <memory>
@@ -25,14 +26,11 @@
 #include "server/config.hpp"
 #include "server/resources.hpp"
 #include "server/rpc_peer.hpp"
+#include "server/session_envelope.hpp"
 #include "server/tool_call.hpp"
 #include "server/transport.hpp"
-#include "ledger/file_lanes.hpp"
-#include "ledger/file_states.hpp"
-#include "ledger/history.hpp"
-#include "ledger/history_journal.hpp"
 #include "tools/registry.hpp"
-#include "ledger/session_changes.hpp"
+#include "tools/workbench.hpp"
 
 namespace server {
 
@@ -52,7 +50,7 @@ public:
     void shut_down();
 
     // Post-write checks (--check) every change of this session runs; they outlive the session.
-    void use_checks(checks::Checks* checks) { checks_ = checks; }
+    void use_checks(checks::Checks* checks) { workbench_.use_checks(checks); }
 
     // Completes when input has ended and every in-flight request has finished.
     asio::awaitable<void> finished() { return peer_->finished(); }
@@ -66,7 +64,7 @@ public:
 
 private:
     using Reply = RpcPeer::Reply;
-    using Method = void (Session::*)(protocol::Request& request, Reply& reply);
+    using Method = void (Session::*)(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
     using MethodTable = std::unordered_map<std::string_view, Method>;
     static const MethodTable& legacy_methods();
     static const MethodTable& modern_methods();
@@ -75,33 +73,34 @@ private:
     void handle_notification(const protocol::Notification& note);
     // A request with 2026-07-28's _meta (or server/discover): the version checked, the era
     // chosen, then the modern table.
-    void handle_modern(protocol::Request& request, Reply& reply, const std::string& version);
+    void handle_modern(protocol::Request& request, RequestEnvelope& envelope, Reply& reply);
     // Before any era: ping, or a request to initialize first.
-    void handle_undecided(protocol::Request& request, Reply& reply);
+    void handle_undecided(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    // Fills in what the connection knows (era, version, a legacy client's capabilities and name).
+    void complete(RequestEnvelope& envelope) const;
 
-    void initialize(protocol::Request& request, Reply& reply);
-    void ping(protocol::Request& request, Reply& reply);
-    void discover(protocol::Request& request, Reply& reply);
-    void list_tools(protocol::Request& request, Reply& reply);
-    void call_tool(protocol::Request& request, Reply& reply);
-    void set_log_level(protocol::Request& request, Reply& reply);
+    void initialize(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    void ping(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    void discover(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    void list_tools(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    void call_tool(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    void set_log_level(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
     // The session's changes as resources (server/resources.hpp); prompts: none.
-    void list_resources(protocol::Request& request, Reply& reply);
-    void list_resource_templates(protocol::Request& request, Reply& reply);
-    void read_resource(protocol::Request& request, Reply& reply);
-    void subscribe_resource(protocol::Request& request, Reply& reply);
-    void unsubscribe_resource(protocol::Request& request, Reply& reply);
-    void list_prompts(protocol::Request& request, Reply& reply);
+    void list_resources(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    void list_resource_templates(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    void read_resource(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    void subscribe_resource(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    void unsubscribe_resource(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
+    void list_prompts(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply);
     asio::awaitable<void> read_resource_now(std::shared_ptr<Session> keep_alive, std::string uri, ResourceTarget target,
-                                            Reply reply, bool modern);
+                                            Reply reply, RequestEnvelope envelope);
     // A change of `real_path` landed (io thread): notifications/resources/updated to subscribers of
     // it or of the session patch, notifications/resources/list_changed when the file is new to the list.
     void on_file_changed(const std::string& real_path, bool new_file);
 
-    asio::awaitable<void> run_tool_call(std::shared_ptr<Session> keep_alive, protocol::Request request, Reply reply);
-    std::function<void(double, double, std::string)> progress_reporter(const Json& params);
-    Approvals::Call approval_call(const ToolCall& call, const Json& params, std::shared_ptr<RpcPeer::Call> rpc_call,
-                                  std::function<void(double, double, std::string)> progress);
+    asio::awaitable<void> run_tool_call(std::shared_ptr<Session> keep_alive, protocol::Request request,
+                                        RequestEnvelope envelope, Reply reply);
+    std::function<void(double, double, std::string)> progress_reporter(const RequestEnvelope& envelope);
 
     Json initialize_result(const Json& params);
 
@@ -112,17 +111,11 @@ private:
     Transport& transport_;
     const tools::Registry& registry_;
     std::shared_ptr<RpcPeer> peer_;
-    ledger::FileStates file_states_;
-    ledger::FileLanes lanes_;
-    ledger::History history_;
-    ledger::SessionChanges session_changes_;
-    std::unique_ptr<ledger::HistoryJournal> journal_;  // --history-dir
+    tools::Workbench workbench_;  // the ledger, checks, ignore rules and limits every tool call uses
     std::unordered_set<std::string> subscriptions_;  // legacy resources/subscribe: URIs
     bool resources_seen_ = false;  // the client listed, read or subscribed to resources: list_changed is for it
     Approvals approvals_;
     ClientRoots roots_;
-    checks::Checks* checks_ = nullptr;
-    os::IgnoreFiles ignore_;
 
     protocol::Era era_ = protocol::Era::undecided;
     std::string version_;            // negotiated (legacy) or per-request (modern)

@@ -8,20 +8,19 @@
 #include <asio/detached.hpp>
 #include <asio/use_awaitable.hpp>
 
-#include "server/session.hpp"
-#include "tools/change.hpp"
 #include "ledger/session_patch.hpp"
+#include "server/session.hpp"
 
 namespace server {
 
-void Session::list_resources(protocol::Request& request, Reply& reply) {
+void Session::list_resources(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply) {
     const Json cursor = request.params.value("cursor", Json());
     if (!cursor.is_null() && !cursor.is_string()) {
         reply.error(protocol::invalid_params, "Invalid params: cursor must be a string from an earlier resources/list");
         return;
     }
-    auto result = resources_list_result(session_changes_.files(), workspace_, cursor.is_string() ? cursor.get<std::string>() : "",
-                                        era_ == protocol::Era::modern);
+    auto result = resources_list_result(workbench_.changed_files(), workspace_,
+                                        cursor.is_string() ? cursor.get<std::string>() : "", envelope.modern());
     if (!result) {
         reply.error(protocol::invalid_params, "Invalid params: unknown cursor; call resources/list without one to start over");
         return;
@@ -30,25 +29,25 @@ void Session::list_resources(protocol::Request& request, Reply& reply) {
     reply.result(std::move(*result));
 }
 
-void Session::list_resource_templates(protocol::Request&, Reply& reply) {
+void Session::list_resource_templates(protocol::Request&, const RequestEnvelope& envelope, Reply& reply) {
     Json result = {{"resourceTemplates", Json::array()}};
-    if (era_ == protocol::Era::modern) result.update({{"resultType", "complete"}, {"ttlMs", 3600000}, {"cacheScope", "public"}});
+    if (envelope.modern()) result.update({{"resultType", "complete"}, {"ttlMs", 3600000}, {"cacheScope", "public"}});
     reply.result(std::move(result));
 }
 
-void Session::list_prompts(protocol::Request&, Reply& reply) {
+void Session::list_prompts(protocol::Request&, const RequestEnvelope& envelope, Reply& reply) {
     Json result = {{"prompts", Json::array()}};
-    if (era_ == protocol::Era::modern) result.update({{"resultType", "complete"}, {"ttlMs", 3600000}, {"cacheScope", "public"}});
+    if (envelope.modern()) result.update({{"resultType", "complete"}, {"ttlMs", 3600000}, {"cacheScope", "public"}});
     reply.result(std::move(result));
 }
 
-void Session::read_resource(protocol::Request& request, Reply& reply) {
+void Session::read_resource(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply) {
     const Json uri = request.params.value("uri", Json());
     if (!uri.is_string()) {
         reply.error(protocol::invalid_params, "Invalid params: uri (a string) is required; resources/list names the resources");
         return;
     }
-    auto target = resource_target(uri.get<std::string>(), session_changes_.files());
+    auto target = resource_target(uri.get<std::string>(), workbench_.changed_files());
     if (!target) {
         reply.error(resource_not_found,
                     "Resource not found: " + uri.get<std::string>() +
@@ -59,17 +58,17 @@ void Session::read_resource(protocol::Request& request, Reply& reply) {
     }
     resources_seen_ = true;
     asio::co_spawn(io_, read_resource_now(shared_from_this(), uri.get<std::string>(), std::move(*target), std::move(reply),
-                                          era_ == protocol::Era::modern),
+                                          envelope),
                    asio::detached);
 }
 
 asio::awaitable<void> Session::read_resource_now(std::shared_ptr<Session>, std::string uri, ResourceTarget target, Reply reply,
-                                                 bool modern) {
-    // Each file's lane once: a change whose bookkeeping (its base) is still running is seen whole.
-    for (const auto& file : session_changes_.files())
-        if (target.whole_patch || file.real_path == target.real_path)
-            (void)co_await lanes_.acquire_for_read(tools::lane_key(file.real_path));
-    auto files = session_changes_.files();
+                                                 RequestEnvelope envelope) {
+    // A change whose bookkeeping (its base) is still running is seen whole.
+    // (Named first: GCC mishandles a ?: temporary inside a co_await expression.)
+    std::string settle = target.whole_patch ? std::string() : target.real_path;
+    auto files = co_await workbench_.settled_changes(std::move(settle));
+    const bool modern = envelope.modern();
     const std::uint64_t max_file_size = config_.max_file_size;
     const bool withhold_linked = config_.ignore.ignore_reads;  // a hard link may name an ignored file
     const os::Workspace& workspace = workspace_;
@@ -82,7 +81,7 @@ asio::awaitable<void> Session::read_resource_now(std::shared_ptr<Session>, std::
     reply.result(std::move(result));
 }
 
-void Session::subscribe_resource(protocol::Request& request, Reply& reply) {
+void Session::subscribe_resource(protocol::Request& request, const RequestEnvelope&, Reply& reply) {
     const Json uri = request.params.value("uri", Json());
     if (!uri.is_string() || uri.get<std::string>().rfind("mcp-edit://session/", 0) != 0) {
         reply.error(protocol::invalid_params,
@@ -100,7 +99,7 @@ void Session::subscribe_resource(protocol::Request& request, Reply& reply) {
     reply.result(Json::object());
 }
 
-void Session::unsubscribe_resource(protocol::Request& request, Reply& reply) {
+void Session::unsubscribe_resource(protocol::Request& request, const RequestEnvelope&, Reply& reply) {
     const Json uri = request.params.value("uri", Json());
     if (uri.is_string()) subscriptions_.erase(uri.get<std::string>());
     reply.result(Json::object());

@@ -14,58 +14,16 @@ base::Result<ToolCall, std::string> resolve_tool_call(const tools::Registry& reg
     const auto name_it = params.find("name");
     if (name_it == params.end() || !name_it->is_string())
         return base::fail(std::string("Invalid params: tools/call needs \"name\", a string"));
-    ToolCall call;
-    call.name = name_it->get<std::string>();
-    call.tool = registry.find(call.name);
-    if (!call.tool) {
-        std::string available;
-        for (const auto& n : registry.names()) available += (available.empty() ? "" : ", ") + n;
-        return base::fail("Unknown tool: " + call.name + ". Available tools: " + available);
-    }
+    Json args = Json::object();
+    bool args_object = true;
     if (const auto a = params.find("arguments"); a != params.end() && !a->is_null()) {
-        if (!a->is_object()) return base::fail(std::string("Invalid params: \"arguments\" must be an object"));
-        call.args = std::move(*a);  // nothing reads params["arguments"] after this
+        args_object = a->is_object();
+        if (args_object) args = std::move(*a);  // nothing reads params["arguments"] after this
     }
-    // Other agents' call shapes (Anthropic's `command`, pi's and Kimi's edit lists, Roo's XML) may
-    // name another of our tools: the call is served, and its permissions asked, as that tool.
-    auto shape = tools::map_call_shape(call.name, call.args);
-    if (!shape) {
-        call.unmappable = std::move(shape).error();
-        return call;
-    }
-    call.shape = std::move(shape).value();
-    if (const tools::ToolDefinition* mapped = registry.find(call.shape.tool); mapped && mapped != call.tool) {
-        call.tool = mapped;
-        call.name = call.shape.tool;
-    }
-    tools::Registry::apply_aliases(call.args, call.tool);
+    auto call = tools::prepare_call(registry, name_it->get<std::string>(), args_object ? std::move(args) : Json::object());
+    if (!call) return base::fail(std::move(call).error());  // an unknown tool is named before its arguments
+    if (!args_object) return base::fail(std::string("Invalid params: \"arguments\" must be an object"));
     return call;
-}
-
-std::optional<tools::ToolResult> check_arguments(const tools::Registry& registry, ToolCall& call) {
-    if (call.unmappable) return tools::ToolResult::error(std::move(*call.unmappable));
-    auto unknown = registry.set_aside_unknown_arguments(*call.tool, call.args);
-    if (!unknown) return tools::ToolResult::error(std::move(unknown).error());
-    call.unknown = std::move(unknown).value();
-    if (auto valid = registry.validate(*call.tool, call.args); !valid)
-        return tools::ToolResult::error(std::move(valid).error());
-    return std::nullopt;
-}
-
-void add_note(tools::ToolResult& outcome, const std::string& note) {
-    if (note.empty() || outcome.input_required) return;
-    if (!outcome.text.empty()) outcome.text += outcome.text.back() == '\n' ? "\n" : "\n\n";
-    outcome.text += note;
-    if (!outcome.structured.is_object()) return;
-    if (const auto notes = outcome.structured.find("notes"); notes != outcome.structured.end() && notes->is_array())
-        notes->push_back(note);
-}
-
-void add_call_notes(tools::ToolResult& outcome, const ToolCall& call) {
-    std::string shape_note;
-    for (const auto& note : call.shape.notes) shape_note += (shape_note.empty() ? "" : " ") + note;
-    add_note(outcome, shape_note);
-    add_note(outcome, call.unknown.note);
 }
 
 Json call_tool_result(tools::ToolResult& outcome, bool modern) {

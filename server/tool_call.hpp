@@ -15,31 +15,21 @@
 #include "tools/call_shapes.hpp"
 #include "tools/registry.hpp"
 #include "tools/tool.hpp"
+#include "tools/workbench.hpp"
 
 namespace server {
 
-struct ToolCall {
-    std::string name;  // the tool that serves it (after mapping another agent's shape)
-    const tools::ToolDefinition* tool = nullptr;
-    nlohmann::json args = nlohmann::json::object();
-    tools::CallShape shape;
-    std::optional<base::Failure> unmappable;  // a shape that cannot be mapped: the call fails with it
-    tools::UnknownArguments unknown;
-};
+// A call's tool and arguments once resolved (the workbench's PreparedCall).
+using ToolCall = tools::PreparedCall;
 
 // The tool and arguments `params` name (params["arguments"] is moved out), or the message of the
 // Invalid params error to answer with.
 base::Result<ToolCall, std::string> resolve_tool_call(const tools::Registry& registry, nlohmann::json& params);
 
-// The error result when the arguments are wrong (a shape that cannot be mapped, too many unknown
-// arguments, the schema); unknown arguments within reason are set aside.
-std::optional<tools::ToolResult> check_arguments(const tools::Registry& registry, ToolCall& call);
-
-// Adds a note for the model to a result: to content[0]'s text, after a blank line, and to
-// structuredContent's `notes` when it has that array (read's facts have none: text only).
-void add_note(tools::ToolResult& outcome, const std::string& note);
-// The notes of the call itself: what mapping its shape and setting arguments aside did.
-void add_call_notes(tools::ToolResult& outcome, const ToolCall& call);
+// Checking arguments and adding notes are the workbench's (tools/workbench.hpp).
+using tools::add_call_notes;
+using tools::add_note;
+using tools::check_arguments;
 
 // What the client gets for `outcome`; takes its text and structured content.
 nlohmann::json call_tool_result(tools::ToolResult& outcome, bool modern);

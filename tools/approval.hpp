@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <asio/awaitable.hpp>
+#include <nlohmann/json.hpp>
 
 #include "base/error_reason.hpp"
 
@@ -50,8 +51,11 @@ constexpr std::string_view to_string(ApprovalSource source) {
 }
 
 // The server's question back to the client when the answer must come in a later request
-// (protocol 2026-07-28's input_required). Defined by the server; opaque here.
-struct InputRequired;
+// (protocol 2026-07-28's input_required): the whole result the call answers with, which the
+// server's gate builds; tools only pass it on, never look into it.
+struct InputRequired {
+    nlohmann::json result;
+};
 using PendingInput = std::shared_ptr<const InputRequired>;
 
 struct ApprovalDecision {

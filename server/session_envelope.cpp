@@ -1,0 +1,76 @@
+// Reading a request's envelope once: _meta (protocol version, client capabilities and info,
+// progress token) and the 2026-07-28 retry's requestState and inputResponses; the quirks table.
+#include "server/session_envelope.hpp"
+
+#include <array>
+#include <string>
+#include <utility>
+
+namespace server {
+
+using Json = nlohmann::json;
+
+namespace {
+
+struct NamedQuirks {
+    std::string_view client_name;
+    ClientQuirks quirks;
+};
+
+// Every client that needs something other than the defaults, by clientInfo.name.
+constexpr std::array<NamedQuirks, 1> quirks_table = {{
+    {"codex-mcp-client", ClientQuirks{.form_feedback_field = false}},
+}};
+
+const Json* object_member(const Json& object, std::string_view key) {
+    if (!object.is_object()) return nullptr;
+    const auto it = object.find(std::string(key));
+    return it != object.end() && it->is_object() ? &*it : nullptr;
+}
+
+std::string name_of(const Json* client_info) {
+    if (!client_info) return "";
+    const auto name = client_info->find("name");
+    return name != client_info->end() && name->is_string() ? name->get<std::string>() : "";
+}
+
+}  // namespace
+
+ClientQuirks quirks_of(std::string_view client_name) {
+    for (const auto& entry : quirks_table)
+        if (entry.client_name == client_name) return entry.quirks;
+    return {};
+}
+
+RequestEnvelope read_envelope(Json& params) {
+    RequestEnvelope envelope;
+    if (!params.is_object()) return envelope;
+    if (const Json* meta = object_member(params, "_meta")) {
+        if (const auto v = meta->find(std::string(protocol::meta_protocol_version)); v != meta->end() && v->is_string())
+            envelope.requested_modern_version = v->get<std::string>();
+        if (const Json* caps = object_member(*meta, protocol::meta_client_capabilities)) envelope.capabilities = *caps;
+        envelope.client_name = name_of(object_member(*meta, protocol::meta_client_info));
+        if (const auto token = meta->find("progressToken");
+            token != meta->end() && (token->is_string() || token->is_number_integer()))
+            envelope.progress_token = *token;
+    }
+    if (const auto state = params.find("requestState"); state != params.end() && state->is_string())
+        envelope.request_state = std::move(state->get_ref<std::string&>());
+    if (const auto responses = params.find("inputResponses"); responses != params.end() && responses->is_object())
+        if (const auto approval = responses->find("approval"); approval != responses->end())
+            envelope.approval_response = std::move(*approval);
+    return envelope;
+}
+
+void complete_envelope(RequestEnvelope& envelope, protocol::Era era, const std::string& version,
+                       const Json& legacy_capabilities, const Json& legacy_client_info) {
+    envelope.era = era;
+    envelope.version = version;
+    if (era != protocol::Era::modern) {
+        envelope.capabilities = legacy_capabilities;
+        envelope.client_name = name_of(legacy_client_info.is_object() ? &legacy_client_info : nullptr);
+    }
+    envelope.quirks = quirks_of(envelope.client_name);
+}
+
+}  // namespace server

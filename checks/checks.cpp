@@ -12,6 +12,7 @@
 
 #include "base/log.hpp"
 #include "ledger/fingerprint.hpp"
+#include "os/platform.hpp"
 
 namespace checks {
 
@@ -97,6 +98,17 @@ platform::ProcessOutcome run_on_copy(const CheckRule& rule, const CheckSettings&
     }
     if (!platform::remove_private_directory(*folder)) base::log::warn("checks: cannot remove {}", *folder);
     return out;
+}
+
+// Whether the file at `target.real` holds the bytes written (`target.after`) and was not
+// touched since `before_run` was taken: what a check that ran in between read.
+bool still_written(const CheckTarget& target, const platform::FileStat& before_run) {
+    const platform::FileStat now = platform::stat_path(target.real);
+    if (now.kind != platform::FileKind::regular || !now.same_version(before_run) || now.size != target.after->size())
+        return false;
+    platform::ReadFile current;
+    platform::ReadFailure failure;
+    return platform::read_regular_file(target.real, target.after->size(), current, failure) && current.bytes == *target.after;
 }
 
 }  // namespace
@@ -206,11 +218,15 @@ asio::awaitable<std::vector<CheckOutcome>> Checks::run(const os::Workspace& work
                 const auto* cancel = batch->cancelled.get();
                 const auto key = std::make_pair(job.rule_index, job.target.real);
                 if (!pre_image) {
+                    const platform::FileStat before_run = platform::stat_path(job.target.real);
                     job.outcome.run = run_check(*job.rule, settings_, job.target.real, directory, cancel);
                     auto found = parse_diagnostics(job.outcome.run.output, job.target.real, directory);
                     attach_line_text(found, job.target.real, *job.target.after);
                     job.outcome.diagnostics = found;
-                    if (job.outcome.run.started && !job.outcome.run.timed_out && !job.outcome.run.cancelled) {
+                    // Remembered only as the findings of the bytes this change wrote: not when
+                    // another writer (another program, another mcp-edit) changed the file meanwhile.
+                    if (job.outcome.run.started && !job.outcome.run.timed_out && !job.outcome.run.cancelled &&
+                        still_written(job.target, before_run)) {
                         const std::lock_guard lock(cache_mutex_);
                         if (cache_.size() >= remembered && !cache_.count(key)) cache_.clear();
                         cache_[key] = {ledger::Fingerprint::of(*job.target.after).hex, std::move(found)};

@@ -1,6 +1,7 @@
 // Unit tests of post-write checks through the tools: a check runs after a write (never for a dry
 // run or an unchanged file), in the file's folder, on the written bytes and on the pre-image, and
-// the result says what the change introduced and fixed; a failing check is not an error.
+// the result says what the change introduced and fixed; a failing check is not an error; reads and
+// changes of the file do not wait for it.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -10,6 +11,7 @@
 
 #include <asio/steady_timer.hpp>
 
+#include "ledger/session_changes.hpp"
 #include "tests/unit/tools/checks_fixture.hpp"
 
 using namespace tools_test;
@@ -149,6 +151,61 @@ TEST_CASE("checks: a read of a file under a slow check returns at once with the 
     CHECK_FALSE(second_change->is_error);
     CHECK(c.f.get("a.txt") == "ONE\nTWO\n");
     CHECK(c.f.lanes.lanes() == 0);
+}
+
+TEST_CASE("checks: changes of a file under a slow check answers at once") {
+    Checked c({"*.txt=sh -c 'grep -q slow \"$1\" && sleep 1; true' sh {file}"});
+    ledger::SessionChanges session_changes;
+    c.f.ctx.session_changes = &session_changes;
+    c.f.put("a.txt", "one\ntwo\n");
+    REQUIRE_FALSE(c.edit("a.txt", "one", "ONE").is_error);  // a quick check: the file is among the session's changes
+    std::vector<std::string> log;
+    std::optional<tools::ToolResult> change, listed;
+    const auto start = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::duration listed_after{};
+    c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "two"}, {"new_string", "slow"}}, change,
+              &log, "change done");
+    asio::steady_timer later(c.f.io, 200ms);
+    later.async_wait([&](std::error_code) {
+        c.f.start(tools::changes_handler(), {{"file_path", c.f.path("a.txt")}}, listed, &log, "changes done");
+    });
+    asio::steady_timer probe(c.f.io, 600ms);
+    probe.async_wait([&](std::error_code) {
+        if (listed) listed_after = std::chrono::steady_clock::now() - start;
+    });
+    c.f.io.restart();
+    c.f.io.run();
+    REQUIRE(change.has_value());
+    CHECK(change->structured["checks"][0]["status"] == "passed");
+    REQUIRE(listed.has_value());
+    CHECK_FALSE(listed->is_error);
+    CHECK(log == std::vector<std::string>{"changes done", "change done"});
+    CHECK(listed_after > 0s);  // it had answered 600 ms in, while the 1 s check still ran
+    CHECK(has(listed->structured["patch"].get<std::string>(), "+ONE"));
+}
+
+TEST_CASE("checks: findings of a file another program wrote during the check are not remembered as the change's") {
+    // The check reads the file on disk 300 ms in; another program writes a BAD line 100 ms in.
+    Checked c({"*.txt=sh -c 'sleep 0.3; grep -n BAD \"$1\" | sed \"s/^\\([0-9]*\\):.*/$(basename $1):\\1:1: error: bad line/\"; "
+               "true' sh {file}"});
+    c.f.put("a.txt", "ok\n");
+    std::optional<tools::ToolResult> first;
+    c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "ok"}, {"new_string", "fine"}}, first);
+    asio::steady_timer meanwhile(c.f.io, 100ms);
+    meanwhile.async_wait([&](std::error_code) { c.f.put("a.txt", "BAD\n"); });
+    c.f.io.run();
+    REQUIRE(first.has_value());
+    CHECK_FALSE(first->is_error);
+    // The other program puts back the bytes the change wrote; the next change starts from them,
+    // which have no finding: its pre-image is checked, not taken from the run that saw BAD.
+    c.f.put("a.txt", "fine\n");
+    auto second = c.edit("a.txt", "fine", "good");
+    CHECK_FALSE(second.is_error);
+    const Json& check = second.structured["checks"][0];
+    CHECK(check["compared"] == true);
+    CHECK(check["diagnostics"].empty());
+    CHECK(check["fixed"].empty());
+    CHECK_FALSE(has(second.structured["summary"].get<std::string>(), "fixed"));
 }
 
 TEST_CASE("checks: apply_diff checks every written file") {

@@ -6,13 +6,11 @@
 #include <deque>
 #include <set>
 
-#include "base/log.hpp"
 #include "tools/call_shapes.hpp"
 #include "tools/change.hpp"
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
 #include "tools/transaction.hpp"
-#include "os/hash.hpp"
 #include "tools/registry.hpp"
 #include "text/patch_detect.hpp"
 #include "text/patch_plan.hpp"
@@ -216,17 +214,6 @@ void hand_over(std::vector<FileWork>& files, Transaction& change) {
                                         work.destination ? work.destination->real : std::string()});
 }
 
-// The model's words for a failed commit: the failure, then whether the files already written
-// were put back.
-base::Failure commit_failure(CommitFailure failed) {
-    if (failed.revert_errors.empty())
-        failed.failure.message += "\nNo file was changed (the files already written were restored).";
-    else
-        failed.failure.message += "\nRestoring the files already written failed for:" + failed.revert_errors +
-                                  "\nCheck them: they hold the patched content.";
-    return std::move(failed.failure);
-}
-
 // The report of the patch's change; takes the diffs out of `planned`.
 ToolResult report(const text::Patch& patch, Planned& planned, bool dry_run, const ApprovalDecision* decision,
                   std::vector<checks::CheckOutcome> checks = {}, std::vector<std::string> notes = {}) {
@@ -407,9 +394,8 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
         });
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
     Planned& planned = outcome.value();
-    if (dry_run) co_return report(patch, planned, true, nullptr);
 
-    if (!ctx.write_through_hard_links)
+    if (!dry_run && !ctx.write_through_hard_links)
         for (const auto& work : planned.files)
             if (!work.destination && work.alias_reason == "hard links" &&
                 work.before.file.stat.links > 1 + work.aliases.size())
@@ -420,25 +406,14 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
                         "Send the sections for one of its names only: that name then gets a file of its own and the "
                         "other names keep the old content. Nothing was written.",
                     base::ErrorReason::invalid_arguments);
+    Steps steps;
+    for (const auto& work : planned.files) steps.shown.add(work.result_path().display, work.diff);
+    steps.dry_run = dry_run;
     Transaction change("apply_diff", std::move(lanes));
     hand_over(planned.files, change);
-    ApprovalRequest ask = change.approval_request();
-    for (const auto& work : planned.files) {
-        ask.paths.push_back(work.result_path().display);
-        ask.additions += work.diff.additions;
-        ask.removals += work.diff.removals;
-        ask.diff += (ask.diff.empty() ? "" : "\n") + work.diff.text;
-    }
-    ApprovalDecision decision;
-    if (auto answer = co_await change.approve(ctx, std::move(ask), decision)) co_return std::move(*answer);
-    if (auto written = co_await change.commit(ctx); !written)
-        co_return ToolResult::error(commit_failure(std::move(written).error()));
-
-    std::vector<checks::CheckOutcome> checks = co_await change.check(ctx);
-    ToolResult result = report(patch, planned, false, &decision, std::move(checks), change.hard_link_notes(ctx));
-    co_await change.record(ctx, result, true);
-    base::log::debug("apply_diff wrote {} file(s)", planned.files.size());
-    co_return result;
+    co_return co_await change.carry_out(ctx, std::move(steps), [&patch, &planned, dry_run](Done done) {
+        return report(patch, planned, dry_run, done.decision, std::move(done.checks), std::move(done.notes));
+    });
 }
 
 }  // namespace tools

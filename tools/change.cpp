@@ -1,14 +1,10 @@
-// run_change: lane -> load -> plan -> diff -> a transaction of one file (dry run | gate ->
-// re-check -> atomic write -> record).
+// run_change: lane -> load -> plan -> diff -> a transaction of one file, which carries it out
+// (dry run | gate -> re-check or merge -> atomic write -> check -> record).
 #include "tools/change.hpp"
 
-#include <cctype>
-
-#include "base/log.hpp"
 #include "os/platform.hpp"
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
-#include "text/stale_merge.hpp"
 #include "os/hash.hpp"
 #include "text/file_facts.hpp"
 #include "text/unified_diff.hpp"
@@ -95,33 +91,6 @@ base::Result<Planned> plan_change(const CallContext& ctx, const ChangeRequest& r
     return out;
 }
 
-// After a commit found `change`'s file changed on disk: the file as it is now becomes the
-// change's `before`, and its bytes the three-way merge of what the change was planned on, what it
-// would write, and the file now; `planned`'s diff (now against the file as it is) and notes follow.
-base::Result<void> merge_with_disk(const CallContext& ctx, FileChange& change, const os::ResolvedPath& path, Planned& planned) {
-    FileSnapshot now;
-    now.file.path = path;
-    if (platform::stat_path(path.real).kind != platform::FileKind::regular)
-        return base::fail(base::Failure{"Nothing was written: " + path.display +
-                                            " was removed or replaced by another program while this change was being "
-                                            "prepared. Read it again and redo the change.",
-                                        base::ErrorReason::conflict});
-    if (auto loaded = load_resolved_file(ctx, path.real, now.file); !loaded) return base::fail(std::move(loaded).error());
-    now.file.path = path;
-    now.exists = true;
-    auto merged = text::merge_stale_change(change.before.file.bytes, change.new_bytes, now.file.bytes, path.display,
-                                     "while this change was being prepared");
-    if (!merged) return base::fail(std::move(merged).error());
-    text::DiffOptions options;
-    options.old_path = path.display;
-    planned.diff = text::unified_diff(now.file.bytes, merged->bytes, options);
-    if (planned.plan.notes.empty() || planned.plan.notes.back() != merged->note)  // said once per kind of merge
-        planned.plan.notes.push_back(std::move(merged->note));
-    change.before = std::move(now);
-    change.new_bytes = std::move(merged->bytes);
-    return {};
-}
-
 // The report of the change to the file at `path` (`existed`: before the change); takes the diff
 // text, notes and extra fields out of `planned`.
 ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bool existed, Planned& planned,
@@ -201,51 +170,22 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
     Planned& planned = outcome.value();
     const bool existed = planned.before.exists;
-    if (request.dry_run || planned.unchanged) co_return report(request, path, existed, planned);
-
+    Steps steps;
+    steps.shown.add(path.display, planned.diff);
+    steps.dry_run = request.dry_run || planned.unchanged;
+    steps.merge_when_stale = request.merge_when_stale;
+    steps.record_history = request.record_history;
+    steps.after_commit = std::move(request.after_write);
     std::vector<ledger::FileLanes::Guard> lanes;
     lanes.push_back(std::move(lane));
     Transaction change(request.tool, std::move(lanes));
     change.changes().push_back({std::move(planned.before), std::move(planned.plan.new_bytes), planned.plan.delete_file,
                                 false, std::move(planned.plan.like), {}});
-    ApprovalRequest ask = change.approval_request();
-    ask.paths = {path.display};
-    ask.additions = planned.diff.additions;
-    ask.removals = planned.diff.removals;
-    ask.diff = planned.diff.text;
-    ApprovalDecision decision;
-    if (auto answer = co_await change.approve(ctx, std::move(ask), decision)) co_return std::move(*answer);
-
-    // The file changed on disk after it was loaded (another program, the human while the form was
-    // open): merged when the two changes touch different lines, then shown again for approval.
-    for (int merges = 0;; ++merges) {
-        auto written = co_await change.commit(ctx);
-        if (written) break;
-        CommitFailure failure = std::move(written).error();
-        FileChange& only = change.changes().front();
-        if (failure.failure.reason != base::ErrorReason::conflict || failure.some_committed || !request.merge_when_stale ||
-            merges == (decision.approval == ApprovalSource::user ? max_stale_merges : max_unattended_merges) ||
-            !only.before.exists || only.delete_file)
-            co_return ToolResult::error(std::move(failure.failure));
-        auto merged = co_await WorkPlacement::run(ctx, false, [&ctx, &only, &path, &planned] {
-            return merge_with_disk(ctx, only, path, planned);
-        });
-        if (!merged) co_return ToolResult::error(std::move(merged).error());
-        ApprovalRequest again = change.approval_request();
-        again.asked_again_because = "merged with a change on disk";  // the form's first line says so
-        again.paths = {path.display};
-        again.additions = planned.diff.additions;
-        again.removals = planned.diff.removals;
-        again.diff = planned.diff.text;
-        if (auto answer = co_await change.approve(ctx, std::move(again), decision)) co_return std::move(*answer);
-    }
-    if (request.after_write) request.after_write();
-    for (auto& note : change.hard_link_notes(ctx)) planned.plan.notes.push_back(std::move(note));
-    base::log::debug("{} wrote {} (+{} -{})", request.tool, path.real, planned.diff.additions, planned.diff.removals);
-    std::vector<checks::CheckOutcome> checks = co_await change.check(ctx);
-    ToolResult result = report(request, path, existed, planned, &decision, std::move(checks));
-    co_await change.record(ctx, result, request.record_history);
-    co_return result;
+    co_return co_await change.carry_out(ctx, std::move(steps), [&request, &path, existed, &planned](Done done) {
+        if (done.merged) planned.diff = std::move(*done.merged);
+        for (auto& note : done.notes) planned.plan.notes.push_back(std::move(note));
+        return report(request, path, existed, planned, done.decision, std::move(done.checks));
+    });
 }
 
 }  // namespace tools

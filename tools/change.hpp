@@ -58,12 +58,6 @@ struct ChangeRequest {
     std::function<base::Result<void>(const os::ResolvedPath&)> refuse_ignored;
 };
 
-// How many times one call merges with changes on disk before it gives up (each merge is approved
-// again): a human is asked at most this often; without a human to ask (approved by policy or for
-// the session), a busy file (another server writing it all the time) gets more tries.
-inline constexpr int max_stale_merges = 3;
-inline constexpr int max_unattended_merges = 64;
-
 asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request);
 
 // A matching tier's name as results show it; "none" when the tool matched no text.

@@ -183,34 +183,20 @@ ToolResult report(Outcome outcome, bool dry_run, const ApprovalDecision* decisio
     return to_tool_result(std::move(out));
 }
 
-// Approves, commits and records `change` (its changes filled in), answering with `outcome`.
-// `after_commit` runs once the files are written (undo pops its history there).
+// Carries out `change` (its changes filled in), answering with `outcome`. `after_commit` runs
+// once the files are written (undo pops its history there).
 asio::awaitable<ToolResult> carry_out(CallContext& ctx, Transaction& change, Outcome outcome, std::string first_path,
-                                      std::string second_path,
-                                      bool record_history, const std::function<void()>& after_commit = {}) {
-    ApprovalRequest ask = change.approval_request();
-    ask.paths.push_back(std::move(first_path));
-    if (!second_path.empty()) ask.paths.push_back(std::move(second_path));
-    ask.additions = outcome.diff.additions;
-    ask.removals = outcome.diff.removals;
-    ask.diff = outcome.diff.text;
-    ApprovalDecision decision;
-    if (auto answer = co_await change.approve(ctx, std::move(ask), decision)) co_return std::move(*answer);
-    if (auto written = co_await change.commit(ctx); !written) {
-        CommitFailure failed = std::move(written).error();
-        if (failed.revert_errors.empty())
-            failed.failure.message += "\nNothing was changed (what was already written was put back).";
-        else
-            failed.failure.message += "\nPutting back what was already written failed for:" + failed.revert_errors +
-                                      "\nCheck those files.";
-        co_return ToolResult::error(std::move(failed.failure));
-    }
-    if (after_commit) after_commit();
-    for (auto& note : change.hard_link_notes(ctx)) outcome.notes.push_back(std::move(note));
-    std::vector<checks::CheckOutcome> checks = co_await change.check(ctx);
-    ToolResult result = report(std::move(outcome), false, &decision, std::move(checks));
-    co_await change.record(ctx, result, record_history);
-    co_return result;
+                                      std::string second_path, bool record_history,
+                                      std::function<void()> after_commit = {}) {
+    Steps steps;
+    steps.shown.add(std::move(first_path), outcome.diff);
+    if (!second_path.empty()) steps.shown.paths.push_back(std::move(second_path));
+    steps.record_history = record_history;
+    steps.after_commit = std::move(after_commit);
+    co_return co_await change.carry_out(ctx, std::move(steps), [&outcome](Done done) {
+        for (auto& note : done.notes) outcome.notes.push_back(std::move(note));
+        return report(std::move(outcome), false, done.decision, std::move(done.checks));
+    });
 }
 
 std::string mode_note(const FileSnapshot& source) {
@@ -241,11 +227,10 @@ asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::Reso
                       path.display + ".";
     outcome.fields = deletion_fields(true);
     if (dry_run) co_return report(std::move(outcome), true, nullptr);
-    ApprovalRequest ask;
-    ask.tool = "delete";
-    ask.paths.push_back(path.display + "/");
-    ask.diff = "Delete the empty folder " + path.display + "/";
-    ApprovalDecision decision = co_await ctx.approve(ask);
+    Shown shown;
+    shown.paths.push_back(path.display + "/");
+    shown.diff = "Delete the empty folder " + path.display + "/";
+    ApprovalDecision decision = co_await ctx.approve(approval_request("delete", shown));
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
     std::string error;
     if (!platform::remove_empty_directory(path.real, ctx.fsync, error))

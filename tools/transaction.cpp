@@ -1,12 +1,14 @@
-// Transaction: approve -> stage every file -> re-check every file -> commit (reverting on a
-// failure) -> record after the reply.
+// Transaction: present -> approve -> stage every file -> re-check every file (merge and ask
+// again) -> commit (reverting on a failure) -> check -> record after the reply.
 #include "tools/transaction.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <string_view>
 
-#include "text/unified_diff.hpp"
+#include "base/log.hpp"
+#include "text/stale_merge.hpp"
 #include "checks/checks.hpp"
 #include "ledger/history_journal.hpp"
 #include "tools/placement.hpp"
@@ -201,13 +203,103 @@ std::vector<std::uint64_t> sizes_of(const std::vector<FileChange>& changes) {
 Transaction::Transaction(std::string tool, std::vector<ledger::FileLanes::Guard> lanes)
     : tool_(std::move(tool)), lanes_(std::move(lanes)) {}
 
-ApprovalRequest Transaction::approval_request() const {
+void Shown::add(std::string path, const text::UnifiedDiff& file_diff) {
+    paths.push_back(std::move(path));
+    additions += file_diff.additions;
+    removals += file_diff.removals;
+    diff += (diff.empty() ? "" : "\n") + file_diff.text;
+}
+
+ApprovalRequest approval_request(std::string tool, const Shown& shown, std::vector<ApprovalRequest::Image> images,
+                                 std::string asked_again_because) {
     ApprovalRequest ask;
-    ask.tool = tool_;
-    for (const auto& change : changes_)
-        ask.images.push_back({change.before.file.path.real, change.before.exists ? &change.before.file.bytes : nullptr,
-                              change.delete_file ? nullptr : &change.new_bytes});
+    ask.tool = std::move(tool);
+    ask.asked_again_because = std::move(asked_again_because);
+    ask.paths = shown.paths;
+    ask.additions = shown.additions;
+    ask.removals = shown.removals;
+    ask.diff = shown.diff;
+    ask.images = std::move(images);
     return ask;
+}
+
+ApprovalRequest Transaction::approval_request(const Shown& shown, std::string asked_again_because) const {
+    std::vector<ApprovalRequest::Image> images;
+    for (const auto& change : changes_)
+        images.push_back({change.before.file.path.real, change.before.exists ? &change.before.file.bytes : nullptr,
+                          change.delete_file ? nullptr : &change.new_bytes});
+    return tools::approval_request(tool_, shown, std::move(images), std::move(asked_again_because));
+}
+
+asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, Steps steps, Report report) {
+    Done done;
+    if (steps.dry_run) co_return report(std::move(done));
+    ApprovalDecision decision;
+    if (auto answer = co_await approve(ctx, approval_request(steps.shown, ""), decision)) co_return std::move(*answer);
+
+    // The file changed on disk after it was loaded (another program, the human while the form was
+    // open): merged when the two changes touch different lines, then shown again for approval.
+    for (int merges = 0;; ++merges) {
+        auto written = co_await commit(ctx);
+        if (written) break;
+        CommitFailure failure = std::move(written).error();
+        const FileChange& only = changes_.front();
+        if (failure.failure.reason != base::ErrorReason::conflict || failure.some_committed || !steps.merge_when_stale ||
+            changes_.size() != 1 || !only.before.exists || only.delete_file ||
+            merges == (decision.approval == ApprovalSource::user ? max_stale_merges : max_unattended_merges))
+            co_return ToolResult::error(commit_failure(std::move(failure)));
+        auto merged = co_await WorkPlacement::run(ctx, false, [&ctx, &done, this] { return merge_with_disk(ctx, done.notes); });
+        if (!merged) co_return ToolResult::error(std::move(merged).error());
+        steps.shown = {};
+        steps.shown.add(changes_.front().before.file.path.display, *merged);
+        done.merged = std::move(merged).value();
+        // The form's first line says why it is asked again.
+        if (auto answer = co_await approve(ctx, approval_request(steps.shown, "merged with a change on disk"), decision))
+            co_return std::move(*answer);
+    }
+    if (steps.after_commit) steps.after_commit();
+    for (auto& note : hard_link_notes(ctx)) done.notes.push_back(std::move(note));
+    base::log::debug("{} wrote {} file(s) (+{} -{})", tool_, changes_.size(), steps.shown.additions, steps.shown.removals);
+    done.checks = co_await check(ctx);
+    done.decision = &decision;
+    ToolResult result = report(std::move(done));
+    co_await record(ctx, result, steps.record_history);
+    co_return result;
+}
+
+base::Result<text::UnifiedDiff> Transaction::merge_with_disk(const CallContext& ctx, std::vector<std::string>& notes) {
+    FileChange& change = changes_.front();
+    const os::ResolvedPath path = change.before.file.path;
+    FileSnapshot now;
+    now.file.path = path;
+    if (platform::stat_path(path.real).kind != platform::FileKind::regular)
+        return base::fail(base::Failure{"Nothing was written: " + path.display +
+                                            " was removed or replaced by another program while this change was being "
+                                            "prepared. Read it again and redo the change.",
+                                        base::ErrorReason::conflict});
+    if (auto loaded = load_resolved_file(ctx, path.real, now.file); !loaded) return base::fail(std::move(loaded).error());
+    now.file.path = path;
+    now.exists = true;
+    auto merged = text::merge_stale_change(change.before.file.bytes, change.new_bytes, now.file.bytes, path.display,
+                                           "while this change was being prepared");
+    if (!merged) return base::fail(std::move(merged).error());
+    text::DiffOptions options;
+    options.old_path = path.display;
+    text::UnifiedDiff diff = text::unified_diff(now.file.bytes, merged->bytes, options);
+    if (notes.empty() || notes.back() != merged->note) notes.push_back(std::move(merged->note));  // said once per kind of merge
+    change.before = std::move(now);
+    change.new_bytes = std::move(merged->bytes);
+    return diff;
+}
+
+base::Failure Transaction::commit_failure(CommitFailure failed) const {
+    if (changes_.size() < 2) return std::move(failed.failure);
+    if (failed.revert_errors.empty())
+        failed.failure.message += "\nNo file was changed (the files already written were restored).";
+    else
+        failed.failure.message += "\nRestoring the files already written failed for:" + failed.revert_errors +
+                                  "\nCheck them: they hold the changed content.";
+    return std::move(failed.failure);
 }
 
 std::optional<ToolResult> if_cancelled(const CallContext& ctx) {

@@ -1,17 +1,19 @@
 // One change of one or more files, as every mutating tool makes it: the files' lanes held, each
-// file as loaded and what it becomes; then approve (one request for all), re-check and commit
-// (all or nothing), and record (file states, history) once the reply is out. A single edit is a
-// list of one; apply_diff's patch is a list of many. Tools plan; this carries the plan out.
+// file as loaded and what it becomes. The transaction carries out the whole sequence: present
+// (or stop there for a dry run), approve (one request for all), re-check and commit (all or
+// nothing; one file changed on disk meanwhile is merged and asked again), check, record. Tools
+// plan (fill in the changes and what the form shows) and write the report; nothing else.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "base/result.hpp"
 #include "os/platform.hpp"
 #include "checks/check_report.hpp"
+#include "text/unified_diff.hpp"
 #include "tools/file_access.hpp"
 #include "tools/tool.hpp"
 
@@ -47,6 +49,59 @@ struct CommitFailure {
     bool some_committed = false;
 };
 
+// What the approval form shows of a change: the files as shown (relative to the root) and the
+// diff over all of them.
+struct Shown {
+    std::vector<std::string> paths;
+    std::size_t additions = 0;
+    std::size_t removals = 0;
+    std::string diff;
+
+    // One more file and its diff (the diffs are shown one after the other).
+    void add(std::string path, const text::UnifiedDiff& file_diff);
+};
+
+// The one place an approval request is made: `tool` asks for what `shown` shows, binding
+// `images` (each file's bytes before and after); `asked_again_because` says why the same change
+// is asked a second time ("" the first time).
+ApprovalRequest approval_request(std::string tool, const Shown& shown, std::vector<ApprovalRequest::Image> images = {},
+                                 std::string asked_again_because = {});
+
+// How a transaction carries out its changes, besides the changes themselves.
+struct Steps {
+    Shown shown;
+    // Present only: no approval, no write (a dry run, or a change that changes nothing).
+    bool dry_run = false;
+    // When the only file changed on disk between loading and writing: merge the two changes when
+    // they touch different lines (and ask again) instead of failing. Off for undo (exact bytes).
+    bool merge_when_stale = false;
+    // Recorded in the history (so undo can revert it); undo itself is not.
+    bool record_history = true;
+    // Runs on the io thread right after every file is written.
+    std::function<void()> after_commit = {};
+};
+
+// What a tool's report is made of once the sequence has run (at once for a dry run).
+struct Done {
+    const ApprovalDecision* decision = nullptr;  // nullptr: a dry run, nothing asked
+    std::vector<checks::CheckOutcome> checks;
+    // For the result's notes, after the plan's own: a merge with the file on disk, files that
+    // had other names (hard links) and were given a file of their own.
+    std::vector<std::string> notes;
+    // After a merge with the file on disk: the diff of what was written, against the file as it
+    // was then (replaces the planned diff in the report).
+    std::optional<text::UnifiedDiff> merged;
+};
+
+// The tool's result from what was done; runs before the bookkeeping (record) on the io thread.
+using Report = std::function<ToolResult(Done)>;
+
+// How many times one call merges with changes on disk before it gives up (each merge is approved
+// again): a human is asked at most this often; without a human to ask (approved by policy or for
+// the session), a busy file (another server writing it all the time) gets more tries.
+inline constexpr int max_stale_merges = 3;
+inline constexpr int max_unattended_merges = 64;
+
 class Transaction {
 public:
     Transaction(std::string tool, std::vector<ledger::FileLanes::Guard> lanes);
@@ -54,18 +109,27 @@ public:
     std::vector<FileChange>& changes() { return changes_; }
     const std::vector<FileChange>& changes() const { return changes_; }
 
-    // The request for the gate over every change (images in the order of changes()); the caller
-    // fills in paths and the diff. Valid while the transaction lives.
-    ApprovalRequest approval_request() const;
-
-    // Asks the gate; while it waits for a human, reads of these files do not queue behind it.
-    // nullopt: approved, go on; otherwise the result to answer with.
-    asio::awaitable<std::optional<ToolResult>> approve(CallContext& ctx, ApprovalRequest ask, ApprovalDecision& decision);
+    // The whole sequence (see the top of this file); the answer is `report`'s result, or the
+    // refusal, failure or input_required round trip that ended it. Call once, after the changes
+    // are filled in.
+    asio::awaitable<ToolResult> carry_out(CallContext& ctx, Steps steps, Report report);
 
     // Stages every change, re-checks every file (still as loaded, or still absent), then commits
     // them in order; on a failure, discards what is staged and reverts what was committed.
     // Runs where WorkPlacement decides (inline for a lone call over small files).
     asio::awaitable<base::Result<void, CommitFailure>> commit(CallContext& ctx);
+
+private:
+    // The request for the gate over every change (images in the order of changes()).
+    ApprovalRequest approval_request(const Shown& shown, std::string asked_again_because) const;
+
+    // Asks the gate; while it waits for a human, reads of these files do not queue behind it.
+    // nullopt: approved, go on; otherwise the result to answer with.
+    asio::awaitable<std::optional<ToolResult>> approve(CallContext& ctx, ApprovalRequest ask, ApprovalDecision& decision);
+
+    // After a conflict of the only file: the file as it is now becomes its `before`, and its new
+    // bytes the three-way merge; the diff of that, for the form and the report.
+    base::Result<text::UnifiedDiff> merge_with_disk(const CallContext& ctx, std::vector<std::string>& notes);
 
     // After a commit: one sentence per file that had other names (hard links) and was given a file
     // of its own, for the result's notes; none with --write-through-hard-links.
@@ -82,7 +146,10 @@ public:
     // these files starts after it. Deleted files are forgotten at once.
     asio::awaitable<void> record(CallContext& ctx, ToolResult& result, bool record_history);
 
-private:
+    // The model's words for a failed commit: the failure, and for several files whether the ones
+    // already written were put back.
+    base::Failure commit_failure(CommitFailure failed) const;
+
     std::string tool_;
     std::vector<ledger::FileLanes::Guard> lanes_;
     std::vector<FileChange> changes_;

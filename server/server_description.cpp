@@ -43,12 +43,12 @@ Json discover_result(const Config& config) {
             {"_meta", {{std::string(protocol::meta_server_info), {{"name", "mcp-edit"}, {"version", MCP_EDIT_VERSION}}}}}};
 }
 
-Json tools_list_result(const Config& config, const tools::Registry& registry, const Json& capabilities, bool modern) {
+Json tools_list_result(const Config& config, const tools::Registry& registry, const RequestEnvelope& envelope) {
     // Each mutating tool's description says whether this client will be asked before a write.
     std::string approval_note;
     if (config.approval == ApprovalPolicy::automatic) {
         approval_note = " Changes are written without asking the user (server policy --approval auto).";
-    } else if (client_can_elicit(capabilities)) {
+    } else if (client_can_elicit(envelope.capabilities)) {
         approval_note = " Every change is shown to the user as a diff and written only if they approve it.";
     } else if (config.approval == ApprovalPolicy::require) {
         approval_note = " This server requires the user's approval, which this client cannot show: changes will be refused; use dry_run to propose them.";
@@ -60,7 +60,7 @@ Json tools_list_result(const Config& config, const tools::Registry& registry, co
         if (t.value("annotations", Json::object()).value("readOnlyHint", false) == false)
             t["description"] = t["description"].get<std::string>() + approval_note;
     Json result = {{"tools", std::move(tools)}};
-    if (modern) {
+    if (envelope.modern()) {
         result["resultType"] = "complete";
         result["ttlMs"] = 3600000;
         // The descriptions depend on the client's capabilities (will it be asked?): not shareable.

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/config.hpp"
+#include "server/session_envelope.hpp"
 #include "tools/registry.hpp"
 
 namespace server {
@@ -16,8 +17,7 @@ nlohmann::json server_capabilities(bool modern);
 std::string instructions(const Config& config);
 // server/discover's answer (any era).
 nlohmann::json discover_result(const Config& config);
-// tools/list's answer for a client with `capabilities`.
-nlohmann::json tools_list_result(const Config& config, const tools::Registry& registry, const nlohmann::json& capabilities,
-                                 bool modern);
+// tools/list's answer to the request `envelope` (its era, and the client's capabilities).
+nlohmann::json tools_list_result(const Config& config, const tools::Registry& registry, const RequestEnvelope& envelope);
 
 }  // namespace server

@@ -229,7 +229,7 @@ void Session::ping(protocol::Request&, const RequestEnvelope&, Reply& reply) { r
 void Session::discover(protocol::Request&, const RequestEnvelope&, Reply& reply) { reply.result(discover_result(config_)); }
 
 void Session::list_tools(protocol::Request&, const RequestEnvelope& envelope, Reply& reply) {
-    reply.result(tools_list_result(config_, registry_, envelope.capabilities, envelope.modern()));
+    reply.result(tools_list_result(config_, registry_, envelope));
 }
 
 void Session::set_log_level(protocol::Request& request, const RequestEnvelope&, Reply& reply) {

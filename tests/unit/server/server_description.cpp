@@ -9,7 +9,10 @@ namespace {
 
 std::string edit_description(const server::Config& config, const Json& capabilities) {
     const tools::Registry registry;
-    const Json list = server::tools_list_result(config, registry, capabilities, false);
+    server::RequestEnvelope envelope;  // a legacy client's tools/list
+    envelope.era = protocol::Era::legacy;
+    envelope.capabilities = capabilities;
+    const Json list = server::tools_list_result(config, registry, envelope);
     for (const auto& t : list["tools"])
         if (t["name"] == "edit") return t["description"].get<std::string>();
     return "";

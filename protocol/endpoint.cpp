@@ -253,15 +253,22 @@ void Endpoint::cancel(const Notification& note) {
 }
 
 void Endpoint::take_response(const Response& response, std::string malformed) {
-    const auto it = outgoing_.find(response.id.key());
+    const std::string key = response.id.key();
+    const auto it = outgoing_.find(key);
     if (it == outgoing_.end()) {
-        // Unknown, or answered before: the first answer to a request decides (an approval form
-        // answered twice must not let the second answer overturn the first).
-        base::log::debug("ignoring a response to unknown or finished request {}", response.id.key());
+        // The first answer to a request decides (an approval form answered twice in one write
+        // must not let the second answer overturn the first).
+        if (std::find(answered_.begin(), answered_.end(), key) != answered_.end())
+            base::log::warn("ignoring a second response to request {}: the first answer to it decides",
+                            serialize(response.id.to_json()));
+        else
+            base::log::debug("ignoring a response to unknown or finished request {}", key);
         return;
     }
     Done done = std::move(it->second.second.done);
     outgoing_.erase(it);
+    if (answered_.size() >= remembered_answers) answered_.pop_front();
+    answered_.push_back(key);
     Outcome outcome;
     outcome.response = Json::object();
     if (!malformed.empty()) outcome.malformed = std::move(malformed);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -153,6 +154,10 @@ private:
     Handlers handlers_;
     std::unordered_map<std::string, std::shared_ptr<Call>> in_flight_;
     std::unordered_map<std::string, std::pair<RequestId, Outgoing>> outgoing_;
+    // Keys of the latest requests of ours that were answered, so a second answer is told apart
+    // from one to an id never used (bounded: the oldest is forgotten).
+    static constexpr std::size_t remembered_answers = 256;
+    std::deque<std::string> answered_;
     std::int64_t next_id_ = 1;
     std::size_t active_ = 0;
 };

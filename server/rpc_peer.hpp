@@ -1,25 +1,22 @@
-// The JSON-RPC side of a connection, below any MCP meaning: each line parsed (batches when the
-// session allows them), each request answered exactly once (or never, when cancelled), the
-// in-flight table and notifications/cancelled, and requests this server sends the client, each
-// with a deadline. The session sees requests with a Reply, and notifications.
+// The MCP side of a connection on protocol::Endpoint: each line the transport framed goes to the
+// endpoint (batches when the session allows them, reply once, notifications/cancelled), and
+// requests this server sends the client wait for their answer, a deadline or cancellation on the
+// io_context. The session sees requests with a Reply, and notifications.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstddef>
-#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <vector>
 
 #include <asio/awaitable.hpp>
 #include <asio/io_context.hpp>
 #include <nlohmann/json.hpp>
 
+#include "protocol/endpoint.hpp"
 #include "protocol/jsonrpc.hpp"
 #include "server/transport.hpp"
 #include "server/wake_signal.hpp"
@@ -30,43 +27,9 @@ using protocol::Json;
 
 class RpcPeer : public std::enable_shared_from_this<RpcPeer> {
 public:
-    // A request being served: the flag notifications/cancelled (or the end of input) sets.
-    struct Call {
-        std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
-        std::function<void()> on_cancel;  // wakes a wait on the client (approval, roots)
-    };
-
-    struct Batch;
-
-    // The one reply a request gets: sent exactly once, dropped when the request was cancelled, and
-    // an internal error if a handler path forgot to answer.
-    class Reply {
-    public:
-        Reply(std::shared_ptr<RpcPeer> peer, std::optional<protocol::RequestId> id, std::shared_ptr<Batch> batch,
-              std::shared_ptr<Call> call);
-        Reply(Reply&& other) noexcept;
-        Reply& operator=(Reply&&) = delete;
-        Reply(const Reply&) = delete;
-        ~Reply();
-
-        const std::optional<protocol::RequestId>& id() const { return id_; }
-        const std::shared_ptr<Call>& call() const { return call_; }
-        bool cancelled() const { return call_ && call_->cancelled->load(); }
-
-        // A result whose message would be over max_reply_bytes is replaced by `too_big(bytes)`
-        // when given (a tools/call: an isError result saying what to narrow), else by an error.
-        using TooBig = std::function<Json(std::size_t bytes)>;
-        void result(Json result, const TooBig& too_big = nullptr);
-        void error(int code, std::string_view message, const Json& data = Json());
-
-    private:
-        void finish(Json message, const TooBig& too_big = nullptr);
-
-        std::shared_ptr<RpcPeer> peer_;
-        std::optional<protocol::RequestId> id_;
-        std::shared_ptr<Batch> batch_;
-        std::shared_ptr<Call> call_;
-    };
+    // A request being served, and the one reply it gets (see protocol::Endpoint).
+    using Call = protocol::Endpoint::Call;
+    using Reply = protocol::Endpoint::Reply;
 
     struct Handlers {
         std::function<void(protocol::Request request, Reply reply)> request;
@@ -108,27 +71,17 @@ public:
                                 std::shared_ptr<Call> call, std::function<void()> tick = nullptr);
 
 private:
-    struct Outgoing;
-
-    void take_line(const std::string& line);
-    void dispatch(Json value, const std::shared_ptr<Batch>& batch);
-    // A message with a key repeated in one object (at `where`): refused; an answer to a request of
-    // ours reaches the waiting call as malformed.
-    void refuse_duplicate(protocol::ParsedLine parsed);
-    void cancel(const protocol::Notification& note);
-    void take_response(const protocol::Response& response, std::string malformed = {});
-    void request_finished();
+    // What the endpoint's reply_done shares with the peer (a Reply may outlive the peer).
+    struct Idle {
+        explicit Idle(asio::io_context& io) : signal(io.get_executor()) {}
+        bool input_ended = false;
+        WakeSignal signal;
+    };
 
     asio::io_context& io_;
-    Transport& transport_;
     std::size_t max_message_size_;
-    Handlers handlers_;
-    std::unordered_map<std::string, std::shared_ptr<Call>> in_flight_;
-    std::unordered_map<std::string, std::shared_ptr<Outgoing>> outgoing_;
-    std::int64_t next_outgoing_id_ = 1;
-    std::size_t active_ = 0;  // requests being served, including batch members
-    bool input_ended_ = false;
-    WakeSignal idle_;
+    std::shared_ptr<Idle> idle_;
+    std::shared_ptr<protocol::Endpoint> endpoint_;
 };
 
 }  // namespace server

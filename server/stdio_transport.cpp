@@ -55,7 +55,7 @@ void close_fd(int fd) { ::close(fd); }
 
 StdioTransport::StdioTransport(asio::io_context& io, int in_fd, int out_fd, std::size_t max_line)
     : io_(io),
-      max_line_(max_line),
+      lines_(protocol::Framing::newline, max_line),
       budget_(max_queued_output),
       write_wakeup_(io.get_executor()),
       drained_signal_(io.get_executor()),
@@ -112,40 +112,28 @@ void StdioTransport::start(Receiver receiver) {
     }
 }
 
+bool StdioTransport::take(protocol::FrameReader::Event event) {
+    if (!reading_) return false;
+    // The receiver answers what it cannot serve; should it throw all the same, the line is
+    // lost but reading goes on (a reader that stopped would never see EOF).
+    try {
+        if (event.kind == protocol::FrameReader::Event::Kind::oversized) receiver_.on_oversized(event.bytes);
+        else if (event.kind == protocol::FrameReader::Event::Kind::frame) receiver_.on_line(std::move(event.body));
+    } catch (const std::exception& e) {
+        base::log::error("stdin: a line could not be handled: {}", e.what());
+    }
+    return reading_;
+}
+
 void StdioTransport::feed(const char* data, std::size_t n) {
-    std::size_t start = 0;
-    while (start < n && reading_) {
-        const void* nl = std::memchr(data + start, '\n', n - start);
-        const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - data) : n;
-        const std::size_t piece = end - start;
-        if (!discarding_ && partial_.size() + piece > max_line_) {
-            discarding_ = true;
-            discarded_ = partial_.size();
-            partial_.clear();
-            partial_.shrink_to_fit();
-        }
-        if (discarding_) {
-            discarded_ += piece;
-        } else {
-            partial_.append(data + start, piece);
-        }
-        if (!nl) break;
-        // The receiver answers what it cannot serve; should it throw all the same, the line is
-        // lost but reading goes on (a reader that stopped would never see EOF).
-        try {
-            if (discarding_) {
-                discarding_ = false;
-                receiver_.on_oversized(discarded_);
-                discarded_ = 0;
-            } else {
-                std::string line;
-                line.swap(partial_);
-                if (line.find_first_not_of(" \t\r") != std::string::npos) receiver_.on_line(std::move(line));
-            }
-        } catch (const std::exception& e) {
-            base::log::error("stdin: a line could not be handled: {}", e.what());
-        }
-        start = end + 1;
+    if (reading_) lines_.feed(std::string_view(data, n), [this](protocol::FrameReader::Event e) { return take(std::move(e)); });
+}
+
+void StdioTransport::finish_input() {
+    if (reading_) lines_.finish([this](protocol::FrameReader::Event e) { return take(std::move(e)); });  // a last line without its newline
+    if (!eof_sent_) {
+        eof_sent_ = true;
+        receiver_.on_eof();
     }
 }
 
@@ -168,15 +156,7 @@ asio::awaitable<void> StdioTransport::read_loop() {
             break;
         }
     }
-    if (!partial_.empty() && reading_ && partial_.find_first_not_of(" \t\r") != std::string::npos) {
-        std::string line;
-        line.swap(partial_);
-        receiver_.on_line(std::move(line));  // a last line without its newline
-    }
-    if (!eof_sent_) {
-        eof_sent_ = true;
-        receiver_.on_eof();
-    }
+    finish_input();
 }
 
 #endif
@@ -190,17 +170,7 @@ void StdioTransport::read_thread_loop() {
         std::string chunk(buffer, static_cast<std::size_t>(n));
         asio::post(io_, [this, chunk = std::move(chunk)] { feed(chunk.data(), chunk.size()); });
     }
-    asio::post(io_, [this] {
-        if (!partial_.empty() && reading_ && partial_.find_first_not_of(" \t\r") != std::string::npos) {
-            std::string line;
-            line.swap(partial_);
-            receiver_.on_line(std::move(line));
-        }
-        if (!eof_sent_) {
-            eof_sent_ = true;
-            receiver_.on_eof();
-        }
-    });
+    asio::post(io_, [this] { finish_input(); });
 }
 
 void StdioTransport::stop_reading() {
@@ -214,9 +184,14 @@ void StdioTransport::stop_reading() {
 #endif
 }
 
-void StdioTransport::send(std::string message) {
+void StdioTransport::send(std::string body) {
     if (output_broken_) return;
-    message += '\n';
+    auto framed = protocol::write_frame(protocol::Framing::newline, std::move(body), max_queued_output);
+    if (!framed) {
+        base::log::error("stdout: {}; not sent", framed.error());
+        return;
+    }
+    std::string message = std::move(*framed);
     queued_bytes_ += message.size();
     budget_.add(message.size());
     queue_.push_back(std::move(message));

@@ -18,6 +18,7 @@
 #include <asio/posix/stream_descriptor.hpp>
 #endif
 
+#include "protocol/framing.hpp"
 #include "server/output_budget.hpp"
 #include "server/transport.hpp"
 #include "server/wake_signal.hpp"
@@ -48,11 +49,13 @@ private:
 #endif
     void read_thread_loop();
     void feed(const char* data, std::size_t n);
+    bool take(protocol::FrameReader::Event event);  // one line (or a skipped one) to the receiver
+    void finish_input();                             // the last line without its newline, then EOF
     asio::awaitable<void> write_loop();
     bool write_blocking(const std::string& data);
 
     asio::io_context& io_;
-    std::size_t max_line_;
+    protocol::FrameReader lines_;  // newline framing, each line under the cap
     Receiver receiver_;
     int in_fd_ = -1;
     int out_fd_ = -1;
@@ -61,9 +64,6 @@ private:
     std::optional<asio::posix::stream_descriptor> out_;  // when fd 1 can be polled
 #endif
     std::thread in_thread_;  // otherwise: regular files, and always on Windows
-    std::string partial_;
-    bool discarding_ = false;
-    std::size_t discarded_ = 0;
     bool reading_ = true;
     bool eof_sent_ = false;
 

@@ -183,19 +183,20 @@ ToolResult report(Outcome outcome, bool dry_run, const ApprovalDecision* decisio
     return to_tool_result(std::move(out));
 }
 
-// Carries out `change` (its changes filled in), answering with `outcome`. `after_commit` runs
-// once the files are written (undo pops its history there).
+// Carries out `change` (its changes filled in; only shown for a dry run), answering with
+// `outcome`. `after_commit` runs once the files are written (undo pops its history there).
 asio::awaitable<ToolResult> carry_out(CallContext& ctx, Transaction& change, Outcome outcome, std::string first_path,
-                                      std::string second_path, bool record_history,
+                                      std::string second_path, bool dry_run, bool record_history,
                                       std::function<void()> after_commit = {}) {
     Steps steps;
     steps.shown.add(std::move(first_path), outcome.diff);
     if (!second_path.empty()) steps.shown.paths.push_back(std::move(second_path));
+    steps.dry_run = dry_run;
     steps.record_history = record_history;
     steps.after_commit = std::move(after_commit);
-    co_return co_await change.carry_out(ctx, std::move(steps), [&outcome](Done done) {
+    co_return co_await change.carry_out(ctx, std::move(steps), [&outcome, dry_run](Done done) {
         for (auto& note : done.notes) outcome.notes.push_back(std::move(note));
-        return report(std::move(outcome), false, done.decision, std::move(done.checks));
+        return report(std::move(outcome), dry_run, done.decision, std::move(done.checks));
     });
 }
 
@@ -307,7 +308,6 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
                                  : " (a rename: no line changed).");
     outcome.notes.push_back(mode_note(before));
     outcome.fields = move_fields(source.real, overwrite);
-    if (args.dry_run) co_return report(std::move(outcome), true, nullptr);
 
     Transaction change("move", std::move(lanes));
     // The new file first, then the old one's removal: a failure in between puts everything back.
@@ -316,7 +316,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     std::string bytes = before.file.bytes;
     change.changes().push_back({std::move(replaced), std::move(bytes), false, false, like, source.real});
     change.changes().push_back({std::move(before), "", true, false, std::nullopt, destination.real});
-    co_return co_await carry_out(ctx, change, std::move(outcome), source.display, destination.display, true);
+    co_return co_await carry_out(ctx, change, std::move(outcome), source.display, destination.display, args.dry_run, true);
 }
 
 asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
@@ -344,11 +344,10 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
                       (opaque.empty() ? " (-" + std::to_string(outcome.diff.removals) + ")." : " (" + opaque + ").");
     if (!args.dry_run) outcome.notes.push_back("undo with file_path " + path.display + " recreates it byte for byte");
     outcome.fields = deletion_fields(false);
-    if (args.dry_run) co_return report(std::move(outcome), true, nullptr);
 
     Transaction change("delete", std::move(lanes));
     change.changes().push_back({std::move(before), "", true});
-    co_return co_await carry_out(ctx, change, std::move(outcome), path.display, {}, true);
+    co_return co_await carry_out(ctx, change, std::move(outcome), path.display, {}, args.dry_run, true);
 }
 
 std::optional<std::pair<std::string, std::string>> move_of(const ledger::History& history, const std::string& real_path) {
@@ -422,7 +421,6 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
                       moved_in->tool + " of " + from.display + " by this server, a move: moved " + to.display + " back to " + from.display +
                       either(replaced_bytes.has_value(), ", and put back the file the move had replaced there.", ".");
     outcome.fields = undo_fields(moved_in->tool);
-    if (dry_run) co_return report(std::move(outcome), true, nullptr);
 
     Transaction change("undo", std::move(lanes));
     std::optional<platform::FileStat> like = current.file.stat;
@@ -442,7 +440,7 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
             journal->popped(from_real);
         }
     };
-    co_return co_await carry_out(ctx, change, std::move(outcome), to.display, from.display, false, popped);
+    co_return co_await carry_out(ctx, change, std::move(outcome), to.display, from.display, dry_run, false, popped);
 }
 
 }  // namespace tools

@@ -19,6 +19,7 @@
 #define MCP_EDIT_HAVE_OPENAT2 1
 #endif
 
+#include "os/paths.hpp"
 #include "os/platform.hpp"
 
 namespace platform {
@@ -112,14 +113,8 @@ posix::Fd walk_below(int root_fd, const std::string& relative) {
 }
 
 void split_parent(const std::string& path, std::string& parent, std::string& name) {
-    const auto slash = path.find_last_of('/');
-    if (slash == std::string::npos) {
-        parent = ".";
-        name = path;
-        return;
-    }
-    parent = slash == 0 ? "/" : path.substr(0, slash);
-    name = path.substr(slash + 1);
+    parent = os::parent_of(path);
+    name = std::string(os::name_of(path));
 }
 
 }  // namespace

@@ -39,14 +39,6 @@ PinnedFolders::~PinnedFolders() {
     for (auto it = handles_.rbegin(); it != handles_.rend(); ++it) CloseHandle(*it);
 }
 
-std::string parent_folder(const std::string& path) {
-    const std::string root = filesystem_root(path);
-    const auto slash = path.find_last_of('/');
-    if (slash == std::string::npos) return ".";
-    if (slash + 1 <= root.size()) return root;
-    return path.substr(0, slash);
-}
-
 bool pin_folders(const std::string& dir, PinnedFolders& out, std::string& error) {
     std::string root;
     {

@@ -23,6 +23,7 @@
 
 #include "os/confinement_posix.hpp"
 #include "os/crypto.hpp"
+#include "os/paths.hpp"
 
 namespace platform {
 
@@ -31,12 +32,6 @@ namespace {
 using posix::durable_sync;
 using posix::Fd;
 using posix::Located;
-
-std::string parent_dir(const std::string& p) {
-    const auto slash = p.find_last_of('/');
-    if (slash == std::string::npos) return ".";
-    return slash == 0 ? "/" : p.substr(0, slash);
-}
 
 bool write_all(int fd, std::string_view bytes, std::string& error) {
     std::size_t done = 0;
@@ -162,7 +157,7 @@ bool stage_write(const std::string& target, std::string_view bytes, const FileSt
     sweep_stale_temps(at.dir.get());
     auto staging = std::make_shared<Staging>();
     staging->name = at.name;
-    const std::string dir = parent_dir(target);
+    const std::string dir = os::parent_of(target);
     staging->temp = Fd{create_temp_in(at.dir.get(), dir, at.name, "mcp-edit", like ? 0600 : 0666, staging->temp_name, error)};
     if (!staging->temp) return false;
     out.temp_path = dir + "/" + staging->temp_name;
@@ -220,7 +215,7 @@ bool commit_staged(const StagedWrite& staged, bool sync, std::string& error) {
         return false;
     }
     staging->temp.reset();
-    return !sync || sync_directory(staging->dir.get(), parent_dir(staged.target), error);
+    return !sync || sync_directory(staging->dir.get(), os::parent_of(staged.target), error);
 }
 
 void discard_staged(const StagedWrite& staged) {
@@ -232,7 +227,7 @@ bool overwrite_in_place(const std::string& target, std::string_view old_bytes, s
                         std::string& error) {
     Located at;
     if (!locate_for_write(target, at, error)) return false;
-    const std::string dir = parent_dir(target);
+    const std::string dir = os::parent_of(target);
     // 1. A durable copy of the old bytes, so a crash in step 2 leaves something to recover from.
     std::string backup;
     const Fd bfd{create_temp_in(at.dir.get(), dir, at.name, "mcp-edit-backup", 0600, backup, error)};
@@ -284,7 +279,7 @@ bool make_directories(const std::string& dir, bool sync, std::string& error) {
         error = "cannot create directory " + dir + ": " + error_text(errno);
         return false;
     }
-    return !sync || sync_directory(at.dir.get(), parent_dir(dir), error);
+    return !sync || sync_directory(at.dir.get(), os::parent_of(dir), error);
 }
 
 bool remove_file(const std::string& path, bool sync, std::string& error) {
@@ -293,7 +288,7 @@ bool remove_file(const std::string& path, bool sync, std::string& error) {
         if (error.empty()) error = "cannot remove " + path + ": " + error_text(errno);
         return false;
     }
-    return !sync || sync_directory(at.dir.get(), parent_dir(path), error);
+    return !sync || sync_directory(at.dir.get(), os::parent_of(path), error);
 }
 
 bool remove_empty_directory(const std::string& path, bool sync, std::string& error) {
@@ -303,7 +298,7 @@ bool remove_empty_directory(const std::string& path, bool sync, std::string& err
         error = errno == ENOTEMPTY || errno == EEXIST ? "the folder is not empty" : error_text(errno);
         return false;
     }
-    return !sync || sync_directory(at.dir.get(), parent_dir(path), error);
+    return !sync || sync_directory(at.dir.get(), os::parent_of(path), error);
 }
 
 std::optional<std::string> make_private_directory(const std::string& prefix) {

@@ -5,6 +5,7 @@
 // Also in-place overwrites, directories, private files and the lock (LockFileEx) that keeps a
 // second server out of a history journal.
 #include "os/platform.hpp"
+#include "os/paths.hpp"
 #include "os/windows_system.hpp"
 
 #include <algorithm>
@@ -19,11 +20,6 @@ namespace platform {
 using namespace win;
 
 namespace {
-
-std::string base_name(const std::string& p) {
-    const auto slash = p.find_last_of('/');
-    return slash == std::string::npos ? p : p.substr(slash + 1);
-}
 
 std::string random_suffix() {
     static thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -49,8 +45,8 @@ bool write_all(HANDLE h, std::string_view bytes, std::string& error) {
 
 // Creates a fresh temp file beside `target`.
 HANDLE create_temp_beside(const std::string& target, const char* purpose, std::string& temp_path, std::string& error) {
-    const std::string dir = parent_folder(target);
-    const std::string name = base_name(target);
+    const std::string dir = os::parent_of(target);
+    const std::string name = std::string(os::name_of(target));
     for (int attempt = 0; attempt < 16; ++attempt) {
         temp_path = (dir.back() == '/' ? dir : dir + "/") + "." + name + "." + purpose + "-" + random_suffix();
         HANDLE h = CreateFileW(system_path(temp_path).c_str(), GENERIC_WRITE | DELETE, share_all, nullptr, CREATE_NEW,
@@ -82,7 +78,7 @@ bool stage_write(const std::string& target, std::string_view bytes, const FileSt
                  std::string& error) {
     out.target = target;
     PinnedFolders pinned;
-    if (!pin_folders(parent_folder(target), pinned, error)) return false;
+    if (!pin_folders(os::parent_of(target), pinned, error)) return false;
     Handle h(create_temp_beside(target, "mcp-edit", out.temp_path, error));
     if (!h.ok()) return false;
     bool ok = write_all(h.h, bytes, error);
@@ -101,7 +97,7 @@ bool commit_staged(const StagedWrite& staged, bool /*sync*/, std::string& error)
     const std::wstring temp = system_path(staged.temp_path);
     const std::wstring target = system_path(staged.target);
     PinnedFolders pinned;
-    if (!pin_folders(parent_folder(staged.target), pinned, error)) {
+    if (!pin_folders(os::parent_of(staged.target), pinned, error)) {
         DeleteFileW(temp.c_str());
         return false;
     }
@@ -152,7 +148,7 @@ void discard_staged(const StagedWrite& staged) { DeleteFileW(system_path(staged.
 bool overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes, bool sync,
                         std::string& error) {
     PinnedFolders pinned;
-    if (!pin_folders(parent_folder(target), pinned, error)) return false;
+    if (!pin_folders(os::parent_of(target), pinned, error)) return false;
     std::string backup;
     Handle b(create_temp_beside(target, "mcp-edit-backup", backup, error));
     if (!b.ok()) return false;
@@ -195,9 +191,9 @@ bool make_directories(const std::string& dir, bool sync, std::string& error) {
         error = dir + " exists and is not a directory";
         return false;
     }
-    if (!make_directories(parent_folder(dir), sync, error)) return false;
+    if (!make_directories(os::parent_of(dir), sync, error)) return false;
     PinnedFolders pinned;
-    if (!pin_folders(parent_folder(dir), pinned, error)) return false;
+    if (!pin_folders(os::parent_of(dir), pinned, error)) return false;
     if (!CreateDirectoryW(system_path(dir).c_str(), nullptr) && GetLastError() != ERROR_ALREADY_EXISTS) {
         error = "cannot create directory " + dir + ": " + system_message(GetLastError());
         return false;
@@ -207,7 +203,7 @@ bool make_directories(const std::string& dir, bool sync, std::string& error) {
 
 bool remove_file(const std::string& path, bool /*sync*/, std::string& error) {
     PinnedFolders pinned;
-    if (!pin_folders(parent_folder(path), pinned, error)) return false;
+    if (!pin_folders(os::parent_of(path), pinned, error)) return false;
     const std::wstring w = system_path(path);
     for (int attempt = 0; attempt < replace_attempts; ++attempt) {
         if (DeleteFileW(w.c_str())) return true;
@@ -223,7 +219,7 @@ bool remove_file(const std::string& path, bool /*sync*/, std::string& error) {
 
 bool remove_empty_directory(const std::string& path, bool /*sync*/, std::string& error) {
     PinnedFolders pinned;
-    if (!pin_folders(parent_folder(path), pinned, error)) return false;
+    if (!pin_folders(os::parent_of(path), pinned, error)) return false;
     if (RemoveDirectoryW(system_path(path).c_str())) return true;
     const DWORD e = GetLastError();
     error = e == ERROR_DIR_NOT_EMPTY ? std::string("the folder is not empty") : system_message(e);

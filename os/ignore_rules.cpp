@@ -1,6 +1,7 @@
 // Parsing gitignore lines and deciding a path, folder by folder from the root down.
 #include "os/ignore_rules.hpp"
 
+#include "os/paths.hpp"
 #include "text/glob.hpp"
 
 namespace os {
@@ -68,8 +69,7 @@ IgnoreFile IgnoreFile::parse(std::string_view text, std::string path, std::strin
 }
 
 const IgnoreRule* IgnoreFile::last_match(std::string_view relative, bool is_directory, bool fold_case) const {
-    const std::size_t slash = relative.rfind('/');
-    const std::string_view name = slash == std::string_view::npos ? relative : relative.substr(slash + 1);
+    const std::string_view name = os::name_of(relative);
     for (auto rule = rules.rbegin(); rule != rules.rend(); ++rule) {
         if (rule->directory_only && !is_directory) continue;
         if (text::glob_match(rule->pattern, rule->anchored ? relative : name, fold_case)) return &*rule;

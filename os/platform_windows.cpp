@@ -3,6 +3,7 @@
 // from GetFinalPathNameByHandleW, file identity from the volume serial number and file index.
 // Console close events end the session. Writing is in file_writes_windows.cpp.
 #include "os/platform.hpp"
+#include "os/paths.hpp"
 #include "os/windows_system.hpp"
 
 #include <windows.h>
@@ -269,7 +270,7 @@ std::optional<std::string> real_path(const std::string& path, int* err) {
 FileStat stat_path(const std::string& path) {
     PinnedFolders pinned;
     std::string error;
-    if (!pin_folders(parent_folder(path), pinned, error)) return FileStat{};
+    if (!pin_folders(os::parent_of(path), pinned, error)) return FileStat{};
     Handle h(open_path(path, false, pinned.confined()));
     if (!h.ok()) return FileStat{};
     FileStat s = stat_handle(h.h);
@@ -306,7 +307,7 @@ const char* describe(FileKind kind) {
 bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out, ReadFailure& failure,
                        bool keep_open) {
     PinnedFolders pinned;
-    if (!pin_folders(parent_folder(path), pinned, failure.detail)) {
+    if (!pin_folders(os::parent_of(path), pinned, failure.detail)) {
         failure.why = ReadFailure::Why::io;
         return false;
     }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "os/confinement_posix.hpp"
+#include "os/paths.hpp"
 
 namespace platform {
 
@@ -44,9 +45,8 @@ SearchReader::~SearchReader() = default;
 
 bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::string_view& bytes, ReadFailure& failure) {
     Impl& s = *impl_;
-    const auto slash = real.find_last_of('/');
-    const std::string name = slash == std::string::npos ? real : real.substr(slash + 1);
-    const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : real.substr(0, slash);
+    const std::string name(os::name_of(real));
+    const std::string folder = os::parent_of(real);
     if (name.empty() || name == "." || name == "..") {
         failure.why = ReadFailure::Why::io;
         failure.detail = "not a file name";

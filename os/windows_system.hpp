@@ -66,7 +66,6 @@ private:
 bool pin_folders(const std::string& dir, PinnedFolders& out, std::string& error);
 
 // The parent folder of a path in this layer's form ("C:/a/b.txt" -> "C:/a").
-std::string parent_folder(const std::string& path);
 
 // A FILETIME count (100 ns units since 1601) as nanoseconds since 1970, as FileStat keeps times.
 std::int64_t unix_nanoseconds(std::int64_t filetime);

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <utility>
 
+#include "os/paths.hpp"
 #include "os/platform.hpp"
 
 namespace os {
@@ -23,20 +24,6 @@ std::string join(const std::string& base, const std::string& rest) {
     if (rest.empty()) return base;
     if (base.empty() || base.back() == '/') return base + rest;
     return base + "/" + rest;
-}
-
-std::string parent_of(const std::string& p) {
-    const std::string root = platform::filesystem_root(p);
-    if (!root.empty() && p.size() <= root.size()) return root;
-    const auto slash = p.find_last_of('/');
-    if (slash == std::string::npos) return ".";
-    if (slash + 1 <= root.size()) return root;
-    return p.substr(0, slash);
-}
-
-std::string name_of(const std::string& p) {
-    const auto slash = p.find_last_of('/');
-    return slash == std::string::npos ? p : p.substr(slash + 1);
 }
 
 // Why `path` cannot be a root ("" when it can), and its real path when it can.
@@ -285,7 +272,7 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
     std::vector<std::string> tail;
     std::string cursor = absolute;
     for (int guard = 0; guard < 4096; ++guard) {
-        std::string name = name_of(cursor);
+        std::string name(name_of(cursor));
         if (name == "..") {
             error.message = "Refused: " + path + " uses `..` in a part of the path that does not exist yet. Pass the path without `..`.";
             return false;

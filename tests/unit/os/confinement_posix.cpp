@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -141,10 +142,21 @@ TEST_CASE("stale temp files: removed at the first write in their folder unless a
     const int live = ::open((dir / ".b.txt.mcp-edit-0123456789").c_str(), O_RDONLY | O_CLOEXEC);
     REQUIRE(live >= 0);
     REQUIRE(::flock(live, LOCK_SH) == 0);
-    platform::StagedWrite staged;
-    std::string error;
-    REQUIRE(platform::stage_write((dir / "a.txt").string(), "x\n", nullptr, false, staged, error));
-    REQUIRE(platform::commit_staged(staged, false, error));
+    // The sweep runs once per folder (device, inode) and process, and an earlier test's deleted
+    // folder may have had this inode: the write runs in a child process, which has swept nothing.
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        platform::StagedWrite staged;
+        std::string error;
+        const bool wrote = platform::stage_write((dir / "a.txt").string(), "x\n", nullptr, false, staged, error) &&
+                           platform::commit_staged(staged, false, error);
+        ::_exit(wrote ? 0 : 1);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
     ::close(live);
     CHECK_FALSE(fs::exists(dir / ".a.txt.mcp-edit-abcdefghij"));
     CHECK(fs::exists(dir / ".b.txt.mcp-edit-0123456789"));

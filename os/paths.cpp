@@ -1,0 +1,23 @@
+// parent_of and name_of: the file system's root comes from platform (POSIX "/", Windows "C:/" or
+// a UNC share), the rest is the last '/'.
+#include "os/paths.hpp"
+
+#include "os/platform.hpp"
+
+namespace os {
+
+std::string parent_of(std::string_view path) {
+    const std::string root = platform::filesystem_root(path);
+    if (!root.empty() && path.size() <= root.size()) return root;
+    const auto slash = path.find_last_of('/');
+    if (slash == std::string_view::npos) return ".";
+    if (slash + 1 <= root.size()) return root;
+    return std::string(path.substr(0, slash));
+}
+
+std::string_view name_of(std::string_view path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace os

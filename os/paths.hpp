@@ -1,0 +1,17 @@
+// The one place that splits a '/'-separated path into its folder and its last name, so every layer
+// agrees on "." for a bare name and on the file system's root ("/", "C:/") as a top file's folder.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace os {
+
+// The folder holding `path`: "." when it holds no '/', the file system's root for a name just
+// below it ("/a" -> "/", "C:/a" -> "C:/"), and a root itself for a root.
+std::string parent_of(std::string_view path);
+
+// The last name of `path` (all of it when it holds no '/'), as a view into `path`.
+std::string_view name_of(std::string_view path);
+
+}  // namespace os

@@ -13,6 +13,7 @@
 #include "base/log.hpp"
 #include "ledger/fingerprint.hpp"
 #include "os/platform.hpp"
+#include "os/paths.hpp"
 
 namespace checks {
 
@@ -31,20 +32,10 @@ namespace {
 
 using Job = Checks::Job;
 
-std::string directory_of(const std::string& real) {
-    const auto slash = real.find_last_of('/');
-    return slash == std::string::npos ? "." : slash == 0 ? "/" : real.substr(0, slash);
-}
-
 // Where a language server for `real` runs: the root that holds it, else its folder.
 std::string language_server_root(const os::Workspace& workspace, const std::string& real) {
     const std::string* root = workspace.root_of(real);
-    return root ? *root : directory_of(real);
-}
-
-std::string name_of(const std::string& real) {
-    const auto slash = real.find_last_of('/');
-    return slash == std::string::npos ? real : real.substr(slash + 1);
+    return root ? *root : os::parent_of(real);
 }
 
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
@@ -89,9 +80,9 @@ platform::ProcessOutcome run_on_copy(const CheckRule& rule, const CheckSettings&
         out.error = "cannot make a private temp folder for the pre-image";
         return out;
     }
-    const std::string copy = *folder + "/" + name_of(real);
+    const std::string copy = *folder + "/" + std::string(os::name_of(real));
     if (platform::write_private_file(copy, bytes)) {
-        out = run_check(rule, settings, copy, directory_of(real), cancelled);
+        out = run_check(rule, settings, copy, os::parent_of(real), cancelled);
         replace_all(out.output, copy, real);
     } else {
         out.error = "cannot write the pre-image's copy in " + *folder;
@@ -173,7 +164,7 @@ asio::awaitable<std::vector<CheckOutcome>> Checks::run(const os::Workspace& work
     batch->cancelled = std::move(cancelled);
     for (auto& target : targets) {
         const std::string relative = path_in_roots(workspace, target.real);
-        const std::string name = name_of(target.real);
+        const std::string name(os::name_of(target.real));
         // Every --check rule, then every --lsp rule, whose glob takes the file.
         const auto add_jobs = [&](const std::vector<CheckRule>& rules, bool language_server) {
             for (std::size_t i = 0; i < rules.size(); ++i) {
@@ -214,7 +205,7 @@ asio::awaitable<std::vector<CheckOutcome>> Checks::run(const os::Workspace& work
             if (pre_image && !job.target.before) continue;
             ++batch->remaining;
             asio::post(pool_, [this, batch, &job, pre_image, io, finished] {
-                const std::string directory = directory_of(job.target.real);
+                const std::string directory = os::parent_of(job.target.real);
                 const auto* cancel = batch->cancelled.get();
                 const auto key = std::make_pair(job.rule_index, job.target.real);
                 if (!pre_image) {

@@ -6,6 +6,7 @@
 
 #include "os/hash.hpp"
 #include "os/platform.hpp"
+#include "os/paths.hpp"
 #include "text/unified_diff.hpp"
 #include "tools/change.hpp"
 #include "tools/change_report.hpp"
@@ -253,8 +254,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     if (!ctx.workspace.resolve(args.to, destination, error)) co_return ToolResult::error(error.message, error.reason);
     if (platform::stat_path(destination.real).kind == platform::FileKind::directory) {
         // `to` is a folder: the file goes into it, under its own name.
-        const std::string name = source.real.substr(source.real.find_last_of('/') + 1);
-        const std::string into = destination.real + "/" + name;
+        const std::string into = destination.real + "/" + std::string(os::name_of(source.real));
         if (!ctx.workspace.resolve(into, destination, error)) co_return ToolResult::error(error.message, error.reason);
     }
     if (auto refused = refuse_ignored(ctx, destination, true); !refused) co_return ToolResult::error(std::move(refused).error());

@@ -12,6 +12,7 @@
 #include "checks/checks.hpp"
 #include "ledger/history_journal.hpp"
 #include "tools/placement.hpp"
+#include "os/paths.hpp"
 
 namespace tools {
 
@@ -42,8 +43,7 @@ base::Result<void> stage(const CallContext& ctx, const FileSnapshot& before, std
                    (ctx.write_through_hard_links || write_through);
     std::string error;
     if (!before.exists) {
-        const auto slash = path.real.find_last_of('/');
-        const std::string dir = slash == 0 ? "/" : path.real.substr(0, slash);
+        const std::string dir = os::parent_of(path.real);
         if (!platform::make_directories(dir, ctx.fsync, error))
             return io_failure("Cannot create the folders for " + path.display + ": " + error + ". Nothing was written.");
     }
@@ -136,9 +136,7 @@ constexpr std::chrono::seconds folder_lock_wait{30};
 base::Result<std::vector<std::unique_ptr<platform::FileLock>>> lock_folders(const std::vector<FileChange>& changes) {
     std::vector<std::string> folders;
     for (const auto& change : changes) {
-        const std::string& real = change.before.file.path.real;
-        const auto slash = real.find_last_of('/');
-        folders.push_back(slash == std::string::npos ? real : real.substr(0, slash == 0 ? 1 : slash));
+        folders.push_back(os::parent_of(change.before.file.path.real));
     }
     std::sort(folders.begin(), folders.end());
     folders.erase(std::unique(folders.begin(), folders.end()), folders.end());

@@ -1,23 +1,21 @@
-// The LSP client behind `--lsp`: framing (Content-Length headers), the initialize handshake, the
-// server's own requests answered (configuration, progress, capability registration), documents
-// opened and changed with whole texts, and the wait for the publishDiagnostics of the version sent.
+// The LSP client behind `--lsp`: the initialize handshake, the server's own requests answered
+// (configuration, progress, capability registration), documents opened and changed with whole
+// texts, and the wait for the publishDiagnostics of the version sent. JSON-RPC and framing are
+// protocol/'s; the threads here only move bytes.
 #include "checks/language_server.hpp"
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
 
 #include "base/log.hpp"
 #include "ledger/fingerprint.hpp"
 #include "checks/lsp_text.hpp"
+#include "protocol/framing.hpp"
 
 namespace checks {
 
 namespace {
 
 using lsp::field;
-
-constexpr std::string_view header_end = "\r\n\r\n";
 
 }  // namespace
 
@@ -60,7 +58,7 @@ base::Result<void, LanguageServer::Failure> LanguageServer::ensure_started(Clock
     std::unique_lock lock(mutex_);
     if (running_ && !exited_) return {};
     // A server still busy with initialize (a slow first start) is waited for again, not restarted.
-    const bool initializing = process_ && !exited_ && initialize_id_ != 0;
+    const bool initializing = process_ && !exited_ && initializing_;
     lock.unlock();
     if (!initializing) {
         const std::string last_words = process_ ? exit_message() : "";
@@ -72,18 +70,19 @@ base::Result<void, LanguageServer::Failure> LanguageServer::ensure_started(Clock
         if (auto started = start_process(); !started) return started;
     }
     lock.lock();
-    auto answered = wait(lock, deadline, cancelled, "answer initialize", [&] { return responses_.count(initialize_id_) > 0; });
+    auto answered = wait(lock, deadline, cancelled, "answer initialize", [&] { return initialize_answer_.has_value(); });
     if (!answered) return answered;
-    const Json response = std::move(responses_[initialize_id_]);
-    responses_.erase(initialize_id_);
-    initialize_id_ = 0;
+    const protocol::Endpoint::Outcome outcome = std::move(*initialize_answer_);
+    initialize_answer_.reset();
+    initializing_ = false;
+    if (!outcome.malformed.empty()) return base::fail(Failure{"initialize failed: its answer cannot be trusted (" + outcome.malformed + ")"});
+    const Json response = outcome.response.value_or(Json::object());
     if (const auto& error = field(response, "error"); !error.is_null()) {
         const auto& message = field(error, "message");
         return base::fail(Failure{"initialize failed: " + (message.is_string() ? message.get<std::string>() : error.dump())});
     }
     running_ = true;
-    lock.unlock();
-    send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+    endpoint_->notify("initialized", Json::object());
     return {};
 }
 
@@ -95,16 +94,6 @@ base::Result<void, LanguageServer::Failure> LanguageServer::start_process() {
         process_.reset();
         return base::fail(Failure{error, false});
     }
-    initialize_id_ = next_id_++;
-    {
-        const std::lock_guard lock(mutex_);
-        exited_ = false;
-        running_ = false;
-        responses_.clear();
-        published_.clear();
-        watched_.clear();
-        awaited_ = {initialize_id_};
-    }
     documents_.clear();
     recent_.clear();
     {
@@ -113,6 +102,18 @@ base::Result<void, LanguageServer::Failure> LanguageServer::start_process() {
         outbox_bytes_ = 0;
         outbox_closed_ = false;
     }
+    const std::lock_guard lock(mutex_);
+    exited_ = false;
+    running_ = false;
+    published_.clear();
+    watched_.clear();
+    initializing_ = true;
+    initialize_answer_.reset();
+    protocol::Endpoint::Handlers handlers;
+    handlers.request = [this](protocol::Request request, protocol::Endpoint::Reply reply) { serve(std::move(request), std::move(reply)); };
+    handlers.notification = [this](const protocol::Notification& note) { take_notification(note); };
+    endpoint_ = protocol::Endpoint::make(protocol::lsp_dialect, protocol::Endpoint::Limits{max_outbox},
+                                         [this](std::string message) { enqueue(std::move(message)); }, std::move(handlers));
     reader_ = std::thread([this] { read_messages(); });
     writer_ = std::thread([this] { write_messages(); });
 
@@ -124,16 +125,19 @@ base::Result<void, LanguageServer::Failure> LanguageServer::start_process() {
           {"publishDiagnostics", {{"relatedInformation", false}, {"versionSupport", true}}}}},
         {"workspace", {{"configuration", true}, {"workspaceFolders", true}}},
         {"general", {{"positionEncodings", {"utf-16"}}}}};
-    send({{"jsonrpc", "2.0"},
-          {"id", initialize_id_},
-          {"method", "initialize"},
-          {"params",
-           {{"processId", nullptr},
-            {"clientInfo", {{"name", "mcp-edit"}}},
-            {"rootUri", root_uri},
-            {"rootPath", root_},
-            {"workspaceFolders", {{{"uri", root_uri}, {"name", slash == std::string::npos ? root_ : root_.substr(slash + 1)}}}},
-            {"capabilities", capabilities}}}});
+    const Json params = {
+        {"processId", nullptr},
+        {"clientInfo", {{"name", "mcp-edit"}}},
+        {"rootUri", root_uri},
+        {"rootPath", root_},
+        {"workspaceFolders", {{{"uri", root_uri}, {"name", slash == std::string::npos ? root_ : root_.substr(slash + 1)}}}},
+        {"capabilities", capabilities}};
+    // No deadline of its own: a slow first start is waited for by each call until its deadline.
+    auto sent = endpoint_->request("initialize", params, Clock::time_point::max(), [this](protocol::Endpoint::Outcome outcome) {
+        initialize_answer_ = std::move(outcome);
+        changed_.notify_all();
+    });
+    if (!sent) return base::fail(Failure{"initialize could not be sent: " + sent.error()});
     return {};
 }
 
@@ -144,11 +148,13 @@ void LanguageServer::stop_process() {
         const std::lock_guard lock(mutex_);
         polite = running_ && !exited_;
         running_ = false;
+        if (polite) {
+            // shutdown's answer is not awaited: exit follows at once, and a short grace ends it.
+            (void)endpoint_->request("shutdown", Json(), Clock::time_point::max(), nullptr);
+            endpoint_->notify("exit", Json());
+        }
     }
     if (polite) {
-        // shutdown's answer is not awaited: exit follows at once, and a short grace ends it.
-        send({{"jsonrpc", "2.0"}, {"id", next_id_++}, {"method", "shutdown"}});
-        send({{"jsonrpc", "2.0"}, {"method", "exit"}});
         std::unique_lock lock(outbox_mutex_);  // written within the grace, or not at all
         outbox_drained_.wait_for(lock, std::chrono::milliseconds(500), [&] { return outbox_.empty() && !writing_; });
     }
@@ -161,7 +167,10 @@ void LanguageServer::stop_process() {
     if (writer_.joinable()) writer_.join();  // a write in progress fails once the process is gone
     if (reader_.joinable()) reader_.join();
     process_.reset();
-    initialize_id_ = 0;
+    const std::lock_guard lock(mutex_);
+    initializing_ = false;
+    initialize_answer_.reset();
+    endpoint_.reset();
 }
 
 base::Result<std::vector<Diagnostic>, LanguageServer::Failure> LanguageServer::show(
@@ -172,11 +181,9 @@ base::Result<std::vector<Diagnostic>, LanguageServer::Failure> LanguageServer::s
     if (found == documents_.end() && documents_.size() >= max_open_documents) {
         const std::string oldest = recent_.back();
         recent_.pop_back();
-        send({{"jsonrpc", "2.0"},
-              {"method", "textDocument/didClose"},
-              {"params", {{"textDocument", {{"uri", documents_[oldest].uri}}}}}});
-        documents_.erase(oldest);
         const std::lock_guard lock(mutex_);
+        endpoint_->notify("textDocument/didClose", {{"textDocument", {{"uri", documents_[oldest].uri}}}});
+        documents_.erase(oldest);
         watched_.erase(oldest);
         published_.erase(oldest);
     }
@@ -189,25 +196,19 @@ base::Result<std::vector<Diagnostic>, LanguageServer::Failure> LanguageServer::s
     document.fingerprint = ledger::Fingerprint::of(text).hex;
     document.findings.reset();
     const std::int64_t version = document.version;
-    std::uint64_t sent_after = 0;
-    {
-        const std::lock_guard lock(mutex_);
-        watched_.insert(key);
-        sent_after = sequence_;
-    }
     // Text that is not UTF-8 reaches the server with U+FFFD in place of each bad byte.
-    Json message = {{"jsonrpc", "2.0"}};
+    Json params;
     if (opening) {
-        message["method"] = "textDocument/didOpen";
-        message["params"]["textDocument"] = {{"uri", uri}, {"languageId", lsp::language_id(real)}, {"version", version}, {"text", text}};
+        params["textDocument"] = {{"uri", uri}, {"languageId", lsp::language_id(real)}, {"version", version}, {"text", text}};
     } else {
-        message["method"] = "textDocument/didChange";
-        message["params"]["textDocument"] = {{"uri", uri}, {"version", version}};
-        message["params"]["contentChanges"] = Json::array({{{"text", text}}});
+        params["textDocument"] = {{"uri", uri}, {"version", version}};
+        params["contentChanges"] = Json::array({{{"text", text}}});
     }
-    send(message);
-
     std::unique_lock lock(mutex_);
+    watched_.insert(key);
+    const std::uint64_t sent_after = sequence_;
+    endpoint_->notify(opening ? "textDocument/didOpen" : "textDocument/didChange", std::move(params));
+
     // A publish for this version (or a later one), or, from a server that gives no versions, the
     // last of those that arrive after the change until `settle` passes without another.
     Clock::time_point quiet_since{};
@@ -260,24 +261,21 @@ std::string LanguageServer::exit_message() const {
     return tail.empty() ? "nothing on stderr" : "stderr: " + tail;
 }
 
-bool LanguageServer::send(const Json& message) {
-    const std::string body = message.dump(-1, ' ', false, Json::error_handler_t::replace);
-    std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+void LanguageServer::enqueue(std::string message) {
+    auto frame = protocol::write_frame(protocol::Framing::content_length, std::move(message), max_outbox);
     const std::lock_guard lock(outbox_mutex_);
-    if (outbox_closed_) return false;
-    if (outbox_bytes_ + frame.size() > max_outbox) {
+    if (outbox_closed_) return;
+    if (!frame || outbox_bytes_ + frame->size() > max_outbox) {
         // It has not read what it was sent for a long while: it is treated as ended.
         base::log::warn("language server {}: {} MiB unread on its input; it will be restarted", argv_.front(), outbox_bytes_ >> 20);
         outbox_closed_ = true;
-        const std::lock_guard state(mutex_);
-        exited_ = true;
+        exited_ = true;  // mutex_ is held (see enqueue's comment)
         changed_.notify_all();
-        return false;
+        return;
     }
-    outbox_bytes_ += frame.size();
-    outbox_.push_back(std::move(frame));
+    outbox_bytes_ += frame->size();
+    outbox_.push_back(std::move(*frame));
     outbox_ready_.notify_one();
-    return true;
 }
 
 void LanguageServer::write_messages() {
@@ -305,95 +303,68 @@ void LanguageServer::write_messages() {
 }
 
 void LanguageServer::read_messages() {
-    std::string buffer;
+    protocol::FrameReader frames(protocol::Framing::content_length, max_message);
     char chunk[65536];
-    bool broken = false;
-    while (!broken) {
+    std::string broken;  // why its output is not LSP
+    while (broken.empty()) {
         const std::size_t got = process_->read(chunk, sizeof chunk);
         if (got == 0) break;
-        buffer.append(chunk, got);
-        for (;;) {
-            const auto end = buffer.find(header_end);
-            if (end == std::string::npos) {
-                broken = buffer.size() > 64 * 1024;  // headers are short
-                break;
+        const std::lock_guard lock(mutex_);
+        frames.feed(std::string_view(chunk, got), [&](protocol::FrameReader::Event event) {
+            switch (event.kind) {
+                case protocol::FrameReader::Event::Kind::frame:
+                    endpoint_->receive(event.body);
+                    return true;
+                case protocol::FrameReader::Event::Kind::oversized:
+                    broken = "a message of " + std::to_string(event.bytes) + " bytes, over the limit of " +
+                             std::to_string(max_message) + " bytes";
+                    return false;
+                case protocol::FrameReader::Event::Kind::broken:
+                    broken = std::move(event.why);
+                    return false;
             }
-            std::size_t length = 0;
-            bool has_length = false;
-            std::string headers = buffer.substr(0, end);
-            std::transform(headers.begin(), headers.end(), headers.begin(),
-                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            if (const auto at = headers.find("content-length:"); at != std::string::npos) {
-                length = std::strtoull(headers.c_str() + at + 15, nullptr, 10);
-                has_length = true;
-            }
-            if (!has_length || length > max_message) {
-                broken = true;
-                break;
-            }
-            if (buffer.size() < end + header_end.size() + length) break;
-            Json message = Json::parse(buffer.begin() + static_cast<std::ptrdiff_t>(end + header_end.size()),
-                                       buffer.begin() + static_cast<std::ptrdiff_t>(end + header_end.size() + length), nullptr,
-                                       false);
-            buffer.erase(0, end + header_end.size() + length);
-            if (message.is_object()) handle(std::move(message));
-        }
+            return false;
+        });
     }
     // Output that is not LSP counts as an end: the next call stops it and starts it again.
-    if (broken) base::log::warn("language server {}: its output is not LSP; it will be restarted", argv_.front());
+    if (!broken.empty()) base::log::warn("language server {}: its output is not LSP ({}); it will be restarted", argv_.front(), broken);
     const std::lock_guard lock(mutex_);
     exited_ = true;
     changed_.notify_all();
 }
 
-void LanguageServer::handle(Json message) {
-    const auto& id_field = field(message, "id");
-    const bool has_id = id_field.is_number_integer() || id_field.is_string();
-    if (const auto& method = field(message, "method"); method.is_string()) {
-        if (has_id) return answer_request(message);
-        if (method != "textDocument/publishDiagnostics") return;
-        const auto& params = field(message, "params");
-        const auto& uri = field(params, "uri");
-        if (!uri.is_string()) return;
-        const std::string key = lsp::normalized_uri(uri.get<std::string>());
-        const std::lock_guard lock(mutex_);
-        if (!watched_.count(key)) return;
-        Published& published = published_[key];
-        published.sequence = ++sequence_;
-        const auto& version = field(params, "version");
-        published.version = version.is_number_integer() ? std::optional(version.get<std::int64_t>()) : std::nullopt;
-        published.diagnostics = field(params, "diagnostics");
-        changed_.notify_all();
-        return;
-    }
-    if (!id_field.is_number_integer()) return;
-    const std::int64_t id = id_field.get<std::int64_t>();
-    const std::lock_guard lock(mutex_);
-    if (std::find(awaited_.begin(), awaited_.end(), id) == awaited_.end()) return;
-    awaited_.erase(std::find(awaited_.begin(), awaited_.end(), id));
-    responses_[id] = std::move(message);
+void LanguageServer::take_notification(const protocol::Notification& note) {
+    if (note.method != "textDocument/publishDiagnostics") return;
+    const auto uri = protocol::string_member(note.params, "uri");
+    if (!uri) return;
+    const std::string key = lsp::normalized_uri(*uri);
+    if (!watched_.count(key)) return;
+    Published& published = published_[key];
+    published.sequence = ++sequence_;
+    const Json* version = protocol::member(note.params, "version");
+    published.version = version && version->is_number_integer() ? std::optional(version->get<std::int64_t>()) : std::nullopt;
+    published.diagnostics = field(note.params, "diagnostics");
     changed_.notify_all();
 }
 
-void LanguageServer::answer_request(const Json& message) {
-    const std::string method = field(message, "method").get<std::string>();
-    Json answer = {{"jsonrpc", "2.0"}, {"id", field(message, "id")}};
+void LanguageServer::serve(protocol::Request request, protocol::Endpoint::Reply reply) {
+    const std::string& method = request.method;
     if (method == "workspace/configuration") {
         // No settings of ours: a null per item asks for the server's defaults.
-        const auto& items = field(field(message, "params"), "items");
-        answer["result"] = Json::array();
-        for (std::size_t i = 0; i < (items.is_array() ? items.size() : 0); ++i) answer["result"].push_back(nullptr);
+        const Json* items = protocol::member(request.params, "items");
+        Json result = Json::array();
+        for (std::size_t i = 0; i < (items && items->is_array() ? items->size() : 0); ++i) result.push_back(nullptr);
+        reply.result(std::move(result));
     } else if (method == "workspace/workspaceFolders") {
-        answer["result"] = {{{"uri", lsp::file_uri(root_)}, {"name", root_}}};
+        reply.result(Json::array({Json{{"uri", lsp::file_uri(root_)}, {"name", root_}}}));
     } else if (method == "client/registerCapability" || method == "client/unregisterCapability" ||
                method == "window/workDoneProgress/create" || method == "window/showMessageRequest" ||
                method == "workspace/diagnostic/refresh" || method == "workspace/semanticTokens/refresh" ||
                method == "workspace/inlayHint/refresh" || method == "workspace/codeLens/refresh") {
-        answer["result"] = nullptr;
+        reply.result(nullptr);
     } else {
-        answer["error"] = {{"code", -32601}, {"message", "mcp-edit does not handle " + method}};
+        reply.method_not_found(method);
     }
-    send(answer);
 }
 
 }  // namespace checks

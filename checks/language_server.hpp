@@ -1,8 +1,9 @@
 // One language server kept running for `--lsp 'GLOB=COMMAND'` (clangd, pyright, rust-analyzer,
-// typescript-language-server): started on first use in its root, spoken to in LSP's JSON-RPC over
-// its stdin and stdout, told a file's bytes before and after a change (didOpen, then didChange),
-// and the diagnostics it publishes for each are the findings. Blocking: checks/checks calls it on
-// the checks pool, one call at a time per server.
+// typescript-language-server): started on first use in its root, spoken to through a
+// protocol::Endpoint (Content-Length frames over its stdin and stdout; two threads only pump the
+// bytes), told a file's bytes before and after a change (didOpen, then didChange), and the
+// diagnostics it publishes for each are the findings. Blocking: checks/checks calls it on the
+// checks pool, one call at a time per server.
 #pragma once
 
 #include <atomic>
@@ -23,6 +24,7 @@
 
 #include "base/result.hpp"
 #include "os/platform.hpp"
+#include "protocol/endpoint.hpp"
 #include "checks/diagnostics.hpp"
 
 namespace checks {
@@ -82,10 +84,13 @@ private:
     // Gives the server `text` for `uri` (open or change) and waits for its findings.
     base::Result<std::vector<Diagnostic>, Failure> show(const std::string& real, const std::string& uri, const std::string& text,
                                                         Clock::time_point deadline, const std::atomic<bool>* cancelled);
-    bool send(const Json& message);
+    // The endpoint's output: one message framed into the outbox. Called with mutex_ held, as every
+    // call into the endpoint is.
+    void enqueue(std::string message);
     void read_messages();
-    void handle(Json message);
-    void answer_request(const Json& message);
+    // The server's own requests and notifications (mutex_ held).
+    void serve(protocol::Request request, protocol::Endpoint::Reply reply);
+    void take_notification(const protocol::Notification& note);
     // Waits (mutex_ held through `lock`) until `ready` or the deadline, cancellation or exit.
     template <class Ready>
     base::Result<void, Failure> wait(std::unique_lock<std::mutex>& lock, Clock::time_point deadline,
@@ -99,8 +104,6 @@ private:
     std::unique_ptr<platform::ChildProcess> process_;
     std::thread reader_;
     int starts_ = 0;
-    std::int64_t next_id_ = 1;
-    std::int64_t initialize_id_ = 0;  // while initialize is unanswered
     std::map<std::string, Document> documents_;  // by normalized uri; touched by the caller only
     std::list<std::string> recent_;              // documents_' keys, most recent first
 
@@ -121,8 +124,11 @@ private:
     std::condition_variable changed_;
     bool running_ = false;  // initialized and not exited
     bool exited_ = false;   // the reader saw the end of its output
-    std::map<std::int64_t, Json> responses_;  // answers to our requests, by id (only ids awaited)
-    std::vector<std::int64_t> awaited_;
+    // The JSON-RPC endpoint of the running process (ids, answers to the server's requests); made
+    // at each start.
+    std::shared_ptr<protocol::Endpoint> endpoint_;
+    bool initializing_ = false;  // initialize sent and not yet taken by a call
+    std::optional<protocol::Endpoint::Outcome> initialize_answer_;
     std::set<std::string> watched_;               // normalized uris of the documents open in the server
     std::map<std::string, Published> published_;  // by normalized uri; watched ones only
     std::uint64_t sequence_ = 0;

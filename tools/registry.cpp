@@ -76,22 +76,39 @@ std::string json_pointer(const std::vector<std::string>& context) {
 
 // The contract's order, then `changes`. A tool appears in tools/list only once it is added here.
 Registry::Registry() : list_(Json::array()) {
-    add("read", read_handler());
-    add("edit", edit_handler());
-    add("multiedit", multiedit_handler());
-    add("write", write_handler());
-    add("insert", insert_handler());
-    add("apply_diff", apply_diff_handler());
-    add("undo", undo_handler());
-    add("changes", changes_handler());  // issue 13: the session patch for hosts that ignore resources
-    add("list", list_handler());        // issue 25: list, find, grep, move, delete
-    add("find", find_handler());
-    add("grep", grep_handler());
-    add("move", move_handler());        // issue 25: after list, find, grep
-    add("delete", delete_handler());
+    add("read", &run_read);
+    add("edit", &run_edit);
+    add("multiedit", &run_multiedit);
+    add("write", &run_write);
+    add("insert", &run_insert);
+    add("apply_diff", &run_apply_diff);
+    add("undo", &run_undo);
+    add("changes", &run_changes);  // issue 13: the session patch for hosts that ignore resources
+    add("list", &run_list);        // issue 25: list, find, grep, move, delete
+    add("find", &run_find);
+    add("grep", &run_grep);
+    add("move", &run_move);        // issue 25: after list, find, grep
+    add("delete", &run_delete);
 }
 
-void Registry::add(std::string_view name, Handler handler) {
+std::string Registry::fields_mismatch(const Json& input_schema, const std::vector<std::string>& fields) {
+    std::set<std::string> in_schema;
+    if (const auto props = input_schema.find("properties"); props != input_schema.end() && props->is_object())
+        for (const auto& [key, prop] : props->items()) in_schema.insert(key);
+    const std::set<std::string> in_struct(fields.begin(), fields.end());
+    std::string schema_only, struct_only;
+    for (const auto& key : in_schema)
+        if (!in_struct.count(key)) schema_only += (schema_only.empty() ? "" : ", ") + key;
+    for (const auto& key : in_struct)
+        if (!in_schema.count(key)) struct_only += (struct_only.empty() ? "" : ", ") + key;
+    if (schema_only.empty() && struct_only.empty()) return "";
+    std::string out;
+    if (!schema_only.empty()) out += "in the schema only: " + schema_only;
+    if (!struct_only.empty()) out += std::string(out.empty() ? "" : "; ") + "in the arguments struct only: " + struct_only;
+    return out;
+}
+
+void Registry::add(std::string_view name, Handler handler, const std::vector<std::string>& fields) {
     const EmbeddedSchema* found = nullptr;
     for (const auto& s : embedded_schemas())
         if (s.name == name) found = &s;
@@ -108,6 +125,8 @@ void Registry::add(std::string_view name, Handler handler) {
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
     valijson::adapters::NlohmannJsonAdapter adapter(input);
     parser.populateSchema(adapter, def->input_schema);
+    if (const std::string mismatch = fields_mismatch(input, fields); !mismatch.empty())
+        throw std::runtime_error("schemas/" + def->name + ".json and the tool's arguments struct disagree: " + mismatch);
     def->arguments_summary = summarize_arguments(input);
     if (const auto props = input.find("properties"); props != input.end() && props->is_object())
         for (const auto& [key, prop] : props->items()) def->argument_names.push_back(key);

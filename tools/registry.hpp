@@ -18,6 +18,28 @@ namespace tools {
 
 struct ToolDefinition;
 
+// Each tool: its typed arguments and what it does with them, defined in tools/<tool>.cpp.
+asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args);
+asio::awaitable<ToolResult> run_edit(CallContext& ctx, EditArgs args);
+asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args);
+asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args);
+asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args);
+asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args);
+asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args);
+asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args);
+asio::awaitable<ToolResult> run_list(CallContext& ctx, ListArgs args);
+asio::awaitable<ToolResult> run_find(CallContext& ctx, FindArgs args);
+asio::awaitable<ToolResult> run_grep(CallContext& ctx, GrepArgs args);
+asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args);
+asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args);
+
+// A tool bound by the type of its arguments: the call's JSON (already validated against the
+// schema) is read into `Args` once, here, and the tool gets the struct.
+template <class Args>
+Handler typed_handler(asio::awaitable<ToolResult> (*tool)(CallContext&, Args)) {
+    return [tool](CallContext& ctx, const Json& args) { return tool(ctx, args.get<Args>()); };
+}
+
 // What became of the top-level arguments a tool does not take: host bookkeeping (Gemini CLI adds
 // `wait_for_previous` to every call) is dropped so the call goes on; a likely misspelling of one
 // of the tool's own arguments (`replaceAll`, `old_strng`) fails the call, naming the right one;
@@ -66,36 +88,27 @@ public:
 
     const Handler& handler(const ToolDefinition& tool) const;
 
+    // "" when the top-level properties of `input_schema` are exactly `fields` (an arguments
+    // struct's); else what differs, naming each side's extra names.
+    static std::string fields_mismatch(const Json& input_schema, const std::vector<std::string>& fields);
+
 private:
-    // Serves `name` (its schema is schemas/<name>.json) with `handler`.
-    void add(std::string_view name, Handler handler);
+    // Serves `name` (its schema is schemas/<name>.json) with `tool`, whose arguments struct must
+    // have exactly the schema's properties as fields (else std::runtime_error: a build defect).
+    template <class Args>
+    void add(std::string_view name, asio::awaitable<ToolResult> (*tool)(CallContext&, Args)) {
+        const Json written = Args{};  // every field a struct writes, so every field it reads
+        std::vector<std::string> fields;
+        for (auto it = written.begin(); it != written.end(); ++it) fields.push_back(it.key());
+        add(name, typed_handler(tool), fields);
+    }
+    void add(std::string_view name, Handler handler, const std::vector<std::string>& fields);
 
     std::vector<std::unique_ptr<ToolDefinition>> tools_;
     Json list_;
 };
 
-// Each tool: its typed arguments and what it does with them, defined in tools/<tool>.cpp.
-asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args);
-asio::awaitable<ToolResult> run_edit(CallContext& ctx, EditArgs args);
-asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args);
-asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args);
-asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args);
-asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args);
-asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args);
-asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args);
-asio::awaitable<ToolResult> run_list(CallContext& ctx, ListArgs args);
-asio::awaitable<ToolResult> run_find(CallContext& ctx, FindArgs args);
-asio::awaitable<ToolResult> run_grep(CallContext& ctx, GrepArgs args);
-asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args);
-asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args);
-
-// A tool bound by the type of its arguments: the call's JSON (already validated against the
-// schema) is read into `Args` once, here, and the tool gets the struct.
-template <class Args>
-Handler typed_handler(asio::awaitable<ToolResult> (*tool)(CallContext&, Args)) {
-    return [tool](CallContext& ctx, const Json& args) { return tool(ctx, args.get<Args>()); };
-}
-
+// Each tool's handler on its own (tests call a tool without a registry).
 inline Handler read_handler() { return typed_handler(&run_read); }
 inline Handler edit_handler() { return typed_handler(&run_edit); }
 inline Handler multiedit_handler() { return typed_handler(&run_multiedit); }

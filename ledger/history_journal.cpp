@@ -330,18 +330,17 @@ HistoryJournal::Replay HistoryJournal::replay(const std::function<bool(char*, st
 base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::string& dir, const os::Workspace& workspace,
                                                                    os::IgnoreFiles* ignore, History& history,
                                                                    SessionChanges& changes) {
-    std::string error;
-    if (!platform::make_directories(dir, false, error))
-        return base::fail(base::Failure{"--history-dir " + dir + " cannot be created: " + error});
+    if (auto made = platform::make_directories(dir, false); !made)
+        return base::fail(base::Failure{"--history-dir " + dir + " cannot be created: " + made.error().message});
     std::string joined;
     for (const auto& root : workspace.roots()) joined += root + "\n";
     const std::string path = dir + (dir.empty() || dir.back() == '/' ? "" : "/") + "history-" + os::sha256_hex(joined).substr(0, 16) + ".journal";
     std::unique_ptr<HistoryJournal> journal(new HistoryJournal(path, history, changes));
-    bool held_elsewhere = false;
-    if (!platform::take_lock(path + ".lock", journal->lock_, held_elsewhere, error))
+    if (auto locked = platform::take_lock(path + ".lock", journal->lock_); !locked)
         return base::fail(base::Failure{
-            held_elsewhere ? "another mcp-edit serving the same roots uses " + path + " (it holds " + path + ".lock)"
-                           : path + ".lock cannot be locked: " + error});
+            locked.error().reason == base::ErrorReason::conflict
+                ? "another mcp-edit serving the same roots uses " + path + " (it holds " + path + ".lock)"
+                : path + ".lock cannot be locked: " + locked.error().message});
 
     // Replay what a previous run wrote, up to the first record that is cut short or unreadable.
     std::error_code size_error;
@@ -374,7 +373,8 @@ base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::st
     // Rewritten when it holds much more than was kept (evicted, undone or dropped changes), or was cut short.
     const std::string compacted = journal->compact();
     if (!replayed.header_seen || on_disk != replayed.good_bytes || replayed.dropped || compacted.size() * 2 < on_disk) {
-        if (!journal->rewrite(compacted, error)) return base::fail(base::Failure{path + " cannot be written: " + error});
+        if (auto rewritten = journal->rewrite(compacted); !rewritten)
+            return base::fail(base::Failure{path + " cannot be written: " + rewritten.error().message});
     } else {
         journal->size_ = on_disk;
     }
@@ -418,23 +418,22 @@ std::string HistoryJournal::compact() const {
     return out;
 }
 
-bool HistoryJournal::rewrite(const std::string& bytes_now, std::string& error) {
+base::Result<void> HistoryJournal::rewrite(const std::string& bytes_now) {
     if (out_ >= 0) close_file(out_);
     out_ = -1;
-    platform::StagedWrite staged;
     const platform::FileStat st = platform::stat_path(path_);
-    if (!platform::stage_write(path_, bytes_now, st.kind == platform::FileKind::regular ? &st : nullptr, false, staged, error) ||
-        !platform::commit_staged(staged, false, error))
-        return false;
+    auto staged = platform::stage_write(path_, bytes_now, st.kind == platform::FileKind::regular ? &st : nullptr, false);
+    if (!staged) return base::fail(std::move(staged.error()));
+    if (auto committed = platform::commit_staged(staged.value(), false); !committed) return committed;
     size_ = bytes_now.size();
-    return true;
+    return {};
 }
 
 void HistoryJournal::append(const std::string& record) {
     std::lock_guard lock(mutex_);
     if (size_ + record.size() > max_journal_bytes) {
-        std::string error;
-        if (!rewrite(compact(), error)) base::log::warn("history journal {}: {}", path_, error);
+        if (auto rewritten = rewrite(compact()); !rewritten)
+            base::log::warn("history journal {}: {}", path_, rewritten.error().message);
         open_for_append();
     }
     // One write per record reaches the file whole; a crash mid-record loses that record only.

@@ -85,7 +85,7 @@ private:
     void append(const std::string& record);
     // The journal as the history and session changes hold it now (a header and their records).
     std::string compact() const;
-    bool rewrite(const std::string& bytes, std::string& error);
+    base::Result<void> rewrite(const std::string& bytes);
     bool open_for_append();
 
     std::string path_;

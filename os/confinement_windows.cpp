@@ -39,14 +39,14 @@ PinnedFolders::~PinnedFolders() {
     for (auto it = handles_.rbegin(); it != handles_.rend(); ++it) CloseHandle(*it);
 }
 
-bool pin_folders(const std::string& dir, PinnedFolders& out, std::string& error) {
+base::Result<void> pin_folders(const std::string& dir, PinnedFolders& out) {
     std::string root;
     {
         std::lock_guard lock(held_mutex);
         for (const auto& held : held_roots())
             if (within(dir, held) && held.size() > root.size()) root = held;
     }
-    if (root.empty()) return true;
+    if (root.empty()) return {};
     out.confined_ = true;
     std::string path = root;
     std::string_view rest = std::string_view(dir).substr(root.size());
@@ -61,21 +61,19 @@ bool pin_folders(const std::string& dir, PinnedFolders& out, std::string& error)
                             (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) &&
                             !(info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT);
         if (h != INVALID_HANDLE_VALUE) out.handles_.push_back(h);
-        if (!folder) {
-            error = "the path " + dir +
+        if (!folder)
+            return base::fail(base::Failure{
+                "the path " + dir +
                     " changed after it was checked (a folder on it was replaced by a junction, a symlink or "
-                    "something else, or removed), so nothing was done there; call again and the path is resolved afresh";
-            return false;
-        }
+                    "something else, or removed), so nothing was done there; call again and the path is resolved afresh",
+                base::ErrorReason::conflict});
         while (!rest.empty() && rest.front() == '/') rest.remove_prefix(1);
-        if (rest.empty()) return true;
+        if (rest.empty()) return {};
         const auto slash = rest.find('/');
         const std::string_view name = rest.substr(0, slash);
         rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
-        if (name == "." || name == "..") {
-            error = "the path " + dir + " is not a real path";
-            return false;
-        }
+        if (name == "." || name == "..")
+            return base::fail(base::Failure{"the path " + dir + " is not a real path", base::ErrorReason::invalid_arguments});
         if (path.back() != '/') path += '/';
         path += name;
     }

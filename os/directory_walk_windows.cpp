@@ -12,8 +12,7 @@ bool read_directory(const std::string& real_dir, std::size_t max_entries, bool w
     out.entries.clear();
     out.unread = 0;
     win::PinnedFolders pinned;
-    std::string error;
-    if (!win::pin_folders(real_dir, pinned, error)) {
+    if (!win::pin_folders(real_dir, pinned)) {
         err = ELOOP;
         return false;
     }

@@ -33,26 +33,26 @@ using posix::durable_sync;
 using posix::Fd;
 using posix::Located;
 
-bool write_all(int fd, std::string_view bytes, std::string& error) {
+base::Unexpected<base::Failure> failed(std::string message, base::ErrorReason reason = base::ErrorReason::io_error) {
+    return base::fail(base::Failure{std::move(message), reason});
+}
+
+base::Result<void> write_all(int fd, std::string_view bytes) {
     std::size_t done = 0;
     while (done < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + done, std::min<std::size_t>(bytes.size() - done, 1u << 30));
         if (n < 0) {
             if (errno == EINTR) continue;
-            error = error_text(errno);
-            return false;
+            return failed(error_text(errno));
         }
         done += static_cast<std::size_t>(n);
     }
-    return true;
+    return {};
 }
 
-bool sync_directory(int dir_fd, const std::string& dir, std::string& error) {
-    if (durable_sync(dir_fd) != 0 && errno != EINVAL) {
-        error = "fsync of directory " + dir + ": " + error_text(errno);
-        return false;
-    }
-    return true;
+base::Result<void> sync_directory(int dir_fd, const std::string& dir) {
+    if (durable_sync(dir_fd) != 0 && errno != EINVAL) return failed("fsync of directory " + dir + ": " + error_text(errno));
+    return {};
 }
 
 constexpr std::string_view temp_marker = ".mcp-edit-";
@@ -125,78 +125,67 @@ struct Staging {
     std::string name;
 };
 
-// Creates a fresh temp file in `dir_fd` beside `name`; -1 with `error`.
-int create_temp_in(int dir_fd, const std::string& dir, const std::string& name, const char* purpose, mode_t mode,
-                   std::string& temp_name, std::string& error) {
+// Creates a fresh temp file in `dir_fd` beside `name` (its name in `temp_name`).
+base::Result<Fd> create_temp_in(int dir_fd, const std::string& dir, const std::string& name, const char* purpose,
+                                mode_t mode, std::string& temp_name) {
     for (int attempt = 0; attempt < 16; ++attempt) {
         temp_name = "." + name + "." + purpose + "-" + random_suffix();
         const int fd = ::openat(dir_fd, temp_name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-        if (fd >= 0) return fd;
-        if (errno != EEXIST) {
-            error = "cannot create a temp file in " + dir + ": " + error_text(errno);
-            return -1;
-        }
+        if (fd >= 0) return Fd{fd};
+        if (errno != EEXIST) return failed("cannot create a temp file in " + dir + ": " + error_text(errno));
     }
-    error = "cannot create a temp file in " + dir + ": too many name collisions";
-    return -1;
+    return failed("cannot create a temp file in " + dir + ": too many name collisions");
 }
 
-bool locate_for_write(const std::string& path, Located& at, std::string& error) {
-    if (posix::locate(path, at)) return true;
-    error = posix::walk_error(path, errno);
-    return false;
+base::Result<Located> locate_for_write(const std::string& path) {
+    Located at;
+    if (posix::locate(path, at)) return at;
+    return failed(posix::walk_error(path, errno));
 }
 
 }  // namespace
 
-bool stage_write(const std::string& target, std::string_view bytes, const FileStat* like, bool sync,
-                 StagedWrite& out, std::string& error) {
-    out.target = target;
-    Located at;
-    if (!locate_for_write(target, at, error)) return false;
+base::Result<StagedWrite> stage_write(const std::string& target, std::string_view bytes, const FileStat* like,
+                                      bool sync) {
+    auto located = locate_for_write(target);
+    if (!located) return base::fail(std::move(located.error()));
+    Located& at = located.value();
     sweep_stale_temps(at.dir.get());
     auto staging = std::make_shared<Staging>();
     staging->name = at.name;
     const std::string dir = os::parent_of(target);
-    staging->temp = Fd{create_temp_in(at.dir.get(), dir, at.name, "mcp-edit", like ? 0600 : 0666, staging->temp_name, error)};
-    if (!staging->temp) return false;
+    auto temp = create_temp_in(at.dir.get(), dir, at.name, "mcp-edit", like ? 0600 : 0666, staging->temp_name);
+    if (!temp) return base::fail(std::move(temp.error()));
+    staging->temp = std::move(temp.value());
+    StagedWrite out;
+    out.target = target;
     out.temp_path = dir + "/" + staging->temp_name;
     const int fd = staging->temp.get();
     ::flock(fd, LOCK_SH | LOCK_NB);  // says "a live server's" to sweep_stale_temps elsewhere
-    bool ok = write_all(fd, bytes, error);
-    if (ok && like) {
-        if (::fchmod(fd, static_cast<mode_t>(like->mode & 07777)) != 0) {
-            error = "cannot set the mode of the new file: " + error_text(errno);
-            ok = false;
-        }
+    base::Result<void> written = write_all(fd, bytes);
+    if (written && like) {
+        if (::fchmod(fd, static_cast<mode_t>(like->mode & 07777)) != 0)
+            written = failed("cannot set the mode of the new file: " + error_text(errno));
         // The owner is kept when permitted (root, or the same owner); otherwise it is the writer's.
         static const uid_t euid = ::geteuid();  // this process never changes its identity
         static const gid_t egid = ::getegid();
-        if (ok && (like->uid != euid || like->gid != egid))
-            if (::fchown(fd, like->uid, like->gid) != 0 && errno != EPERM) {
-                error = "cannot set the owner of the new file: " + error_text(errno);
-                ok = false;
-            }
+        if (written && (like->uid != euid || like->gid != egid))
+            if (::fchown(fd, like->uid, like->gid) != 0 && errno != EPERM)
+                written = failed("cannot set the owner of the new file: " + error_text(errno));
     }
-    if (ok && sync && durable_sync(fd) != 0) {
-        error = "fsync: " + error_text(errno);
-        ok = false;
-    }
-    if (!ok) {
+    if (written && sync && durable_sync(fd) != 0) written = failed("fsync: " + error_text(errno));
+    if (!written) {
         ::unlinkat(at.dir.get(), staging->temp_name.c_str(), 0);
-        return false;
+        return base::fail(std::move(written.error()));
     }
     staging->dir = std::move(at.dir);
     out.held = staging;
-    return true;
+    return out;
 }
 
-bool commit_staged(const StagedWrite& staged, bool sync, std::string& error) {
+base::Result<void> commit_staged(const StagedWrite& staged, bool sync) {
     auto* staging = static_cast<Staging*>(staged.held.get());
-    if (!staging) {
-        error = "nothing is staged for " + staged.target;
-        return false;
-    }
+    if (!staging) return failed("nothing is staged for " + staged.target, base::ErrorReason::internal);
     // The folder is reached from its root again: it must still be the one the temp file is in.
     Located now;
     struct stat then_st {}, now_st {};
@@ -204,18 +193,19 @@ bool commit_staged(const StagedWrite& staged, bool sync, std::string& error) {
                              ::fstat(staging->dir.get(), &then_st) == 0 && now_st.st_dev == then_st.st_dev &&
                              now_st.st_ino == then_st.st_ino;
     if (!same_folder) {
-        error = "cannot write " + staged.target + ": " +
-                posix::walk_error(staged.target, now.dir ? ENOTDIR : errno);
+        std::string message = "cannot write " + staged.target + ": " +
+                              posix::walk_error(staged.target, now.dir ? ENOTDIR : errno);
         ::unlinkat(staging->dir.get(), staging->temp_name.c_str(), 0);
-        return false;
+        return failed(std::move(message));
     }
     if (::renameat(staging->dir.get(), staging->temp_name.c_str(), staging->dir.get(), staging->name.c_str()) != 0) {
-        error = "cannot rename the new file over " + staged.target + ": " + error_text(errno);
+        std::string message = "cannot rename the new file over " + staged.target + ": " + error_text(errno);
         ::unlinkat(staging->dir.get(), staging->temp_name.c_str(), 0);
-        return false;
+        return failed(std::move(message));
     }
     staging->temp.reset();
-    return !sync || sync_directory(staging->dir.get(), os::parent_of(staged.target), error);
+    if (!sync) return {};
+    return sync_directory(staging->dir.get(), os::parent_of(staged.target));
 }
 
 void discard_staged(const StagedWrite& staged) {
@@ -223,82 +213,77 @@ void discard_staged(const StagedWrite& staged) {
         ::unlinkat(staging->dir.get(), staging->temp_name.c_str(), 0);
 }
 
-bool overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes, bool sync,
-                        std::string& error) {
-    Located at;
-    if (!locate_for_write(target, at, error)) return false;
+base::Result<void> overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes,
+                                      bool sync) {
+    auto located = locate_for_write(target);
+    if (!located) return base::fail(std::move(located.error()));
+    const Located& at = located.value();
     const std::string dir = os::parent_of(target);
     // 1. A durable copy of the old bytes, so a crash in step 2 leaves something to recover from.
     std::string backup;
-    const Fd bfd{create_temp_in(at.dir.get(), dir, at.name, "mcp-edit-backup", 0600, backup, error)};
-    if (!bfd) return false;
-    bool ok = write_all(bfd.get(), old_bytes, error) && (!sync || durable_sync(bfd.get()) == 0);
-    if (!ok) {
+    auto backup_fd = create_temp_in(at.dir.get(), dir, at.name, "mcp-edit-backup", 0600, backup);
+    if (!backup_fd) return base::fail(std::move(backup_fd.error()));
+    const Fd bfd = std::move(backup_fd.value());
+    base::Result<void> kept = write_all(bfd.get(), old_bytes);
+    if (kept && sync && durable_sync(bfd.get()) != 0) kept = failed("fsync: " + error_text(errno));
+    if (!kept) {
         ::unlinkat(at.dir.get(), backup.c_str(), 0);
-        return false;
+        return kept;
     }
     // 2. The new bytes over the file, then its length; the inode (and so every link) stays.
     const Fd fd{::openat(at.dir.get(), at.name.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)};
     if (!fd) {
-        error = "cannot open " + target + " for writing: " + posix::walk_error(target, errno);
+        std::string message = "cannot open " + target + " for writing: " + posix::walk_error(target, errno);
         ::unlinkat(at.dir.get(), backup.c_str(), 0);
-        return false;
+        return failed(std::move(message));
     }
-    ok = write_all(fd.get(), bytes, error);
-    if (ok && ::ftruncate(fd.get(), static_cast<off_t>(bytes.size())) != 0) {
-        error = "ftruncate: " + error_text(errno);
-        ok = false;
-    }
-    if (ok && sync && durable_sync(fd.get()) != 0) {
-        error = "fsync: " + error_text(errno);
-        ok = false;
-    }
-    if (!ok) {
-        error += "; the previous content is kept in " + dir + "/" + backup;
-        return false;
-    }
+    base::Result<void> written = write_all(fd.get(), bytes);
+    if (written && ::ftruncate(fd.get(), static_cast<off_t>(bytes.size())) != 0)
+        written = failed("ftruncate: " + error_text(errno));
+    if (written && sync && durable_sync(fd.get()) != 0) written = failed("fsync: " + error_text(errno));
+    if (!written) return failed(written.error().message + "; the previous content is kept in " + dir + "/" + backup);
     ::unlinkat(at.dir.get(), backup.c_str(), 0);
-    return true;
+    return {};
 }
 
-bool make_directories(const std::string& dir, bool sync, std::string& error) {
-    if (dir.empty() || dir == "/") return true;
+base::Result<void> make_directories(const std::string& dir, bool sync) {
+    if (dir.empty() || dir == "/") return {};
     Located at;
     // The folder itself is `dir`'s last component: create the way down to it, then it.
-    if (!posix::locate_creating(dir, sync, at)) {
-        error = "cannot create the folders of " + dir + ": " + posix::walk_error(dir, errno);
-        return false;
-    }
+    if (!posix::locate_creating(dir, sync, at))
+        return failed("cannot create the folders of " + dir + ": " + posix::walk_error(dir, errno));
     struct stat st {};
     if (::fstatat(at.dir.get(), at.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        if (S_ISDIR(st.st_mode)) return true;
-        error = dir + " exists and is not a directory";
-        return false;
+        if (S_ISDIR(st.st_mode)) return {};
+        return failed(dir + " exists and is not a directory", base::ErrorReason::not_a_file);
     }
-    if (::mkdirat(at.dir.get(), at.name.c_str(), 0777) != 0 && errno != EEXIST) {
-        error = "cannot create directory " + dir + ": " + error_text(errno);
-        return false;
-    }
-    return !sync || sync_directory(at.dir.get(), os::parent_of(dir), error);
+    if (::mkdirat(at.dir.get(), at.name.c_str(), 0777) != 0 && errno != EEXIST)
+        return failed("cannot create directory " + dir + ": " + error_text(errno));
+    if (!sync) return {};
+    return sync_directory(at.dir.get(), os::parent_of(dir));
 }
 
-bool remove_file(const std::string& path, bool sync, std::string& error) {
-    Located at;
-    if (!locate_for_write(path, at, error) || ::unlinkat(at.dir.get(), at.name.c_str(), 0) != 0) {
-        if (error.empty()) error = "cannot remove " + path + ": " + error_text(errno);
-        return false;
-    }
-    return !sync || sync_directory(at.dir.get(), os::parent_of(path), error);
+base::Result<void> remove_file(const std::string& path, bool sync) {
+    auto located = locate_for_write(path);
+    if (!located) return base::fail(std::move(located.error()));
+    const Located& at = located.value();
+    if (::unlinkat(at.dir.get(), at.name.c_str(), 0) != 0)
+        return failed("cannot remove " + path + ": " + error_text(errno),
+                      errno == ENOENT ? base::ErrorReason::not_found : base::ErrorReason::io_error);
+    if (!sync) return {};
+    return sync_directory(at.dir.get(), os::parent_of(path));
 }
 
-bool remove_empty_directory(const std::string& path, bool sync, std::string& error) {
-    Located at;
-    if (!locate_for_write(path, at, error)) return false;
+base::Result<void> remove_empty_directory(const std::string& path, bool sync) {
+    auto located = locate_for_write(path);
+    if (!located) return base::fail(std::move(located.error()));
+    const Located& at = located.value();
     if (::unlinkat(at.dir.get(), at.name.c_str(), AT_REMOVEDIR) != 0) {
-        error = errno == ENOTEMPTY || errno == EEXIST ? "the folder is not empty" : error_text(errno);
-        return false;
+        if (errno == ENOTEMPTY || errno == EEXIST) return failed("the folder is not empty", base::ErrorReason::exists);
+        return failed(error_text(errno));
     }
-    return !sync || sync_directory(at.dir.get(), os::parent_of(path), error);
+    if (!sync) return {};
+    return sync_directory(at.dir.get(), os::parent_of(path));
 }
 
 std::optional<std::string> make_private_directory(const std::string& prefix) {
@@ -329,50 +314,40 @@ FileLock::~FileLock() {
     if (handle_) ::close(static_cast<int>(reinterpret_cast<std::intptr_t>(handle_) - 1));  // drops the flock
 }
 
-bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, std::string& error) {
-    held_elsewhere = false;
+base::Result<void> take_lock(const std::string& path, FileLock& lock) {
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) {
-        error = std::strerror(errno);
-        return false;
-    }
+    if (fd < 0) return failed(std::strerror(errno));
     int rc;
     do rc = ::flock(fd, LOCK_EX | LOCK_NB);
     while (rc != 0 && errno == EINTR);
     if (rc != 0) {
-        held_elsewhere = errno == EWOULDBLOCK;
-        error = held_elsewhere ? "another process holds it" : std::strerror(errno);
+        const int err = errno;
         ::close(fd);
-        return false;
+        if (err == EWOULDBLOCK) return failed("another process holds it", base::ErrorReason::conflict);
+        return failed(std::strerror(err));
     }
     lock.handle_ = reinterpret_cast<void*>(static_cast<std::intptr_t>(fd) + 1);
-    return true;
+    return {};
 }
 
-bool lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock, std::string& error) {
+base::Result<void> lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock) {
     Fd fd = posix::open_directory(dir);
-    if (!fd) {
-        error = "cannot open the folder " + dir + " to lock it: " + posix::walk_error(dir, errno);
-        return false;
-    }
+    if (!fd) return failed("cannot open the folder " + dir + " to lock it: " + posix::walk_error(dir, errno));
     const auto deadline = std::chrono::steady_clock::now() + wait;
     auto pause = std::chrono::microseconds(200);
     for (;;) {
         if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) break;
-        if (errno != EWOULDBLOCK && errno != EINTR) {
-            error = "cannot lock the folder " + dir + ": " + error_text(errno);
-            return false;
-        }
-        if (std::chrono::steady_clock::now() >= deadline) {
-            error = "another mcp-edit process has held the lock of the folder " + dir + " for over " +
-                    std::to_string(wait.count() / 1000) + " s";
-            return false;
-        }
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            return failed("cannot lock the folder " + dir + ": " + error_text(errno));
+        if (std::chrono::steady_clock::now() >= deadline)
+            return failed("another mcp-edit process has held the lock of the folder " + dir + " for over " +
+                              std::to_string(wait.count() / 1000) + " s",
+                          base::ErrorReason::timeout);
         std::this_thread::sleep_for(pause);
         pause = std::min(pause * 2, std::chrono::microseconds(20000));
     }
     lock.handle_ = reinterpret_cast<void*>(static_cast<std::intptr_t>(fd.release()) + 1);
-    return true;
+    return {};
 }
 
 }  // namespace platform

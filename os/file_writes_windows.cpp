@@ -29,22 +29,23 @@ std::string random_suffix() {
     return s;
 }
 
-bool write_all(HANDLE h, std::string_view bytes, std::string& error) {
+base::Unexpected<base::Failure> failed(std::string message, base::ErrorReason reason = base::ErrorReason::io_error) {
+    return base::fail(base::Failure{std::move(message), reason});
+}
+
+base::Result<void> write_all(HANDLE h, std::string_view bytes) {
     std::size_t done = 0;
     while (done < bytes.size()) {
         DWORD wrote = 0;
         const DWORD part = static_cast<DWORD>(std::min<std::size_t>(bytes.size() - done, 1u << 30));
-        if (!WriteFile(h, bytes.data() + done, part, &wrote, nullptr)) {
-            error = system_message(GetLastError());
-            return false;
-        }
+        if (!WriteFile(h, bytes.data() + done, part, &wrote, nullptr)) return failed(system_message(GetLastError()));
         done += wrote;
     }
-    return true;
+    return {};
 }
 
-// Creates a fresh temp file beside `target`.
-HANDLE create_temp_beside(const std::string& target, const char* purpose, std::string& temp_path, std::string& error) {
+// Creates a fresh temp file beside `target` (its path in `temp_path`); the handle is the caller's.
+base::Result<HANDLE> create_temp_beside(const std::string& target, const char* purpose, std::string& temp_path) {
     const std::string dir = os::parent_of(target);
     const std::string name = std::string(os::name_of(target));
     for (int attempt = 0; attempt < 16; ++attempt) {
@@ -53,13 +54,10 @@ HANDLE create_temp_beside(const std::string& target, const char* purpose, std::s
                                FILE_ATTRIBUTE_NORMAL, nullptr);
         if (h != INVALID_HANDLE_VALUE) return h;
         const DWORD e = GetLastError();
-        if (e != ERROR_FILE_EXISTS && e != ERROR_ALREADY_EXISTS) {
-            error = "cannot create a temp file in " + dir + ": " + system_message(e);
-            return INVALID_HANDLE_VALUE;
-        }
+        if (e != ERROR_FILE_EXISTS && e != ERROR_ALREADY_EXISTS)
+            return failed("cannot create a temp file in " + dir + ": " + system_message(e));
     }
-    error = "cannot create a temp file in " + dir + ": too many name collisions";
-    return INVALID_HANDLE_VALUE;
+    return failed("cannot create a temp file in " + dir + ": too many name collisions");
 }
 
 // Another program holding the target open without delete sharing makes a replace fail with a
@@ -74,40 +72,42 @@ constexpr auto replace_pause = std::chrono::milliseconds(50);  // 10 x 50 ms: at
 
 }  // namespace
 
-bool stage_write(const std::string& target, std::string_view bytes, const FileStat* like, bool sync, StagedWrite& out,
-                 std::string& error) {
-    out.target = target;
+base::Result<StagedWrite> stage_write(const std::string& target, std::string_view bytes, const FileStat* like,
+                                      bool sync) {
     PinnedFolders pinned;
-    if (!pin_folders(os::parent_of(target), pinned, error)) return false;
-    Handle h(create_temp_beside(target, "mcp-edit", out.temp_path, error));
-    if (!h.ok()) return false;
-    bool ok = write_all(h.h, bytes, error);
-    if (ok && sync && !FlushFileBuffers(h.h)) {
-        error = "flush: " + system_message(GetLastError());
-        ok = false;
-    }
+    if (auto pinned_ok = pin_folders(os::parent_of(target), pinned); !pinned_ok) return base::fail(std::move(pinned_ok.error()));
+    StagedWrite out;
+    out.target = target;
+    auto temp = create_temp_beside(target, "mcp-edit", out.temp_path);
+    if (!temp) return base::fail(std::move(temp.error()));
+    Handle h(temp.value());
+    base::Result<void> written = write_all(h.h, bytes);
+    if (written && sync && !FlushFileBuffers(h.h)) written = failed("flush: " + system_message(GetLastError()));
     CloseHandle(h.release());
     // The target's attributes (read-only among them) come back when it is replaced: commit_staged.
     (void)like;
-    if (!ok) DeleteFileW(system_path(out.temp_path).c_str());
-    return ok;
+    if (!written) {
+        DeleteFileW(system_path(out.temp_path).c_str());
+        return base::fail(std::move(written.error()));
+    }
+    return out;
 }
 
-bool commit_staged(const StagedWrite& staged, bool /*sync*/, std::string& error) {
+base::Result<void> commit_staged(const StagedWrite& staged, bool /*sync*/) {
     const std::wstring temp = system_path(staged.temp_path);
     const std::wstring target = system_path(staged.target);
     PinnedFolders pinned;
-    if (!pin_folders(os::parent_of(staged.target), pinned, error)) {
+    if (auto pinned_ok = pin_folders(os::parent_of(staged.target), pinned); !pinned_ok) {
         DeleteFileW(temp.c_str());
-        return false;
+        return pinned_ok;
     }
     if (pinned.confined()) {
         const DWORD attributes = GetFileAttributesW(target.c_str());
         if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
-            error = "the path " + staged.target + " changed after it was checked (it is a symlink now), so nothing was "
-                    "written; call again and the path is resolved afresh";
             DeleteFileW(temp.c_str());
-            return false;
+            return failed("the path " + staged.target + " changed after it was checked (it is a symlink now), so nothing was "
+                          "written; call again and the path is resolved afresh",
+                          base::ErrorReason::conflict);
         }
     }
     // A read-only target cannot be replaced: the attribute goes while the file is replaced and
@@ -122,108 +122,97 @@ bool commit_staged(const StagedWrite& staged, bool /*sync*/, std::string& error)
         if (existed ? ReplaceFileW(target.c_str(), temp.c_str(), nullptr, REPLACEFILE_IGNORE_MERGE_ERRORS, nullptr, nullptr)
                     : MoveFileExW(temp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
             if (read_only) SetFileAttributesW(target.c_str(), old_attributes);
-            return true;
+            return {};
         }
         last = GetLastError();
         // Some file systems (and Wine) do not support ReplaceFileW: a plain move is still atomic.
         if (existed && (last == ERROR_INVALID_FUNCTION || last == ERROR_NOT_SUPPORTED || last == ERROR_CALL_NOT_IMPLEMENTED) &&
             MoveFileExW(temp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
             if (read_only) SetFileAttributesW(target.c_str(), old_attributes);
-            return true;
+            return {};
         }
         if (!transient(last)) break;
         std::this_thread::sleep_for(replace_pause);
     }
     if (read_only) SetFileAttributesW(target.c_str(), old_attributes);
     DeleteFileW(temp.c_str());
-    error = "cannot replace " + staged.target + ": " + system_message(last);
+    std::string message = "cannot replace " + staged.target + ": " + system_message(last);
     if (transient(last))
-        error += " (another program, an editor or a virus scanner, holds it open; it was retried for half a second. "
-                 "Close it there and call again)";
-    return false;
+        message += " (another program, an editor or a virus scanner, holds it open; it was retried for half a second. "
+                   "Close it there and call again)";
+    return failed(std::move(message));
 }
 
 void discard_staged(const StagedWrite& staged) { DeleteFileW(system_path(staged.temp_path).c_str()); }
 
-bool overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes, bool sync,
-                        std::string& error) {
+base::Result<void> overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes,
+                                      bool sync) {
     PinnedFolders pinned;
-    if (!pin_folders(os::parent_of(target), pinned, error)) return false;
+    if (auto pinned_ok = pin_folders(os::parent_of(target), pinned); !pinned_ok) return pinned_ok;
     std::string backup;
-    Handle b(create_temp_beside(target, "mcp-edit-backup", backup, error));
-    if (!b.ok()) return false;
-    bool ok = write_all(b.h, old_bytes, error) && (!sync || FlushFileBuffers(b.h));
+    auto backup_handle = create_temp_beside(target, "mcp-edit-backup", backup);
+    if (!backup_handle) return base::fail(std::move(backup_handle.error()));
+    Handle b(backup_handle.value());
+    base::Result<void> kept = write_all(b.h, old_bytes);
+    if (kept && sync && !FlushFileBuffers(b.h)) kept = failed("flush: " + system_message(GetLastError()));
     CloseHandle(b.release());
-    if (!ok) {
+    if (!kept) {
         DeleteFileW(system_path(backup).c_str());
-        return false;
+        return kept;
     }
     Handle h(CreateFileW(system_path(target).c_str(), GENERIC_WRITE, share_all, nullptr, OPEN_EXISTING,
                          FILE_FLAG_OPEN_REPARSE_POINT, nullptr));
     if (!h.ok()) {
-        error = "cannot open " + target + " for writing: " + system_message(GetLastError());
+        std::string message = "cannot open " + target + " for writing: " + system_message(GetLastError());
         DeleteFileW(system_path(backup).c_str());
-        return false;
+        return failed(std::move(message));
     }
-    ok = write_all(h.h, bytes, error);
-    if (ok && !SetEndOfFile(h.h)) {
-        error = "cannot set the length of " + target + ": " + system_message(GetLastError());
-        ok = false;
-    }
-    if (ok && sync && !FlushFileBuffers(h.h)) {
-        error = "flush: " + system_message(GetLastError());
-        ok = false;
-    }
+    base::Result<void> written = write_all(h.h, bytes);
+    if (written && !SetEndOfFile(h.h))
+        written = failed("cannot set the length of " + target + ": " + system_message(GetLastError()));
+    if (written && sync && !FlushFileBuffers(h.h)) written = failed("flush: " + system_message(GetLastError()));
     CloseHandle(h.release());
-    if (!ok) {
-        error += "; the previous content is kept in " + backup;
-        return false;
-    }
+    if (!written) return failed(written.error().message + "; the previous content is kept in " + backup);
     DeleteFileW(system_path(backup).c_str());
-    return true;
+    return {};
 }
 
-bool make_directories(const std::string& dir, bool sync, std::string& error) {
-    if (dir.empty() || dir == filesystem_root(dir)) return true;
+base::Result<void> make_directories(const std::string& dir, bool sync) {
+    if (dir.empty() || dir == filesystem_root(dir)) return {};
     const DWORD attributes = GetFileAttributesW(system_path(dir).c_str());
     if (attributes != INVALID_FILE_ATTRIBUTES) {
-        if (attributes & FILE_ATTRIBUTE_DIRECTORY) return true;
-        error = dir + " exists and is not a directory";
-        return false;
+        if (attributes & FILE_ATTRIBUTE_DIRECTORY) return {};
+        return failed(dir + " exists and is not a directory", base::ErrorReason::not_a_file);
     }
-    if (!make_directories(os::parent_of(dir), sync, error)) return false;
+    if (auto parent = make_directories(os::parent_of(dir), sync); !parent) return parent;
     PinnedFolders pinned;
-    if (!pin_folders(os::parent_of(dir), pinned, error)) return false;
-    if (!CreateDirectoryW(system_path(dir).c_str(), nullptr) && GetLastError() != ERROR_ALREADY_EXISTS) {
-        error = "cannot create directory " + dir + ": " + system_message(GetLastError());
-        return false;
-    }
-    return true;
+    if (auto pinned_ok = pin_folders(os::parent_of(dir), pinned); !pinned_ok) return pinned_ok;
+    if (!CreateDirectoryW(system_path(dir).c_str(), nullptr) && GetLastError() != ERROR_ALREADY_EXISTS)
+        return failed("cannot create directory " + dir + ": " + system_message(GetLastError()));
+    return {};
 }
 
-bool remove_file(const std::string& path, bool /*sync*/, std::string& error) {
+base::Result<void> remove_file(const std::string& path, bool /*sync*/) {
     PinnedFolders pinned;
-    if (!pin_folders(os::parent_of(path), pinned, error)) return false;
+    if (auto pinned_ok = pin_folders(os::parent_of(path), pinned); !pinned_ok) return pinned_ok;
     const std::wstring w = system_path(path);
-    for (int attempt = 0; attempt < replace_attempts; ++attempt) {
-        if (DeleteFileW(w.c_str())) return true;
+    for (int attempt = 0;; ++attempt) {
+        if (DeleteFileW(w.c_str())) return {};
         const DWORD e = GetLastError();
-        if (!transient(e) || attempt + 1 == replace_attempts) {
-            error = "cannot remove " + path + ": " + system_message(e);
-            return false;
-        }
+        if (!transient(e) || attempt + 1 == replace_attempts)
+            return failed("cannot remove " + path + ": " + system_message(e),
+                          e == ERROR_FILE_NOT_FOUND ? base::ErrorReason::not_found : base::ErrorReason::io_error);
         std::this_thread::sleep_for(replace_pause);
     }
-    return false;
 }
 
-bool remove_empty_directory(const std::string& path, bool /*sync*/, std::string& error) {
+base::Result<void> remove_empty_directory(const std::string& path, bool /*sync*/) {
     PinnedFolders pinned;
-    if (!pin_folders(os::parent_of(path), pinned, error)) return false;
-    if (RemoveDirectoryW(system_path(path).c_str())) return true;
+    if (auto pinned_ok = pin_folders(os::parent_of(path), pinned); !pinned_ok) return pinned_ok;
+    if (RemoveDirectoryW(system_path(path).c_str())) return {};
     const DWORD e = GetLastError();
-    error = e == ERROR_DIR_NOT_EMPTY ? std::string("the folder is not empty") : system_message(e);
-    return false;
+    if (e == ERROR_DIR_NOT_EMPTY) return failed("the folder is not empty", base::ErrorReason::exists);
+    return failed(system_message(e));
 }
 
 std::optional<std::string> make_private_directory(const std::string& prefix) {
@@ -243,8 +232,7 @@ std::optional<std::string> make_private_directory(const std::string& prefix) {
 bool write_private_file(const std::string& path, std::string_view bytes) {
     Handle h(CreateFileW(system_path(path).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
     if (!h.ok()) return false;
-    std::string error;
-    const bool ok = write_all(h.h, bytes, error);
+    const bool ok = write_all(h.h, bytes).ok();
     CloseHandle(h.release());
     if (!ok) DeleteFileW(system_path(path).c_str());
     return ok;
@@ -256,26 +244,21 @@ FileLock::~FileLock() {
     if (handle_) CloseHandle(handle_);  // drops the lock
 }
 
-bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, std::string& error) {
-    held_elsewhere = false;
+base::Result<void> take_lock(const std::string& path, FileLock& lock) {
     Handle h(CreateFileW(system_path(path).c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
                          OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr));
-    if (!h.ok()) {
-        error = "cannot open it (Windows error " + std::to_string(GetLastError()) + ")";
-        return false;
-    }
+    if (!h.ok()) return failed("cannot open it (Windows error " + std::to_string(GetLastError()) + ")");
     OVERLAPPED at{};
     if (!LockFileEx(h.h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &at)) {
         const DWORD code = GetLastError();
-        held_elsewhere = code == ERROR_LOCK_VIOLATION;
-        error = held_elsewhere ? "another process holds it" : "cannot lock it (Windows error " + std::to_string(code) + ")";
-        return false;
+        if (code == ERROR_LOCK_VIOLATION) return failed("another process holds it", base::ErrorReason::conflict);
+        return failed("cannot lock it (Windows error " + std::to_string(code) + ")");
     }
     lock.handle_ = h.release();
-    return true;
+    return {};
 }
 
-bool lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock, std::string& error) {
+base::Result<void> lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock) {
     // The folder's name as NTFS compares names (upper-cased), hashed (FNV-1a) into a lock file's name.
     std::wstring name = widen(dir);
     CharUpperBuffW(name.data(), static_cast<DWORD>(name.size()));
@@ -283,10 +266,7 @@ bool lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLoc
     for (wchar_t c : name) hash = (hash ^ static_cast<std::uint16_t>(c)) * 1099511628211ull;
     wchar_t temp[MAX_PATH + 1];
     const DWORD n = GetTempPathW(MAX_PATH + 1, temp);
-    if (n == 0 || n > MAX_PATH) {
-        error = "cannot find the temp folder for the lock of " + dir;
-        return false;
-    }
+    if (n == 0 || n > MAX_PATH) return failed("cannot find the temp folder for the lock of " + dir);
     const std::string locks = normalize_separators(narrow(std::wstring_view(temp, n))) + "/mcp-edit-locks";
     CreateDirectoryW(system_path(locks).c_str(), nullptr);
     char hex[17];
@@ -294,17 +274,14 @@ bool lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLoc
     const std::string path = locks + "/" + hex + ".lock";
     const auto deadline = std::chrono::steady_clock::now() + wait;
     for (;;) {
-        bool held_elsewhere = false;
-        if (take_lock(path, lock, held_elsewhere, error)) return true;
-        if (!held_elsewhere) {
-            error = "cannot lock the folder " + dir + ": " + error;
-            return false;
-        }
-        if (std::chrono::steady_clock::now() >= deadline) {
-            error = "another mcp-edit process has held the lock of the folder " + dir + " for over " +
-                    std::to_string(wait.count() / 1000) + " s";
-            return false;
-        }
+        auto taken = take_lock(path, lock);
+        if (taken) return {};
+        if (taken.error().reason != base::ErrorReason::conflict)
+            return failed("cannot lock the folder " + dir + ": " + taken.error().message);
+        if (std::chrono::steady_clock::now() >= deadline)
+            return failed("another mcp-edit process has held the lock of the folder " + dir + " for over " +
+                              std::to_string(wait.count() / 1000) + " s",
+                          base::ErrorReason::timeout);
         Sleep(2);
     }
 }

@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.hpp"
+
 namespace platform {
 
 enum class FileKind { missing, regular, directory, fifo, socket, char_device, block_device, other };
@@ -91,8 +93,9 @@ FileStat stat_path(const std::string& path);
 
 // Whether this user may change the file `path` whose stat is `st`: not when its permission bits
 // allow nobody to write it (mode 0444, the Windows read-only attribute; root included, as editors
-// treat it), nor when an access check for this user says no. False with `why` for a message.
-bool may_write(const std::string& path, const FileStat& st, std::string& why);
+// treat it), nor when an access check for this user says no. The failure (not_writable) says why
+// ("it is read-only (mode 0444)") for a message.
+base::Result<void> may_write(const std::string& path, const FileStat& st);
 
 // lstat(2): is `path` itself a symbolic link (dangling or not)?
 bool is_symlink(const std::string& path);
@@ -140,24 +143,26 @@ struct StagedWrite {
 };
 
 // `like`: the existing file whose mode and owner the new one takes; nullptr for a new file
-// (mode 0666 less the umask).
-bool stage_write(const std::string& target, std::string_view bytes, const FileStat* like, bool sync,
-                 StagedWrite& out, std::string& error);
-bool commit_staged(const StagedWrite& staged, bool sync, std::string& error);
+// (mode 0666 less the umask). Failures (io_error) are lower-case phrases a caller quotes
+// ("cannot create a temp file in /d: Permission denied").
+base::Result<StagedWrite> stage_write(const std::string& target, std::string_view bytes, const FileStat* like,
+                                      bool sync);
+base::Result<void> commit_staged(const StagedWrite& staged, bool sync);
 void discard_staged(const StagedWrite& staged);
 
 // For a file with several hard links, which a rename would split: the bytes are written over the
 // file itself (a durable copy of the old bytes is kept beside it until the write is synced).
-bool overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes,
-                        bool sync, std::string& error);
+base::Result<void> overwrite_in_place(const std::string& target, std::string_view old_bytes, std::string_view bytes,
+                                      bool sync);
 
-// Creates the missing directories of `dir` (like mkdir -p) and syncs their parents.
-bool make_directories(const std::string& dir, bool sync, std::string& error);
+// Creates the missing directories of `dir` (like mkdir -p) and syncs their parents. Fails with
+// not_a_file when `dir` (or a folder on the way) exists as something else.
+base::Result<void> make_directories(const std::string& dir, bool sync);
 
-bool remove_file(const std::string& path, bool sync, std::string& error);
+base::Result<void> remove_file(const std::string& path, bool sync);
 // Removes the folder `path` when it is empty (rmdir: a folder with anything in it stays, and
-// `error` says it is not empty), reached like a write; then syncs its parent.
-bool remove_empty_directory(const std::string& path, bool sync, std::string& error);
+// the failure says it is not empty), reached like a write; then syncs its parent.
+base::Result<void> remove_empty_directory(const std::string& path, bool sync);
 
 // --- Private scratch files -------------------------------------------------------------------
 // A new directory only this user can enter (mode 0700), in the system's temp directory, named
@@ -171,7 +176,8 @@ bool remove_directory(const std::string& path);
 // --- One process at a time -------------------------------------------------------------------
 // An exclusive lock on the file `path` (created, mode 0600, when missing), held until the object
 // is destroyed or the process ends (the OS drops it even after a crash). POSIX: flock; Windows:
-// LockFileEx. Not waited for: when another process holds it, take_lock fails at once and says so.
+// LockFileEx. Not waited for: when another process holds it, take_lock fails at once and says so
+// (reason conflict; any other failure is io_error).
 class FileLock {
 public:
     FileLock() = default;
@@ -181,18 +187,18 @@ public:
     bool held() const { return handle_ != nullptr; }
 
 private:
-    friend bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, std::string& error);
-    friend bool lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock, std::string& error);
+    friend base::Result<void> take_lock(const std::string& path, FileLock& lock);
+    friend base::Result<void> lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock);
     void* handle_ = nullptr;  // the open file (POSIX: its descriptor + 1)
 };
-bool take_lock(const std::string& path, FileLock& lock, bool& held_elsewhere, std::string& error);
+base::Result<void> take_lock(const std::string& path, FileLock& lock);
 
 // The lock every mcp-edit process on this machine takes for the folder `dir` around the re-check
 // and the rename of a file in it, so that of two servers on one tree the second re-checks against
 // the first one's result. POSIX: flock on the folder's descriptor (reached from its root like a
 // write); Windows: LockFileEx on a lock file named after the folder in the user's temp folder.
-// Waits up to `wait` for another process to let go; false with `error` after that.
-bool lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock, std::string& error);
+// Waits up to `wait` for another process to let go; fails with reason timeout after that.
+base::Result<void> lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock);
 
 // --- Child processes (post-write checks) -------------------------------------------------------
 // A program run to completion with no shell: argv[0] looked up on PATH, in `directory`, with the

@@ -104,21 +104,18 @@ FileStat stat_path(const std::string& path) {
     return from_stat(st);
 }
 
-bool may_write(const std::string& path, const FileStat& st, std::string& why) {
+base::Result<void> may_write(const std::string& path, const FileStat& st) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.mode & 07777));
-    if ((st.mode & 0222) == 0) {
-        why = std::string("it is read-only (mode ") + mode + ")";
-        return false;
-    }
+    if ((st.mode & 0222) == 0)
+        return base::fail(base::Failure{std::string("it is read-only (mode ") + mode + ")", base::ErrorReason::not_writable});
     posix::Located at;
-    if (!posix::locate(path, at)) return true;  // the write itself will say what is wrong
-    if (::faccessat(at.dir.get(), at.name.c_str(), W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) != 0 && errno == EACCES) {
-        why = std::string("this user (uid ") + std::to_string(::geteuid()) + ") may not write it (mode " + mode +
-              ", owner uid " + std::to_string(st.uid) + ")";
-        return false;
-    }
-    return true;
+    if (!posix::locate(path, at)) return {};  // the write itself will say what is wrong
+    if (::faccessat(at.dir.get(), at.name.c_str(), W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) != 0 && errno == EACCES)
+        return base::fail(base::Failure{std::string("this user (uid ") + std::to_string(::geteuid()) +
+                                            ") may not write it (mode " + mode + ", owner uid " + std::to_string(st.uid) + ")",
+                                        base::ErrorReason::not_writable});
+    return {};
 }
 
 bool is_symlink(const std::string& path) {

@@ -269,8 +269,7 @@ std::optional<std::string> real_path(const std::string& path, int* err) {
 
 FileStat stat_path(const std::string& path) {
     PinnedFolders pinned;
-    std::string error;
-    if (!pin_folders(os::parent_of(path), pinned, error)) return FileStat{};
+    if (!pin_folders(os::parent_of(path), pinned)) return FileStat{};
     Handle h(open_path(path, false, pinned.confined()));
     if (!h.ok()) return FileStat{};
     FileStat s = stat_handle(h.h);
@@ -278,10 +277,9 @@ FileStat stat_path(const std::string& path) {
     return s;
 }
 
-bool may_write(const std::string&, const FileStat& st, std::string& why) {
-    if ((st.mode & 0222) != 0) return true;
-    why = "it has the read-only attribute";
-    return false;
+base::Result<void> may_write(const std::string&, const FileStat& st) {
+    if ((st.mode & 0222) != 0) return {};
+    return base::fail(base::Failure{"it has the read-only attribute", base::ErrorReason::not_writable});
 }
 
 bool is_symlink(const std::string& path) {
@@ -307,8 +305,9 @@ const char* describe(FileKind kind) {
 bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out, ReadFailure& failure,
                        bool keep_open) {
     PinnedFolders pinned;
-    if (!pin_folders(os::parent_of(path), pinned, failure.detail)) {
+    if (auto pinned_ok = pin_folders(os::parent_of(path), pinned); !pinned_ok) {
         failure.why = ReadFailure::Why::io;
+        failure.detail = std::move(pinned_ok.error().message);
         return false;
     }
     Handle h(open_path(path, true, pinned.confined()));

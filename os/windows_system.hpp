@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.hpp"
+
 namespace platform::win {
 
 std::wstring widen(std::string_view s);
@@ -57,13 +59,13 @@ public:
     bool confined() const { return confined_; }
 
 private:
-    friend bool pin_folders(const std::string& dir, PinnedFolders& out, std::string& error);
+    friend base::Result<void> pin_folders(const std::string& dir, PinnedFolders& out);
     std::vector<HANDLE> handles_;
     bool confined_ = false;
 };
-// False with `error` ("the path ... changed after it was checked") when a folder on the way is a
-// reparse point or missing.
-bool pin_folders(const std::string& dir, PinnedFolders& out, std::string& error);
+// Fails (reason conflict: "the path ... changed after it was checked") when a folder on the way is
+// a reparse point or missing; invalid_arguments when the path has a `.` or `..` in it.
+base::Result<void> pin_folders(const std::string& dir, PinnedFolders& out);
 
 // The parent folder of a path in this layer's form ("C:/a/b.txt" -> "C:/a").
 

@@ -7,8 +7,8 @@
 namespace server {
 
 DiffSpool::~DiffSpool() {
-    std::string ignored;
-    for (const auto& f : files_) platform::remove_file(f, false, ignored);
+    // Best effort: a file that cannot be removed stays in the private temp folder.
+    for (const auto& f : files_) (void)platform::remove_file(f, false);
     if (dir_) platform::remove_directory(*dir_);
 }
 
@@ -25,9 +25,8 @@ std::optional<std::string> DiffSpool::keep(std::string_view diff) {
     std::string path = *dir_ + "/" + std::to_string(next_++) + ".diff";
     if (!platform::write_private_file(path, diff)) return std::nullopt;
     files_.push_back(path);
-    std::string ignored;
     while (files_.size() > max_files_) {
-        platform::remove_file(files_.front(), false, ignored);
+        (void)platform::remove_file(files_.front(), false);
         files_.pop_front();
     }
     return path;

@@ -234,9 +234,9 @@ asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::Reso
     shown.diff = "Delete the empty folder " + path.display + "/";
     ApprovalDecision decision = co_await ctx.approve(approval_request("delete", shown));
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
-    std::string error;
-    if (!platform::remove_empty_directory(path.real, ctx.fsync, error))
-        co_return ToolResult::error("Cannot delete the folder " + path.display + ": " + error + ". Nothing was deleted.",
+    if (auto removed = platform::remove_empty_directory(path.real, ctx.fsync); !removed)
+        co_return ToolResult::error("Cannot delete the folder " + path.display + ": " + removed.error().message +
+                                        ". Nothing was deleted.",
                                     base::ErrorReason::io_error);
     outcome.notes.push_back("undo does not recreate a folder; a file written into its path makes it again");
     co_return report(std::move(outcome), false, &decision);

@@ -41,16 +41,18 @@ base::Result<void> stage(const CallContext& ctx, const FileSnapshot& before, std
     out.delete_file = delete_file;
     out.in_place = !delete_file && before.exists && before.file.stat.links > 1 &&
                    (ctx.write_through_hard_links || write_through);
-    std::string error;
     if (!before.exists) {
         const std::string dir = os::parent_of(path.real);
-        if (!platform::make_directories(dir, ctx.fsync, error))
-            return io_failure("Cannot create the folders for " + path.display + ": " + error + ". Nothing was written.");
+        if (auto made = platform::make_directories(dir, ctx.fsync); !made)
+            return io_failure("Cannot create the folders for " + path.display + ": " + made.error().message +
+                              ". Nothing was written.");
     }
-    if (!out.in_place && !delete_file &&
-        !platform::stage_write(path.real, new_bytes, before.exists ? &before.file.stat : like_new, ctx.fsync,
-                               out.staged, error))
-        return io_failure("Cannot write " + path.display + ": " + error + ". Nothing was written.");
+    if (!out.in_place && !delete_file) {
+        auto staged = platform::stage_write(path.real, new_bytes, before.exists ? &before.file.stat : like_new, ctx.fsync);
+        if (!staged)
+            return io_failure("Cannot write " + path.display + ": " + staged.error().message + ". Nothing was written.");
+        out.staged = std::move(staged.value());
+    }
     out.has_temp = !out.in_place && !delete_file;
     return {};
 }
@@ -86,16 +88,17 @@ base::Result<void> verify_unchanged(const CallContext& ctx, const FileSnapshot& 
 
 base::Result<void> commit_one(const CallContext& ctx, StagedChange& change) {
     const auto& path = change.before->file.path;
-    std::string error;
     if (change.delete_file) {
-        if (!platform::remove_file(path.real, ctx.fsync, error)) return io_failure("Cannot remove " + path.display + ": " + error + ".");
+        if (auto removed = platform::remove_file(path.real, ctx.fsync); !removed)
+            return io_failure("Cannot remove " + path.display + ": " + removed.error().message + ".");
     } else if (change.in_place) {
-        if (!platform::overwrite_in_place(path.real, change.before->file.bytes, change.new_bytes, ctx.fsync, error))
-            return io_failure("Cannot write " + path.display + ": " + error + ".");
+        if (auto written = platform::overwrite_in_place(path.real, change.before->file.bytes, change.new_bytes, ctx.fsync);
+            !written)
+            return io_failure("Cannot write " + path.display + ": " + written.error().message + ".");
     } else {
         change.has_temp = false;  // renamed, or removed by a failed rename
-        if (!platform::commit_staged(change.staged, ctx.fsync, error))
-            return io_failure("Cannot write " + path.display + ": " + error + ". Nothing was written.");
+        if (auto committed = platform::commit_staged(change.staged, ctx.fsync); !committed)
+            return io_failure("Cannot write " + path.display + ": " + committed.error().message + ". Nothing was written.");
     }
     change.committed = true;
     return {};
@@ -110,21 +113,18 @@ void discard(StagedChange& change) {
 std::string revert(const CallContext& ctx, const StagedChange& change) {
     const FileSnapshot& before = *change.before;
     const auto& path = before.file.path;
-    std::string error;
     if (!before.exists) {
-        if (!platform::remove_file(path.real, ctx.fsync, error)) return path.display + ": " + error;
-        return "";
+        auto removed = platform::remove_file(path.real, ctx.fsync);
+        return removed ? "" : path.display + ": " + removed.error().message;
     }
     if (change.in_place) {
-        if (!platform::overwrite_in_place(path.real, change.new_bytes, before.file.bytes, ctx.fsync, error))
-            return path.display + ": " + error;
-        return "";
+        auto written = platform::overwrite_in_place(path.real, change.new_bytes, before.file.bytes, ctx.fsync);
+        return written ? "" : path.display + ": " + written.error().message;
     }
-    platform::StagedWrite staged;
-    if (!platform::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.fsync, staged, error) ||
-        !platform::commit_staged(staged, ctx.fsync, error))
-        return path.display + ": " + error;
-    return "";
+    auto staged = platform::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.fsync);
+    if (!staged) return path.display + ": " + staged.error().message;
+    auto committed = platform::commit_staged(staged.value(), ctx.fsync);
+    return committed ? "" : path.display + ": " + committed.error().message;
 }
 
 // How long a commit waits for another mcp-edit process to finish its re-check and rename in the
@@ -143,9 +143,8 @@ base::Result<std::vector<std::unique_ptr<platform::FileLock>>> lock_folders(cons
     std::vector<std::unique_ptr<platform::FileLock>> locks;
     for (const auto& folder : folders) {
         auto lock = std::make_unique<platform::FileLock>();
-        std::string error;
-        if (!platform::lock_folder(folder, folder_lock_wait, *lock, error))
-            return io_failure("Nothing was written: " + error + ". Try the call again.");
+        if (auto locked = platform::lock_folder(folder, folder_lock_wait, *lock); !locked)
+            return io_failure("Nothing was written: " + locked.error().message + ". Try the call again.");
         locks.push_back(std::move(lock));
     }
     return locks;
@@ -321,9 +320,10 @@ asio::awaitable<std::optional<ToolResult>> Transaction::approve(CallContext& ctx
     // refused before anyone is asked.
     for (const auto& change : changes_) {
         if (!change.before.exists) continue;
-        std::string why;
-        if (!platform::may_write(change.before.file.path.real, change.before.file.stat, why))
-            co_return ToolResult::error("Refused: " + change.before.file.path.display + " is not writable: " + why + ", so " +
+        const auto writable = platform::may_write(change.before.file.path.real, change.before.file.stat);
+        if (!writable)
+            co_return ToolResult::error("Refused: " + change.before.file.path.display + " is not writable: " +
+                                            writable.error().message + ", so " +
                                             (change.delete_file ? "it is not removed" : "it is not changed") +
                                             ". Nothing was written. Ask the user to make it writable (chmod u+w) if "
                                             "it should change, then call again.",

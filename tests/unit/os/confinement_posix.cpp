@@ -57,12 +57,13 @@ TEST_CASE("confinement: a folder swapped for a symlink between staging and commi
     Tree t;
     Tree::put(t.outside / "t.txt", "outside\n");
     Tree::put(t.root / "real" / "t.txt", "inside\n");
-    platform::StagedWrite staged;
-    std::string error;
-    REQUIRE(platform::stage_write((t.root / "real" / "t.txt").string(), "new\n", nullptr, false, staged, error));
+    auto staged = platform::stage_write((t.root / "real" / "t.txt").string(), "new\n", nullptr, false);
+    REQUIRE(staged.ok());
     t.swap_real_for_symlink();
-    CHECK_FALSE(platform::commit_staged(staged, false, error));
-    CHECK(error.find("changed after it was checked") != std::string::npos);
+    const auto committed = platform::commit_staged(staged.value(), false);
+    REQUIRE_FALSE(committed.ok());
+    CHECK(committed.error().message.find("changed after it was checked") != std::string::npos);
+    CHECK(committed.error().reason == base::ErrorReason::io_error);
     CHECK(Tree::get(t.outside / "t.txt") == "outside\n");
     CHECK(Tree::get(t.root / "real.hold" / "t.txt") == "inside\n");
     // The temp file is gone from the folder it was made in.
@@ -74,10 +75,9 @@ TEST_CASE("confinement: a folder swapped for a symlink between staging and commi
 TEST_CASE("confinement: a staged write into a path through a symlink is refused") {
     Tree t;
     t.swap_real_for_symlink();
-    platform::StagedWrite staged;
-    std::string error;
-    CHECK_FALSE(platform::stage_write((t.root / "real" / "new.txt").string(), "x\n", nullptr, false, staged, error));
-    CHECK(error.find("changed after it was checked") != std::string::npos);
+    const auto staged = platform::stage_write((t.root / "real" / "new.txt").string(), "x\n", nullptr, false);
+    REQUIRE_FALSE(staged.ok());
+    CHECK(staged.error().message.find("changed after it was checked") != std::string::npos);
     CHECK(fs::is_empty(t.outside));
 }
 
@@ -95,10 +95,9 @@ TEST_CASE("confinement: reads, stats, folders and removals follow no symlink und
     fs::create_symlink(t.outside / "secret.txt", t.root / "link.txt");
     CHECK(platform::stat_path((t.root / "link.txt").string()).kind == platform::FileKind::other);
     CHECK_FALSE(platform::read_regular_file((t.root / "link.txt").string(), 1 << 20, read, failure));
-    std::string error;
-    CHECK_FALSE(platform::make_directories((t.root / "real" / "a" / "b").string(), false, error));
+    CHECK_FALSE(platform::make_directories((t.root / "real" / "a" / "b").string(), false).ok());
     CHECK_FALSE(fs::exists(t.outside / "a"));
-    CHECK_FALSE(platform::remove_file(through, false, error));
+    CHECK_FALSE(platform::remove_file(through, false).ok());
     CHECK(fs::exists(t.outside / "secret.txt"));
     // Outside every held root, paths are opened by name as before (the server's own files).
     CHECK(platform::read_regular_file((t.outside / "secret.txt").string(), 1 << 20, read, failure));
@@ -107,29 +106,64 @@ TEST_CASE("confinement: reads, stats, folders and removals follow no symlink und
 
 TEST_CASE("confinement: real paths under a held root work: nested folders made, written, removed") {
     Tree t;
-    std::string error;
     const std::string dir = (t.root / "real" / "x" / "y").string();
-    REQUIRE(platform::make_directories(dir, true, error));
-    platform::StagedWrite staged;
-    REQUIRE(platform::stage_write(dir + "/f.txt", "bytes\n", nullptr, true, staged, error));
-    REQUIRE(platform::commit_staged(staged, true, error));
+    REQUIRE(platform::make_directories(dir, true).ok());
+    auto staged = platform::stage_write(dir + "/f.txt", "bytes\n", nullptr, true);
+    REQUIRE(staged.ok());
+    REQUIRE(platform::commit_staged(staged.value(), true).ok());
     CHECK(Tree::get(dir + "/f.txt") == "bytes\n");
     CHECK(platform::stat_path(dir + "/f.txt").kind == platform::FileKind::regular);
-    REQUIRE(platform::remove_file(dir + "/f.txt", true, error));
+    // A file where a folder should be: told so, as not_a_file.
+    const auto over_file = platform::make_directories(dir + "/f.txt", false);
+    REQUIRE_FALSE(over_file.ok());
+    CHECK(over_file.error().message == dir + "/f.txt exists and is not a directory");
+    CHECK(over_file.error().reason == base::ErrorReason::not_a_file);
+    REQUIRE(platform::remove_file(dir + "/f.txt", true).ok());
     CHECK_FALSE(fs::exists(dir + "/f.txt"));
 }
 
 TEST_CASE("lock_folder: a second holder waits, then is told who holds it") {
     Tree t;
     platform::FileLock first, second;
-    std::string error;
-    REQUIRE(platform::lock_folder(t.root.string(), std::chrono::milliseconds(100), first, error));
-    CHECK_FALSE(platform::lock_folder(t.root.string(), std::chrono::milliseconds(50), second, error));
-    CHECK(error.find("another mcp-edit process") != std::string::npos);
+    REQUIRE(platform::lock_folder(t.root.string(), std::chrono::milliseconds(100), first).ok());
+    const auto waited = platform::lock_folder(t.root.string(), std::chrono::milliseconds(50), second);
+    REQUIRE_FALSE(waited.ok());
+    CHECK(waited.error().message.find("another mcp-edit process") != std::string::npos);
+    CHECK(waited.error().reason == base::ErrorReason::timeout);
+    CHECK_FALSE(second.held());
     {
         platform::FileLock other_folder;
-        CHECK(platform::lock_folder((t.root / "real").string(), std::chrono::milliseconds(50), other_folder, error));
+        CHECK(platform::lock_folder((t.root / "real").string(), std::chrono::milliseconds(50), other_folder).ok());
     }
+}
+
+TEST_CASE("take_lock: a lock held elsewhere is a conflict, said at once") {
+    Tree t;
+    const std::string path = (t.base / "journal.lock").string();
+    platform::FileLock first, second;
+    REQUIRE(platform::take_lock(path, first).ok());
+    CHECK(first.held());
+    // flock locks belong to the open file: a second open of the same file is another holder.
+    const auto again = platform::take_lock(path, second);
+    REQUIRE_FALSE(again.ok());
+    CHECK(again.error().message == "another process holds it");
+    CHECK(again.error().reason == base::ErrorReason::conflict);
+    CHECK_FALSE(second.held());
+    const auto no_folder = platform::take_lock((t.base / "missing" / "x.lock").string(), second);
+    REQUIRE_FALSE(no_folder.ok());
+    CHECK(no_folder.error().reason == base::ErrorReason::io_error);
+}
+
+TEST_CASE("may_write: a read-only file is refused as not_writable and says its mode") {
+    Tree t;
+    const fs::path file = t.root / "real" / "ro.txt";
+    Tree::put(file, "x\n");
+    CHECK(platform::may_write(file.string(), platform::stat_path(file.string())).ok());
+    fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    const auto refused = platform::may_write(file.string(), platform::stat_path(file.string()));
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message == "it is read-only (mode 0444)");
+    CHECK(refused.error().reason == base::ErrorReason::not_writable);
 }
 
 TEST_CASE("stale temp files: removed at the first write in their folder unless a live writer holds them") {
@@ -147,10 +181,8 @@ TEST_CASE("stale temp files: removed at the first write in their folder unless a
     const pid_t child = ::fork();
     REQUIRE(child >= 0);
     if (child == 0) {
-        platform::StagedWrite staged;
-        std::string error;
-        const bool wrote = platform::stage_write((dir / "a.txt").string(), "x\n", nullptr, false, staged, error) &&
-                           platform::commit_staged(staged, false, error);
+        const auto staged = platform::stage_write((dir / "a.txt").string(), "x\n", nullptr, false);
+        const bool wrote = staged.ok() && platform::commit_staged(staged.value(), false).ok();
         ::_exit(wrote ? 0 : 1);
     }
     int status = 0;

@@ -33,12 +33,14 @@ std::string read_all(const std::string& path) {
 }
 
 bool write_file(const std::string& path, std::string_view bytes, const platform::FileStat* like = nullptr) {
-    platform::StagedWrite staged;
-    std::string error;
-    if (!platform::stage_write(path, bytes, like, true, staged, error)) return false;
-    const bool ok = platform::commit_staged(staged, true, error);
-    if (!ok) MESSAGE(error);
-    return ok;
+    const auto staged = platform::stage_write(path, bytes, like, true);
+    if (!staged) {
+        MESSAGE(staged.error().message);
+        return false;
+    }
+    const auto committed = platform::commit_staged(staged.value(), true);
+    if (!committed) MESSAGE(committed.error().message);
+    return committed.ok();
 }
 
 std::wstring wide(const std::string& s) { return fs::path(std::u8string(s.begin(), s.end())).wstring(); }
@@ -111,8 +113,8 @@ TEST_CASE("windows: a path with non-ASCII characters") {
 TEST_CASE("windows: a path longer than MAX_PATH") {
     std::string path = fresh_dir("long");
     for (int i = 0; i < 12; ++i) path += "/a-rather-long-folder-name-" + std::to_string(i);
-    std::string error;
-    REQUIRE_MESSAGE(platform::make_directories(path, false, error), error);
+    const auto made = platform::make_directories(path, false);
+    REQUIRE_MESSAGE(made.ok(), (made.ok() ? std::string() : made.error().message));
     path += "/file.txt";
     REQUIRE(path.size() > 300);
     REQUIRE(write_file(path, "deep\r\n"));
@@ -127,17 +129,17 @@ TEST_CASE("windows: a file held open without delete sharing: retried, then a cle
     REQUIRE(write_file(path, "old\r\n"));
     HANDLE holder = CreateFileW(wide(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING, 0, nullptr);
     REQUIRE(holder != INVALID_HANDLE_VALUE);
-    platform::StagedWrite staged;
-    std::string error;
-    REQUIRE(platform::stage_write(path, "new\r\n", nullptr, false, staged, error));
+    auto staged = platform::stage_write(path, "new\r\n", nullptr, false);
+    REQUIRE(staged.ok());
     const auto start = std::chrono::steady_clock::now();
-    CHECK_FALSE(platform::commit_staged(staged, false, error));
+    const auto committed = platform::commit_staged(staged.value(), false);
     const auto waited = std::chrono::steady_clock::now() - start;
+    REQUIRE_FALSE(committed.ok());
     CHECK(waited < std::chrono::seconds(5));
-    CHECK(error.find("another program") != std::string::npos);
+    CHECK(committed.error().message.find("another program") != std::string::npos);
     CloseHandle(holder);
     CHECK(read_all(path) == "old\r\n");
-    CHECK(GetFileAttributesW(wide(staged.temp_path).c_str()) == INVALID_FILE_ATTRIBUTES);  // no temp file left
+    CHECK(GetFileAttributesW(wide(staged->temp_path).c_str()) == INVALID_FILE_ATTRIBUTES);  // no temp file left
 
     // Held only briefly: the retry gets through.
     holder = CreateFileW(wide(path).c_str(), GENERIC_READ, FILE_SHARE_READ, nullptr, OPEN_EXISTING, 0, nullptr);

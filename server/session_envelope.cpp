@@ -14,12 +14,16 @@ namespace {
 
 struct NamedQuirks {
     std::string_view client_name;
+    bool prefix;  // the name starts with client_name (Qwen Code appends the server's own name)
     ClientQuirks quirks;
 };
 
-// Every client that needs something other than the defaults, by clientInfo.name.
-constexpr std::array<NamedQuirks, 1> quirks_table = {{
-    {"codex-mcp-client", ClientQuirks{.form_feedback_field = false}},
+// Every client that needs something other than the defaults, by clientInfo.name. The budgets
+// leave room for what JSON escaping adds (a tab and a newline per numbered line), the facts
+// beside the text and, for Qwen Code, the text shown twice (structuredContent and content[]).
+constexpr std::array<NamedQuirks, 2> quirks_table = {{
+    {"codex-mcp-client", false, ClientQuirks{.form_feedback_field = false, .result_text_budget = 9000}},
+    {"qwen-cli-mcp-client", true, ClientQuirks{.result_text_budget = 10000}},
 }};
 
 const Json* object_member(const Json& object, std::string_view key) {
@@ -38,7 +42,9 @@ std::string name_of(const Json* client_info) {
 
 ClientQuirks quirks_of(std::string_view client_name) {
     for (const auto& entry : quirks_table)
-        if (entry.client_name == client_name) return entry.quirks;
+        if (entry.prefix ? client_name.substr(0, entry.client_name.size()) == entry.client_name
+                         : client_name == entry.client_name)
+            return entry.quirks;
     return {};
 }
 

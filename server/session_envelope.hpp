@@ -17,6 +17,13 @@ struct ClientQuirks {
     // Codex shows fields in name order and cannot submit a form whose last field, a text, is
     // empty: for it the approval form has no feedback field.
     bool form_feedback_field = true;
+    // The host cuts what it shows its model past a size (Codex 0.169: 12,000 bytes of the
+    // structuredContent JSON for a model it does not know, head and tail kept, the middle dropped;
+    // Qwen Code 0.24: 28,000 characters of structuredContent JSON plus the content[] texts, else a
+    // 2,000-character preview): results then carry at most this many bytes of text, so that `read`
+    // pages (`truncated: true`, the next offset) and lists and searches count the rest, instead
+    // of the host dropping part of a result that says it is whole. 0: the server's own limit.
+    std::size_t result_text_budget = 0;
 };
 // The quirks of the client called `client_name` (defaults for a client the table does not name).
 ClientQuirks quirks_of(std::string_view client_name);

@@ -2,6 +2,7 @@
 // CallContext from the ledger it owns and its scope, and run; the resources' view of the ledger.
 #include "tools/workbench.hpp"
 
+#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -108,6 +109,7 @@ asio::awaitable<ToolResult> Workbench::run(PreparedCall& prepared, CallScope sco
     if (scope.cancelled) ctx.cancelled = scope.cancelled;
     if (scope.progress) ctx.progress = scope.progress;
     if (scope.alone) ctx.alone = scope.alone;
+    if (scope.max_result_text) ctx.limits.max_result_text = std::min(ctx.limits.max_result_text, scope.max_result_text);
     if (scope.approval) ctx.approve = scope.approval(prepared, ctx.progress);
     ToolResult outcome;
     try {

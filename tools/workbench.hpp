@@ -77,6 +77,9 @@ struct CallScope {
         approval;
     // Whether this is the only call in flight (see WorkPlacement); nullptr: never alone.
     std::function<bool()> alone;
+    // Bytes of text a result may carry when the client shows its model less than the server's
+    // limit (Limits::max_result_text); 0: the server's limit.
+    std::size_t max_result_text = 0;
 };
 
 class Workbench {

@@ -130,3 +130,30 @@ TEST_CASE("workbench: an unknown tool, and arguments the schema refuses, are err
     CHECK(bench.changed_files().empty());
     CHECK(f.get("a.txt") == "one\n");
 }
+
+TEST_CASE("workbench: a scope's result budget makes read page a file its host would cut") {
+    Fixture f;
+    std::string content;
+    for (int i = 1; i <= 500; ++i) content += "line number " + std::to_string(i) + " of a file a host would cut\n";
+    f.put("long.txt", content);
+    const tools::Registry registry;
+    tools::Workbench bench(f.io.get_executor(), f.io.get_executor(), registry, f.workspace, {});
+    std::vector<std::string> asked;
+
+    const tools::ToolResult whole = run_call(f.io, bench.call("read", {{"file_path", f.path("long.txt")}}, recording_scope(asked)));
+    REQUIRE_FALSE(whole.is_error);
+    CHECK(whole.structured.at("truncated") == false);
+    CHECK(whole.structured.at("end_line") == 500);
+
+    tools::CallScope budgeted = recording_scope(asked);
+    budgeted.max_result_text = 4000;
+    const tools::ToolResult paged = run_call(f.io, bench.call("read", {{"file_path", f.path("long.txt")}}, std::move(budgeted)));
+    REQUIRE_FALSE(paged.is_error);
+    CHECK(paged.structured.at("truncated") == true);
+    const int end_line = paged.structured.at("end_line").get<int>();
+    CHECK(end_line > 50);
+    CHECK(end_line < 500);
+    CHECK(paged.structured.at("text").get<std::string>().size() <= 4000);
+    CHECK(has(paged.text, std::to_string(end_line) + "\tline number " + std::to_string(end_line) + " of"));
+    CHECK_FALSE(has(paged.text, "line number " + std::to_string(end_line + 1) + " of"));
+}

@@ -1,4 +1,4 @@
-// Globs, command splitting and `GLOB=COMMAND` parsing for post-write checks.
+// Command splitting and `GLOB=COMMAND` parsing for post-write checks (the glob is text::Glob).
 #include "checks/check_rules.hpp"
 
 
@@ -57,7 +57,7 @@ base::Result<CheckRule> CheckRule::parse(std::string_view spec) {
     const std::size_t eq = spec.find('=');
     if (eq == std::string_view::npos)
         return bad(std::string(spec) + ": expected GLOB=COMMAND, e.g. --check '*.py=python3 -m py_compile {file}'");
-    auto glob = Glob::parse(spec.substr(0, eq));
+    auto glob = text::Glob::parse(spec.substr(0, eq));
     if (!glob) return bad(std::string(spec) + ": " + glob.error().message);
     auto argv = split_command(spec.substr(eq + 1));
     if (!argv) return bad(std::string(spec) + ": " + argv.error().message);

@@ -12,9 +12,6 @@
 
 namespace checks {
 
-using text::Glob;        // text/glob.hpp: brace alternatives, on a name or a relative path
-using text::glob_match;  // text/glob.hpp: the matcher of one brace-free alternative
-
 // Splits a command line into argv like a POSIX shell's quoting, with no expansion: whitespace
 // separates words; '...' keeps everything literally; "..." keeps everything but `\"`, `\\`,
 // `\$` and `` \` `` (a backslash before any other character stays); outside quotes `\x` is x.
@@ -22,7 +19,7 @@ using text::glob_match;  // text/glob.hpp: the matcher of one brace-free alterna
 base::Result<std::vector<std::string>> split_command(std::string_view command);
 
 struct CheckRule {
-    Glob glob;
+    text::Glob glob;
     std::string command;            // as written, for results
     std::vector<std::string> argv;  // split; `{file}` still in place
 

@@ -1,4 +1,5 @@
-// Unit tests of text/glob: `*`, `?`, sets, `**` as a whole component, escapes, case folding.
+// Unit tests of text/glob: `*`, `?`, sets, `**` as a whole component, escapes, case folding, and
+// Glob's brace alternatives.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -40,4 +41,59 @@ TEST_CASE("glob: a pattern of many stars against a long name stays linear") {
     const std::string name(4000, 'a');
     CHECK_FALSE(glob_match(pattern, name));
     CHECK(glob_match(pattern, name + "b"));
+}
+
+TEST_CASE("glob_match: * and ? stop at /, ** crosses folders, **/ may match no folder") {
+    CHECK(glob_match("*.py", "a.py"));
+    CHECK(glob_match("*.py", ".py"));
+    CHECK_FALSE(glob_match("*.py", "a.pyc"));
+    CHECK_FALSE(glob_match("*.py", "src/a.py"));
+    CHECK(glob_match("?.c", "a.c"));
+    CHECK_FALSE(glob_match("?.c", "ab.c"));
+    CHECK_FALSE(glob_match("a?b", "a/b"));
+    CHECK(glob_match("src/**/*.ts", "src/a.ts"));
+    CHECK(glob_match("src/**/*.ts", "src/x/y/a.ts"));
+    CHECK_FALSE(glob_match("src/**/*.ts", "lib/a.ts"));
+    CHECK(glob_match("src/**", "src/x/y"));
+    CHECK(glob_match("**/test_*.py", "test_a.py"));
+    CHECK(glob_match("**/test_*.py", "a/b/test_a.py"));
+    CHECK_FALSE(glob_match("**/test_*.py", "a/b/xtest_a.py"));
+    CHECK(glob_match("[ab].txt", "b.txt"));
+    CHECK_FALSE(glob_match("[!ab].txt", "b.txt"));
+    CHECK(glob_match("[a-c]x", "cx"));
+    CHECK(glob_match("\\*.txt", "*.txt"));
+    CHECK_FALSE(glob_match("\\*.txt", "a.txt"));
+}
+
+TEST_CASE("glob_match: no exponential backtracking on many stars") {
+    const std::string text(2000, 'a');
+    CHECK_FALSE(glob_match("*a*a*a*a*a*a*a*a*a*a*a*b", text));
+}
+
+TEST_CASE("Glob: braces expand (nested too); a glob with / matches the path under the root") {
+    auto g = text::Glob::parse("*.{c,cc,cpp,h,hpp}");
+    REQUIRE(g);
+    CHECK(g->matches("x.cc", "src/x.cc"));
+    CHECK(g->matches("x.hpp", "x.hpp"));
+    CHECK_FALSE(g->matches("x.py", "x.py"));
+    CHECK_FALSE(g->on_path());
+    auto nested = text::Glob::parse("a.{x,y{1,2}}");
+    REQUIRE(nested);
+    CHECK(nested->matches("a.y2", "a.y2"));
+    CHECK(nested->matches("a.x", "a.x"));
+    CHECK_FALSE(nested->matches("a.y", "a.y"));
+    auto path = text::Glob::parse("src/*.py");
+    REQUIRE(path);
+    CHECK(path->on_path());
+    CHECK(path->matches("a.py", "src/a.py"));
+    CHECK_FALSE(path->matches("a.py", "a.py"));
+    CHECK_FALSE(path->matches("a.py", "lib/src/a.py"));
+    auto anchored = text::Glob::parse("/src/*.py");
+    REQUIRE(anchored);
+    CHECK(anchored->matches("a.py", "src/a.py"));
+    auto literal = text::Glob::parse("{x}.txt");  // no comma: literal braces
+    REQUIRE(literal);
+    CHECK(literal->matches("{x}.txt", "{x}.txt"));
+    CHECK_FALSE(text::Glob::parse(""));
+    CHECK_FALSE(text::Glob::parse("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"));  // 512 alternatives
 }

@@ -97,9 +97,8 @@ bool still_written(const CheckTarget& target, const platform::FileStat& before_r
     const platform::FileStat now = platform::stat_path(target.real);
     if (now.kind != platform::FileKind::regular || !now.same_version(before_run) || now.size != target.after->size())
         return false;
-    platform::ReadFile current;
-    platform::ReadFailure failure;
-    return platform::read_regular_file(target.real, target.after->size(), current, failure) && current.bytes == *target.after;
+    const auto current = platform::read_regular_file(target.real, target.after->size());
+    return current && current->bytes == *target.after;
 }
 
 }  // namespace

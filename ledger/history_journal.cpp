@@ -397,10 +397,9 @@ std::string HistoryJournal::compact() const {
     std::string out = framed({{"t", "h"}, {"kind", kind}, {"version", 1}});  // as open() expects it
     // A big file's newest after-image is only on disk (the history keeps deltas).
     const auto read_current = [](const std::string& real_path) -> std::optional<std::string> {
-        platform::ReadFile file;
-        platform::ReadFailure failure;
-        if (!platform::read_regular_file(real_path, std::uint64_t{1} << 40, file, failure)) return std::nullopt;
-        return std::move(file.bytes);
+        auto file = platform::read_regular_file(real_path, std::uint64_t{1} << 40);
+        if (!file) return std::nullopt;
+        return std::move(file->bytes);
     };
     for (const auto& e : history_.export_all(read_current))
         out += framed(record_of(e.real_path, e.entry.tool, e.entry.existed, e.entry.before,

@@ -33,15 +33,16 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
     out.uri = session_file_uri(file.real_path);
     out.changes = file.changes;
     out.created = !file.existed;
-    platform::ReadFile now;
-    platform::ReadFailure failure;
-    const bool exists = platform::read_regular_file(file.real_path, max_file_size, now, failure);
-    if (!exists && failure.why != platform::ReadFailure::Why::not_found) {
+    auto read = platform::read_regular_file(file.real_path, max_file_size);
+    const bool exists = read.ok();
+    if (!exists && read.error().why != platform::ReadFailure::Why::not_found) {
         out.note = out.display + ": cannot be read now (" +
-                   (failure.why == platform::ReadFailure::Why::too_large ? std::string("over --max-file-size")
-                                                                         : failure.detail) + ")";
+                   (read.error().why == platform::ReadFailure::Why::too_large ? std::string("over --max-file-size")
+                                                                              : read.error().detail) + ")";
         return out;
     }
+    platform::ReadFile now;
+    if (exists) now = std::move(*read);
     if (exists && withhold_linked && now.stat.links > 1) {
         out.note = out.display + ": not shown: it has other names (hard links) now, and with --ignore-reads a file that "
                    "may be an ignored file under another name is not read";

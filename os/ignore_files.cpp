@@ -171,15 +171,18 @@ std::shared_ptr<const IgnoreFile> IgnoreFiles::load(const std::string& named, st
         const auto found = cache_.find(path);
         if (found != cache_.end() && found->second.stat.same_version(stat)) return found->second.file;
     }
-    platform::ReadFile read;
-    platform::ReadFailure failure;
     std::string text;
-    if (stat.size <= max_ignore_file_size && platform::read_regular_file(path, max_ignore_file_size, read, failure))
-        text = std::move(read.bytes);
+    platform::FileStat read_stat = stat;  // of the file read, when it was
+    if (stat.size <= max_ignore_file_size) {
+        if (auto read = platform::read_regular_file(path, max_ignore_file_size)) {
+            text = std::move(read->bytes);
+            read_stat = read->stat;
+        }
+    }
     auto file = std::make_shared<const IgnoreFile>(IgnoreFile::parse(text, std::move(shown), directory));
     std::lock_guard lock(mutex_);
     if (cache_.size() >= max_cached_files) cache_.clear();
-    cache_[path] = Cached{read.stat.kind == platform::FileKind::regular ? read.stat : stat, file};
+    cache_[path] = Cached{read_stat, file};
     return file;
 }
 

@@ -119,9 +119,10 @@ struct ReadFailure {
 
 // Reads a whole regular file. Opens with O_NONBLOCK so a FIFO or device never blocks, then
 // refuses anything that is not a regular file, and files larger than `max_size`. Under a held
-// root no symlink is followed, the last component included.
-bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out,
-                       ReadFailure& failure, bool keep_open = false);
+// root no symlink is followed, the last component included. The failure says which refusal (or
+// I/O error) it was; nothing of a refused file is returned.
+base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size,
+                                                      bool keep_open = false);
 
 std::string current_directory();
 

@@ -137,44 +137,43 @@ const char* describe(FileKind kind) {
     return "not a regular file";
 }
 
-bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out,
-                       ReadFailure& failure, bool keep_open) {
-    int fd = -1;
+namespace {
+
+// The refusals and I/O errors of read_regular_file.
+base::Unexpected<ReadFailure> read_failed(ReadFailure::Why why, std::string detail) {
+    return base::fail(ReadFailure{why, FileKind::missing, 0, std::move(detail)});
+}
+base::Unexpected<ReadFailure> not_regular(FileKind kind) {
+    return base::fail(ReadFailure{ReadFailure::Why::not_regular, kind, 0, {}});
+}
+base::Unexpected<ReadFailure> too_large(std::uint64_t size) {
+    return base::fail(ReadFailure{ReadFailure::Why::too_large, FileKind::missing, size, {}});
+}
+
+}  // namespace
+
+base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size, bool keep_open) {
+    int opened = -1;
     if (posix::under_held_root(path)) {
         posix::Located at;
         if (posix::locate(path, at))
-            fd = ::openat(at.dir.get(), at.name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+            opened = ::openat(at.dir.get(), at.name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
     } else {
-        fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        opened = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     }
-    if (fd < 0) {
-        failure.why = errno == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io;
-        failure.detail = posix::walk_error(path, errno);
-        return false;
+    if (opened < 0) {
+        const int e = errno;
+        return read_failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(path, e));
     }
+    posix::Fd fd(opened);
     struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-        failure.why = ReadFailure::Why::io;
-        failure.detail = error_text(errno);
-        ::close(fd);
-        return false;
-    }
+    if (::fstat(fd.get(), &st) != 0) return read_failed(ReadFailure::Why::io, error_text(errno));
+    ReadFile out;
     out.stat = from_stat(st);
-    if (out.stat.kind != FileKind::regular) {
-        failure.why = ReadFailure::Why::not_regular;
-        failure.kind = out.stat.kind;
-        ::close(fd);
-        return false;
-    }
-    if (out.stat.size > max_size) {
-        failure.why = ReadFailure::Why::too_large;
-        failure.size = out.stat.size;
-        ::close(fd);
-        return false;
-    }
+    if (out.stat.kind != FileKind::regular) return not_regular(out.stat.kind);
+    if (out.stat.size > max_size) return too_large(out.stat.size);
     // Regular files ignore O_NONBLOCK. Read the size fstat gave, then keep reading to EOF in
     // small steps so a file that grew meanwhile is still read whole, within the cap.
-    out.bytes.clear();
     text::reserve_bytes(out.bytes, static_cast<std::size_t>(out.stat.size));
     out.bytes.resize(static_cast<std::size_t>(out.stat.size));
     std::size_t have = 0;
@@ -183,22 +182,14 @@ bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile
         const bool in_place = have < out.bytes.size();
         char* dst = in_place ? out.bytes.data() + have : probe;
         const std::size_t room = in_place ? out.bytes.size() - have : sizeof probe;
-        const ssize_t n = ::read(fd, dst, room);
+        const ssize_t n = ::read(fd.get(), dst, room);
         if (n < 0) {
             if (errno == EINTR) continue;
-            failure.why = ReadFailure::Why::io;
-            failure.detail = error_text(errno);
-            ::close(fd);
-            return false;
+            return read_failed(ReadFailure::Why::io, error_text(errno));
         }
         if (n == 0) break;
         if (!in_place) {
-            if (have + static_cast<std::size_t>(n) > max_size) {
-                failure.why = ReadFailure::Why::too_large;
-                failure.size = have + static_cast<std::size_t>(n);
-                ::close(fd);
-                return false;
-            }
+            if (have + static_cast<std::size_t>(n) > max_size) return too_large(have + static_cast<std::size_t>(n));
             out.bytes.append(probe, static_cast<std::size_t>(n));
         }
         have += static_cast<std::size_t>(n);
@@ -206,14 +197,12 @@ bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile
     out.bytes.resize(have);
     out.stat.size = have;
     if (keep_open) {
-        out.open_file = std::shared_ptr<const void>(new int(fd), [](const int* kept) {
+        out.open_file = std::shared_ptr<const void>(new int(fd.release()), [](const int* kept) {
             ::close(*kept);
             delete kept;
         });
-    } else {
-        ::close(fd);
     }
-    return true;
+    return out;
 }
 
 std::string current_directory() {

@@ -302,38 +302,37 @@ const char* describe(FileKind kind) {
     return "not a regular file";
 }
 
-bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile& out, ReadFailure& failure,
-                       bool keep_open) {
+namespace {
+
+// The refusals and I/O errors of read_regular_file.
+base::Unexpected<ReadFailure> read_failed(ReadFailure::Why why, std::string detail) {
+    return base::fail(ReadFailure{why, FileKind::missing, 0, std::move(detail)});
+}
+base::Unexpected<ReadFailure> not_regular(FileKind kind) {
+    return base::fail(ReadFailure{ReadFailure::Why::not_regular, kind, 0, {}});
+}
+base::Unexpected<ReadFailure> too_large(std::uint64_t size) {
+    return base::fail(ReadFailure{ReadFailure::Why::too_large, FileKind::missing, size, {}});
+}
+
+}  // namespace
+
+base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size, bool keep_open) {
     PinnedFolders pinned;
-    if (auto pinned_ok = pin_folders(os::parent_of(path), pinned); !pinned_ok) {
-        failure.why = ReadFailure::Why::io;
-        failure.detail = std::move(pinned_ok.error().message);
-        return false;
-    }
+    if (auto pinned_ok = pin_folders(os::parent_of(path), pinned); !pinned_ok)
+        return read_failed(ReadFailure::Why::io, std::move(pinned_ok.error().message));
     Handle h(open_path(path, true, pinned.confined()));
-    if (h.ok() && pinned.confined() && is_reparse_point(h.h)) {
-        failure.why = ReadFailure::Why::io;
-        failure.detail = "the path " + path + " changed after it was checked (it is a symlink now); call again";
-        return false;
-    }
+    if (h.ok() && pinned.confined() && is_reparse_point(h.h))
+        return read_failed(ReadFailure::Why::io,
+                           "the path " + path + " changed after it was checked (it is a symlink now); call again");
     if (!h.ok()) {
         const DWORD e = GetLastError();
-        failure.why = errno_of(e) == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io;
-        failure.detail = system_message(e);
-        return false;
+        return read_failed(errno_of(e) == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, system_message(e));
     }
+    ReadFile out;
     out.stat = stat_handle(h.h);
-    if (out.stat.kind != FileKind::regular) {
-        failure.why = ReadFailure::Why::not_regular;
-        failure.kind = out.stat.kind;
-        return false;
-    }
-    if (out.stat.size > max_size) {
-        failure.why = ReadFailure::Why::too_large;
-        failure.size = out.stat.size;
-        return false;
-    }
-    out.bytes.clear();
+    if (out.stat.kind != FileKind::regular) return not_regular(out.stat.kind);
+    if (out.stat.size > max_size) return too_large(out.stat.size);
     text::reserve_bytes(out.bytes, static_cast<std::size_t>(out.stat.size));
     out.bytes.resize(static_cast<std::size_t>(out.stat.size));
     std::size_t have = 0;
@@ -343,18 +342,11 @@ bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile
         char* dst = in_place ? out.bytes.data() + have : probe;
         const std::size_t room = in_place ? out.bytes.size() - have : sizeof probe;
         DWORD got = 0;
-        if (!::ReadFile(h.h, dst, static_cast<DWORD>(std::min<std::size_t>(room, 1u << 30)), &got, nullptr)) {
-            failure.why = ReadFailure::Why::io;
-            failure.detail = system_message(GetLastError());
-            return false;
-        }
+        if (!::ReadFile(h.h, dst, static_cast<DWORD>(std::min<std::size_t>(room, 1u << 30)), &got, nullptr))
+            return read_failed(ReadFailure::Why::io, system_message(GetLastError()));
         if (got == 0) break;
         if (!in_place) {
-            if (have + got > max_size) {
-                failure.why = ReadFailure::Why::too_large;
-                failure.size = have + got;
-                return false;
-            }
+            if (have + got > max_size) return too_large(have + got);
             out.bytes.append(probe, got);
         }
         have += got;
@@ -364,7 +356,7 @@ bool read_regular_file(const std::string& path, std::uint64_t max_size, ReadFile
     if (keep_open) {
         out.open_file = std::shared_ptr<const void>(h.release(), [](HANDLE kept) { CloseHandle(kept); });
     }
-    return true;
+    return out;
 }
 
 std::string current_directory() {

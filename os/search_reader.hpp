@@ -24,9 +24,9 @@ public:
     SearchReader(const SearchReader&) = delete;
     SearchReader& operator=(const SearchReader&) = delete;
 
-    // Reads the file at the absolute real path `real` whole; `bytes` stays valid until the next
-    // call. False with `failure` filled as read_regular_file fills it.
-    bool read(const std::string& real, std::uint64_t max_size, std::string_view& bytes, ReadFailure& failure);
+    // Reads the file at the absolute real path `real` whole; the bytes stay valid until the next
+    // call. Fails with the ReadFailure read_regular_file would give.
+    base::Result<std::string_view, ReadFailure> read(const std::string& real, std::uint64_t max_size);
 
     // Whether the last file read holds a NUL byte, a CR: found piece by piece as it is read, while
     // each piece is still in the CPU's cache (a second pass over a big file would come from memory).

@@ -20,6 +20,17 @@ namespace {
 // Read in pieces of this size, each looked at for NUL and CR while it is in the L2 cache.
 constexpr std::size_t read_piece = 256 * 1024;
 
+// The refusals and I/O errors, in read_regular_file's words.
+base::Unexpected<ReadFailure> read_failed(ReadFailure::Why why, std::string detail) {
+    return base::fail(ReadFailure{why, FileKind::missing, 0, std::move(detail)});
+}
+base::Unexpected<ReadFailure> not_regular(FileKind kind) {
+    return base::fail(ReadFailure{ReadFailure::Why::not_regular, kind, 0, {}});
+}
+base::Unexpected<ReadFailure> too_large(std::uint64_t size) {
+    return base::fail(ReadFailure{ReadFailure::Why::too_large, FileKind::missing, size, {}});
+}
+
 }  // namespace
 
 struct SearchReader::Impl {
@@ -43,24 +54,19 @@ struct SearchReader::Impl {
 SearchReader::SearchReader() : impl_(std::make_unique<Impl>()) {}
 SearchReader::~SearchReader() = default;
 
-bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::string_view& bytes, ReadFailure& failure) {
+base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string& real, std::uint64_t max_size) {
     Impl& s = *impl_;
     const std::string name(os::name_of(real));
     const std::string folder = os::parent_of(real);
-    if (name.empty() || name == "." || name == "..") {
-        failure.why = ReadFailure::Why::io;
-        failure.detail = "not a file name";
-        return false;
-    }
+    if (name.empty() || name == "." || name == "..") return read_failed(ReadFailure::Why::io, "not a file name");
     if (!s.dir || folder != s.folder) {
         s.dir.reset();
         s.folder.clear();
         s.held = posix::under_held_root(folder);
         s.dir = posix::open_directory(folder);
         if (!s.dir) {
-            failure.why = errno == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io;
-            failure.detail = posix::walk_error(real, errno);
-            return false;
+            const int e = errno;
+            return read_failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(real, e));
         }
         s.folder = folder;
     }
@@ -68,29 +74,16 @@ bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::st
     do fd = ::openat(s.dir.get(), name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (s.held ? O_NOFOLLOW : 0));
     while (fd < 0 && errno == EINTR);
     if (fd < 0) {
-        failure.why = errno == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io;
-        failure.detail = posix::walk_error(real, errno);
-        return false;
+        const int e = errno;
+        return read_failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(real, e));
     }
     const posix::Fd file(fd);
     struct stat st {};
-    if (::fstat(fd, &st) != 0) {
-        failure.why = ReadFailure::Why::io;
-        failure.detail = error_text(errno);
-        return false;
-    }
+    if (::fstat(fd, &st) != 0) return read_failed(ReadFailure::Why::io, error_text(errno));
     const FileKind kind = posix::kind_of_mode(st.st_mode);
-    if (kind != FileKind::regular) {
-        failure.why = ReadFailure::Why::not_regular;
-        failure.kind = kind;
-        return false;
-    }
+    if (kind != FileKind::regular) return not_regular(kind);
     const auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size > max_size) {
-        failure.why = ReadFailure::Why::too_large;
-        failure.size = size;
-        return false;
-    }
+    if (size > max_size) return too_large(size);
     // Room for one byte more than fstat said: a short read then ends the file in one call, and a
     // file that grew meanwhile fills the room and is read on, within max_size.
     s.reserve(static_cast<std::size_t>(size) + 1, 0);
@@ -98,11 +91,7 @@ bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::st
     nul_ = cr_ = false;
     for (;;) {
         if (have == s.capacity) {
-            if (have > max_size) {
-                failure.why = ReadFailure::Why::too_large;
-                failure.size = have;
-                return false;
-            }
+            if (have > max_size) return too_large(have);
             s.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(max_size + 1, 2 * static_cast<std::uint64_t>(have))),
                       have);
         }
@@ -111,9 +100,7 @@ bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::st
         const ssize_t n = ::read(fd, piece, asked);
         if (n < 0) {
             if (errno == EINTR) continue;
-            failure.why = ReadFailure::Why::io;
-            failure.detail = error_text(errno);
-            return false;
+            return read_failed(ReadFailure::Why::io, error_text(errno));
         }
         if (n == 0) break;
         const auto got = static_cast<std::size_t>(n);
@@ -122,13 +109,8 @@ bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::st
         have += got;
         if (have >= size && got < asked) break;  // a short read past fstat's size: the end of the file
     }
-    if (have > max_size) {
-        failure.why = ReadFailure::Why::too_large;
-        failure.size = have;
-        return false;
-    }
-    bytes = std::string_view(s.buffer.get(), have);
-    return true;
+    if (have > max_size) return too_large(have);
+    return std::string_view(s.buffer.get(), have);
 }
 
 void SearchReader::release_above(std::size_t keep) {

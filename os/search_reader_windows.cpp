@@ -1,5 +1,5 @@
-// SearchReader on Windows: read_regular_file for each file, its buffer kept between files.
-// (The POSIX version keeps the folder open as well; see search_reader.hpp.)
+// SearchReader on Windows: read_regular_file for each file, the last file's bytes kept until the next.
+// (The POSIX version keeps the folder open and one buffer for every file; see search_reader.hpp.)
 #include "os/search_reader.hpp"
 
 #include <cstring>
@@ -13,12 +13,14 @@ struct SearchReader::Impl {
 SearchReader::SearchReader() : impl_(std::make_unique<Impl>()) {}
 SearchReader::~SearchReader() = default;
 
-bool SearchReader::read(const std::string& real, std::uint64_t max_size, std::string_view& bytes, ReadFailure& failure) {
-    if (!read_regular_file(real, max_size, impl_->file, failure)) return false;
-    bytes = impl_->file.bytes;
+base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string& real, std::uint64_t max_size) {
+    auto file = read_regular_file(real, max_size);
+    if (!file) return base::fail(std::move(file.error()));
+    impl_->file = std::move(*file);
+    const std::string_view bytes = impl_->file.bytes;
     nul_ = std::memchr(bytes.data(), '\0', bytes.size()) != nullptr;
     cr_ = std::memchr(bytes.data(), '\r', bytes.size()) != nullptr;
-    return true;
+    return bytes;
 }
 
 void SearchReader::release_above(std::size_t keep) {

@@ -66,9 +66,9 @@ base::Result<void> load_text_file(const CallContext& ctx, const std::string& pat
 
 base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
                                           bool keep_open, bool text_only) {
-    platform::ReadFile file;
-    platform::ReadFailure failure;
-    if (!platform::read_regular_file(out.path.real, ctx.limits.max_file_size, file, failure, keep_open)) {
+    auto read = platform::read_regular_file(out.path.real, ctx.limits.max_file_size, keep_open);
+    if (!read) {
+        const platform::ReadFailure& failure = read.error();
         using Why = platform::ReadFailure::Why;
         switch (failure.why) {
             case Why::not_found:
@@ -90,6 +90,7 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
         }
         return base::fail(base::Failure{"Cannot read " + path + ": " + failure.detail + ".", base::ErrorReason::io_error});
     }
+    platform::ReadFile& file = *read;
     if (file.stat.links > 1 && ctx.ignore && ctx.ignore->settings().ignore_reads)
         return base::fail(base::Failure{
             "Refused: " + path + " has " + std::to_string(file.stat.links - 1) + " other name" +

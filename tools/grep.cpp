@@ -170,13 +170,13 @@ private:
         Outcome out;
         out.shown = job.shown;
         if (cancelled()) return out;
-        platform::ReadFailure failure;
-        std::string_view bytes;
-        if (!reader.read(job.real, ctx_.limits.max_file_size, bytes, failure)) {
-            out.too_large = failure.why == platform::ReadFailure::Why::too_large;
+        const auto read = reader.read(job.real, ctx_.limits.max_file_size);
+        if (!read) {
+            out.too_large = read.error().why == platform::ReadFailure::Why::too_large;
             out.unreadable = !out.too_large;
             return out;
         }
+        const std::string_view bytes = *read;
         text::SearchLimits limits = limits_;
         if (counting_only.load()) limits.max_kept_matches = 0;
         const text::KnownBytes known{reader.has_nul(), reader.has_cr()};

@@ -175,15 +175,14 @@ private:
             if (e.link == os::LinkKind::inside) line += " -> " + target();
             line += "  " + human_size(e.size);
             if (e.size <= max_counted_file && counted_bytes_ + e.size <= max_counted_bytes) {
-                platform::ReadFile read;
-                platform::ReadFailure failure;
-                if (platform::read_regular_file(std::string(e.real), max_counted_file, read, failure)) {
-                    counted_bytes_ += read.bytes.size();
-                    if (read.bytes.find('\0') != std::string::npos) {
+                if (const auto read = platform::read_regular_file(std::string(e.real), max_counted_file)) {
+                    const std::string& bytes = read->bytes;
+                    counted_bytes_ += bytes.size();
+                    if (bytes.find('\0') != std::string::npos) {
                         line += ", binary";
                     } else {
-                        std::uint64_t lines = static_cast<std::uint64_t>(std::count(read.bytes.begin(), read.bytes.end(), '\n'));
-                        if (!read.bytes.empty() && read.bytes.back() != '\n') ++lines;
+                        std::uint64_t lines = static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+                        if (!bytes.empty() && bytes.back() != '\n') ++lines;
                         line += ", " + with_commas(lines) + (lines == 1 ? " line" : " lines");
                     }
                 }

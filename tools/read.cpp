@@ -55,9 +55,9 @@ std::string mebibytes(std::uint64_t n) {
 // A file load_text_file refused as not text: an image comes back as image content (when it is
 // within max_image_bytes); anything else keeps the refusal.
 ToolResult read_image(CallContext& ctx, const os::ResolvedPath& path, const std::string& given, base::Failure not_text) {
-    platform::ReadFile file;
-    platform::ReadFailure failure;
-    if (!platform::read_regular_file(path.real, ctx.limits.max_file_size, file, failure)) return ToolResult::error(std::move(not_text));
+    auto read = platform::read_regular_file(path.real, ctx.limits.max_file_size);
+    if (!read) return ToolResult::error(std::move(not_text));
+    const platform::ReadFile& file = *read;
     const auto mime = image_type(file.bytes);
     if (!mime) return ToolResult::error(std::move(not_text));
     if (file.bytes.size() > max_image_bytes)

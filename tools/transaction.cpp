@@ -67,15 +67,14 @@ base::Result<void> verify_unchanged(const CallContext& ctx, const FileSnapshot& 
         if (now.kind != platform::FileKind::missing)
             conflict = path.display + " was created by another program while this change was being prepared.";
     } else if (!now.same_version(before.file.stat)) {
-        platform::ReadFile current;
-        platform::ReadFailure failure;
         if (now.kind == platform::FileKind::missing) {
             conflict = path.display + " was deleted by another program while this change was being prepared.";
-        } else if (!platform::read_regular_file(path.real, ctx.limits.max_file_size, current, failure) ||
-                   ledger::Fingerprint::of(current.bytes) != before.file.fingerprint()) {
+        } else if (const auto current = platform::read_regular_file(path.real, ctx.limits.max_file_size);
+                   !current || ledger::Fingerprint::of(current->bytes) != before.file.fingerprint()) {
             text::DiffOptions options;
             options.old_path = path.display;
-            const auto fresh = text::unified_diff(before.file.bytes, current.bytes, options);
+            const std::string unread;  // what the diff shows of a file that cannot be read now
+            const auto fresh = text::unified_diff(before.file.bytes, current ? current->bytes : unread, options);
             conflict = path.display + " changed on disk while this change was being prepared (another program wrote it). "
                        "What changed there:\n" + fresh.text;
         }

@@ -26,10 +26,9 @@ std::string fresh_dir(const std::string& name) {
 }
 
 std::string read_all(const std::string& path) {
-    platform::ReadFile file;
-    platform::ReadFailure failure;
-    REQUIRE_MESSAGE(platform::read_regular_file(path, 1 << 30, file, failure), failure.detail);
-    return file.bytes;
+    const auto file = platform::read_regular_file(path, 1 << 30);
+    REQUIRE_MESSAGE(file.ok(), file.error().detail);
+    return file->bytes;
 }
 
 bool write_file(const std::string& path, std::string_view bytes, const platform::FileStat* like = nullptr) {

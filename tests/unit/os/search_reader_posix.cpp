@@ -49,52 +49,55 @@ TEST_CASE("search reader: whole files from one folder and the next, NUL and CR f
     const std::string empty_path = t.put("b/empty.txt", "");
 
     platform::SearchReader reader;
-    platform::ReadFailure failure;
-    std::string_view bytes;
-    REQUIRE(reader.read(big_path, 1 << 30, bytes, failure));
-    CHECK(bytes == big);
+    auto bytes = reader.read(big_path, 1 << 30);
+    REQUIRE(bytes.ok());
+    CHECK(*bytes == big);
     CHECK(reader.has_nul());
     CHECK(reader.has_cr());
-    REQUIRE(reader.read(small_path, 1 << 30, bytes, failure));
-    CHECK(bytes == "one\ntwo\n");
+    bytes = reader.read(small_path, 1 << 30);
+    REQUIRE(bytes.ok());
+    CHECK(*bytes == "one\ntwo\n");
     CHECK_FALSE(reader.has_nul());
     CHECK_FALSE(reader.has_cr());
-    REQUIRE(reader.read(other_path, 1 << 30, bytes, failure));
-    CHECK(bytes == "crlf\r\n");
+    bytes = reader.read(other_path, 1 << 30);
+    REQUIRE(bytes.ok());
+    CHECK(*bytes == "crlf\r\n");
     CHECK(reader.has_cr());
-    REQUIRE(reader.read(empty_path, 1 << 30, bytes, failure));
-    CHECK(bytes.empty());
+    bytes = reader.read(empty_path, 1 << 30);
+    REQUIRE(bytes.ok());
+    CHECK(bytes->empty());
     reader.release_above(0);
-    REQUIRE(reader.read(small_path, 1 << 30, bytes, failure));
-    CHECK(bytes == "one\ntwo\n");
+    bytes = reader.read(small_path, 1 << 30);
+    REQUIRE(bytes.ok());
+    CHECK(*bytes == "one\ntwo\n");
 }
 
 TEST_CASE("search reader: refuses what read_regular_file refuses, and follows no symlink under a held root") {
     ReaderTree t;
     const std::string file = t.put("a/file.txt", "0123456789");
     platform::SearchReader reader;
-    platform::ReadFailure failure;
-    std::string_view bytes;
 
-    CHECK_FALSE(reader.read(file, 9, bytes, failure));
-    CHECK(failure.why == platform::ReadFailure::Why::too_large);
-    CHECK(failure.size == 10);
+    auto read = reader.read(file, 9);
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error().why == platform::ReadFailure::Why::too_large);
+    CHECK(read.error().size == 10);
 
     REQUIRE(::mkfifo((t.base / "a" / "fifo").c_str(), 0600) == 0);
-    failure = {};
-    CHECK_FALSE(reader.read((t.base / "a" / "fifo").string(), 1 << 20, bytes, failure));
-    CHECK(failure.why == platform::ReadFailure::Why::not_regular);
-    CHECK(failure.kind == platform::FileKind::fifo);
+    read = reader.read((t.base / "a" / "fifo").string(), 1 << 20);
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error().why == platform::ReadFailure::Why::not_regular);
+    CHECK(read.error().kind == platform::FileKind::fifo);
 
     fs::create_symlink(t.base / "a" / "file.txt", t.base / "a" / "link.txt");
-    failure = {};
-    CHECK_FALSE(reader.read((t.base / "a" / "link.txt").string(), 1 << 20, bytes, failure));
-    CHECK(failure.why == platform::ReadFailure::Why::io);
+    read = reader.read((t.base / "a" / "link.txt").string(), 1 << 20);
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error().why == platform::ReadFailure::Why::io);
 
-    failure = {};
-    CHECK_FALSE(reader.read((t.base / "a" / "missing.txt").string(), 1 << 20, bytes, failure));
-    CHECK(failure.why == platform::ReadFailure::Why::not_found);
+    read = reader.read((t.base / "a" / "missing.txt").string(), 1 << 20);
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error().why == platform::ReadFailure::Why::not_found);
 
-    REQUIRE(reader.read(file, 10, bytes, failure));
-    CHECK(bytes == "0123456789");
+    read = reader.read(file, 10);
+    REQUIRE(read.ok());
+    CHECK(*read == "0123456789");
 }

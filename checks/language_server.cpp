@@ -89,10 +89,9 @@ base::Result<void, LanguageServer::Failure> LanguageServer::ensure_started(Clock
 base::Result<void, LanguageServer::Failure> LanguageServer::start_process() {
     ++starts_;
     process_ = std::make_unique<platform::ChildProcess>();
-    std::string error;
-    if (!process_->start(argv_, root_, error)) {
+    if (auto started = process_->start(argv_, root_); !started) {
         process_.reset();
-        return base::fail(Failure{error, false});
+        return base::fail(Failure{std::move(started.error().message), false});
     }
     documents_.clear();
     recent_.clear();

@@ -242,8 +242,10 @@ public:
     ChildProcess(const ChildProcess&) = delete;
     ChildProcess& operator=(const ChildProcess&) = delete;
 
-    // False with `error` when it cannot be started (program not found, ...).
-    bool start(const std::vector<std::string>& argv, const std::string& directory, std::string& error);
+    // Fails when it cannot be started: not_found for a program that is not there (not on PATH, or
+    // the directory missing), invalid_arguments for an empty argv, io_error otherwise; the message
+    // says why ("cannot start clangd in /p: No such file or directory (is it installed ...)").
+    base::Result<void> start(const std::vector<std::string>& argv, const std::string& directory);
     // Blocks until all is written; false once it stopped reading (it exited).
     bool write(std::string_view bytes);
     // Blocks until some output is there; 0 at the end of its output.

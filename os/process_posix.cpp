@@ -224,9 +224,9 @@ void kill_tree(pid_t leader, bool leader_unreaped, const std::string& mark) {
 // Starts argv in `directory` with stdin on `in` (/dev/null when -1), stdout on `out` and stderr
 // on `err` and no other descriptor, in a new process group, with default signal dispositions (the
 // server ignores SIGPIPE; its checks must not) and `mark` added to the environment. Returns the
-// pid (registered in own_children), or -1 with `error` set.
-pid_t spawn(const std::vector<std::string>& program, const std::string& directory, int in, int out, int err,
-            const std::string& mark, std::string& error) {
+// pid (registered in own_children); the failure is not_found when posix_spawnp says ENOENT.
+base::Result<pid_t> spawn(const std::vector<std::string>& program, const std::string& directory, int in, int out,
+                          int err, const std::string& mark) {
     SpawnSetup setup;
     sigset_t no_signals, default_signals;
     sigemptyset(&no_signals);
@@ -269,9 +269,10 @@ pid_t spawn(const std::vector<std::string>& program, const std::string& director
     pid_t pid = -1;
     const std::lock_guard lock(own_mutex);
     if (const int failed = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), env.data()); failed != 0) {
-        error = "cannot start " + program[0] + " in " + directory + ": " + error_text(failed) +
-                (failed == ENOENT ? " (is it installed and on the server's PATH, and does the directory exist?)" : "");
-        return -1;
+        return base::fail(base::Failure{
+            "cannot start " + program[0] + " in " + directory + ": " + error_text(failed) +
+                (failed == ENOENT ? " (is it installed and on the server's PATH, and does the directory exist?)" : ""),
+            failed == ENOENT ? base::ErrorReason::not_found : base::ErrorReason::io_error});
     }
     own_children.insert(pid);
     return pid;
@@ -326,8 +327,12 @@ ProcessOutcome run_process(const ProcessRun& run) {
         return out;
     }
     const std::string mark = new_mark();
-    const pid_t pid = spawn(run.argv, run.directory, -1, pipe.fds[1], pipe.fds[1], mark, out.error);
-    if (pid < 0) return out;
+    const auto spawned = spawn(run.argv, run.directory, -1, pipe.fds[1], pipe.fds[1], mark);
+    if (!spawned) {
+        out.error = spawned.error().message;
+        return out;
+    }
+    const pid_t pid = *spawned;
     out.started = true;
     pipe.close_write();
     const int fd = pipe.fds[0];
@@ -402,21 +407,17 @@ ChildProcess::~ChildProcess() {
         if (fd >= 0) ::close(fd);
 }
 
-bool ChildProcess::start(const std::vector<std::string>& argv, const std::string& directory, std::string& error) {
-    if (argv.empty() || argv[0].empty()) {
-        error = "no program to run";
-        return false;
-    }
+base::Result<void> ChildProcess::start(const std::vector<std::string>& argv, const std::string& directory) {
+    if (argv.empty() || argv[0].empty())
+        return base::fail(base::Failure{"no program to run", base::ErrorReason::invalid_arguments});
     Pipe in, out, err;
-    if (!open_pipe(in.fds) || !open_pipe(out.fds) || !open_pipe(err.fds)) {
-        error = "cannot create a pipe: " + error_text(errno);
-        return false;
-    }
+    if (!open_pipe(in.fds) || !open_pipe(out.fds) || !open_pipe(err.fds))
+        return base::fail(base::Failure{"cannot create a pipe: " + error_text(errno), base::ErrorReason::io_error});
     std::string mark = new_mark();
-    const pid_t pid = spawn(argv, directory, in.fds[0], out.fds[1], err.fds[1], mark, error);
-    if (pid < 0) return false;
+    auto spawned = spawn(argv, directory, in.fds[0], out.fds[1], err.fds[1], mark);
+    if (!spawned) return base::fail(std::move(spawned.error()));
     State& s = *state_;
-    s.pid = pid;
+    s.pid = *spawned;
     s.mark = std::move(mark);
     std::swap(s.input, in.fds[1]);
     std::swap(s.output, out.fds[0]);
@@ -437,7 +438,7 @@ bool ChildProcess::start(const std::vector<std::string>& argv, const std::string
             if (s.error_tail.size() > max_error_output) s.error_tail.erase(0, s.error_tail.size() - max_error_output);
         }
     });
-    return true;
+    return {};
 }
 
 bool ChildProcess::write(std::string_view bytes) {

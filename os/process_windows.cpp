@@ -58,9 +58,10 @@ struct Owned {
 
 // Starts argv inside a new job object (killed with it), with the given standard handles inheritable.
 // On success the process is running and owned by `process`; `job` may stay empty if Windows
-// refused one. On failure, `error` says why in words a model can act on.
-bool launch(const std::vector<std::string>& argv, const std::string& directory, HANDLE in, HANDLE out, HANDLE err,
-            Owned& job, Owned& process, std::string& error) {
+// refused one. The failure (not_found for a program not found, else io_error) says why in words a
+// model can act on.
+base::Result<void> launch(const std::vector<std::string>& argv, const std::string& directory, HANDLE in, HANDLE out,
+                          HANDLE err, Owned& job, Owned& process) {
     job.h = CreateJobObjectW(nullptr, nullptr);
     JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits{};
     limits.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
@@ -97,16 +98,16 @@ bool launch(const std::vector<std::string>& argv, const std::string& directory, 
     if (listed) DeleteProcThreadAttributeList(attributes);
     if (!created) {
         const DWORD e = create_error;
-        error = e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND
-                    ? argv[0] + ": program not found (looked up on PATH)"
-                    : argv[0] + ": cannot start it (Windows error " + std::to_string(e) + ")";
-        return false;
+        if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
+            return base::fail(base::Failure{argv[0] + ": program not found (looked up on PATH)", base::ErrorReason::not_found});
+        return base::fail(base::Failure{argv[0] + ": cannot start it (Windows error " + std::to_string(e) + ")",
+                                        base::ErrorReason::io_error});
     }
     process.h = info.hProcess;
     Owned thread(info.hThread);
     if (job.h) AssignProcessToJobObject(job.h, process.h);
     ResumeThread(thread.h);
-    return true;
+    return {};
 }
 
 }  // namespace
@@ -128,7 +129,10 @@ ProcessOutcome run_process(const ProcessRun& run) {
     Owned nul(CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING, 0, nullptr));
 
     Owned job, process;
-    if (!launch(run.argv, run.directory, nul.h, write_end.h, write_end.h, job, process, out.error)) return out;
+    if (auto launched = launch(run.argv, run.directory, nul.h, write_end.h, write_end.h, job, process); !launched) {
+        out.error = std::move(launched.error().message);
+        return out;
+    }
     write_end.reset();  // the child holds the only write end: the pipe ends when it (and its children) do
     out.started = true;
 
@@ -180,22 +184,19 @@ ChildProcess::ChildProcess() : state_(std::make_unique<State>()) {}
 
 ChildProcess::~ChildProcess() { stop(std::chrono::milliseconds(0)); }  // the Owned handles close after
 
-bool ChildProcess::start(const std::vector<std::string>& argv, const std::string& directory, std::string& error) {
-    if (argv.empty() || argv[0].empty()) {
-        error = "no program to run";
-        return false;
-    }
+base::Result<void> ChildProcess::start(const std::vector<std::string>& argv, const std::string& directory) {
+    if (argv.empty() || argv[0].empty())
+        return base::fail(base::Failure{"no program to run", base::ErrorReason::invalid_arguments});
     State& s = *state_;
     SECURITY_ATTRIBUTES inherit{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
     Owned child_in, child_out, child_err;
     if (!CreatePipe(&child_in.h, &s.input.h, &inherit, 0) || !CreatePipe(&s.output.h, &child_out.h, &inherit, 0) ||
-        !CreatePipe(&s.errors.h, &child_err.h, &inherit, 0)) {
-        error = "cannot create a pipe";
-        return false;
-    }
+        !CreatePipe(&s.errors.h, &child_err.h, &inherit, 0))
+        return base::fail(base::Failure{"cannot create a pipe", base::ErrorReason::io_error});
     for (HANDLE ours : {s.input.h, s.output.h, s.errors.h}) SetHandleInformation(ours, HANDLE_FLAG_INHERIT, 0);
 
-    if (!launch(argv, directory, child_in.h, child_out.h, child_err.h, s.job, s.process, error)) return false;
+    if (auto launched = launch(argv, directory, child_in.h, child_out.h, child_err.h, s.job, s.process); !launched)
+        return launched;
     s.error_reader = std::thread([&s] {
         char buffer[4096];
         DWORD got = 0;
@@ -205,7 +206,7 @@ bool ChildProcess::start(const std::vector<std::string>& argv, const std::string
             if (s.error_tail.size() > max_error_output) s.error_tail.erase(0, s.error_tail.size() - max_error_output);
         }
     });
-    return true;
+    return {};
 }
 
 bool ChildProcess::write(std::string_view bytes) {

@@ -89,13 +89,13 @@ private:
     // Reads the folder of `level` and sets up its ignore files (`parent`: the level it is a plain
     // child of; nullptr for the start and a followed link, whose folders above are read afresh).
     bool open(Level& level, const Level* parent) {
-        int err = 0;
-        if (!platform::read_directory(level.real, options_.max_entries_per_folder, options_.stat_files, level.listing,
-                                      err)) {
+        auto listing = platform::read_directory(level.real, options_.max_entries_per_folder, options_.stat_files);
+        if (!listing) {
             ++summary_.unreadable;
-            visitor_.unreadable_folder(level.path, why_unreadable(err));
+            visitor_.unreadable_folder(level.path, why_unreadable(listing.error()));
             return false;
         }
+        level.listing = std::move(*listing);
         auto& entries = level.listing.entries;
         std::sort(entries.begin(), entries.end(),
                   [](const platform::DirectoryEntry& a, const platform::DirectoryEntry& b) { return a.name < b.name; });

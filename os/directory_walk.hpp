@@ -33,9 +33,10 @@ struct DirectoryListing {
 
 // Reads the folder `real_dir` (a real path). Under a held root it is reached from the root's
 // descriptor with no symlink followed (POSIX; see confinement_posix.hpp). `with_stat`: the size
-// and modification time of regular files too (one lstat each). False with `err` (errno-style).
-bool read_directory(const std::string& real_dir, std::size_t max_entries, bool with_stat, DirectoryListing& out,
-                    int& err);
+// and modification time of regular files too (one lstat each). Fails with an errno-style code
+// (platform::error_text words it).
+base::Result<DirectoryListing, int> read_directory(const std::string& real_dir, std::size_t max_entries,
+                                                   bool with_stat);
 
 }  // namespace platform
 

@@ -28,36 +28,26 @@ struct DirCloser {
 
 }  // namespace
 
-bool read_directory(const std::string& real_dir, std::size_t max_entries, bool with_stat, DirectoryListing& out,
-                    int& err) {
-    out.entries.clear();
-    out.unread = 0;
+base::Result<DirectoryListing, int> read_directory(const std::string& real_dir, std::size_t max_entries,
+                                                   bool with_stat) {
     posix::Fd fd = posix::open_directory(real_dir);
-    if (!fd) {
-        err = errno;
-        return false;
-    }
+    if (!fd) return base::fail(errno);
     struct stat self {};
-    if (::fstat(fd.get(), &self) != 0) {
-        err = errno;
-        return false;
-    }
+    if (::fstat(fd.get(), &self) != 0) return base::fail(errno);
+    DirectoryListing out;
     out.identity = {static_cast<std::uint64_t>(self.st_dev), static_cast<std::uint64_t>(self.st_ino)};
     const int dir_fd = fd.get();
     std::unique_ptr<DIR, DirCloser> dir(::fdopendir(fd.release()));  // owns the descriptor from here
     if (!dir) {
-        err = errno;
+        const int err = errno;
         ::close(dir_fd);
-        return false;
+        return base::fail(err);
     }
     for (;;) {
         errno = 0;
         const dirent* d = ::readdir(dir.get());
         if (!d) {
-            if (errno != 0) {
-                err = errno;
-                return false;
-            }
+            if (errno != 0) return base::fail(errno);
             break;
         }
         const char* name = d->d_name;
@@ -95,7 +85,7 @@ bool read_directory(const std::string& real_dir, std::size_t max_entries, bool w
         }
         out.entries.push_back(std::move(entry));
     }
-    return true;
+    return out;
 }
 
 }  // namespace platform

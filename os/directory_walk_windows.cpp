@@ -7,20 +7,13 @@
 
 namespace platform {
 
-bool read_directory(const std::string& real_dir, std::size_t max_entries, bool with_stat, DirectoryListing& out,
-                    int& err) {
-    out.entries.clear();
-    out.unread = 0;
+base::Result<DirectoryListing, int> read_directory(const std::string& real_dir, std::size_t max_entries,
+                                                   bool with_stat) {
     win::PinnedFolders pinned;
-    if (!win::pin_folders(real_dir, pinned)) {
-        err = ELOOP;
-        return false;
-    }
+    if (!win::pin_folders(real_dir, pinned)) return base::fail(ELOOP);
     const FileStat self = stat_path(real_dir);
-    if (self.kind != FileKind::directory) {
-        err = self.kind == FileKind::missing ? ENOENT : ENOTDIR;
-        return false;
-    }
+    if (self.kind != FileKind::directory) return base::fail(self.kind == FileKind::missing ? ENOENT : ENOTDIR);
+    DirectoryListing out;
     out.identity = self.identity;
     std::string pattern = real_dir;
     if (pattern.empty() || pattern.back() != '/') pattern += '/';
@@ -30,9 +23,8 @@ bool read_directory(const std::string& real_dir, std::size_t max_entries, bool w
                                    nullptr, FIND_FIRST_EX_LARGE_FETCH);
     if (find == INVALID_HANDLE_VALUE) {
         const DWORD code = GetLastError();
-        if (code == ERROR_FILE_NOT_FOUND || code == ERROR_NO_MORE_FILES) return true;  // empty
-        err = win::errno_of(code);
-        return false;
+        if (code == ERROR_FILE_NOT_FOUND || code == ERROR_NO_MORE_FILES) return out;  // empty
+        return base::fail(win::errno_of(code));
     }
     do {
         const std::wstring_view wide(data.cFileName);
@@ -62,11 +54,8 @@ bool read_directory(const std::string& real_dir, std::size_t max_entries, bool w
     } while (FindNextFileW(find, &data));
     const DWORD last = GetLastError();
     FindClose(find);
-    if (last != ERROR_NO_MORE_FILES) {
-        err = win::errno_of(last);
-        return false;
-    }
-    return true;
+    if (last != ERROR_NO_MORE_FILES) return base::fail(win::errno_of(last));
+    return out;
 }
 
 }  // namespace platform

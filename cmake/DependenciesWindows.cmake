@@ -32,7 +32,13 @@ header_only_target(valijson)
 header_only_target(mcp_edit::dtl)
 header_only_target(mcp_edit::xxhash XXH_INLINE_ALL)
 header_only_target(doctest::doctest)
-header_only_target(mcp_edit::asio ASIO_STANDALONE ASIO_NO_DEPRECATED ${WINDOWS_VERSION_DEFINES})
+# asio picks its threads, mutexes and events per translation unit: POSIX ones (winpthreads) when
+# <pthread.h> came first (libstdc++ of the POSIX thread model includes it), Windows ones otherwise.
+# Mixed in one program they break the one-definition rule: an io_context made in one file and shut
+# down by another never joined its timer thread, which then wrote into freed memory. One choice
+# for every file: the POSIX ones, which the standard library itself uses here.
+header_only_target(mcp_edit::asio ASIO_STANDALONE ASIO_NO_DEPRECATED ASIO_HAS_THREADS=1 ASIO_HAS_PTHREADS=1
+  ${WINDOWS_VERSION_DEFINES})
 target_link_libraries(mcp_edit::asio INTERFACE ws2_32 mswsock)
 
 # What stands in for OpenSSL and utf8proc: Windows' own libraries.

@@ -4,11 +4,54 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+
+#ifdef _WIN32
+#include <windows.h>
+#include <tlhelp32.h>
+#endif
 
 #include "session_client.hpp"
 
 using session_test::Client;
 using session_test::Json;
+
+namespace {
+
+// The threads this process has now.
+std::size_t threads_now() {
+#ifdef _WIN32
+    const HANDLE snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0);
+    THREADENTRY32 entry{};
+    entry.dwSize = sizeof entry;
+    std::size_t n = 0;
+    for (bool more = Thread32First(snapshot, &entry); more; more = Thread32Next(snapshot, &entry))
+        if (entry.th32OwnerProcessID == GetCurrentProcessId()) ++n;
+    CloseHandle(snapshot);
+    return n;
+#else
+    std::size_t n = 0;
+    for ([[maybe_unused]] const auto& task : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+    return n;
+#endif
+}
+
+}  // namespace
+
+TEST_CASE("session: a session that ended leaves no thread behind (asio's timer thread is joined)") {
+    // On Windows each io_context has a timer thread; when asio's thread type differed between the
+    // files that made and shut down the io_context, it was never joined and wrote into freed memory.
+    const auto one_session = [] {
+        Client c;
+        c.initialize("2025-11-25", {{"roots", Json::object()}});
+        c.request(1, "ping");
+        CHECK(c.reply(1)["result"] == Json::object());
+    };
+    one_session();
+    const std::size_t after_first = threads_now();
+    for (int i = 0; i < 3; ++i) one_session();
+    CHECK(threads_now() == after_first);
+}
 
 TEST_CASE("session: initialize chooses a legacy era; a second initialize is refused") {
     Client c;

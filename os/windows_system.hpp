@@ -67,8 +67,6 @@ private:
 // a reparse point or missing; invalid_arguments when the path has a `.` or `..` in it.
 base::Result<void> pin_folders(const std::string& dir, PinnedFolders& out);
 
-// The parent folder of a path in this layer's form ("C:/a/b.txt" -> "C:/a").
-
 // A FILETIME count (100 ns units since 1601) as nanoseconds since 1970, as FileStat keeps times.
 std::int64_t unix_nanoseconds(std::int64_t filetime);
 

@@ -115,6 +115,18 @@ struct ReadFailure {
     FileKind kind = FileKind::missing;
     std::uint64_t size = 0;
     std::string detail;
+
+    // The failures a reader returns: an I/O error or missing file, something not a regular file,
+    // a file over the limit (shared by read_regular_file and the search reader).
+    static base::Unexpected<ReadFailure> failed(Why why, std::string detail) {
+        return base::fail(ReadFailure{why, FileKind::missing, 0, std::move(detail)});
+    }
+    static base::Unexpected<ReadFailure> not_regular_file(FileKind kind) {
+        return base::fail(ReadFailure{Why::not_regular, kind, 0, {}});
+    }
+    static base::Unexpected<ReadFailure> over_limit(std::uint64_t size) {
+        return base::fail(ReadFailure{Why::too_large, FileKind::missing, size, {}});
+    }
 };
 
 // Reads a whole regular file. Opens with O_NONBLOCK so a FIFO or device never blocks, then

@@ -137,20 +137,6 @@ const char* describe(FileKind kind) {
     return "not a regular file";
 }
 
-namespace {
-
-// The refusals and I/O errors of read_regular_file.
-base::Unexpected<ReadFailure> read_failed(ReadFailure::Why why, std::string detail) {
-    return base::fail(ReadFailure{why, FileKind::missing, 0, std::move(detail)});
-}
-base::Unexpected<ReadFailure> not_regular(FileKind kind) {
-    return base::fail(ReadFailure{ReadFailure::Why::not_regular, kind, 0, {}});
-}
-base::Unexpected<ReadFailure> too_large(std::uint64_t size) {
-    return base::fail(ReadFailure{ReadFailure::Why::too_large, FileKind::missing, size, {}});
-}
-
-}  // namespace
 
 base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size, bool keep_open) {
     int opened = -1;
@@ -163,15 +149,15 @@ base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, s
     }
     if (opened < 0) {
         const int e = errno;
-        return read_failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(path, e));
+        return ReadFailure::failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(path, e));
     }
     posix::Fd fd(opened);
     struct stat st {};
-    if (::fstat(fd.get(), &st) != 0) return read_failed(ReadFailure::Why::io, error_text(errno));
+    if (::fstat(fd.get(), &st) != 0) return ReadFailure::failed(ReadFailure::Why::io, error_text(errno));
     ReadFile out;
     out.stat = from_stat(st);
-    if (out.stat.kind != FileKind::regular) return not_regular(out.stat.kind);
-    if (out.stat.size > max_size) return too_large(out.stat.size);
+    if (out.stat.kind != FileKind::regular) return ReadFailure::not_regular_file(out.stat.kind);
+    if (out.stat.size > max_size) return ReadFailure::over_limit(out.stat.size);
     // Regular files ignore O_NONBLOCK. Read the size fstat gave, then keep reading to EOF in
     // small steps so a file that grew meanwhile is still read whole, within the cap.
     text::reserve_bytes(out.bytes, static_cast<std::size_t>(out.stat.size));
@@ -185,11 +171,11 @@ base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, s
         const ssize_t n = ::read(fd.get(), dst, room);
         if (n < 0) {
             if (errno == EINTR) continue;
-            return read_failed(ReadFailure::Why::io, error_text(errno));
+            return ReadFailure::failed(ReadFailure::Why::io, error_text(errno));
         }
         if (n == 0) break;
         if (!in_place) {
-            if (have + static_cast<std::size_t>(n) > max_size) return too_large(have + static_cast<std::size_t>(n));
+            if (have + static_cast<std::size_t>(n) > max_size) return ReadFailure::over_limit(have + static_cast<std::size_t>(n));
             out.bytes.append(probe, static_cast<std::size_t>(n));
         }
         have += static_cast<std::size_t>(n);

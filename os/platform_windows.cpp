@@ -302,37 +302,23 @@ const char* describe(FileKind kind) {
     return "not a regular file";
 }
 
-namespace {
-
-// The refusals and I/O errors of read_regular_file.
-base::Unexpected<ReadFailure> read_failed(ReadFailure::Why why, std::string detail) {
-    return base::fail(ReadFailure{why, FileKind::missing, 0, std::move(detail)});
-}
-base::Unexpected<ReadFailure> not_regular(FileKind kind) {
-    return base::fail(ReadFailure{ReadFailure::Why::not_regular, kind, 0, {}});
-}
-base::Unexpected<ReadFailure> too_large(std::uint64_t size) {
-    return base::fail(ReadFailure{ReadFailure::Why::too_large, FileKind::missing, size, {}});
-}
-
-}  // namespace
 
 base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size, bool keep_open) {
     PinnedFolders pinned;
     if (auto pinned_ok = pin_folders(os::parent_of(path), pinned); !pinned_ok)
-        return read_failed(ReadFailure::Why::io, std::move(pinned_ok.error().message));
+        return ReadFailure::failed(ReadFailure::Why::io, std::move(pinned_ok.error().message));
     Handle h(open_path(path, true, pinned.confined()));
     if (h.ok() && pinned.confined() && is_reparse_point(h.h))
-        return read_failed(ReadFailure::Why::io,
+        return ReadFailure::failed(ReadFailure::Why::io,
                            "the path " + path + " changed after it was checked (it is a symlink now); call again");
     if (!h.ok()) {
         const DWORD e = GetLastError();
-        return read_failed(errno_of(e) == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, system_message(e));
+        return ReadFailure::failed(errno_of(e) == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, system_message(e));
     }
     ReadFile out;
     out.stat = stat_handle(h.h);
-    if (out.stat.kind != FileKind::regular) return not_regular(out.stat.kind);
-    if (out.stat.size > max_size) return too_large(out.stat.size);
+    if (out.stat.kind != FileKind::regular) return ReadFailure::not_regular_file(out.stat.kind);
+    if (out.stat.size > max_size) return ReadFailure::over_limit(out.stat.size);
     text::reserve_bytes(out.bytes, static_cast<std::size_t>(out.stat.size));
     out.bytes.resize(static_cast<std::size_t>(out.stat.size));
     std::size_t have = 0;
@@ -343,10 +329,10 @@ base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, s
         const std::size_t room = in_place ? out.bytes.size() - have : sizeof probe;
         DWORD got = 0;
         if (!::ReadFile(h.h, dst, static_cast<DWORD>(std::min<std::size_t>(room, 1u << 30)), &got, nullptr))
-            return read_failed(ReadFailure::Why::io, system_message(GetLastError()));
+            return ReadFailure::failed(ReadFailure::Why::io, system_message(GetLastError()));
         if (got == 0) break;
         if (!in_place) {
-            if (have + got > max_size) return too_large(have + got);
+            if (have + got > max_size) return ReadFailure::over_limit(have + got);
             out.bytes.append(probe, got);
         }
         have += got;

@@ -20,17 +20,6 @@ namespace {
 // Read in pieces of this size, each looked at for NUL and CR while it is in the L2 cache.
 constexpr std::size_t read_piece = 256 * 1024;
 
-// The refusals and I/O errors, in read_regular_file's words.
-base::Unexpected<ReadFailure> read_failed(ReadFailure::Why why, std::string detail) {
-    return base::fail(ReadFailure{why, FileKind::missing, 0, std::move(detail)});
-}
-base::Unexpected<ReadFailure> not_regular(FileKind kind) {
-    return base::fail(ReadFailure{ReadFailure::Why::not_regular, kind, 0, {}});
-}
-base::Unexpected<ReadFailure> too_large(std::uint64_t size) {
-    return base::fail(ReadFailure{ReadFailure::Why::too_large, FileKind::missing, size, {}});
-}
-
 }  // namespace
 
 struct SearchReader::Impl {
@@ -58,7 +47,7 @@ base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string
     Impl& s = *impl_;
     const std::string name(os::name_of(real));
     const std::string folder = os::parent_of(real);
-    if (name.empty() || name == "." || name == "..") return read_failed(ReadFailure::Why::io, "not a file name");
+    if (name.empty() || name == "." || name == "..") return ReadFailure::failed(ReadFailure::Why::io, "not a file name");
     if (!s.dir || folder != s.folder) {
         s.dir.reset();
         s.folder.clear();
@@ -66,7 +55,7 @@ base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string
         s.dir = posix::open_directory(folder);
         if (!s.dir) {
             const int e = errno;
-            return read_failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(real, e));
+            return ReadFailure::failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(real, e));
         }
         s.folder = folder;
     }
@@ -75,15 +64,15 @@ base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string
     while (fd < 0 && errno == EINTR);
     if (fd < 0) {
         const int e = errno;
-        return read_failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(real, e));
+        return ReadFailure::failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(real, e));
     }
     const posix::Fd file(fd);
     struct stat st {};
-    if (::fstat(fd, &st) != 0) return read_failed(ReadFailure::Why::io, error_text(errno));
+    if (::fstat(fd, &st) != 0) return ReadFailure::failed(ReadFailure::Why::io, error_text(errno));
     const FileKind kind = posix::kind_of_mode(st.st_mode);
-    if (kind != FileKind::regular) return not_regular(kind);
+    if (kind != FileKind::regular) return ReadFailure::not_regular_file(kind);
     const auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size > max_size) return too_large(size);
+    if (size > max_size) return ReadFailure::over_limit(size);
     // Room for one byte more than fstat said: a short read then ends the file in one call, and a
     // file that grew meanwhile fills the room and is read on, within max_size.
     s.reserve(static_cast<std::size_t>(size) + 1, 0);
@@ -91,7 +80,7 @@ base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string
     nul_ = cr_ = false;
     for (;;) {
         if (have == s.capacity) {
-            if (have > max_size) return too_large(have);
+            if (have > max_size) return ReadFailure::over_limit(have);
             s.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(max_size + 1, 2 * static_cast<std::uint64_t>(have))),
                       have);
         }
@@ -100,7 +89,7 @@ base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string
         const ssize_t n = ::read(fd, piece, asked);
         if (n < 0) {
             if (errno == EINTR) continue;
-            return read_failed(ReadFailure::Why::io, error_text(errno));
+            return ReadFailure::failed(ReadFailure::Why::io, error_text(errno));
         }
         if (n == 0) break;
         const auto got = static_cast<std::size_t>(n);
@@ -109,7 +98,7 @@ base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string
         have += got;
         if (have >= size && got < asked) break;  // a short read past fstat's size: the end of the file
     }
-    if (have > max_size) return too_large(have);
+    if (have > max_size) return ReadFailure::over_limit(have);
     return std::string_view(s.buffer.get(), have);
 }
 

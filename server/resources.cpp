@@ -16,7 +16,7 @@ void modern_fields(Json& result) {
 }  // namespace
 
 std::optional<Json> resources_list_result(const std::vector<ledger::SessionChanges::File>& files,
-                                          const os::Workspace& workspace, const std::string& cursor, bool modern) {
+                                          const os::Workspace& workspace, const std::string& cursor, protocol::Era era) {
     std::size_t start = 0;
     if (!cursor.empty()) {
         if (cursor.size() > 12 || cursor.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
@@ -46,7 +46,7 @@ std::optional<Json> resources_list_result(const std::vector<ledger::SessionChang
     }
     Json result = {{"resources", std::move(resources)}};
     if (end < files.size()) result["nextCursor"] = std::to_string(end);
-    if (modern) modern_fields(result);
+    if (era == protocol::Era::modern) modern_fields(result);
     return result;
 }
 
@@ -60,7 +60,7 @@ std::optional<ResourceTarget> resource_target(const std::string& uri, const std:
 
 Json resources_read_result(const std::string& uri, const ResourceTarget& target,
                            const std::vector<ledger::SessionChanges::File>& files, const os::Workspace& workspace,
-                           std::uint64_t max_file_size, bool withhold_linked, bool modern) {
+                           std::uint64_t max_file_size, bool withhold_linked, protocol::Era era) {
     std::string text;
     if (target.whole_patch) {
         text = ledger::session_patch(files, workspace, max_file_size, withhold_linked).text;
@@ -72,7 +72,7 @@ Json resources_read_result(const std::string& uri, const ResourceTarget& target,
             }
     }
     Json result = {{"contents", Json::array({{{"uri", uri}, {"mimeType", std::string(ledger::diff_mime_type)}, {"text", std::move(text)}}})}};
-    if (modern) modern_fields(result);
+    if (era == protocol::Era::modern) modern_fields(result);
     return result;
 }
 

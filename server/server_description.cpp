@@ -10,9 +10,9 @@ namespace server {
 
 using Json = nlohmann::json;
 
-Json server_capabilities(bool modern) {
+Json server_capabilities(protocol::Era era) {
     Json caps = {{"tools", {{"listChanged", false}}}};
-    if (modern) {
+    if (era == protocol::Era::modern) {
         caps["resources"] = Json::object();  // list and read; 2026-07-28's subscriptions/listen is not served
     } else {
         caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
@@ -36,7 +36,7 @@ Json discover_result(const Config& config) {
     for (auto v : protocol::legacy_versions) versions.push_back(std::string(v));
     return {{"resultType", "complete"},
             {"supportedVersions", versions},
-            {"capabilities", server_capabilities(true)},
+            {"capabilities", server_capabilities(protocol::Era::modern)},
             {"instructions", instructions(config)},
             {"ttlMs", 3600000},
             {"cacheScope", "public"},

@@ -12,7 +12,7 @@
 namespace server {
 
 // The capabilities the server declares; 2026-07-28 has no logging.
-nlohmann::json server_capabilities(bool modern);
+nlohmann::json server_capabilities(protocol::Era era);
 // How to use the tools, led by what is wrong with the server's configuration when something is.
 std::string instructions(const Config& config);
 // server/discover's answer (any era).

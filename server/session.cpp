@@ -308,10 +308,10 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
     // Said once, to the first call the client's roots affect; then what this call's arguments lost.
     if (workspace && !outcome.input_required) add_note(outcome, roots_.take_note());
     add_call_notes(outcome, call);
-    const bool modern = envelope.modern();
+    const protocol::Era era = envelope.era;
     const OversizedFacts oversized = oversized_facts(call, outcome);
-    reply.result(call_tool_result(outcome, modern), [&oversized, modern](std::size_t bytes) {
-        return oversized_result(oversized, bytes, RpcPeer::max_reply_bytes, modern);
+    reply.result(call_tool_result(outcome, era), [&oversized, era](std::size_t bytes) {
+        return oversized_result(oversized, bytes, RpcPeer::max_reply_bytes, era);
     });
     if (outcome.input_required) co_return;
 
@@ -361,7 +361,7 @@ Json Session::initialize_result(const Json& params) {
     base::log::info("initialize: client {} {} asked {}, speaking {}", protocol::string_member(client_info_, "name").value_or("?"),
                  protocol::string_member(client_info_, "version").value_or("?"), requested, version_);
     return {{"protocolVersion", version_},
-            {"capabilities", server_capabilities(false)},
+            {"capabilities", server_capabilities(protocol::Era::legacy)},
             {"serverInfo", server_info},
             {"instructions", instructions(config_)}};
 }

@@ -20,7 +20,7 @@ void Session::list_resources(protocol::Request& request, const RequestEnvelope& 
         return;
     }
     auto result = resources_list_result(workbench_.changed_files(), workspace_,
-                                        cursor.is_string() ? cursor.get<std::string>() : "", envelope.modern());
+                                        cursor.is_string() ? cursor.get<std::string>() : "", envelope.era);
     if (!result) {
         reply.error(protocol::invalid_params, "Invalid params: unknown cursor; call resources/list without one to start over");
         return;
@@ -68,14 +68,14 @@ asio::awaitable<void> Session::read_resource_now(std::shared_ptr<Session>, std::
     // (Named first: GCC mishandles a ?: temporary inside a co_await expression.)
     std::string settle = target.whole_patch ? std::string() : target.real_path;
     auto files = co_await workbench_.settled_changes(std::move(settle));
-    const bool modern = envelope.modern();
+    const protocol::Era era = envelope.era;
     const std::uint64_t max_file_size = config_.max_file_size;
     const bool withhold_linked = config_.ignore.ignore_reads;  // a hard link may name an ignored file
     const os::Workspace& workspace = workspace_;
     Json result = co_await asio::co_spawn(
         blocking_,
         [&]() -> asio::awaitable<Json> {
-            co_return resources_read_result(uri, target, files, workspace, max_file_size, withhold_linked, modern);
+            co_return resources_read_result(uri, target, files, workspace, max_file_size, withhold_linked, era);
         },
         asio::use_awaitable);
     reply.result(std::move(result));

@@ -26,7 +26,7 @@ base::Result<ToolCall, std::string> resolve_tool_call(const tools::Registry& reg
     return call;
 }
 
-Json call_tool_result(tools::ToolResult& outcome, bool modern) {
+Json call_tool_result(tools::ToolResult& outcome, protocol::Era era) {
     if (outcome.input_required) return outcome.input_required->result;
     const auto text_item = [](std::string& text) {
         Json::object_t item;
@@ -51,7 +51,7 @@ Json call_tool_result(tools::ToolResult& outcome, bool modern) {
             outcome.structured.erase(notes);
         result["structuredContent"] = std::move(outcome.structured);
     }
-    if (modern) result["resultType"] = "complete";
+    if (era == protocol::Era::modern) result["resultType"] = "complete";
     return result;
 }
 
@@ -87,7 +87,7 @@ OversizedFacts oversized_facts(const ToolCall& call, const tools::ToolResult& ou
     return facts;
 }
 
-Json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_t limit, bool modern) {
+Json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_t limit, protocol::Era era) {
     const std::string size = mebibytes(bytes) + " of JSON, over the " + mebibytes(limit) + " one message may carry";
     std::string text;
     if (facts.tool == "read") {
@@ -110,7 +110,7 @@ Json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_
                "edits, or an apply_diff's files and blocks, over several calls).";
     }
     tools::ToolResult outcome = tools::ToolResult::error(std::move(text), base::ErrorReason::too_large);
-    return call_tool_result(outcome, modern);
+    return call_tool_result(outcome, era);
 }
 
 }  // namespace server

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/result.hpp"
+#include "protocol/versions.hpp"
 #include "tools/call_shapes.hpp"
 #include "tools/registry.hpp"
 #include "tools/tool.hpp"
@@ -32,7 +33,7 @@ using tools::add_note;
 using tools::check_arguments;
 
 // What the client gets for `outcome`; takes its text and structured content.
-nlohmann::json call_tool_result(tools::ToolResult& outcome, bool modern);
+nlohmann::json call_tool_result(tools::ToolResult& outcome, protocol::Era era);
 
 // What a result too big for one message needs to say what to do instead: which tool, whether the
 // change was written, and for read the lines it held. Taken before call_tool_result.
@@ -45,6 +46,6 @@ struct OversizedFacts {
 OversizedFacts oversized_facts(const ToolCall& call, const tools::ToolResult& outcome);
 // The isError result sent instead of one whose message would be `bytes` long, over `limit`:
 // for read, offset/limit that fit; for a change, whether it was written and what to narrow.
-nlohmann::json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_t limit, bool modern);
+nlohmann::json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_t limit, protocol::Era era);
 
 }  // namespace server

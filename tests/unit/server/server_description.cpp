@@ -39,6 +39,6 @@ TEST_CASE("server description: misconfiguration leads the instructions; 2026-07-
     config.misconfiguration = "mcp-edit is misconfigured: x.";
     CHECK(server::instructions(config).rfind("mcp-edit is misconfigured: x.\n\n", 0) == 0);
     CHECK(server::discover_result(config)["instructions"] == server::instructions(config));
-    CHECK(server::server_capabilities(false).contains("logging"));
-    CHECK_FALSE(server::server_capabilities(true).contains("logging"));
+    CHECK(server::server_capabilities(protocol::Era::legacy).contains("logging"));
+    CHECK_FALSE(server::server_capabilities(protocol::Era::modern).contains("logging"));
 }

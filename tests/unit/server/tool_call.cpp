@@ -10,7 +10,7 @@ using Json = nlohmann::json;
 TEST_CASE("tool call: an error carries its reason in _meta and no structuredContent") {
     tools::ToolResult r = tools::ToolResult::error("Nope.", base::ErrorReason::conflict);
     r.structured = {{"x", 1}};
-    const Json j = server::call_tool_result(r, false);
+    const Json j = server::call_tool_result(r, protocol::Era::legacy);
     CHECK(j["isError"] == true);
     CHECK(j["content"][0]["text"] == "Nope.");
     CHECK(j["_meta"][base::reason_meta_key] == "conflict");
@@ -24,7 +24,7 @@ TEST_CASE("tool call: success keeps structuredContent and extra text; 2026-07-28
     r.extra_text = "more";
     r.structured = {{"notes", Json::array()}};
     server::add_note(r, "A note.");
-    const Json j = server::call_tool_result(r, true);
+    const Json j = server::call_tool_result(r, protocol::Era::modern);
     CHECK(j["content"][0]["text"] == "done\n\nA note.");
     CHECK(j["content"][1]["text"] == "more");
     CHECK(j["structuredContent"]["notes"] == Json::array({"A note."}));
@@ -37,7 +37,7 @@ TEST_CASE("tool call: an empty notes list is left out of structuredContent, othe
     r.text = "Changed a.txt (+1 -1).";
     r.structured = {{"notes", Json::array()}, {"summary", "Changed a.txt (+1 -1)."}};
     server::add_note(r, "");
-    const Json j = server::call_tool_result(r, false);
+    const Json j = server::call_tool_result(r, protocol::Era::legacy);
     CHECK_FALSE(j["structuredContent"].contains("notes"));
     CHECK(j["structuredContent"]["summary"] == "Changed a.txt (+1 -1).");
 }

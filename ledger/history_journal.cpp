@@ -192,9 +192,9 @@ private:
     std::optional<std::string> judge(const std::string& path) const {
         if (path.empty() || path.size() > HistoryJournal::max_path_bytes || path.find('\0') != std::string::npos)
             return "not a usable path";
-        os::ResolvedPath resolved;
-        os::PathError error;
-        if (!workspace_.resolve(path, resolved, error)) return error.message;
+        auto resolution = workspace_.resolve(path);
+        if (!resolution) return std::move(resolution).error().message;
+        const os::ResolvedPath& resolved = *resolution;
         if (resolved.real != path) return "it is not a resolved path inside the roots (it resolves to " + resolved.real + ")";
         if (!ignore_) return std::nullopt;
         const std::string* root = workspace_.root_of(resolved.real);

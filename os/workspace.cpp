@@ -26,17 +26,16 @@ std::string join(const std::string& base, const std::string& rest) {
     return base + "/" + rest;
 }
 
-// Why `path` cannot be a root ("" when it can), and its real path when it can.
-std::string root_problem(const std::string& path, std::string& real_out) {
+// The real path of `path` as a root; fails with why it cannot be one ("/x does not exist").
+base::Result<std::string, std::string> root_real_path(const std::string& path) {
     int err = 0;
     auto real = platform::real_path(path, &err);
     if (!real) {
-        if (err == ENOENT) return path + " does not exist";
-        return path + " cannot be used: " + platform::error_text(err);
+        if (err == ENOENT) return base::fail(path + " does not exist");
+        return base::fail(path + " cannot be used: " + platform::error_text(err));
     }
-    if (platform::stat_path(*real).kind != platform::FileKind::directory) return path + " is not a directory";
-    real_out = *real;
-    return "";
+    if (platform::stat_path(*real).kind != platform::FileKind::directory) return base::fail(path + " is not a directory");
+    return std::move(*real);
 }
 
 // For an absolute path outside the roots (say /repo/src/x.py, written for another machine's
@@ -60,16 +59,16 @@ std::string existing_tail_inside(const std::string& root, const std::string& pat
 
 Workspace::Workspace(const std::vector<std::string>& roots, std::string origin) : origin_(std::move(origin)) {
     for (const auto& r : roots) {
-        std::string real;
-        if (std::string problem = root_problem(r, real); !problem.empty()) {
-            problems_.push_back(std::move(problem));
+        auto real = root_real_path(r);
+        if (!real) {
+            problems_.push_back(std::move(real).error());
             continue;
         }
         bool duplicate = false;
-        for (const auto& known : roots_) duplicate = duplicate || platform::same_path(known, real);
+        for (const auto& known : roots_) duplicate = duplicate || platform::same_path(known, *real);
         if (duplicate) continue;
-        platform::hold_directory(real);  // every later read and write beneath it starts from there
-        roots_.push_back(std::move(real));
+        platform::hold_directory(*real);  // every later read and write beneath it starts from there
+        roots_.push_back(std::move(real).value());
     }
 }
 
@@ -126,9 +125,9 @@ Workspace::WithClientRoots Workspace::with_client_roots(const std::vector<std::s
             continue;
         }
         sent.push_back(path);
-        std::string real;
-        if (std::string problem = root_problem(path, real); !problem.empty()) problems.push_back(std::move(problem));
-        else usable.push_back(std::move(real));
+        auto real = root_real_path(path);
+        if (!real) problems.push_back(std::move(real).error());
+        else usable.push_back(std::move(real).value());
     }
     std::string theirs = list_text(sent);
     if (client_roots.size() > max_client_roots)
@@ -193,31 +192,26 @@ std::string Workspace::display_path(const std::string& real) const {
     return real;
 }
 
-bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& error) const {
+base::Result<ResolvedPath, PathError> Workspace::resolve(const std::string& path) const {
+    using base::ErrorReason;
+    auto refuse = [](std::string message, ErrorReason reason = ErrorReason::invalid_arguments) {
+        return base::fail(PathError{std::move(message), reason});
+    };
     auto roots_text = [&] { return list_text(roots_) + (origin_.empty() ? "" : ": " + origin_); };
-    error.reason = base::ErrorReason::invalid_arguments;  // unless a refusal below says otherwise
-    if (path.empty()) {
-        error.message = "file_path is empty: pass a path relative to " + list_text(roots_) + " or an absolute path inside it.";
-        return false;
-    }
-    if (path.find('\0') != std::string::npos) {
-        error.message = "file_path contains a NUL byte and was refused.";
-        return false;
-    }
+    if (path.empty())
+        return refuse("file_path is empty: pass a path relative to " + list_text(roots_) + " or an absolute path inside it.");
+    if (path.find('\0') != std::string::npos) return refuse("file_path contains a NUL byte and was refused.");
     if (roots_.empty()) {
-        error.reason = base::ErrorReason::no_root;
-        error.message = problems_.empty() ? "no usable root is configured; start the server with --root DIR."
-                                          : "no usable root: " + problems_.front() + ". Nothing inside them can be touched.";
-        return false;
+        return refuse(problems_.empty() ? "no usable root is configured; start the server with --root DIR."
+                                        : "no usable root: " + problems_.front() + ". Nothing inside them can be touched.",
+                      ErrorReason::no_root);
     }
     // `~/x` (and `~`): the user's home, then checked against the roots like any absolute path.
     std::string absolute;
     if (path == "~" || path.starts_with("~/")) {
         const auto home = platform::home_directory();
-        if (!home) {
-            error.message = "Cannot resolve " + path + ": the user's home directory is unknown ($HOME is not set). Pass an absolute path.";
-            return false;
-        }
+        if (!home)
+            return refuse("Cannot resolve " + path + ": the user's home directory is unknown ($HOME is not set). Pass an absolute path.");
         absolute = path == "~" ? *home : join(*home, path.substr(2));
     } else {
         const std::string normalized = platform::normalize_separators(path);
@@ -231,40 +225,31 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
     // `real`: where the path resolves; or, for a path that does not exist (`missing`), where its
     // nearest existing folder does.
     auto outside = [&](const std::string& real, bool missing) {
-        error.reason = base::ErrorReason::outside_root;
+        std::string message;
         if (missing)
-            error.message = "Refused: " + path + " is outside the allowed roots (" + roots_text() +
-                            "): it does not exist, and its nearest existing folder, " + real + ", is outside them.";
+            message = "Refused: " + path + " is outside the allowed roots (" + roots_text() +
+                      "): it does not exist, and its nearest existing folder, " + real + ", is outside them.";
         else if (real == path)
-            error.message = "Refused: " + path + " is outside the allowed roots (" + roots_text() + ").";
+            message = "Refused: " + path + " is outside the allowed roots (" + roots_text() + ").";
         else
-            error.message = "Refused: " + path + " resolves to " + real + ", which is outside the allowed roots (" +
-                            roots_text() + ").";
+            message = "Refused: " + path + " resolves to " + real + ", which is outside the allowed roots (" +
+                      roots_text() + ").";
         if (const std::string inside = existing_tail_inside(roots_.front(), path); !inside.empty())
-            error.message += " " + join(roots_.front(), inside) + " exists: if that is the file meant, pass " + inside + ".";
+            message += " " + join(roots_.front(), inside) + " exists: if that is the file meant, pass " + inside + ".";
         else
-            error.message += " Use a path inside one of them, e.g. a path relative to " + roots_.front() + ".";
-        return false;
+            message += " Use a path inside one of them, e.g. a path relative to " + roots_.front() + ".";
+        return refuse(std::move(message), ErrorReason::outside_root);
     };
 
     int err = 0;
     if (auto real = platform::real_path(absolute, &err)) {
         if (!inside_roots(*real)) return outside(*real, false);
-        out.real = *real;
-        out.display = display_path(*real);
-        out.exists = true;
-        return true;
+        return ResolvedPath{*real, display_path(*real), true};
     }
     if (err != ENOENT) {
-        if (err == ENOTDIR) {
-            error.message = "Cannot resolve " + path + ": a component of the path is a file, not a directory.";
-        } else if (err == ELOOP) {
-            error.message = "Cannot resolve " + path + ": too many levels of symbolic links.";
-        } else {
-            error.reason = base::ErrorReason::io_error;
-            error.message = "Cannot resolve " + path + ": " + platform::error_text(err) + ".";
-        }
-        return false;
+        if (err == ENOTDIR) return refuse("Cannot resolve " + path + ": a component of the path is a file, not a directory.");
+        if (err == ELOOP) return refuse("Cannot resolve " + path + ": too many levels of symbolic links.");
+        return refuse("Cannot resolve " + path + ": " + platform::error_text(err) + ".", ErrorReason::io_error);
     }
 
     // Missing: walk up to the nearest existing ancestor, which must resolve inside a root. The
@@ -273,40 +258,27 @@ bool Workspace::resolve(const std::string& path, ResolvedPath& out, PathError& e
     std::string cursor = absolute;
     for (int guard = 0; guard < 4096; ++guard) {
         std::string name(name_of(cursor));
-        if (name == "..") {
-            error.message = "Refused: " + path + " uses `..` in a part of the path that does not exist yet. Pass the path without `..`.";
-            return false;
-        }
+        if (name == "..")
+            return refuse("Refused: " + path + " uses `..` in a part of the path that does not exist yet. Pass the path without `..`.");
         if (!name.empty() && name != ".") tail.push_back(name);
         cursor = parent_of(cursor);
         int perr = 0;
         if (auto real = platform::real_path(cursor, &perr)) {
             if (!inside_roots(*real)) return outside(*real, !tail.empty());
-            if (platform::stat_path(*real).kind != platform::FileKind::directory) {
-                error.message = "Cannot create " + path + ": " + *real + " is not a directory.";
-                return false;
-            }
+            if (platform::stat_path(*real).kind != platform::FileKind::directory)
+                return refuse("Cannot create " + path + ": " + *real + " is not a directory.");
             std::string result = *real;
             for (auto it = tail.rbegin(); it != tail.rend(); ++it) result = join(result, *it);
             if (platform::is_symlink(absolute)) {
-                error.reason = base::ErrorReason::outside_root;
-                error.message = "Refused: " + path + " is a symbolic link whose target does not exist; a write through it could land outside the roots.";
-                return false;
+                return refuse("Refused: " + path + " is a symbolic link whose target does not exist; a write through it could land outside the roots.",
+                              ErrorReason::outside_root);
             }
-            out.real = result;
-            out.display = display_path(result);
-            out.exists = false;
-            return true;
+            return ResolvedPath{result, display_path(result), false};
         }
-        if (perr != ENOENT) {
-            error.reason = base::ErrorReason::io_error;
-            error.message = "Cannot resolve " + path + ": " + platform::error_text(perr) + ".";
-            return false;
-        }
+        if (perr != ENOENT) return refuse("Cannot resolve " + path + ": " + platform::error_text(perr) + ".", ErrorReason::io_error);
         if (cursor == platform::filesystem_root(cursor)) break;
     }
-    error.message = "Cannot resolve " + path + ".";
-    return false;
+    return refuse("Cannot resolve " + path + ".");
 }
 
 }  // namespace os

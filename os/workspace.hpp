@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/error_reason.hpp"
+#include "base/result.hpp"
 
 namespace os {
 
@@ -35,7 +36,8 @@ public:
 
     // Resolves `path` (absolute, or relative to the first root). For a path that does not exist,
     // its nearest existing ancestor must resolve inside a root and the rest may hold no `..`.
-    bool resolve(const std::string& path, ResolvedPath& out, PathError& error) const;
+    // Fails with a PathError a model can act on.
+    base::Result<ResolvedPath, PathError> resolve(const std::string& path) const;
 
     // The path as shown to the model and in diff headers: relative to the first root that holds
     // it, absolute otherwise.

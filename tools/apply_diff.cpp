@@ -326,17 +326,17 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
             co_return ToolResult::error("SEARCH/REPLACE blocks need file_path: call apply_diff with file_path set to the file they change.",
                                         base::ErrorReason::invalid_arguments);
         }
-        os::PathError error;
-        if (!ctx.workspace.resolve(name, work.source, error)) co_return ToolResult::error(error.message, error.reason);
+        auto source = ctx.workspace.resolve(name);
+        if (!source) co_return ToolResult::error(source.error().message, source.error().reason);
+        work.source = std::move(source).value();
         if (auto refused = refuse_ignored(ctx, work.source, true); !refused)
             co_return not_applied(std::move(refused).error());
         if (fp.move_to) {
-            os::ResolvedPath destination;
-            if (!ctx.workspace.resolve(*fp.move_to, destination, error))
-                co_return ToolResult::error(error.message, error.reason);
-            if (auto refused = refuse_ignored(ctx, destination, true); !refused)
+            auto destination = ctx.workspace.resolve(*fp.move_to);
+            if (!destination) co_return ToolResult::error(destination.error().message, destination.error().reason);
+            if (auto refused = refuse_ignored(ctx, *destination, true); !refused)
                 co_return not_applied(std::move(refused).error());
-            work.destination = destination;
+            work.destination = std::move(destination).value();
         }
         const platform::FileStat identity = platform::stat_path(work.source.real);
         if (auto same = same_file(files, identities, work.source, identity); same != files.size()) {

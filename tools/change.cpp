@@ -137,10 +137,9 @@ ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bo
 }  // namespace
 
 asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) {
-    os::ResolvedPath path;
-    os::PathError path_error;
-    if (!ctx.workspace.resolve(request.file_path, path, path_error))
-        co_return ToolResult::error(path_error.message, path_error.reason);
+    auto resolved = ctx.workspace.resolve(request.file_path);
+    if (!resolved) co_return ToolResult::error(resolved.error().message, resolved.error().reason);
+    const os::ResolvedPath path = std::move(resolved).value();
     if (auto refused = request.refuse_ignored ? request.refuse_ignored(path) : refuse_ignored(ctx, path, true); !refused)
         co_return ToolResult::error(std::move(refused).error());
 

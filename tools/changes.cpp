@@ -19,9 +19,9 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
     if (args.file_path.empty()) {
         files = ctx.session_changes->files();
     } else {
-        os::ResolvedPath path;
-        os::PathError error;
-        if (!ctx.workspace.resolve(args.file_path, path, error)) co_return ToolResult::error(error.message, error.reason);
+        auto resolved = ctx.workspace.resolve(args.file_path);
+        if (!resolved) co_return ToolResult::error(resolved.error().message, resolved.error().reason);
+        const os::ResolvedPath& path = *resolved;
         auto file = ctx.session_changes->find(path.real);
         if (!file)
             co_return ToolResult::error(

@@ -55,8 +55,9 @@ base::Result<void> refuse_ignored(const CallContext& ctx, const os::ResolvedPath
 }
 
 base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out) {
-    os::PathError path_error;
-    if (!ctx.workspace.resolve(path, out.path, path_error)) return base::fail(base::Failure{path_error.message, path_error.reason});
+    auto resolved = ctx.workspace.resolve(path);
+    if (!resolved) return base::fail(base::Failure{std::move(resolved.error().message), resolved.error().reason});
+    out.path = std::move(resolved).value();
     if (!out.path.exists)
         return base::fail(base::Failure{"File not found: " + path + " (resolved to " + out.path.real +
                            "). Check the path; to create the file, use write (or edit with an empty old_string).",

@@ -372,11 +372,10 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     Report report(static_cast<std::size_t>(args.max_results), budget);
 
     // A file named as the path: that file alone.
-    os::ResolvedPath resolved;
-    os::PathError path_error;
     const std::string given = args.path.empty() ? "." : args.path;
-    if (ctx.workspace.resolve(given, resolved, path_error) && resolved.exists &&
-        platform::stat_path(resolved.real).kind == platform::FileKind::regular) {
+    if (auto resolution = ctx.workspace.resolve(given); resolution && resolution->exists &&
+        platform::stat_path(resolution->real).kind == platform::FileKind::regular) {
+        const os::ResolvedPath& resolved = *resolution;
         if (ctx.ignore && ctx.ignore->settings().ignore_reads)
             if (auto refused = refuse_ignored(ctx, resolved, false); !refused) return ToolResult::error(std::move(refused).error());
         Pipeline pipeline(ctx, *pattern, limits);

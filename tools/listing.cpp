@@ -11,8 +11,9 @@ namespace tools {
 base::Result<ListingStart> resolve_listing_start(const CallContext& ctx, const std::string& path, std::string_view tool) {
     const std::string given = path.empty() ? "." : path;
     ListingStart start;
-    os::PathError error;
-    if (!ctx.workspace.resolve(given, start.folder, error)) return base::fail(base::Failure{error.message, error.reason});
+    auto folder = ctx.workspace.resolve(given);
+    if (!folder) return base::fail(base::Failure{std::move(folder.error().message), folder.error().reason});
+    start.folder = std::move(folder).value();
     if (!start.folder.exists)
         return base::fail(base::Failure{std::string(tool) + ": " + start.folder.display +
                                  " does not exist. Call list with path set to its parent folder (or \".\") to see what "

@@ -58,9 +58,9 @@ base::Unexpected<base::Failure> refusal(std::string message, base::ErrorReason r
 // a symlink, a regular file (folders are told what works). `role` names it in messages ("from").
 base::Result<os::ResolvedPath> resolve_existing(const CallContext& ctx, const std::string& path, const std::string& tool,
                                                 const std::string& role) {
-    os::ResolvedPath out;
-    os::PathError error;
-    if (!ctx.workspace.resolve(path, out, error)) return refusal(error.message, error.reason);
+    auto resolved = ctx.workspace.resolve(path);
+    if (!resolved) return refusal(std::move(resolved.error().message), resolved.error().reason);
+    const os::ResolvedPath& out = *resolved;
     if (auto refused = refuse_ignored(ctx, out, true); !refused) return base::fail(std::move(refused).error());
     const std::string given = as_given(ctx, path);
     if (platform::is_symlink(given))
@@ -249,14 +249,15 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     if (!source_path) co_return ToolResult::error(std::move(source_path).error());
     const os::ResolvedPath source = std::move(source_path).value();
 
-    os::ResolvedPath destination;
-    os::PathError error;
-    if (!ctx.workspace.resolve(args.to, destination, error)) co_return ToolResult::error(error.message, error.reason);
-    if (platform::stat_path(destination.real).kind == platform::FileKind::directory) {
+    auto resolved = ctx.workspace.resolve(args.to);
+    if (!resolved) co_return ToolResult::error(resolved.error().message, resolved.error().reason);
+    if (platform::stat_path(resolved->real).kind == platform::FileKind::directory) {
         // `to` is a folder: the file goes into it, under its own name.
-        const std::string into = destination.real + "/" + std::string(os::name_of(source.real));
-        if (!ctx.workspace.resolve(into, destination, error)) co_return ToolResult::error(error.message, error.reason);
+        const std::string into = resolved->real + "/" + std::string(os::name_of(source.real));
+        resolved = ctx.workspace.resolve(into);
+        if (!resolved) co_return ToolResult::error(resolved.error().message, resolved.error().reason);
     }
+    const os::ResolvedPath destination = std::move(resolved).value();
     if (auto refused = refuse_ignored(ctx, destination, true); !refused) co_return ToolResult::error(std::move(refused).error());
     if (platform::same_path(source.real, destination.real))
         co_return ToolResult::error("Nothing to move: from and to name the same file (" + source.display +

@@ -88,9 +88,10 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
 
     LoadedFile file;
     if (ctx.ignore && ctx.ignore->settings().ignore_reads) {
-        os::PathError path_error;
-        if (ctx.workspace.resolve(path, file.path, path_error))
+        if (auto resolved = ctx.workspace.resolve(path)) {
+            file.path = std::move(resolved).value();
             if (auto refused = refuse_ignored(ctx, file.path, false); !refused) return ToolResult::error(std::move(refused).error());
+        }
     }
     if (auto loaded = load_text_file(ctx, path, file); !loaded) {
         if (loaded.error().reason == base::ErrorReason::not_text && !file.path.real.empty())
@@ -173,11 +174,9 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
 // that waits for a human (then the read is served from the disk at once).
 asio::awaitable<ToolResult> read_one(CallContext& ctx, const ReadArgs& args, std::size_t budget) {
     ledger::FileLanes::Guard lane;
-    os::ResolvedPath path;
-    os::PathError ignored;
-    if (ctx.workspace.resolve(args.file_path, path, ignored))
-        lane = co_await ctx.lanes.acquire_for_read(lane_key(path.real));
-    const bool run_inline = !path.real.empty() && WorkPlacement::inline_now(ctx, {platform::stat_path(path.real).size});
+    const auto path = ctx.workspace.resolve(args.file_path);  // when it fails, read_file says why
+    if (path) lane = co_await ctx.lanes.acquire_for_read(lane_key(path->real));
+    const bool run_inline = path && WorkPlacement::inline_now(ctx, {platform::stat_path(path->real).size});
     co_return co_await WorkPlacement::run(ctx, run_inline, [&ctx, &args, budget] { return read_file(ctx, args, budget); });
 }
 

@@ -25,9 +25,8 @@ void add_remaining_note(Plan& plan, std::size_t depth) {
 asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
     // The latest change was a move: both of its files go back together.
     if (ctx.history) {
-        os::ResolvedPath path;
-        os::PathError error;
-        if (ctx.workspace.resolve(args.file_path, path, error)) {
+        if (auto resolved = ctx.workspace.resolve(args.file_path)) {
+            const os::ResolvedPath& path = *resolved;
             if (auto move = move_of(*ctx.history, path.real)) {
                 if (auto refused = refuse_ignored(ctx, path, true); !refused) co_return ToolResult::error(std::move(refused).error());
                 co_return co_await undo_move(ctx, move->first, move->second, args.dry_run);

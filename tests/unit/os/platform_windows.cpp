@@ -75,16 +75,17 @@ TEST_CASE("windows: the real path, containment compared without case, backslashe
 
     os::Workspace workspace({dir});
     REQUIRE(workspace.roots().size() == 1);
-    os::ResolvedPath resolved;
-    os::PathError error;
     std::string upper = dir;
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    CHECK_MESSAGE(workspace.resolve(upper + "\\FILE.txt", resolved, error), error.message);
-    CHECK(resolved.display == "File.txt");
-    CHECK(workspace.resolve("sub\\new.txt", resolved, error));
-    CHECK(resolved.display == "sub/new.txt");
-    CHECK_FALSE(workspace.resolve("C:/Windows/win.ini", resolved, error));
-    CHECK(error.reason == base::ErrorReason::outside_root);
+    const auto other_case = workspace.resolve(upper + "\\FILE.txt");
+    REQUIRE_MESSAGE(other_case.ok(), (other_case.ok() ? std::string() : other_case.error().message));
+    CHECK(other_case->display == "File.txt");
+    const auto fresh = workspace.resolve("sub\\new.txt");
+    REQUIRE(fresh.ok());
+    CHECK(fresh->display == "sub/new.txt");
+    const auto outside = workspace.resolve("C:/Windows/win.ini");
+    REQUIRE_FALSE(outside.ok());
+    CHECK(outside.error().reason == base::ErrorReason::outside_root);
 }
 
 TEST_CASE("windows: CRLF, a BOM and Latin-1 bytes are written byte for byte") {

@@ -137,30 +137,30 @@ private:
 TEST_CASE("workspace: relative and absolute paths inside the root resolve") {
     TempTree t;
     os::Workspace ws({t.root()});
-    os::ResolvedPath out;
-    os::PathError err;
-    REQUIRE(ws.resolve("a.txt", out, err));
-    CHECK(out.real == t.root() + "/a.txt");
-    CHECK(out.exists);
-    CHECK(out.display == "a.txt");
-    REQUIRE(ws.resolve(t.root() + "/sub/../a.txt", out, err));
-    CHECK(out.display == "a.txt");
+    const auto relative = ws.resolve("a.txt");
+    REQUIRE(relative.ok());
+    CHECK(relative->real == t.root() + "/a.txt");
+    CHECK(relative->exists);
+    CHECK(relative->display == "a.txt");
+    const auto absolute = ws.resolve(t.root() + "/sub/../a.txt");
+    REQUIRE(absolute.ok());
+    CHECK(absolute->display == "a.txt");
 }
 
 TEST_CASE("workspace: escapes by `..` and absolute paths are refused with a message naming the roots") {
     TempTree t;
     os::Workspace ws({t.root()});
-    os::ResolvedPath out;
-    os::PathError err;
-    CHECK_FALSE(ws.resolve("../outside/secret.txt", out, err));
-    CHECK(err.message.find("outside the allowed roots (" + t.root() + ")") != std::string::npos);
-    CHECK_FALSE(ws.resolve(t.outside() + "/secret.txt", out, err));
-    CHECK(err.reason == base::ErrorReason::outside_root);
-    CHECK_FALSE(ws.resolve("sub/../../outside/new.txt", out, err));
-    CHECK_FALSE(ws.resolve(drive_of(t.base) + "etc/passwd", out, err));
-    CHECK_FALSE(ws.resolve("/etc/passwd", out, err));  // on Windows: on the root's drive, still outside
-    CHECK_FALSE(ws.resolve(std::string("a\0b", 3), out, err));
-    CHECK_FALSE(ws.resolve("", out, err));
+    const auto up = ws.resolve("../outside/secret.txt");
+    REQUIRE_FALSE(up.ok());
+    CHECK(up.error().message.find("outside the allowed roots (" + t.root() + ")") != std::string::npos);
+    const auto absolute = ws.resolve(t.outside() + "/secret.txt");
+    REQUIRE_FALSE(absolute.ok());
+    CHECK(absolute.error().reason == base::ErrorReason::outside_root);
+    CHECK_FALSE(ws.resolve("sub/../../outside/new.txt").ok());
+    CHECK_FALSE(ws.resolve(drive_of(t.base) + "etc/passwd").ok());
+    CHECK_FALSE(ws.resolve("/etc/passwd").ok());  // on Windows: on the root's drive, still outside
+    CHECK_FALSE(ws.resolve(std::string("a\0b", 3)).ok());
+    CHECK_FALSE(ws.resolve("").ok());
 }
 
 TEST_CASE("workspace: symlinks inside resolve; symlinks out, dangling or through a folder are refused" *
@@ -168,29 +168,29 @@ TEST_CASE("workspace: symlinks inside resolve; symlinks out, dangling or through
     TempTree t;
     REQUIRE(t.make_links());
     os::Workspace ws({t.root()});
-    os::ResolvedPath out;
-    os::PathError err;
-    REQUIRE(ws.resolve("inside-link", out, err));
-    CHECK(out.display == "a.txt");
-    CHECK_FALSE(ws.resolve("escape", out, err));
-    CHECK(err.message.find("outside the allowed roots") != std::string::npos);
-    CHECK(err.message.find("escape resolves to " + t.outside() + "/secret.txt") != std::string::npos);
-    CHECK_FALSE(ws.resolve("outdir/secret.txt", out, err));
-    CHECK_FALSE(ws.resolve("outdir/new.txt", out, err));
-    CHECK_FALSE(ws.resolve("dangling", out, err));
+    const auto inside = ws.resolve("inside-link");
+    REQUIRE(inside.ok());
+    CHECK(inside->display == "a.txt");
+    const auto escape = ws.resolve("escape");
+    REQUIRE_FALSE(escape.ok());
+    CHECK(escape.error().message.find("outside the allowed roots") != std::string::npos);
+    CHECK(escape.error().message.find("escape resolves to " + t.outside() + "/secret.txt") != std::string::npos);
+    CHECK_FALSE(ws.resolve("outdir/secret.txt").ok());
+    CHECK_FALSE(ws.resolve("outdir/new.txt").ok());
+    CHECK_FALSE(ws.resolve("dangling").ok());
 }
 
 TEST_CASE("workspace: new files resolve through their nearest existing ancestor") {
     TempTree t;
     os::Workspace ws({t.root()});
-    os::ResolvedPath out;
-    os::PathError err;
-    REQUIRE(ws.resolve("new/dir/file.txt", out, err));
-    CHECK_FALSE(out.exists);
-    CHECK(out.display == "new/dir/file.txt");
-    CHECK(out.real == t.root() + "/new/dir/file.txt");
-    CHECK_FALSE(ws.resolve("new/../../outside/x", out, err));
-    CHECK(err.message.find("..") != std::string::npos);
+    const auto fresh = ws.resolve("new/dir/file.txt");
+    REQUIRE(fresh.ok());
+    CHECK_FALSE(fresh->exists);
+    CHECK(fresh->display == "new/dir/file.txt");
+    CHECK(fresh->real == t.root() + "/new/dir/file.txt");
+    const auto up = ws.resolve("new/../../outside/x");
+    REQUIRE_FALSE(up.ok());
+    CHECK(up.error().message.find("..") != std::string::npos);
 }
 
 TEST_CASE("workspace: unusable roots are reported, duplicates merged") {
@@ -217,12 +217,11 @@ TEST_CASE("workspace: with --root given, client roots narrow it where they overl
     CHECK(narrowed.note.empty());
     REQUIRE(narrowed.workspace.roots() == std::vector<std::string>{sub});
     // A path inside --root but outside the client's roots is refused, naming both sets.
-    os::ResolvedPath out;
-    os::PathError err;
-    CHECK_FALSE(narrowed.workspace.resolve(t.root() + "/a.txt", out, err));
-    CHECK(err.message.find("outside the allowed roots (" + sub + ": where the client's roots (" + sub +
-                           ") and this server's --root (" + t.root() + ") overlap)") != std::string::npos);
-    CHECK(narrowed.workspace.resolve(sub + "/new.txt", out, err));
+    const auto refused = narrowed.workspace.resolve(t.root() + "/a.txt");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("outside the allowed roots (" + sub + ": where the client's roots (" + sub +
+                                       ") and this server's --root (" + t.root() + ") overlap)") != std::string::npos);
+    CHECK(narrowed.workspace.resolve(sub + "/new.txt").ok());
 
     // A client root wider than --root leaves --root as it is.
     const auto wider = ws.with_client_roots({file_uri(t.base)}, true);
@@ -238,12 +237,11 @@ TEST_CASE("workspace: with --root given, disjoint client roots leave --root and 
     const auto kept = ws.with_client_roots({file_uri(outside)}, true);
     CHECK(kept.workspace.roots() == ws.roots());
     CHECK(kept.note == "The client's roots (" + outside + ") are outside this server's --root (" + root + "); --root is used.");
-    os::ResolvedPath out;
-    os::PathError err;
-    CHECK(kept.workspace.resolve("a.txt", out, err));
-    CHECK_FALSE(kept.workspace.resolve(outside + "/secret.txt", out, err));
-    CHECK(err.message.find("(" + root + ": this server's --root; the client's roots (" + outside + ") are outside it)") !=
-          std::string::npos);
+    CHECK(kept.workspace.resolve("a.txt").ok());
+    const auto refused = kept.workspace.resolve(outside + "/secret.txt");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("(" + root + ": this server's --root; the client's roots (" + outside +
+                                       ") are outside it)") != std::string::npos);
 
     const std::string gone = t.base + "/gone";
     const auto unusable = ws.with_client_roots({file_uri(gone), "https://example.com/x"}, true);
@@ -263,12 +261,12 @@ TEST_CASE("workspace: without --root, the client's roots are the roots; the work
     const auto theirs = cwd.with_client_roots({file_uri(outside)}, false);
     CHECK(theirs.note.empty());
     REQUIRE(theirs.workspace.roots() == std::vector<std::string>{outside});
-    os::ResolvedPath out;
-    os::PathError err;
-    REQUIRE(theirs.workspace.resolve("secret.txt", out, err));  // relative to the client's root
-    CHECK(out.real == outside + "/secret.txt");
-    CHECK_FALSE(theirs.workspace.resolve(t.root() + "/a.txt", out, err));
-    CHECK(err.message.find("the client's roots; this server was started without --root") != std::string::npos);
+    const auto relative = theirs.workspace.resolve("secret.txt");  // relative to the client's root
+    REQUIRE(relative.ok());
+    CHECK(relative->real == outside + "/secret.txt");
+    const auto refused = theirs.workspace.resolve(t.root() + "/a.txt");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("the client's roots; this server was started without --root") != std::string::npos);
 
     const auto fallback = cwd.with_client_roots({file_uri(t.base + "/gone")}, false);
     CHECK(fallback.workspace.roots() == cwd.roots());
@@ -300,41 +298,45 @@ TEST_CASE("workspace: client root URIs are decoded; only the first max_client_ro
 TEST_CASE("workspace: a missing path outside the roots is not said to resolve to its ancestor") {
     TempTree t;
     os::Workspace ws({t.root()});
-    os::ResolvedPath out;
-    os::PathError err;
     const std::string root = t.root();
     const std::string drive = drive_of(t.base);  // "/" or "C:/"
     const std::string secret = t.outside() + "/secret.txt";
     const std::string missing = drive + "no-such-dir-mcp-edit/sub/zzz.txt";
-    CHECK_FALSE(ws.resolve(missing, out, err));
-    CHECK(err.reason == base::ErrorReason::outside_root);
-    CHECK(err.message.find("resolves to " + drive + ",") == std::string::npos);
-    CHECK(err.message.find("Refused: " + missing + " is outside the allowed roots (" + root +
-                           "): it does not exist, and its nearest existing folder, " + drive + ", is outside them.") == 0);
-    CHECK(err.message.find("e.g. a path relative to " + root) != std::string::npos);
+    const auto absent = ws.resolve(missing);
+    REQUIRE_FALSE(absent.ok());
+    CHECK(absent.error().reason == base::ErrorReason::outside_root);
+    CHECK(absent.error().message.find("resolves to " + drive + ",") == std::string::npos);
+    CHECK(absent.error().message.find("Refused: " + missing + " is outside the allowed roots (" + root +
+                                      "): it does not exist, and its nearest existing folder, " + drive +
+                                      ", is outside them.") == 0);
+    CHECK(absent.error().message.find("e.g. a path relative to " + root) != std::string::npos);
     // A tail of it exists in the root: the message names it.
-    CHECK_FALSE(ws.resolve(drive + "repo-mcp-edit/a.txt", out, err));
-    CHECK(err.message.find(" " + root + "/a.txt exists: if that is the file meant, pass a.txt.") != std::string::npos);
+    const auto tail = ws.resolve(drive + "repo-mcp-edit/a.txt");
+    REQUIRE_FALSE(tail.ok());
+    CHECK(tail.error().message.find(" " + root + "/a.txt exists: if that is the file meant, pass a.txt.") != std::string::npos);
     // An existing file outside: said plainly, without "resolves to" itself.
-    CHECK_FALSE(ws.resolve(secret, out, err));
-    CHECK(err.message.find("Refused: " + secret + " is outside the allowed roots") == 0);
-    CHECK_FALSE(ws.resolve("", out, err));
-    CHECK(err.reason == base::ErrorReason::invalid_arguments);
+    const auto outside = ws.resolve(secret);
+    REQUIRE_FALSE(outside.ok());
+    CHECK(outside.error().message.find("Refused: " + secret + " is outside the allowed roots") == 0);
+    const auto empty = ws.resolve("");
+    REQUIRE_FALSE(empty.ok());
+    CHECK(empty.error().reason == base::ErrorReason::invalid_arguments);
 }
 
 TEST_CASE("workspace: `~/` is the user's home, then checked against the roots") {
     TempTree t;
     HomeAt home(t.root());
     os::Workspace ws({t.root()});
-    os::ResolvedPath out;
-    os::PathError err;
-    CHECK(ws.resolve("~/a.txt", out, err));
-    CHECK(out.real == t.root() + "/a.txt");
-    CHECK(ws.resolve("~/new.txt", out, err));
-    CHECK_FALSE(out.exists);
+    const auto existing = ws.resolve("~/a.txt");
+    REQUIRE(existing.ok());
+    CHECK(existing->real == t.root() + "/a.txt");
+    const auto fresh = ws.resolve("~/new.txt");
+    REQUIRE(fresh.ok());
+    CHECK_FALSE(fresh->exists);
     home.move_to(t.outside());
-    CHECK_FALSE(ws.resolve("~/secret.txt", out, err));
-    CHECK(err.message.find("outside the allowed roots") != std::string::npos);
+    const auto outside = ws.resolve("~/secret.txt");
+    REQUIRE_FALSE(outside.ok());
+    CHECK(outside.error().message.find("outside the allowed roots") != std::string::npos);
 }
 
 #ifdef _WIN32
@@ -356,26 +358,32 @@ std::string upper(std::string path) {
 TEST_CASE("workspace (Windows): backslashes, \\\\?\\ paths and another case name the same files") {
     TempTree t;
     os::Workspace ws({t.root()});
-    os::ResolvedPath out;
-    os::PathError err;
-    REQUIRE_MESSAGE(ws.resolve(backslashed(t.root()) + "\\sub\\..\\a.txt", out, err), err.message);
-    CHECK(out.display == "a.txt");
-    REQUIRE_MESSAGE(ws.resolve("\\\\?\\" + backslashed(t.root()) + "\\a.txt", out, err), err.message);
-    CHECK(out.display == "a.txt");
-    CHECK(out.real == t.root() + "/a.txt");
-    REQUIRE_MESSAGE(ws.resolve(upper(t.root()) + "/A.TXT", out, err), err.message);
-    CHECK(out.display == "a.txt");  // the name as stored
-    REQUIRE_MESSAGE(ws.resolve("SUB\\New.txt", out, err), err.message);
-    CHECK_FALSE(out.exists);
+    // The error's message when the path did not resolve ("" when it did).
+    auto why = [](const auto& resolved) { return resolved.ok() ? std::string() : resolved.error().message; };
+    const auto backslashes = ws.resolve(backslashed(t.root()) + "\\sub\\..\\a.txt");
+    REQUIRE_MESSAGE(backslashes.ok(), why(backslashes));
+    CHECK(backslashes->display == "a.txt");
+    const auto long_form = ws.resolve("\\\\?\\" + backslashed(t.root()) + "\\a.txt");
+    REQUIRE_MESSAGE(long_form.ok(), why(long_form));
+    CHECK(long_form->display == "a.txt");
+    CHECK(long_form->real == t.root() + "/a.txt");
+    const auto other_case = ws.resolve(upper(t.root()) + "/A.TXT");
+    REQUIRE_MESSAGE(other_case.ok(), why(other_case));
+    CHECK(other_case->display == "a.txt");  // the name as stored
+    const auto fresh = ws.resolve("SUB\\New.txt");
+    REQUIRE_MESSAGE(fresh.ok(), why(fresh));
+    CHECK_FALSE(fresh->exists);
     // The same escapes in Windows' spellings.
-    CHECK_FALSE(ws.resolve("..\\outside\\secret.txt", out, err));
-    CHECK_FALSE(ws.resolve("\\\\?\\" + backslashed(t.outside()) + "\\secret.txt", out, err));
-    CHECK(err.reason == base::ErrorReason::outside_root);
-    CHECK_FALSE(ws.resolve(upper(t.outside()) + "/SECRET.TXT", out, err));
-    CHECK(err.reason == base::ErrorReason::outside_root);
+    CHECK_FALSE(ws.resolve("..\\outside\\secret.txt").ok());
+    const auto long_outside = ws.resolve("\\\\?\\" + backslashed(t.outside()) + "\\secret.txt");
+    REQUIRE_FALSE(long_outside.ok());
+    CHECK(long_outside.error().reason == base::ErrorReason::outside_root);
+    const auto upper_outside = ws.resolve(upper(t.outside()) + "/SECRET.TXT");
+    REQUIRE_FALSE(upper_outside.ok());
+    CHECK(upper_outside.error().reason == base::ErrorReason::outside_root);
     // A root beside it whose name starts the same is not inside it.
     fs::create_directories(fs_path(t.base + "/rootish"));
-    CHECK_FALSE(ws.resolve(t.base + "/ROOTISH/x.txt", out, err));
+    CHECK_FALSE(ws.resolve(t.base + "/ROOTISH/x.txt").ok());
 }
 
 TEST_CASE("workspace (Windows): roots compare without case: one root, client roots in another case narrow it") {
@@ -387,10 +395,9 @@ TEST_CASE("workspace (Windows): roots compare without case: one root, client roo
     const auto narrowed = ws.with_client_roots({file_uri(upper(t.root()) + "/SUB")}, true);
     CHECK(narrowed.note.empty());
     REQUIRE(narrowed.workspace.roots() == std::vector<std::string>{t.root() + "/sub"});
-    os::ResolvedPath out;
-    os::PathError err;
-    CHECK(narrowed.workspace.resolve("new.txt", out, err));
-    CHECK(out.real == t.root() + "/sub/new.txt");
-    CHECK_FALSE(narrowed.workspace.resolve(t.root() + "/a.txt", out, err));
+    const auto fresh = narrowed.workspace.resolve("new.txt");
+    REQUIRE(fresh.ok());
+    CHECK(fresh->real == t.root() + "/sub/new.txt");
+    CHECK_FALSE(narrowed.workspace.resolve(t.root() + "/a.txt").ok());
 }
 #endif

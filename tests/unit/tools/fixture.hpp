@@ -67,8 +67,9 @@ struct Fixture {
     // The file as a change would load it.
     tools::FileSnapshot snapshot(const std::string& name) {
         tools::FileSnapshot s;
-        os::PathError err;
-        REQUIRE(workspace.resolve(name, s.file.path, err));
+        auto resolved = workspace.resolve(name);
+        REQUIRE(resolved.ok());
+        s.file.path = std::move(resolved).value();
         s.exists = s.file.path.exists;
         if (s.exists) REQUIRE(tools::load_text_file(ctx, name, s.file).ok());
         return s;

@@ -292,6 +292,7 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         scope.progress = progress_reporter(envelope);
         scope.alone = [this] { return tool_calls_ == 1; };
         scope.max_result_text = envelope.quirks.result_text_budget;
+        scope.result_view = envelope.quirks.result_view;
         scope.approval = [this, &envelope, rpc_call](const tools::PreparedCall& prepared,
                                                      const std::function<void(double, double, std::string)>& progress) {
             Approvals::Call c;

@@ -20,10 +20,14 @@ struct NamedQuirks {
 
 // Every client that needs something other than the defaults, by clientInfo.name. The budgets
 // leave room for what JSON escaping adds (a tab and a newline per numbered line), the facts
-// beside the text and, for Qwen Code, the text shown twice (structuredContent and content[]).
-constexpr std::array<NamedQuirks, 2> quirks_table = {{
-    {"codex-mcp-client", false, ClientQuirks{.form_feedback_field = false, .result_text_budget = 9000}},
-    {"qwen-cli-mcp-client", true, ClientQuirks{.result_text_budget = 10000}},
+// beside the text and, for Qwen Code, results other than read's that carry their text in both
+// structuredContent and content[] (Codex cuts the JSON it shows past 12,000 bytes, Qwen Code the
+// JSON and the content[] texts together past 28,000 characters).
+constexpr std::array<NamedQuirks, 3> quirks_table = {{
+    {"claude-code", false, ClientQuirks{.result_view = tools::ResultView::structured_only}},
+    {"codex-mcp-client", false,
+     ClientQuirks{.form_feedback_field = false, .result_text_budget = 9000, .result_view = tools::ResultView::structured_only}},
+    {"qwen-cli-mcp-client", true, ClientQuirks{.result_text_budget = 10000, .result_view = tools::ResultView::both}},
 }};
 
 const Json* object_member(const Json& object, std::string_view key) {

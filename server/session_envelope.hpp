@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/versions.hpp"
+#include "tools/result_view.hpp"
 
 namespace server {
 
@@ -24,6 +25,8 @@ struct ClientQuirks {
     // pages (`truncated: true`, the next offset) and lists and searches count the rest, instead
     // of the host dropping part of a result that says it is whole. 0: the server's own limit.
     std::size_t result_text_budget = 0;
+    // What the client shows its model of a result: where `read` puts its numbered text.
+    tools::ResultView result_view = tools::ResultView::unknown;
 };
 // The quirks of the client called `client_name` (defaults for a client the table does not name).
 ClientQuirks quirks_of(std::string_view client_name);

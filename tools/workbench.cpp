@@ -110,6 +110,7 @@ asio::awaitable<ToolResult> Workbench::run(PreparedCall& prepared, CallScope sco
     if (scope.progress) ctx.progress = scope.progress;
     if (scope.alone) ctx.alone = scope.alone;
     if (scope.max_result_text) ctx.limits.max_result_text = std::min(ctx.limits.max_result_text, scope.max_result_text);
+    ctx.result_view = scope.result_view;
     if (scope.approval) ctx.approve = scope.approval(prepared, ctx.progress);
     ToolResult outcome;
     try {

@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import {
-  BINARY, CRLF_EDITED, TOOLS, fixtures, holds, modelCalls, numbered, projectFile, referenceError, runScripted, seenAt, serverArgs,
+  BINARY, CRLF_EDITED, TOOLS, fixtures, holds, modelCalls, numbered, numberedUnpadded, projectFile, referenceError, runScripted, seenAt, serverArgs,
 } from './harness.mjs';
 import { startAnthropicMock } from './mock_anthropic.mjs';
 
@@ -100,12 +100,12 @@ describe('claude -p, --approval auto: one run reads, edits a CRLF file, hits an 
   });
 
   test('(b) read puts the numbered lines of notes.txt in front of the model', () => {
-    // Claude Code hands the model only the stringified structuredContent, so this passes once
-    // structuredContent carries `text`.
+    // Claude Code hands the model only the stringified structuredContent, whose `text` has the
+    // numbers unpadded for it (the server knows it by its clientInfo name).
     const read = resultAt(r, 0);
     assert.equal(read.isError, false, `read failed\n${r.context()}`);
     const lines = fixtures()['notes.txt'].toString('utf8').split('\n');
-    assert.ok(holds(read.text, numbered(2, lines[1])),
+    assert.ok(holds(read.text, `\n${numberedUnpadded(2, lines[1])}`) && !holds(read.text, numbered(2, lines[1])),
       `the model did not see line 2 ("${lines[1]}") of notes.txt numbered\n${r.context()}`);
   });
 
@@ -278,7 +278,7 @@ describe('claude -p, --approval auto: with no other file tool, one run lists, fi
 
   test('read of two paths shows both files numbered', (t) => {
     const seen = seenJson(t, 3);
-    for (const s of ['==> crlf.txt <==', numbered(2, 'two'), '==> no-final-newline.txt <==', numbered(2, 'second')]) {
+    for (const s of ['==> crlf.txt <==\n1\tone', numberedUnpadded(2, 'two'), '==> no-final-newline.txt <==\n1\tfirst', numberedUnpadded(2, 'second')]) {
       assert.ok(seen.text.includes(s), `the model did not see ${JSON.stringify(s)}\n${r.context()}`);
     }
   });

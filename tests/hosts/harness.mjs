@@ -65,6 +65,11 @@ export const TOOLS = ['read', 'edit', 'multiedit', 'write', 'insert', 'apply_dif
 
 /** A numbered line as `read` shows it: the number right-aligned in 6, a tab, the line. */
 export const numbered = (n, line) => `${String(n).padStart(6)}\t${line}`;
+/**
+ * A numbered line as `read`'s structuredContent has it for a host that shows its model only that
+ * JSON (Claude Code, Codex): the number unpadded, a tab, the line.
+ */
+export const numberedUnpadded = (n, line) => `${n}\t${line}`;
 
 /** The lines of a text. */
 export const lines = (text) => text.split('\n');

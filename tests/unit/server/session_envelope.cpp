@@ -15,3 +15,12 @@ TEST_CASE("quirks: Codex and Qwen Code get a result budget under the size their 
     CHECK(server::quirks_of("qwen").result_text_budget == 0);
     CHECK(server::quirks_of("").result_text_budget == 0);
 }
+
+TEST_CASE("quirks: Claude Code and Codex show only structuredContent, Qwen Code shows it and content[]; others unknown") {
+    CHECK(server::quirks_of("claude-code").result_view == tools::ResultView::structured_only);
+    CHECK(server::quirks_of("codex-mcp-client").result_view == tools::ResultView::structured_only);
+    CHECK(server::quirks_of("qwen-cli-mcp-client-edit").result_view == tools::ResultView::both);
+    CHECK(server::quirks_of("claude-code-2").result_view == tools::ResultView::unknown);  // matched whole
+    CHECK(server::quirks_of("gemini-cli-mcp-client").result_view == tools::ResultView::unknown);
+    CHECK(server::quirks_of("").result_view == tools::ResultView::unknown);
+}

@@ -92,3 +92,63 @@ TEST_CASE("read: still waits for a change that is not waiting for a human, and s
     CHECK(log == std::vector<std::string>{"form open", "answered", "change done", "read done"});
     CHECK(read->structured["text"] == "     1\tone\n     2\tTWO");
 }
+
+TEST_CASE("read: a client that shows only structuredContent gets its text numbered without padding; content[0] keeps cat -n") {
+    Fixture fx;
+    fx.put("x.txt", "alpha\n\tbeta\n");
+    fx.ctx.result_view = tools::ResultView::structured_only;
+    const tools::ToolResult r = fx.read("x.txt");
+    REQUIRE_FALSE(r.is_error);
+    CHECK(r.text == "     1\talpha\n     2\t\tbeta");
+    CHECK(r.structured["text"] == "1\talpha\n2\t\tbeta");
+    CHECK(r.structured["end_line"] == 2);
+    CHECK_FALSE(r.extra_text.empty());  // the facts in content[1], for the contract's content-only readers
+}
+
+TEST_CASE("read: for a client that shows structuredContent and content[] both, the text and the facts are each there once") {
+    Fixture fx;
+    fx.put("x.txt", "alpha\nbeta\n");
+    fx.ctx.result_view = tools::ResultView::both;
+    const tools::ToolResult r = fx.read("x.txt");
+    REQUIRE_FALSE(r.is_error);
+    CHECK(r.text == "     1\talpha\n     2\tbeta");
+    CHECK(r.structured["text"] == "(the numbered lines are in the text after this JSON)");
+    CHECK(r.structured["total_lines"] == 2);
+    CHECK(r.extra_text.empty());  // no second copy of the facts
+}
+
+TEST_CASE("read: with unpadded numbers the page budget is counted on the text the client sees, so more lines fit") {
+    std::string body;
+    for (int i = 0; i < 40; ++i) body += "x\n";
+    std::int64_t end_padded = 0, end_unpadded = 0;
+    for (const auto view : {tools::ResultView::unknown, tools::ResultView::structured_only}) {
+        Fixture fx;
+        fx.put("x.txt", body);
+        fx.ctx.limits.max_result_text = 100;
+        fx.ctx.result_view = view;
+        const tools::ToolResult r = fx.read("x.txt");
+        REQUIRE_FALSE(r.is_error);
+        CHECK(r.structured["truncated"] == true);
+        (view == tools::ResultView::unknown ? end_padded : end_unpadded) = r.structured["end_line"].get<std::int64_t>();
+        const std::string& seen = r.structured["text"].get_ref<const std::string&>();
+        CHECK(seen.size() <= 100);
+    }
+    CHECK(end_padded >= 9);
+    CHECK(end_unpadded > end_padded + 5);
+}
+
+TEST_CASE("read: file_paths for a client that shows only structuredContent: each file's text unpadded under its header") {
+    Fixture fx;
+    fx.put("a.txt", "one\n");
+    fx.put("b.txt", "two\n");
+    fx.ctx.result_view = tools::ResultView::structured_only;
+    const tools::ToolResult r = fx.call(tools::read_handler(), {{"file_paths", {fx.path("a.txt"), fx.path("b.txt"), fx.path("none.txt")}}});
+    REQUIRE_FALSE(r.is_error);
+    const std::string text = r.structured["text"];
+    CHECK(text.starts_with("Read 2 of 3 files"));
+    CHECK(text.find("==> " + fx.path("a.txt") + " <==\n1\tone") != std::string::npos);
+    CHECK(text.find("==> " + fx.path("b.txt") + " <==\n1\ttwo") != std::string::npos);
+    CHECK(text.find("[not read]") != std::string::npos);
+    CHECK(r.text.find("==> " + fx.path("a.txt") + " <==\n     1\tone") != std::string::npos);
+    CHECK(r.structured["files"].size() == 3);
+}

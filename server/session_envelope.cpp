@@ -23,11 +23,13 @@ struct NamedQuirks {
 // beside the text and, for Qwen Code, results other than read's that carry their text in both
 // structuredContent and content[] (Codex cuts the JSON it shows past 12,000 bytes, Qwen Code the
 // JSON and the content[] texts together past 28,000 characters).
-constexpr std::array<NamedQuirks, 3> quirks_table = {{
-    {"claude-code", false, ClientQuirks{.result_view = tools::ResultView::structured_only}},
+using Shows = tools::ResultView::Shows;
+constexpr std::array<NamedQuirks, 4> quirks_table = {{
+    {"claude-code", false, ClientQuirks{.result_view = {Shows::structured_only, true}}},
     {"codex-mcp-client", false,
-     ClientQuirks{.form_feedback_field = false, .result_text_budget = 9000, .result_view = tools::ResultView::structured_only}},
-    {"qwen-cli-mcp-client", true, ClientQuirks{.result_text_budget = 10000, .result_view = tools::ResultView::both}},
+     ClientQuirks{.form_feedback_field = false, .result_text_budget = 9000, .result_view = {Shows::structured_only, true}}},
+    {"gemini-cli-mcp-client", false, ClientQuirks{.result_view = {Shows::unknown, true}}},
+    {"qwen-cli-mcp-client", true, ClientQuirks{.result_text_budget = 10000, .result_view = {Shows::both, true}}},
 }};
 
 const Json* object_member(const Json& object, std::string_view key) {

@@ -26,7 +26,7 @@ struct ClientQuirks {
     // of the host dropping part of a result that says it is whole. 0: the server's own limit.
     std::size_t result_text_budget = 0;
     // What the client shows its model of a result: where `read` puts its numbered text.
-    tools::ResultView result_view = tools::ResultView::unknown;
+    tools::ResultView result_view{};
 };
 // The quirks of the client called `client_name` (defaults for a client the table does not name).
 ClientQuirks quirks_of(std::string_view client_name);

@@ -38,7 +38,7 @@ void append_line_number(std::string& out, std::size_t n, bool padded = true) {
 }
 
 // structuredContent's `text` for a client that shows its model both structuredContent and the
-// content[] texts (ResultView::both): the numbered text is in content[0] only.
+// content[] texts (ResultView::Shows::both): the numbered text is in content[0] only.
 constexpr std::string_view text_after_json = "(the numbered lines are in the text after this JSON)";
 
 // The image formats read returns as image content, by their first bytes (not the name's extension).
@@ -120,11 +120,7 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
 
     const std::size_t wanted_last = first + static_cast<std::size_t>(limit) - 1;
     std::string out;
-    // For a client that shows its model only structuredContent: the text it sees, numbered
-    // without padding (and the one the budget is counted on).
-    const bool unpadded = ctx.result_view == ResultView::structured_only;
-    std::string unpadded_out;
-    const std::string& seen_text = unpadded ? unpadded_out : out;
+    const bool padded = !ctx.result_view.escaped;
     std::size_t line_no = 0, last_shown = 0;
     bool cut = false, over_budget = false;
     text::for_each_line(body, [&](const text::LineSpan& span) {
@@ -144,18 +140,13 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
             shown += " \xE2\x80\xA6 [line cut: " + std::to_string(dropped) + " more bytes]";
             cut = true;
         }
-        if (!seen_text.empty() && seen_text.size() + shown.size() + 8 > budget) {
+        if (!out.empty() && out.size() + shown.size() + 8 > budget) {
             over_budget = true;
             return false;
         }
         if (!out.empty()) out += '\n';
-        append_line_number(out, line_no);
+        append_line_number(out, line_no, padded);
         out += shown;
-        if (unpadded) {
-            if (!unpadded_out.empty()) unpadded_out += '\n';
-            append_line_number(unpadded_out, line_no, false);
-            unpadded_out += shown;
-        }
         last_shown = line_no;
         return true;
     });
@@ -177,12 +168,11 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
     // content[1]: the facts alone, for hosts that show only content[]; structuredContent also
     // carries the numbered text, for hosts that show their model only structuredContent. A client
     // that shows both sees the facts in the JSON and the text after it, each once.
-    if (ctx.result_view != ResultView::both)
+    if (ctx.result_view.shows == ResultView::Shows::both) {
+        result.structured["text"] = text_after_json;
+    } else {
         result.extra_text = result.structured.dump(-1, ' ', false, Json::error_handler_t::replace);
-    switch (ctx.result_view) {
-    case ResultView::unknown: result.structured["text"] = out; break;
-    case ResultView::structured_only: result.structured["text"] = std::move(unpadded_out); break;
-    case ResultView::both: result.structured["text"] = text_after_json; break;
+        result.structured["text"] = out;
     }
     result.text = std::move(out);
     const ledger::Fingerprint seen = file.fingerprint();  // before the bytes move
@@ -205,19 +195,14 @@ Json failed_file(const std::string& path, const ToolResult& part) {
     return {{"file_path", path}, {"error", part.text}, {"reason", base::to_string(part.reason)}};
 }
 
-// `structured_text`: the text as structuredContent carries it (see read_file), when it differs.
-void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json files, ResultView view,
-                 std::string structured_text) {
+void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json files, const ResultView& view) {
     std::string summary = "Read " + std::to_string(count - failed) + " of " + std::to_string(count) + " files";
     if (failed) summary += " (" + std::to_string(failed) + " could not be read: see [not read])";
-    summary += ".\n\n";
-    out.text = summary + out.text;
-    switch (view) {
-    case ResultView::unknown: out.structured = {{"text", out.text}}; break;
-    case ResultView::structured_only: out.structured = {{"text", summary + structured_text}}; break;
-    case ResultView::both: out.structured = {{"text", text_after_json}}; break;
-    }
-    out.structured["files"] = std::move(files);
+    out.text = summary + ".\n\n" + out.text;
+    if (view.shows == ResultView::Shows::both)
+        out.structured = {{"text", text_after_json}, {"files", std::move(files)}};
+    else
+        out.structured = {{"text", out.text}, {"files", std::move(files)}};
 }
 
 // file_paths: each file in turn (one lane at a time), each within an equal share of the reply's
@@ -225,9 +210,6 @@ void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json fi
 asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, std::vector<std::string> paths) {
     const std::size_t share = std::max<std::size_t>(ctx.limits.max_result_text / paths.size(), 1024);
     ToolResult out;
-    // ResultView::structured_only: the text as structuredContent carries it (each file's unpadded).
-    const bool own_structured_text = ctx.result_view == ResultView::structured_only;
-    std::string structured_text;
     Json files = Json::array();
     std::size_t image_bytes = 0, failed = 0;
     for (const auto& path : paths) {
@@ -238,10 +220,6 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
         ToolResult part = co_await read_one(ctx, one, share);
         if (!out.text.empty()) out.text += "\n\n";
         out.text += "==> " + path + " <==\n";
-        if (own_structured_text) {
-            if (!structured_text.empty()) structured_text += "\n\n";
-            structured_text += "==> " + path + " <==\n";
-        }
         if (!part.is_error && !part.extra_content.empty()) {
             const std::size_t size = part.structured.value("size_bytes", std::size_t{0});
             if (image_bytes + size > max_image_bytes) {
@@ -255,21 +233,16 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
         if (part.is_error) {
             ++failed;
             out.text += "[not read] " + part.text;
-            if (own_structured_text) structured_text += "[not read] " + part.text;
             files.push_back(failed_file(path, part));
             continue;
         }
         out.text += part.text;
-        if (own_structured_text) {
-            const auto own = part.structured.find("text");
-            structured_text += own != part.structured.end() && own->is_string() ? own->get_ref<const std::string&>() : part.text;
-        }
         Json facts = std::move(part.structured);
         facts.erase("text");
         files.push_back(std::move(facts));
         for (auto& item : part.extra_content) out.extra_content.push_back(std::move(item));
     }
-    finish_many(out, paths.size(), failed, std::move(files), ctx.result_view, std::move(structured_text));
+    finish_many(out, paths.size(), failed, std::move(files), ctx.result_view);
     co_return out;
 }
 

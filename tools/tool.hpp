@@ -64,7 +64,7 @@ struct CallContext {
     ledger::SessionChanges* session_changes = nullptr;  // the files this session changed and their bases
     ledger::HistoryJournal* journal = nullptr;          // --history-dir: both of those kept on disk too
     double fuzzy_threshold = 1.0;  // apply_diff similarity matching; 1 = off (--fuzzy-threshold)
-    ResultView result_view = ResultView::unknown;  // what the client shows its model of a result
+    ResultView result_view{};  // what the client shows its model of a result
     checks::Checks* checks = nullptr;      // post-write checks (--check); nullptr when none are configured
     os::IgnoreFiles* ignore = nullptr;  // ignore rules (--ignore-file, .git); nullptr: nothing ignored
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);

@@ -80,7 +80,7 @@ struct CallScope {
     // Bytes of text a result may carry when the client shows its model less than the server's
     // limit (Limits::max_result_text); 0: the server's limit.
     std::size_t max_result_text = 0;
-    ResultView result_view = ResultView::unknown;  // what the client shows its model (see ResultView)
+    ResultView result_view{};  // what the client shows its model (see ResultView)
 };
 
 class Workbench {

@@ -144,7 +144,7 @@ describe('Gemini CLI + mcp-edit --approval auto, cwd = --root', () => {
 
   it('(b) read puts the numbered lines of notes.txt in front of the model', () => {
     const text = output(r, 0);
-    assert.match(text, /^\s*2\tbeta line$/m, r.context());
+    assert.match(text, /^2\tbeta line$/m, r.context());
     assert.match(text, /^\s*1\talpha line$/m, r.context());
   });
 

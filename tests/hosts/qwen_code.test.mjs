@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  BINARY, TOOLS, holds, lines, modelCalls, numbered, referenceError, serverArgs, serverLog,
+  BINARY, TOOLS, holds, lines, modelCalls, numbered, numberedUnpadded, referenceError, serverArgs, serverLog,
 } from './harness.mjs';
 import { askWritesAtOnce, assertEdited, messagesText, outsideRootWorks, runChatHost } from './mock_chat_completions.mjs';
 
@@ -122,7 +122,9 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
     assert.equal(r.mock.turns.filter((x) => x.kind === 'tool').length, 3, r.context());
 
     // (b) read: the numbered lines reach the model.
-    assert.ok(r.seen(0).includes(numbered(2, 'beta line')), `read's numbered text did not reach the model\n${r.context()}`);
+    // Qwen Code shows the result inside JSON: the numbers come unpadded (`2\tbeta line`, escaped).
+    assert.ok(holds(r.seen(0), `\n${numberedUnpadded(2, 'beta line')}`) && !holds(r.seen(0), numbered(2, 'beta line')),
+      `read's numbered text did not reach the model\n${r.context()}`);
 
     // (c) edit: byte-exact on disk; the diff and the summary reach the model.
     assertEdited(r, 1);
@@ -167,6 +169,6 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
   });
 
   test('cwd outside --root (Qwen Code sends it as the root): calls still work', async (t) => {
-    await outsideRootWorks(t, runQwen, (text) => text.includes(numbered(2, 'beta line')));
+    await outsideRootWorks(t, runQwen, (text) => holds(text, numberedUnpadded(2, 'beta line')));
   });
 });

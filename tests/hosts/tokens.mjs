@@ -221,12 +221,19 @@ async function measureHost(host, server) {
   const count = defs.reduce((n, d) => n + (Array.isArray(d.tools) ? d.tools.length : 1), 0);
   // How much of the file reached the model: hosts cut long results (Codex keeps head and tail, Qwen Code
   // saves the whole to a file and shows a 2,000-character preview), which a token count alone would hide.
-  const distinct = fs.readFileSync(path.join(REPO, FILE), 'utf8').split('\n').filter((l) => l.trim().length >= 20);
+  const all = fs.readFileSync(path.join(REPO, FILE), 'utf8').split('\n');
+  const distinct = all.filter((l) => l.trim().length >= 20);
   const esc = (x) => JSON.stringify(x).slice(1, -1);
-  const shown = distinct.filter((l) => [l, esc(l), esc(esc(l))].some((v) => results[0].text.includes(v))).length;
+  const seen = (l) => [l, esc(l), esc(esc(l))].some((v) => results[0].text.includes(v));
+  const shown = distinct.filter(seen).length;
   const readShare = shown / distinct.length;
+  // A paged read shows lines 1..last (up to the first distinct line not shown): its tokens
+  // against those lines' own.
+  let last = all.length;
+  for (let i = 0; i < all.length; ++i) if (all[i].trim().length >= 20 && !seen(all[i])) { last = i; break; }
+  const shownLines = { last, tokens: tokens(all.slice(0, last).join('\n') + '\n') };
   const edited = fs.readFileSync(path.join(r.s.project, path.basename(FILE)), 'utf8').includes(NEW);
-  return { results, readShare, edited, tools: { count, tokens: tokens(JSON.stringify(defs)) }, bodies };
+  return { results, readShare, shownLines, edited, tools: { count, tokens: tokens(JSON.stringify(defs)) }, bodies };
 }
 
 /** A JSON-RPC session with a stdio server: initialize, then `requests` in order; resolves to their results. */
@@ -316,7 +323,10 @@ async function main() {
   for (const r of runs) {
     const label = `${name(r.server)} in ${HOSTS[r.host].label}`;
     if (r.error) { rows.push([label, 'not measured', '', '', '']); continue; }
-    const cut = r.readShare < 0.999 ? `, cut: ${Math.round(r.readShare * 100)}% of the file's lines shown` : '';
+    const cut = r.readShare < 0.999
+      ? `, cut: ${Math.round(r.readShare * 100)}% of the file's lines shown (lines 1–${r.shownLines.last}: ` +
+        `${(r.results[0].tokens / r.shownLines.tokens).toFixed(2)}× their tokens)`
+      : '';
     rows.push([label, `${fmt(r.results[0].tokens, fileTokens)}${cut}`, `${r.results[1].tokens}${r.edited ? '' : ' (not written)'}`, r.results[2].tokens, `${r.tools.tokens} (${r.tools.count} tools)`]);
   }
   const table = [

@@ -16,11 +16,18 @@ TEST_CASE("quirks: Codex and Qwen Code get a result budget under the size their 
     CHECK(server::quirks_of("").result_text_budget == 0);
 }
 
-TEST_CASE("quirks: Claude Code and Codex show only structuredContent, Qwen Code shows it and content[]; others unknown") {
-    CHECK(server::quirks_of("claude-code").result_view == tools::ResultView::structured_only);
-    CHECK(server::quirks_of("codex-mcp-client").result_view == tools::ResultView::structured_only);
-    CHECK(server::quirks_of("qwen-cli-mcp-client-edit").result_view == tools::ResultView::both);
-    CHECK(server::quirks_of("claude-code-2").result_view == tools::ResultView::unknown);  // matched whole
-    CHECK(server::quirks_of("gemini-cli-mcp-client").result_view == tools::ResultView::unknown);
-    CHECK(server::quirks_of("").result_view == tools::ResultView::unknown);
+TEST_CASE("quirks: what each host shows its model of a result") {
+    using Shows = tools::ResultView::Shows;
+    const auto shows = [](std::string_view name) { return server::quirks_of(name).result_view.shows; };
+    const auto escaped = [](std::string_view name) { return server::quirks_of(name).result_view.escaped; };
+    CHECK(shows("claude-code") == Shows::structured_only);
+    CHECK(shows("codex-mcp-client") == Shows::structured_only);
+    CHECK(shows("qwen-cli-mcp-client-edit") == Shows::both);
+    CHECK(shows("gemini-cli-mcp-client") == Shows::unknown);
+    for (const auto* name : {"claude-code", "codex-mcp-client", "qwen-cli-mcp-client-edit", "gemini-cli-mcp-client"})
+        CHECK_MESSAGE(escaped(name), name);
+    CHECK(shows("claude-code-2") == Shows::unknown);  // matched whole
+    CHECK_FALSE(escaped("claude-code-2"));
+    CHECK_FALSE(escaped("opencode"));
+    CHECK_FALSE(escaped(""));
 }

@@ -93,22 +93,25 @@ TEST_CASE("read: still waits for a change that is not waiting for a human, and s
     CHECK(read->structured["text"] == "     1\tone\n     2\tTWO");
 }
 
-TEST_CASE("read: a client that shows only structuredContent gets its text numbered without padding; content[0] keeps cat -n") {
+TEST_CASE("read: a host that shows results inside JSON gets the numbers unpadded, in content[0] and structuredContent") {
     Fixture fx;
     fx.put("x.txt", "alpha\n\tbeta\n");
-    fx.ctx.result_view = tools::ResultView::structured_only;
+    fx.ctx.result_view = {tools::ResultView::Shows::structured_only, true};
     const tools::ToolResult r = fx.read("x.txt");
     REQUIRE_FALSE(r.is_error);
-    CHECK(r.text == "     1\talpha\n     2\t\tbeta");
-    CHECK(r.structured["text"] == "1\talpha\n2\t\tbeta");
+    CHECK(r.text == "1\talpha\n2\t\tbeta");
+    CHECK(r.structured["text"] == r.text);
     CHECK(r.structured["end_line"] == 2);
     CHECK_FALSE(r.extra_text.empty());  // the facts in content[1], for the contract's content-only readers
+    Fixture plain;                       // a client not known: cat -n
+    plain.put("x.txt", "alpha\n");
+    CHECK(plain.read("x.txt").text == "     1\talpha");
 }
 
 TEST_CASE("read: for a client that shows structuredContent and content[] both, the text and the facts are each there once") {
     Fixture fx;
     fx.put("x.txt", "alpha\nbeta\n");
-    fx.ctx.result_view = tools::ResultView::both;
+    fx.ctx.result_view = {tools::ResultView::Shows::both, false};
     const tools::ToolResult r = fx.read("x.txt");
     REQUIRE_FALSE(r.is_error);
     CHECK(r.text == "     1\talpha\n     2\tbeta");
@@ -117,38 +120,36 @@ TEST_CASE("read: for a client that shows structuredContent and content[] both, t
     CHECK(r.extra_text.empty());  // no second copy of the facts
 }
 
-TEST_CASE("read: with unpadded numbers the page budget is counted on the text the client sees, so more lines fit") {
+TEST_CASE("read: with unpadded numbers the page budget holds more lines") {
     std::string body;
     for (int i = 0; i < 40; ++i) body += "x\n";
     std::int64_t end_padded = 0, end_unpadded = 0;
-    for (const auto view : {tools::ResultView::unknown, tools::ResultView::structured_only}) {
+    for (const bool escaped : {false, true}) {
         Fixture fx;
         fx.put("x.txt", body);
         fx.ctx.limits.max_result_text = 100;
-        fx.ctx.result_view = view;
+        fx.ctx.result_view.escaped = escaped;
         const tools::ToolResult r = fx.read("x.txt");
         REQUIRE_FALSE(r.is_error);
         CHECK(r.structured["truncated"] == true);
-        (view == tools::ResultView::unknown ? end_padded : end_unpadded) = r.structured["end_line"].get<std::int64_t>();
-        const std::string& seen = r.structured["text"].get_ref<const std::string&>();
-        CHECK(seen.size() <= 100);
+        (escaped ? end_unpadded : end_padded) = r.structured["end_line"].get<std::int64_t>();
+        CHECK(r.text.size() <= 100);
     }
     CHECK(end_padded >= 9);
     CHECK(end_unpadded > end_padded + 5);
 }
 
-TEST_CASE("read: file_paths for a client that shows only structuredContent: each file's text unpadded under its header") {
+TEST_CASE("read: file_paths for a client that shows both: the JSON points to the text; unpadded when escaped") {
     Fixture fx;
     fx.put("a.txt", "one\n");
     fx.put("b.txt", "two\n");
-    fx.ctx.result_view = tools::ResultView::structured_only;
+    fx.ctx.result_view = {tools::ResultView::Shows::both, true};
     const tools::ToolResult r = fx.call(tools::read_handler(), {{"file_paths", {fx.path("a.txt"), fx.path("b.txt"), fx.path("none.txt")}}});
     REQUIRE_FALSE(r.is_error);
-    const std::string text = r.structured["text"];
-    CHECK(text.starts_with("Read 2 of 3 files"));
-    CHECK(text.find("==> " + fx.path("a.txt") + " <==\n1\tone") != std::string::npos);
-    CHECK(text.find("==> " + fx.path("b.txt") + " <==\n1\ttwo") != std::string::npos);
-    CHECK(text.find("[not read]") != std::string::npos);
-    CHECK(r.text.find("==> " + fx.path("a.txt") + " <==\n     1\tone") != std::string::npos);
+    CHECK(r.text.starts_with("Read 2 of 3 files"));
+    CHECK(r.text.find("==> " + fx.path("a.txt") + " <==\n1\tone") != std::string::npos);
+    CHECK(r.text.find("==> " + fx.path("b.txt") + " <==\n1\ttwo") != std::string::npos);
+    CHECK(r.text.find("[not read]") != std::string::npos);
+    CHECK(r.structured["text"] == "(the numbered lines are in the text after this JSON)");
     CHECK(r.structured["files"].size() == 3);
 }

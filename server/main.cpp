@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -270,20 +271,24 @@ int main(int argc, char** argv) {
     if (!config.misconfiguration.empty()) base::log::error("{}", config.misconfiguration);
     for (const auto& warning : config.warnings) base::log::warn("configuration problem: {}", warning);
 
-    std::unique_ptr<tools::Registry> registry;
-    try {
-        registry = std::make_unique<tools::Registry>();
-    } catch (const std::exception& e) {
-        std::cerr << "mcp-edit: broken tool schemas: " << e.what() << "\n";
-        return 3;
-    }
+    // The tool schemas load on the registry's own thread while the session starts and answers
+    // initialize; a malformed one (a build defect) ends the server as soon as it is found.
+    const tools::Registry registry;
+    std::thread schema_check([&registry] {
+        try {
+            registry.ready();
+        } catch (const std::exception& e) {
+            std::cerr << "mcp-edit: broken tool schemas: " << e.what() << "\n";
+            std::_Exit(3);
+        }
+    });
 
     asio::io_context io(1);
     asio::thread_pool blocking(2);
     server::StdioTransport transport(io, 0, 1, config.max_message_size);
     // Work on the pool waits while the client leaves too much output unread (see OutputBudget).
     const server::BudgetedExecutor pool(blocking.get_executor(), &transport.budget());
-    auto session = std::make_shared<server::Session>(io, pool, config, transport, workspace, *registry);
+    auto session = std::make_shared<server::Session>(io, pool, config, transport, workspace, registry);
     server::forward_logs_to(io, session);
     // Checks block a thread each while their program runs: a pool of their own, so they never
     // hold up the file work of other calls; its size bounds how many run at once.
@@ -329,6 +334,7 @@ int main(int argc, char** argv) {
         asio::detached);
     base::log::debug("serving on stdio; roots: {}", fmt::join(workspace.roots(), ", "));
     io.run();
+    schema_check.join();
     blocking.join();
     if (check_pool) check_pool->join();
     base::log::flush();

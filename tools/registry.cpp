@@ -76,6 +76,10 @@ std::string json_pointer(const std::vector<std::string>& context) {
 
 // The contract's order, then `changes`. A tool appears in tools/list only once it is added here.
 Registry::Registry() : list_(Json::array()) {
+    loaded_ = std::async(std::launch::async, [this] { load(); }).share();
+}
+
+void Registry::load() {
     add("read", &run_read);
     add("edit", &run_edit);
     add("multiedit", &run_multiedit);
@@ -135,15 +139,17 @@ void Registry::add(std::string_view name, Handler handler, const std::vector<std
     tools_.push_back(std::move(def));
 }
 
-Registry::~Registry() = default;
+Registry::~Registry() { loaded_.wait(); }
 
 std::vector<std::string> Registry::names() const {
+    ready();
     std::vector<std::string> out;
     for (const auto& t : tools_) out.push_back(t->name);
     return out;
 }
 
 const ToolDefinition* Registry::find(std::string_view name) const {
+    ready();
     for (const auto& t : tools_)
         if (t->name == name) return t.get();
     return nullptr;

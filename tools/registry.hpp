@@ -4,6 +4,7 @@
 // the inputSchema before a handler runs, and the handler of each tool that works.
 #pragma once
 
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,15 +53,22 @@ struct UnknownArguments {
 
 class Registry {
 public:
-    // Loads every embedded schema that has a handler; throws std::runtime_error when a schema
-    // file is malformed (a build defect, found by the first test run).
+    // Starts loading every embedded schema that has a handler on a thread of its own (parsing
+    // them and compiling their validators is most of a cold start's work, and `initialize` needs
+    // none of it); list, names and find wait for it. A malformed schema file (a build defect,
+    // found by the first test run) makes ready(), and so each of those, throw std::runtime_error.
     Registry();
-    ~Registry();
+    ~Registry();  // waits for the loading thread
+    // Waits until the schemas are loaded; rethrows what stopped their loading.
+    void ready() const { loaded_.get(); }
     Registry(const Registry&) = delete;
     Registry& operator=(const Registry&) = delete;
 
     // The `tools` array of tools/list: every tool that works, in the contract's order.
-    const Json& list() const { return list_; }
+    const Json& list() const {
+        ready();
+        return list_;
+    }
     std::vector<std::string> names() const;
 
     // nullptr when no such tool.
@@ -103,9 +111,12 @@ private:
         add(name, typed_handler(tool), fields);
     }
     void add(std::string_view name, Handler handler, const std::vector<std::string>& fields);
+    void load();  // every tool's registration (on the loading thread)
 
+    // Written by the loading thread only, read only after loaded_ is ready.
     std::vector<std::unique_ptr<ToolDefinition>> tools_;
     Json list_;
+    std::shared_future<void> loaded_;
 };
 
 // Each tool's handler on its own (tests call a tool without a registry).

@@ -81,14 +81,8 @@ Registry::Registry() : list_(Json::array()) {
     // its input (a transcript is killed after 60 s). Runs with the loading thread hung in each of
     // four full runs; runs without it in 1 of 3, under heavier load. The cause is not found;
     // until it is, Windows starts no thread here.
-    std::promise<void> loaded;
-    try {
-        load();
-        loaded.set_value();
-    } catch (...) {
-        loaded.set_exception(std::current_exception());
-    }
-    loaded_ = loaded.get_future().share();
+    loaded_ = std::async(std::launch::deferred, [this] { load(); }).share();
+    loaded_.wait();  // runs load() now; an error it throws waits in loaded_ for ready()
 #else
     loaded_ = std::async(std::launch::async, [this] { load(); }).share();
 #endif

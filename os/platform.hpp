@@ -72,9 +72,18 @@ std::string filesystem_root(std::string_view path);
 // POSIX, case-insensitively on Windows (as NTFS does, through the system's own upper-casing).
 bool same_path(std::string_view a, std::string_view b);
 
-// Windows: a console close, logoff or shutdown event calls `request_stop` (on another thread);
-// the process then has a few seconds to finish. Elsewhere a no-op: SIGTERM covers it.
-void on_console_close(std::function<void()> request_stop);
+// Windows: while this lives, a console close, logoff or shutdown event calls `request_stop` (on
+// another thread); the process then has a few seconds to finish. Its destruction unhooks the call
+// (waiting for one under way), so what `request_stop` refers to may die after it, never before:
+// a hook kept to the end of the process would run its captures' destructors among the static
+// ones, after main's objects are gone. Elsewhere it does nothing: SIGTERM covers it.
+class ConsoleCloseHook {
+public:
+    explicit ConsoleCloseHook(std::function<void()> request_stop);
+    ~ConsoleCloseHook();
+    ConsoleCloseHook(const ConsoleCloseHook&) = delete;
+    ConsoleCloseHook& operator=(const ConsoleCloseHook&) = delete;
+};
 
 // errno-style failure text for messages ("Permission denied").
 std::string error_text(int err);

@@ -64,7 +64,8 @@ std::string filesystem_root(std::string_view path) { return is_absolute(path) ? 
 
 bool same_path(std::string_view a, std::string_view b) { return a == b; }
 
-void on_console_close(std::function<void()>) {}
+ConsoleCloseHook::ConsoleCloseHook(std::function<void()>) {}
+ConsoleCloseHook::~ConsoleCloseHook() = default;
 
 std::string error_text(int err) { return std::strerror(err); }
 

@@ -10,6 +10,7 @@
 #include <shlobj.h>
 
 #include <cerrno>
+#include <mutex>
 #include <vector>
 
 #include "text/byte_buffer.hpp"
@@ -141,14 +142,18 @@ FileStat stat_handle(HANDLE h) {
     return s;
 }
 
-std::function<void()>& console_close_action() {
-    static std::function<void()> action;
-    return action;
-}
+// The action of the living ConsoleCloseHook (empty when there is none), and the lock that the
+// handler's thread and the hook's destructor share.
+std::mutex console_close_lock;
+std::function<void()> console_close_action;
 
 BOOL WINAPI console_handler(DWORD event) {
     if (event != CTRL_CLOSE_EVENT && event != CTRL_LOGOFF_EVENT && event != CTRL_SHUTDOWN_EVENT) return FALSE;
-    if (console_close_action()) console_close_action()();
+    {
+        const std::lock_guard lock(console_close_lock);
+        if (!console_close_action) return FALSE;
+        console_close_action();
+    }
     // The process ends when this returns: give the server time to finish (main returns first).
     Sleep(4000);
     return TRUE;
@@ -189,9 +194,18 @@ bool same_path(std::string_view a, std::string_view b) {
            CSTR_EQUAL;
 }
 
-void on_console_close(std::function<void()> request_stop) {
-    console_close_action() = std::move(request_stop);
+ConsoleCloseHook::ConsoleCloseHook(std::function<void()> request_stop) {
+    {
+        const std::lock_guard lock(console_close_lock);
+        console_close_action = std::move(request_stop);
+    }
     SetConsoleCtrlHandler(console_handler, TRUE);
+}
+
+ConsoleCloseHook::~ConsoleCloseHook() {
+    SetConsoleCtrlHandler(console_handler, FALSE);
+    const std::lock_guard lock(console_close_lock);
+    console_close_action = nullptr;
 }
 
 std::string error_text(int err) {

@@ -2,6 +2,7 @@
 #include "server/logging.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <string>
 
 #include <asio/post.hpp>
@@ -36,14 +37,28 @@ std::string_view mcp_level_name(Level level) {
 
 void follow_client_level(Level configured, Level client) { base::log::set_level(std::min(configured, client)); }
 
-void forward_logs_to(asio::io_context& io, const std::shared_ptr<Session>& session) {
-    base::log::also_forward(Level::debug, [&io, weak = std::weak_ptr<Session>(session)](Level level, std::string_view logger_name,
-                                                                                        std::string_view text) {
+struct LogForwarding::Target {
+    Target(asio::io_context& context, const std::shared_ptr<Session>& forward_to) : io(&context), session(forward_to) {}
+    std::mutex lock;
+    asio::io_context* io;  // null once the LogForwarding is gone
+    std::weak_ptr<Session> session;
+};
+
+LogForwarding::LogForwarding(asio::io_context& io, const std::shared_ptr<Session>& session)
+    : target_(std::make_shared<Target>(io, session)) {
+    base::log::also_forward(Level::debug, [target = target_](Level level, std::string_view logger_name, std::string_view text) {
+        const std::lock_guard lock(target->lock);
+        if (!target->io) return;
         std::string logger(logger_name.empty() ? std::string_view("mcp-edit") : logger_name);
-        asio::post(io, [weak, level, logger = std::move(logger), text = std::string(text)] {
+        asio::post(*target->io, [weak = target->session, level, logger = std::move(logger), text = std::string(text)] {
             if (auto s = weak.lock()) s->forward_log(level, logger, text);
         });
     });
+}
+
+LogForwarding::~LogForwarding() {
+    const std::lock_guard lock(target_->lock);
+    target_->io = nullptr;
 }
 
 }  // namespace server

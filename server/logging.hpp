@@ -22,7 +22,19 @@ std::string_view mcp_level_name(base::log::Level level);
 // Lets records down to the client's level through (stderr or the log file keeps its own level).
 void follow_client_level(base::log::Level configured, base::log::Level client);
 
-// From now on, log records also go to `session` (posted to `io`, so any thread may log).
-void forward_logs_to(asio::io_context& io, const std::shared_ptr<Session>& session);
+// While this lives, log records also go to `session` (posted to `io`, so any thread may log); from
+// its destruction on they do not, so a record logged later (a static destructor, a thread left to
+// end with the process) never reaches an `io` that is gone. Destroy it before `io`.
+class LogForwarding {
+public:
+    LogForwarding(asio::io_context& io, const std::shared_ptr<Session>& session);
+    ~LogForwarding();
+    LogForwarding(const LogForwarding&) = delete;
+    LogForwarding& operator=(const LogForwarding&) = delete;
+
+private:
+    struct Target;
+    std::shared_ptr<Target> target_;
+};
 
 }  // namespace server

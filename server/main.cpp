@@ -295,7 +295,7 @@ int main(int argc, char** argv) {
     // Work on the pool waits while the client leaves too much output unread (see OutputBudget).
     const server::BudgetedExecutor pool(blocking.get_executor(), &transport.budget());
     auto session = std::make_shared<server::Session>(io, pool, config, transport, workspace, registry);
-    server::forward_logs_to(io, session);
+    const server::LogForwarding log_forwarding(io, session);
     // Checks block a thread each while their program runs: a pool of their own, so they never
     // hold up the file work of other calls; its size bounds how many run at once.
     std::optional<asio::thread_pool> check_pool;
@@ -321,7 +321,7 @@ int main(int argc, char** argv) {
         session->shut_down();
     });
     // Windows: the console closing (or logoff, shutdown) ends the session like SIGTERM.
-    platform::on_console_close([&io, session] {
+    const platform::ConsoleCloseHook console_close([&io, session] {
         asio::post(io, [session] {
             base::log::info("console closing: finishing in-flight work");
             session->shut_down();

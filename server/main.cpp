@@ -274,20 +274,14 @@ int main(int argc, char** argv) {
     // The tool schemas load on the registry's own thread while the session starts and answers
     // initialize; a malformed one (a build defect) ends the server as soon as it is found.
     const tools::Registry registry;
-    const auto check_schemas = [&registry] {
+    std::thread schema_check([&registry] {
         try {
             registry.ready();
         } catch (const std::exception& e) {
             std::cerr << "mcp-edit: broken tool schemas: " << e.what() << "\n";
             std::_Exit(3);
         }
-    };
-#ifdef _WIN32
-    check_schemas();  // loaded already (see tools/registry.cpp)
-    std::thread schema_check;
-#else
-    std::thread schema_check(check_schemas);
-#endif
+    });
 
     asio::io_context io(1);
     asio::thread_pool blocking(2);
@@ -340,7 +334,7 @@ int main(int argc, char** argv) {
         asio::detached);
     base::log::debug("serving on stdio; roots: {}", fmt::join(workspace.roots(), ", "));
     io.run();
-    if (schema_check.joinable()) schema_check.join();
+    schema_check.join();
     blocking.join();
     if (check_pool) check_pool->join();
     base::log::flush();

@@ -76,16 +76,7 @@ std::string json_pointer(const std::vector<std::string>& context) {
 
 // The contract's order, then `changes`. A tool appears in tools/list only once it is added here.
 Registry::Registry() : list_(Json::array()) {
-#ifdef _WIN32
-    // Loaded here, without a thread: under Wine the server sometimes never exits at the end of
-    // its input (a transcript is killed after 60 s). Runs with the loading thread hung in each of
-    // four full runs; runs without it in 1 of 3, under heavier load. The cause is not found;
-    // until it is, Windows starts no thread here.
-    loaded_ = std::async(std::launch::deferred, [this] { load(); }).share();
-    loaded_.wait();  // runs load() now; an error it throws waits in loaded_ for ready()
-#else
     loaded_ = std::async(std::launch::async, [this] { load(); }).share();
-#endif
 }
 
 void Registry::load() {

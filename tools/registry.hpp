@@ -55,7 +55,7 @@ class Registry {
 public:
     // Starts loading every embedded schema that has a handler on a thread of its own (parsing
     // them and compiling their validators is most of a cold start's work, and `initialize` needs
-    // none of it; on Windows they load here, see registry.cpp); list, names and find wait for it. A malformed schema file (a build defect,
+    // none of it); list, names and find wait for it. A malformed schema file (a build defect,
     // found by the first test run) makes ready(), and so each of those, throw std::runtime_error.
     Registry();
     ~Registry();  // waits for the loading thread

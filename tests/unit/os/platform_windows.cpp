@@ -1,13 +1,15 @@
 // Unit tests of os/platform_windows.cpp, run under Wine by scripts/test-windows: path syntax
 // (drive letters, UNC, \\?\ prefixes, case-insensitive names), CRLF files written byte-exact, a
 // file held open without delete sharing (bounded retry, then a clear error, nothing half-written),
-// a path with non-ASCII characters, a path longer than MAX_PATH, the read-only attribute kept.
+// a path with non-ASCII characters, a path longer than MAX_PATH, the read-only attribute kept, the
+// console-close hook released with its owner.
 #include <doctest/doctest.h>
 
 #include <windows.h>
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <thread>
 
@@ -165,4 +167,16 @@ TEST_CASE("windows: the read-only attribute is kept like a mode") {
     CHECK(read_all(path) == "b\n");
     CHECK((GetFileAttributesW(wide(path).c_str()) & FILE_ATTRIBUTE_READONLY) != 0);
     SetFileAttributesW(wide(path).c_str(), FILE_ATTRIBUTE_NORMAL);
+}
+
+TEST_CASE("windows: a ConsoleCloseHook lets go of its action when destroyed") {
+    // What the action holds (main's Session) must die with main's objects, not among the static
+    // destructors after them: kept to the exit, it hung the server there under Wine.
+    const auto held = std::make_shared<int>(1);
+    {
+        const platform::ConsoleCloseHook hook([held] { (void)held; });
+        CHECK(held.use_count() == 2);
+    }
+    CHECK(held.use_count() == 1);
+    const platform::ConsoleCloseHook again([] {});  // hooking again after one was unhooked works
 }

@@ -1,11 +1,10 @@
 # Runs the Windows unit tests of one source file (FILTER, a doctest -sf pattern) under Wine, with
-# the report written to a file (doctest's -o) and then printed. Why not one process for all, with
-# its report on stdout as on Linux: under Wine a process that runs many of the tests loses its
-# standard handles part way through the server session tests (the tests go on and pass; what they
-# print is lost) and stalls after some 190 test cases, in the teardown of the concurrency stress
-# test; each file alone passes. The cause is not found (Wine 8.0). Fails when the tests fail, and
-# when the file ran no test case (all compiled out for Windows, or skipped): such an entry would
-# pass while testing nothing. Prints how many of the file's cases ran and how many were skipped.
+# the report written to a file (doctest's -o) and then printed. One process per file, so that a
+# failure or a crash names its file and the others still report. (One process for all once lost
+# its standard handles and stalled after some 190 cases: that was asio's thread classes mixed
+# between files, fixed in f5d35f5; all 423 cases now pass in one process too.) Fails when the tests
+# fail, and when the file ran no test case (all compiled out for Windows, or skipped): such an entry
+# would pass while testing nothing. Prints how many of the file's cases ran and how many were skipped.
 # Usage: cmake -DEMULATOR=wine -DTESTS=mcp-edit-tests.exe -DFILTER=*unit/x/y.cpp -DREPORT=file -P unit_under_wine.cmake
 get_filename_component(report_dir "${REPORT}" DIRECTORY)
 get_filename_component(report_name "${REPORT}" NAME)

@@ -168,7 +168,7 @@ void kill_tree(pid_t leader, bool leader_unreaped, const std::string& mark) {
     ::kill(-leader, SIGKILL);
 #ifdef __linux__
     const pid_t self = ::getpid();
-    std::set<pid_t> killed;
+    std::set<pid_t> to_reap;  // what was killed here, and the tree's zombies not yet this process's children
     for (int round = 0; round < 32; ++round) {
         const auto table = process_table();
         if (round == 0) reap_zombies(table, self);  // orphans that ended on their own since the last look
@@ -187,9 +187,15 @@ void kill_tree(pid_t leader, bool leader_unreaped, const std::string& mark) {
         for (const pid_t pid : tree) {
             if (pid == leader) continue;
             const auto it = table.find(pid);
-            if (it == table.end() || it->second.state == 'Z') continue;
+            if (it == table.end()) continue;
+            if (it->second.state == 'Z') {
+                // Its parent, killed here, passes it to this process (the subreaper) as it dies:
+                // reaped below then, or it would stay a zombie until the next program runs.
+                if (it->second.ppid != self) to_reap.insert(pid);
+                continue;
+            }
             ::kill(pid, SIGKILL);
-            killed.insert(pid);
+            to_reap.insert(pid);
             alive = true;
         }
         if (!alive) break;
@@ -198,22 +204,22 @@ void kill_tree(pid_t leader, bool leader_unreaped, const std::string& mark) {
     // What was killed becomes the server's child once its parent (killed too) has died: reap it
     // then (bounded wait; the leader is its owner's to reap).
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    while (!killed.empty() && std::chrono::steady_clock::now() < until) {
+    while (!to_reap.empty() && std::chrono::steady_clock::now() < until) {
         const auto table = process_table();
-        for (auto it = killed.begin(); it != killed.end();) {
+        for (auto it = to_reap.begin(); it != to_reap.end();) {
             const auto found = table.find(*it);
             if (found == table.end()) {  // gone
-                it = killed.erase(it);
+                it = to_reap.erase(it);
                 continue;
             }
             if (found->second.ppid == self && found->second.state == 'Z') {
                 ::waitpid(*it, nullptr, WNOHANG);
-                it = killed.erase(it);
+                it = to_reap.erase(it);
                 continue;
             }
             ++it;
         }
-        if (!killed.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (!to_reap.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
 #else
     (void)leader_unreaped;

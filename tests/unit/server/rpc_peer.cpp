@@ -97,15 +97,7 @@ TEST_CASE("rpc peer: a request to the client ends with its answer, its deadline,
     CHECK(cancelled->cancelled);
 }
 
-// Skipped on Windows: under Wine 8 this case ends in a page fault after both replacements are
-// logged (the cause is not found yet; Linux, ASan and TSan runs pass).
-#ifdef _WIN32
-constexpr bool skipped_on_windows = true;
-#else
-constexpr bool skipped_on_windows = false;
-#endif
-TEST_CASE("rpc peer: a reply over max_reply_bytes is replaced (by too_big's result, or an error); smaller ones are not" *
-          doctest::skip(skipped_on_windows)) {
+TEST_CASE("rpc peer: a reply over max_reply_bytes is replaced (by too_big's result, or an error); smaller ones are not") {
     asio::io_context io;
     FakeTransport transport;
     const std::string big(server::RpcPeer::max_reply_bytes, 'x');

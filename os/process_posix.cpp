@@ -15,6 +15,7 @@
 #include <cstring>
 #include <atomic>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <set>
@@ -91,6 +92,7 @@ std::atomic<std::uint64_t> next_mark{1};
 struct ProcEntry {
     pid_t ppid = 0;
     char state = '?';
+    bool exiting = false;  // on its way out, not yet a zombie (PF_EXITING); its environment is gone
 };
 
 // Every process in /proc with its parent and state (comm may hold spaces and parentheses: the
@@ -114,8 +116,10 @@ std::map<pid_t, ProcEntry> process_table() {
         const char* close = std::strrchr(buffer, ')');
         char state = '?';
         long ppid = 0;
-        if (!close || std::sscanf(close + 1, " %c %ld", &state, &ppid) != 2) continue;
-        out[static_cast<pid_t>(pid)] = {static_cast<pid_t>(ppid), state};
+        unsigned long flags = 0;  // field 9: the kernel's PF_* flags
+        if (!close || std::sscanf(close + 1, " %c %ld %*d %*d %*d %*d %lu", &state, &ppid, &flags) != 3) continue;
+        constexpr unsigned long pf_exiting = 0x4;
+        out[static_cast<pid_t>(pid)] = {static_cast<pid_t>(ppid), state, (flags & pf_exiting) != 0};
     }
     ::closedir(proc);
     return out;
@@ -202,24 +206,23 @@ void kill_tree(pid_t leader, bool leader_unreaped, const std::string& mark) {
         std::this_thread::sleep_for(std::chrono::milliseconds(round == 0 ? 0 : 5));
     }
     // What was killed becomes the server's child once its parent (killed too) has died: reap it
-    // then (bounded wait; the leader is its owner's to reap).
+    // then (bounded wait; the leader is its owner's to reap). So is an adopted child that the
+    // group's kill reached first: seen exiting, its environment (and so the mark) already gone,
+    // it is waited for until it is a zombie, and reaped.
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    while (!to_reap.empty() && std::chrono::steady_clock::now() < until) {
+    for (;;) {
         const auto table = process_table();
+        reap_zombies(table, self);
         for (auto it = to_reap.begin(); it != to_reap.end();) {
             const auto found = table.find(*it);
-            if (found == table.end()) {  // gone
-                it = to_reap.erase(it);
-                continue;
-            }
-            if (found->second.ppid == self && found->second.state == 'Z') {
-                ::waitpid(*it, nullptr, WNOHANG);
-                it = to_reap.erase(it);
-                continue;
-            }
-            ++it;
+            const bool done = found == table.end() || (found->second.ppid == self && found->second.state == 'Z');
+            it = done ? to_reap.erase(it) : std::next(it);  // gone, or reaped just now
         }
-        if (!to_reap.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        bool adopted_exiting = false;
+        for (const auto& [pid, entry] : table)
+            if (entry.ppid == self && pid != leader && entry.state != 'Z' && entry.exiting) adopted_exiting = true;
+        if ((to_reap.empty() && !adopted_exiting) || std::chrono::steady_clock::now() >= until) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
 #else
     (void)leader_unreaped;

@@ -7,6 +7,8 @@
 #include <memory>
 #include <unordered_set>
 
+#include "os/paths.hpp"
+
 namespace os {
 
 namespace {
@@ -18,11 +20,6 @@ std::string join(std::string_view base, std::string_view name) {
     if (!out.empty() && out.back() != '/') out.push_back('/');
     out.append(name);
     return out;
-}
-
-std::string relative_to(const std::string& root, const std::string& real) {
-    if (real.size() <= root.size()) return {};
-    return real.substr(root.size() + (root.back() == '/' ? 0 : 1));
 }
 
 struct IdentityHash {
@@ -65,7 +62,7 @@ public:
             visitor_.unreadable_folder("", "it is not inside the roots");
             return summary_;
         }
-        start.relative = relative_to(*start.root, start.real);
+        start.relative = relative_to_root(*start.root, start.real);
         if (!open(start, nullptr)) return summary_;
         stack_.push_back(std::move(start));
         while (!stack_.empty()) {
@@ -213,7 +210,7 @@ private:
         if (via_link) {
             child.real = target;
             child.root = target_root;
-            child.relative = relative_to(*target_root, target);
+            child.relative = relative_to_root(*target_root, target);
             followed_.insert(target_identity);
         } else {
             child.real = real;

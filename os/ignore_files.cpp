@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "os/paths.hpp"
+
 namespace os {
 
 bool IgnoreFiles::same_name(std::string_view a, std::string_view b) {
@@ -26,18 +28,12 @@ std::string join(const std::string& base, const std::string& rest) {
     return base + "/" + rest;
 }
 
-// `real` relative to `root` ("" for the root itself).
-std::string relative_to(const std::string& root, const std::string& real) {
-    if (real.size() <= root.size()) return {};
-    return real.substr(root.size() + (root.back() == '/' ? 0 : 1));
-}
-
 }  // namespace
 
 IgnoreFiles::IgnoreFiles(IgnoreSettings settings) : settings_(std::move(settings)) {}
 
 std::optional<IgnoreRefusal> IgnoreFiles::refuse_write(const std::string& root, const std::string& real, bool is_directory) {
-    const std::string relative = relative_to(root, real);
+    const std::string relative = relative_to_root(root, real);
     if (relative.empty()) return std::nullopt;
     std::size_t start = 0;
     for (;;) {
@@ -67,14 +63,14 @@ std::optional<IgnoreRefusal> IgnoreFiles::refuse_write(const std::string& root, 
 
 std::optional<IgnoreRefusal> IgnoreFiles::refuse_read(const std::string& root, const std::string& real) {
     if (!settings_.ignore_reads) return std::nullopt;
-    const std::string relative = relative_to(root, real);
+    const std::string relative = relative_to_root(root, real);
     if (relative.empty()) return std::nullopt;
     return by_rules(root, relative, false);
 }
 
 std::optional<IgnoreRefusal> IgnoreFiles::refuse_listing(const std::string& root, const std::string& real,
                                                          bool is_directory) {
-    const std::string relative = relative_to(root, real);
+    const std::string relative = relative_to_root(root, real);
     if (relative.empty()) return std::nullopt;
     std::size_t start = 0;
     for (;;) {

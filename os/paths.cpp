@@ -1,4 +1,4 @@
-// parent_of and name_of: the file system's root comes from platform (POSIX "/", Windows "C:/" or
+// parent_of, name_of and relative_to_root: the file system's root comes from platform (POSIX "/", Windows "C:/" or
 // a UNC share), the rest is the last '/'.
 #include "os/paths.hpp"
 
@@ -18,6 +18,11 @@ std::string parent_of(std::string_view path) {
 std::string_view name_of(std::string_view path) {
     const auto slash = path.find_last_of('/');
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+std::string relative_to_root(const std::string& root, const std::string& real) {
+    if (real.size() <= root.size()) return {};
+    return real.substr(root.size() + (root.back() == '/' ? 0 : 1));
 }
 
 }  // namespace os

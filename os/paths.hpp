@@ -1,5 +1,6 @@
 // The one place that splits a '/'-separated path into its folder and its last name, so every layer
-// agrees on "." for a bare name and on the file system's root ("/", "C:/") as a top file's folder.
+// agrees on "." for a bare name and on the file system's root ("/", "C:/") as a top file's folder;
+// and that cuts a root off a path inside it.
 #pragma once
 
 #include <string>
@@ -13,5 +14,8 @@ std::string parent_of(std::string_view path);
 
 // The last name of `path` (all of it when it holds no '/'), as a view into `path`.
 std::string_view name_of(std::string_view path);
+
+// `real` relative to `root` ("" for the root itself); `real` is `root` or a path inside it.
+std::string relative_to_root(const std::string& root, const std::string& real);
 
 }  // namespace os

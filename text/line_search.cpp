@@ -131,9 +131,9 @@ LineMatcher::~LineMatcher() = default;
 namespace {
 
 // The lines of one file's body, numbered as read numbers them.
-class Lines {
+class BodyLines {
 public:
-    Lines(std::string_view body, bool has_cr) : body_(body), cr_(has_cr) {}
+    BodyLines(std::string_view body, bool has_cr) : body_(body), cr_(has_cr) {}
 
     static bool is_end(char c) { return c == '\n' || c == '\r'; }
 
@@ -209,7 +209,7 @@ FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limit
         return out;
     }
 
-    const Lines lines(body, known ? known->cr : std::memchr(body.data(), '\r', body.size()) != nullptr);
+    const BodyLines lines(body, known ? known->cr : std::memchr(body.data(), '\r', body.size()) != nullptr);
     const auto* subject = reinterpret_cast<PCRE2_SPTR>(body.data());
     PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(state_->data);
 

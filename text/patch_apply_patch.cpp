@@ -32,9 +32,9 @@ std::optional<std::string> keyed(std::string_view line, std::string_view key) {
     return std::string(trim_both(line.substr(key.size())));
 }
 
-class Reader {
+class ApplyPatchReader {
 public:
-    explicit Reader(std::string_view patch) : text_(patch) {}
+    explicit ApplyPatchReader(std::string_view patch) : text_(patch) {}
 
     base::Result<Patch, PatchError> run() {
         const std::size_t n = text_.size();
@@ -239,7 +239,7 @@ private:
 }  // namespace
 
 base::Result<Patch, PatchError> parse_apply_patch(std::string_view patch) {
-    Reader reader(patch);
+    ApplyPatchReader reader(patch);
     return reader.run();
 }
 

@@ -68,9 +68,9 @@ bool has_visible_text(std::string_view s) {
     return false;
 }
 
-class Reader {
+class SearchReplaceReader {
 public:
-    explicit Reader(std::string_view patch) : text_(patch) {}
+    explicit SearchReplaceReader(std::string_view patch) : text_(patch) {}
 
     base::Result<Patch, PatchError> run() {
         FilePatch file;
@@ -233,7 +233,7 @@ private:
 }  // namespace
 
 base::Result<Patch, PatchError> parse_search_replace(std::string_view patch) {
-    Reader reader(patch);
+    SearchReplaceReader reader(patch);
     return reader.run();
 }
 

@@ -1,6 +1,6 @@
 // The unified-diff reader: sections (git header and/or ---/+++), their hunks, and the rules that
 // decide where a hunk ends when its counts cannot be trusted. One forward pass, bounded lookahead.
-// Over 300 lines: the Reader is one state machine over the lines; header lines are read in
+// Over 300 lines: the UnifiedReader is one state machine over the lines; header lines are read in
 // unified_headers.cpp.
 #include "text/patch_unified.hpp"
 
@@ -43,9 +43,9 @@ struct Section {
     std::vector<PatchBlock> blocks;
 };
 
-class Reader {
+class UnifiedReader {
 public:
-    explicit Reader(std::string_view patch) : text_(patch) {}
+    explicit UnifiedReader(std::string_view patch) : text_(patch) {}
 
     base::Result<Patch, PatchError> run() {
         const std::size_t n = text_.size();
@@ -362,7 +362,7 @@ private:
 }  // namespace
 
 base::Result<Patch, PatchError> parse_unified_diff(std::string_view patch) {
-    Reader reader(patch);
+    UnifiedReader reader(patch);
     return reader.run();
 }
 

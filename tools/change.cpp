@@ -44,22 +44,18 @@ base::Result<void> seen_and_unchanged(const ledger::FileStates& states, const Fi
 namespace {
 
 // One file planned: as it was, what it becomes, and the diff between.
-struct Planned {
+struct PlannedChange {
     FileSnapshot before;
     Plan plan;
     text::UnifiedDiff diff;
     bool unchanged = false;
 };
 
-std::string plural(std::size_t n, const char* word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
 // `st`: the file's stat, taken once the lane was held. `recheck`: time passed since `path` was
 // resolved (the lane was busy), so the path goes through the workspace boundary again.
-base::Result<Planned> plan_change(const CallContext& ctx, const ChangeRequest& request, const os::ResolvedPath& path,
+base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequest& request, const os::ResolvedPath& path,
                                   const platform::FileStat& st, bool recheck, bool keep_open) {
-    Planned out;
+    PlannedChange out;
     out.before.exists = st.kind != platform::FileKind::missing;
     out.before.file.path = path;
     if (out.before.exists) {
@@ -93,7 +89,7 @@ base::Result<Planned> plan_change(const CallContext& ctx, const ChangeRequest& r
 
 // The report of the change to the file at `path` (`existed`: before the change); takes the diff
 // text, notes and extra fields out of `planned`.
-ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bool existed, Planned& planned,
+ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bool existed, PlannedChange& planned,
                   const ApprovalDecision* decision = nullptr, std::vector<checks::CheckOutcome> checks = {}) {
     const bool created = !existed;
     ChangeReport out;
@@ -119,7 +115,7 @@ ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bo
                           (planned.plan.delete_file ? "remove " : created ? "create " : "change ") + path.display;
         else out.summary = verb + path.display;
         out.summary += " (+" + std::to_string(planned.diff.additions) + " -" + std::to_string(planned.diff.removals);
-        if (planned.plan.replacements && !created) out.summary += ", " + plural(planned.plan.replacements, "replacement");
+        if (planned.plan.replacements && !created) out.summary += ", " + count_of(planned.plan.replacements, "replacement");
         if (planned.plan.match) out.summary += ", match: " + tier_name(planned.plan.match);
         if (planned.diff.first_changed_line)
             out.summary += ", first change at line " + std::to_string(planned.diff.first_changed_line);
@@ -165,9 +161,9 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     const auto plan = [&ctx, &request, &path, &st, waited, keep_open] {
         return plan_change(ctx, request, path, st, waited, keep_open);
     };
-    base::Result<Planned> outcome = co_await WorkPlacement::run(ctx, alone && WorkPlacement::small(st.size), plan);
+    base::Result<PlannedChange> outcome = co_await WorkPlacement::run(ctx, alone && WorkPlacement::small(st.size), plan);
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
-    Planned& planned = outcome.value();
+    PlannedChange& planned = outcome.value();
     const bool existed = planned.before.exists;
     Steps steps;
     steps.shown.add(path.display, planned.diff);

@@ -22,6 +22,9 @@ struct FileOutcome {
     std::optional<std::string> moved_from;  // the real path it was moved from
 };
 
+// "1 file", "3 files": a count and its noun, as summaries say it.
+inline std::string count_of(std::size_t n, const char* noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
 struct ChangeReport {
     // one_file: the file's fields at the top level (edit, multiedit, write, insert, undo);
     // files: a `files` list with totals (apply_diff).

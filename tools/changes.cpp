@@ -1,17 +1,12 @@
 // The `changes` tool: the session patch (or one file's part of it) for hosts that call tools but
 // ignore resources (Claude Code, Codex): the same diffs as mcp-edit://session/patch.
 #include "tools/change.hpp"
+#include "tools/change_report.hpp"
 #include "tools/placement.hpp"
 #include "tools/registry.hpp"
 #include "ledger/session_patch.hpp"
 
 namespace tools {
-
-namespace {
-
-std::string plural(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
-
-}  // namespace
 
 asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
     if (!ctx.session_changes) co_return ToolResult::error("This server keeps no record of its changes.", base::ErrorReason::internal);
@@ -46,10 +41,10 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
     if (patch.files.empty()) {
         summary = "This session has changed no file yet.";
     } else {
-        summary = (args.file_path.empty() ? "This session changed " + plural(patch.files.size(), "file")
+        summary = (args.file_path.empty() ? "This session changed " + count_of(patch.files.size(), "file")
                                           : "This session changed " + patch.files.front().display + " " +
-                                                plural(patch.files.front().changes, "time")) +
-                  "; against their state before its first change, " + plural(patch.files_differing, "file") +
+                                                count_of(patch.files.front().changes, "time")) +
+                  "; against their state before its first change, " + count_of(patch.files_differing, "file") +
                   " differ now (+" + std::to_string(patch.additions) + " -" + std::to_string(patch.removals) + ").";
     }
     bool truncated = false;

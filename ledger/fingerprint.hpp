@@ -3,6 +3,7 @@
 // std::optional<Fingerprint>'s empty state rather than a sentinel string.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,8 @@ struct Fingerprint {
     std::string hex;
 
     static Fingerprint of(std::string_view bytes) { return {os::content_fingerprint(bytes)}; }
+    // Of bytes held as consecutive parts: the same as of the parts joined.
+    static Fingerprint of(std::span<const std::string_view> parts) { return {os::content_fingerprint(parts)}; }
     bool operator==(const Fingerprint&) const = default;
 };
 

@@ -27,8 +27,8 @@ std::string History::Entry::before_from(std::string_view written) const {
     return out;
 }
 
-void History::record(std::string tool, const std::string& real_path, bool existed, std::string before,
-                     std::string after, std::optional<Fingerprint> after_fingerprint, std::uint32_t mode,
+void History::record(std::string tool, const std::string& real_path, bool existed, std::string_view before,
+                     const text::ByteParts& after, std::optional<Fingerprint> after_fingerprint, std::uint32_t mode,
                      std::string partner) {
     Record entry;
     entry.tool = std::move(tool);
@@ -42,9 +42,9 @@ void History::record(std::string tool, const std::string& real_path, bool existe
     const std::size_t common = std::min(before.size(), after.size());
     entry.prefix = text::common_prefix(before, after);
     entry.suffix = text::common_suffix(before, after, common - entry.prefix);
-    entry.middle.assign(before, entry.prefix, before.size() - entry.prefix - entry.suffix);
+    entry.middle.assign(before.substr(entry.prefix, before.size() - entry.prefix - entry.suffix));
     entry.after_kept = after.size() <= max_kept_after;
-    if (entry.after_kept) entry.after = std::move(after);
+    if (entry.after_kept) entry.after = after.joined();
 
     std::lock_guard lock(mutex_);
     entry.seq = next_seq_++;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ledger/fingerprint.hpp"
+#include "text/spliced_bytes.hpp"
 
 namespace ledger {
 
@@ -53,8 +54,16 @@ public:
     explicit History(std::size_t max_bytes = default_max_bytes, std::size_t max_entries = 10000)
         : max_bytes_(max_bytes), max_entries_(max_entries) {}
 
-    void record(std::string tool, const std::string& real_path, bool existed, std::string before, std::string after,
-                std::optional<Fingerprint> after_fingerprint, std::uint32_t mode = 0, std::string partner = {});
+    // A change of `real_path`: its bytes before and after (given as parts: an edit of a big file).
+    void record(std::string tool, const std::string& real_path, bool existed, std::string_view before,
+                const text::ByteParts& after, std::optional<Fingerprint> after_fingerprint, std::uint32_t mode = 0,
+                std::string partner = {});
+    void record(std::string tool, const std::string& real_path, bool existed, std::string_view before,
+                std::string_view after, std::optional<Fingerprint> after_fingerprint, std::uint32_t mode = 0,
+                std::string partner = {}) {
+        record(std::move(tool), real_path, existed, before, text::ByteParts(after), std::move(after_fingerprint), mode,
+               std::move(partner));
+    }
     // The newest change of `real_path` (its images rebuilt), or nullptr.
     std::shared_ptr<const Entry> latest(const std::string& real_path) const;
     // Drops the latest entry of `real_path` when it is still `seq` (after a successful undo).

@@ -294,7 +294,7 @@ HistoryJournal::Replay HistoryJournal::replay(const std::function<bool(char*, st
             if (taken) {
                 std::optional<Fingerprint> fingerprint;
                 if (after) fingerprint = Fingerprint::of(*after);
-                history.record(*tool, *p, *existed, std::move(*before), after ? std::move(*after) : std::string(), std::move(fingerprint),
+                history.record(*tool, *p, *existed, *before, after ? std::string_view(*after) : std::string_view(), std::move(fingerprint),
                                mode, partner.value_or(std::string()));
                 ++writes[*p];
             }

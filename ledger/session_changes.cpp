@@ -71,13 +71,13 @@ std::optional<std::string> SessionChanges::File::base_given(const std::string* n
     return out;
 }
 
-void SessionChanges::changed(const std::string& real_path, std::string_view before, const std::string* after,
-                             const std::optional<Fingerprint>& written) {
+void SessionChanges::changed(const std::string& real_path, std::string_view before,
+                             const std::optional<text::ByteParts>& after, const std::optional<Fingerprint>& written) {
     std::lock_guard lock(mutex_);
     const auto found = files_.find(real_path);
     if (found == files_.end()) return;
     File& file = found->second;
-    const std::string_view wrote = after ? std::string_view(*after) : std::string_view();
+    const text::ByteParts wrote = after.value_or(text::ByteParts());
     if (file.base_pending) {  // the first change: its before-image is the base
         file.base_pending = false;
         if (!file.existed) return;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ledger/fingerprint.hpp"
+#include "text/spliced_bytes.hpp"
 
 namespace ledger {
 
@@ -69,7 +70,7 @@ public:
     // Every change written (after the reply, lane held, in write order): the bytes it replaced
     // and wrote (`after` nullptr: deleted), to keep a big file's base as a delta. Stores the base
     // like keep_base when it is the file's first change.
-    void changed(const std::string& real_path, std::string_view before, const std::string* after,
+    void changed(const std::string& real_path, std::string_view before, const std::optional<text::ByteParts>& after,
                  const std::optional<Fingerprint>& written);
 
     // Every changed file, in the order first changed.

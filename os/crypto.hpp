@@ -13,7 +13,9 @@ namespace os::crypto {
 
 using Digest = std::array<unsigned char, 32>;
 
-Digest sha256(std::string_view bytes);
+// Of the bytes, given whole or as consecutive parts.
+Digest sha256(std::span<const std::string_view> parts);
+inline Digest sha256(std::string_view bytes) { return sha256(std::span<const std::string_view>(&bytes, 1)); }
 Digest hmac_sha256(std::span<const unsigned char> key, std::string_view message);
 
 // Fills `out` from the operating system's generator (getrandom, getentropy, BCryptGenRandom);

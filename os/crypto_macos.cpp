@@ -34,15 +34,16 @@ int base64_value(char c) {
 
 }  // namespace
 
-Digest sha256(std::string_view bytes) {
+Digest sha256(std::span<const std::string_view> parts) {
     CC_SHA256_CTX context;
     CC_SHA256_Init(&context);
     // CC_LONG is 32 bits: feed at most 1 GiB a call.
-    for (std::size_t done = 0; done < bytes.size();) {
-        const std::size_t part = std::min<std::size_t>(bytes.size() - done, std::size_t{1} << 30);
-        CC_SHA256_Update(&context, bytes.data() + done, static_cast<CC_LONG>(part));
-        done += part;
-    }
+    for (const auto bytes : parts)
+        for (std::size_t done = 0; done < bytes.size();) {
+            const std::size_t part = std::min<std::size_t>(bytes.size() - done, std::size_t{1} << 30);
+            CC_SHA256_Update(&context, bytes.data() + done, static_cast<CC_LONG>(part));
+            done += part;
+        }
     Digest out{};
     CC_SHA256_Final(out.data(), &context);
     return out;

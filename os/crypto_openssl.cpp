@@ -18,10 +18,15 @@
 
 namespace os::crypto {
 
-Digest sha256(std::string_view bytes) {
+Digest sha256(std::span<const std::string_view> parts) {
     Digest out{};
     unsigned int len = 0;
-    EVP_Digest(bytes.data(), bytes.size(), out.data(), &len, EVP_sha256(), nullptr);
+    EVP_MD_CTX* context = EVP_MD_CTX_new();
+    bool ok = context && EVP_DigestInit_ex(context, EVP_sha256(), nullptr) == 1;
+    for (const auto part : parts) ok = ok && EVP_DigestUpdate(context, part.data(), part.size()) == 1;
+    ok = ok && EVP_DigestFinal_ex(context, out.data(), &len) == 1;
+    EVP_MD_CTX_free(context);
+    if (!ok) throw std::runtime_error("OpenSSL could not compute SHA-256");
     return out;
 }
 

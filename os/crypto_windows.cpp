@@ -12,7 +12,7 @@ namespace os::crypto {
 
 namespace {
 
-Digest hash(std::span<const unsigned char> key, std::string_view message, bool hmac) {
+Digest hash(std::span<const unsigned char> key, std::span<const std::string_view> parts, bool hmac) {
     BCRYPT_ALG_HANDLE algorithm = nullptr;
     BCRYPT_HASH_HANDLE handle = nullptr;
     Digest out{};
@@ -22,12 +22,13 @@ Digest hash(std::span<const unsigned char> key, std::string_view message, bool h
                                                hmac ? const_cast<PUCHAR>(key.data()) : nullptr,
                                                hmac ? static_cast<ULONG>(key.size()) : 0, 0));
     // BCryptHashData takes at most 4 GiB a call.
-    for (std::size_t done = 0; ok && done < message.size();) {
-        const std::size_t part = std::min<std::size_t>(message.size() - done, 1u << 30);
-        ok = BCRYPT_SUCCESS(BCryptHashData(handle, reinterpret_cast<PUCHAR>(const_cast<char*>(message.data() + done)),
-                                           static_cast<ULONG>(part), 0));
-        done += part;
-    }
+    for (const auto message : parts)
+        for (std::size_t done = 0; ok && done < message.size();) {
+            const std::size_t part = std::min<std::size_t>(message.size() - done, 1u << 30);
+            ok = BCRYPT_SUCCESS(BCryptHashData(handle, reinterpret_cast<PUCHAR>(const_cast<char*>(message.data() + done)),
+                                               static_cast<ULONG>(part), 0));
+            done += part;
+        }
     ok = ok && BCRYPT_SUCCESS(BCryptFinishHash(handle, out.data(), static_cast<ULONG>(out.size()), 0));
     if (handle) BCryptDestroyHash(handle);
     if (algorithm) BCryptCloseAlgorithmProvider(algorithm, 0);
@@ -37,9 +38,11 @@ Digest hash(std::span<const unsigned char> key, std::string_view message, bool h
 
 }  // namespace
 
-Digest sha256(std::string_view bytes) { return hash({}, bytes, false); }
+Digest sha256(std::span<const std::string_view> parts) { return hash({}, parts, false); }
 
-Digest hmac_sha256(std::span<const unsigned char> key, std::string_view message) { return hash(key, message, true); }
+Digest hmac_sha256(std::span<const unsigned char> key, std::string_view message) {
+    return hash(key, std::span<const std::string_view>(&message, 1), true);
+}
 
 void random_bytes(std::span<unsigned char> out) {
     if (!BCRYPT_SUCCESS(BCryptGenRandom(nullptr, out.data(), static_cast<ULONG>(out.size()), BCRYPT_USE_SYSTEM_PREFERRED_RNG)))

@@ -145,8 +145,8 @@ base::Result<Located> locate_for_write(const std::string& path) {
 
 }  // namespace
 
-base::Result<StagedWrite> stage_write(const std::string& target, std::string_view bytes, const FileStat* like,
-                                      bool sync) {
+base::Result<StagedWrite> stage_write(const std::string& target, std::span<const std::string_view> parts,
+                                      const FileStat* like, bool sync) {
     auto located = locate_for_write(target);
     if (!located) return base::fail(std::move(located.error()));
     Located& at = located.value();
@@ -162,7 +162,9 @@ base::Result<StagedWrite> stage_write(const std::string& target, std::string_vie
     out.temp_path = dir + "/" + staging->temp_name;
     const int fd = staging->temp.get();
     ::flock(fd, LOCK_SH | LOCK_NB);  // says "a live server's" to sweep_stale_temps elsewhere
-    base::Result<void> written = write_all(fd, bytes);
+    base::Result<void> written;
+    for (const auto bytes : parts)
+        if (written) written = write_all(fd, bytes);
     if (written && like) {
         if (::fchmod(fd, static_cast<mode_t>(like->mode & 07777)) != 0)
             written = failed("cannot set the mode of the new file: " + error_text(errno));

@@ -72,8 +72,8 @@ constexpr auto replace_pause = std::chrono::milliseconds(50);  // 10 x 50 ms: at
 
 }  // namespace
 
-base::Result<StagedWrite> stage_write(const std::string& target, std::string_view bytes, const FileStat* like,
-                                      bool sync) {
+base::Result<StagedWrite> stage_write(const std::string& target, std::span<const std::string_view> parts,
+                                      const FileStat* like, bool sync) {
     PinnedFolders pinned;
     if (auto pinned_ok = pin_folders(os::parent_of(target), pinned); !pinned_ok) return base::fail(std::move(pinned_ok.error()));
     StagedWrite out;
@@ -81,7 +81,9 @@ base::Result<StagedWrite> stage_write(const std::string& target, std::string_vie
     auto temp = create_temp_beside(target, "mcp-edit", out.temp_path);
     if (!temp) return base::fail(std::move(temp.error()));
     Handle h(temp.value());
-    base::Result<void> written = write_all(h.h, bytes);
+    base::Result<void> written;
+    for (const auto bytes : parts)
+        if (written) written = write_all(h.h, bytes);
     if (written && sync && !FlushFileBuffers(h.h)) written = failed("flush: " + system_message(GetLastError()));
     CloseHandle(h.release());
     // The target's attributes (read-only among them) come back when it is replaced: commit_staged.

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -167,8 +168,14 @@ struct StagedWrite {
 // `like`: the existing file whose mode and owner the new one takes; nullptr for a new file
 // (mode 0666 less the umask). Failures (io_error) are lower-case phrases a caller quotes
 // ("cannot create a temp file in /d: Permission denied").
-base::Result<StagedWrite> stage_write(const std::string& target, std::string_view bytes, const FileStat* like,
-                                      bool sync);
+// The new bytes come as consecutive parts (an edit of a big file: the bytes before, the new text,
+// the bytes after), written one after the other.
+base::Result<StagedWrite> stage_write(const std::string& target, std::span<const std::string_view> parts,
+                                      const FileStat* like, bool sync);
+inline base::Result<StagedWrite> stage_write(const std::string& target, std::string_view bytes, const FileStat* like,
+                                             bool sync) {
+    return stage_write(target, std::span<const std::string_view>(&bytes, 1), like, sync);
+}
 base::Result<void> commit_staged(const StagedWrite& staged, bool sync);
 void discard_staged(const StagedWrite& staged);
 

@@ -105,7 +105,7 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tool
     ApprovalBinding binding{call.tool, canonical_digest(*call.args), Json::object(), Json::object()};
     for (const auto& image : ask.images) {
         binding.pre_images[image.real_path] = image.before ? os::sha256_hex(*image.before) : std::string("absent");
-        binding.post_images[image.real_path] = image.after ? os::sha256_hex(*image.after) : std::string("deleted");
+        binding.post_images[image.real_path] = image.after ? os::sha256_hex(image.after->span()) : std::string("deleted");
     }
     const auto now = std::chrono::system_clock::now();
     auto ask_again = [&](const std::string& why) {

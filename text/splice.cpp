@@ -114,10 +114,8 @@ base::Result<Inserted, SpliceError> insert_lines(std::string_view bytes, long lo
 
     const std::size_t at = facts.bom_size + position;
     Inserted out;
-    reserve_bytes(out.bytes, bytes.size() + inserted.size());
-    out.bytes.append(bytes.data(), at);
-    out.bytes += inserted;
-    out.bytes.append(bytes.data() + at, bytes.size() - at);
+    out.at = at;
+    out.text = std::move(inserted);
     out.first_line = (line == 0 ? 0 : (line < 0 ? total : wanted)) + 1;
     out.line_count = count;
     return out;

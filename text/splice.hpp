@@ -35,7 +35,8 @@ base::Result<std::string, SpliceError> splice(std::string_view bytes, std::span<
                                         std::string_view newline);
 
 struct Inserted {
-    std::string bytes;           // the new file
+    std::size_t at = 0;          // the new file: `text` put at this offset of the old one
+    std::string text;
     std::size_t first_line = 0;  // 1-based line number of the first inserted line
     std::size_t line_count = 0;  // lines inserted
 };

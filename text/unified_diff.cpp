@@ -128,21 +128,26 @@ std::string shown_line(std::string_view line, std::size_t line_offset, std::size
     return out;
 }
 
-}  // namespace
+// Lines mean nothing in a binary file: git's line, as `git diff` shows one.
+UnifiedDiff binary_diff(const DiffOptions& options) {
+    UnifiedDiff result;
+    result.text = "Binary files " + (options.old_missing ? std::string("/dev/null") : header_path("a/", options.old_path)) +
+                  " and " +
+                  (options.new_missing ? std::string("/dev/null")
+                                       : header_path("b/", options.new_path.empty() ? options.old_path : options.new_path)) +
+                  " differ\n";
+    return result;
+}
 
-UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes, const DiffOptions& options) {
+bool has_nul(std::string_view bytes) { return bytes.find('\0') != std::string_view::npos; }
+
+// The diff of two texts (no NUL byte in either) that are a window of two files: `lines_above`
+// lines of both files come before it (the numbers shown count them).
+UnifiedDiff diff_of_window(std::string_view old_bytes, std::string_view new_bytes, const DiffOptions& options,
+                           std::size_t lines_above) {
     UnifiedDiff result;
     const bool same = old_bytes == new_bytes;
     if (same && !options.old_missing && !options.new_missing) return result;
-    if (old_bytes.find('\0') != std::string_view::npos || new_bytes.find('\0') != std::string_view::npos) {
-        // Lines mean nothing in a binary file: git's line, as `git diff` shows one.
-        result.text = "Binary files " +
-                      (options.old_missing ? std::string("/dev/null") : header_path("a/", options.old_path)) + " and " +
-                      (options.new_missing ? std::string("/dev/null")
-                                           : header_path("b/", options.new_path.empty() ? options.old_path : options.new_path)) +
-                      " differ\n";
-        return result;
-    }
 
     // The window: whole lines around the bytes that differ.
     std::size_t start = 0, old_end = old_bytes.size(), new_end = new_bytes.size();
@@ -204,7 +209,7 @@ UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes,
     }
 
     // Context before and after, taken from the unchanged text.
-    const std::size_t first_line = 1 + (start ? lines_before(old_bytes, start) : 0);
+    const std::size_t first_line = 1 + lines_above + (start ? lines_before(old_bytes, start) : 0);
     std::vector<std::string_view> before;
     for (std::size_t at = start; at > 0 && before.size() < options.context;) {
         const std::size_t b = previous_line_start(old_bytes, at);
@@ -324,6 +329,49 @@ UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes,
                        " bytes) not shown\n";
     }
     return result;
+}
+
+}  // namespace
+
+UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes, const DiffOptions& options) {
+    if (old_bytes == new_bytes && !options.old_missing && !options.new_missing) return {};
+    if (has_nul(old_bytes) || has_nul(new_bytes)) return binary_diff(options);
+    return diff_of_window(old_bytes, new_bytes, options, 0);
+}
+
+UnifiedDiff unified_diff(std::string_view old_bytes, const SplicedBytes& change, const DiffOptions& options) {
+    if (change.changes_nothing(old_bytes) && !options.old_missing && !options.new_missing) return {};
+    if (has_nul(old_bytes) || has_nul(change.with)) return binary_diff(options);
+    // The window: whole lines from `context` + 1 lines before the replaced span to as many after
+    // it. Its edges then lie in bytes both sides share (a CR before the span cannot pair with an
+    // LF it brings), so the window's diff is the files' diff, its lines numbered from lines_above.
+    // In a run of equal lines the diff places the change where the bytes first differ, which can lie
+    // past the span (and a shrinking change then ends that much further on): the window holds that too.
+    const std::size_t span_end = change.at + change.replaced;
+    std::size_t begin = change.at;
+    while (begin > 0 && !line_starts_at(old_bytes, begin)) --begin;
+    for (std::size_t k = 0; k <= options.context && begin > 0; ++k) begin = previous_line_start(old_bytes, begin);
+    ByteParts after_span;
+    after_span.parts = {std::string_view(change.with), old_bytes.substr(span_end)};
+    after_span.count = 2;
+    const std::size_t first_difference = change.at + common_prefix(old_bytes.substr(change.at), after_span);
+    const std::size_t shrink = change.replaced > change.with.size() ? change.replaced - change.with.size() : 0;
+    std::size_t end = std::min(old_bytes.size(), std::max(span_end, first_difference + shrink));
+    while (end < old_bytes.size() && !line_starts_at(old_bytes, end)) ++end;
+    std::size_t more = options.context + 1;
+    for_each_line(old_bytes.substr(end), [&](const LineSpan& line) {
+        if (more == 0) return false;
+        --more;
+        end += line.end - line.begin + line.terminator_size;
+        return true;
+    });
+    std::string new_window;
+    new_window.reserve(change.at - begin + change.with.size() + (end - span_end));
+    new_window.append(old_bytes.substr(begin, change.at - begin));
+    new_window += change.with;
+    new_window.append(old_bytes.substr(span_end, end - span_end));
+    return diff_of_window(old_bytes.substr(begin, end - begin), new_window, options,
+                          begin ? lines_before(old_bytes, begin) : 0);
 }
 
 }  // namespace text

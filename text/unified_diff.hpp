@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "text/spliced_bytes.hpp"
+
 namespace text {
 
 struct DiffOptions {
@@ -35,5 +37,8 @@ struct UnifiedDiff {
 // byte (binary, as git judges it), the text is git's one line instead, "Binary files a/OLD and
 // b/NEW differ" (/dev/null for a missing side), with no "+"/"-" lines counted.
 UnifiedDiff unified_diff(std::string_view old_bytes, std::string_view new_bytes, const DiffOptions& options);
+// The same diff for new bytes kept as `change` over `old_bytes`: only the lines around the span it
+// replaces are read (and both sides whole for a NUL byte), so a big file is never copied.
+UnifiedDiff unified_diff(std::string_view old_bytes, const SplicedBytes& change, const DiffOptions& options);
 
 }  // namespace text

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error_reason.hpp"
+#include "text/spliced_bytes.hpp"
 
 namespace tools {
 
@@ -30,7 +32,7 @@ struct ApprovalRequest {
     struct Image {
         std::string real_path;
         const std::string* before = nullptr;
-        const std::string* after = nullptr;
+        std::optional<text::ByteParts> after;  // as parts: an edit of a big file is not joined
     };
     std::vector<Image> images;
     // Called by a gate right before it waits for a human (an open form), so that reads of these

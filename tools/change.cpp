@@ -72,18 +72,19 @@ base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequ
     base::Result<Plan> plan = request.planner(out.before, path.display);
     if (!plan) return base::fail(std::move(plan).error());
     out.plan = std::move(plan).value();
-    if (out.plan.new_bytes.size() > ctx.limits.max_file_size)
-        return base::fail(base::Failure{"Refused: the result would be " + std::to_string(out.plan.new_bytes.size()) +
+    const std::string_view old = out.before.file.bytes;
+    const std::size_t new_size = out.plan.new_bytes.size(old);
+    if (new_size > ctx.limits.max_file_size)
+        return base::fail(base::Failure{"Refused: the result would be " + std::to_string(new_size) +
                                             " bytes, over the limit of " + std::to_string(ctx.limits.max_file_size) +
                                             " (--max-file-size).",
                                         base::ErrorReason::too_large});
-    out.unchanged = out.before.exists && !out.plan.delete_file && out.plan.new_bytes == out.before.file.bytes;
+    out.unchanged = out.before.exists && !out.plan.delete_file && out.plan.new_bytes.same_as(old);
     text::DiffOptions options;
     options.old_path = path.display;
     options.old_missing = !out.before.exists;
     options.new_missing = out.plan.delete_file;
-    out.diff = text::unified_diff(out.before.exists ? std::string_view(out.before.file.bytes) : std::string_view(),
-                                  out.plan.new_bytes, options);
+    out.diff = out.plan.new_bytes.diff_from(old, options);
     return out;
 }
 

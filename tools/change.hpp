@@ -18,7 +18,7 @@ namespace tools {
 
 // What a planner decided.
 struct Plan {
-    std::string new_bytes;
+    NewBytes new_bytes;  // over the bytes planned on (before.file.bytes)
     bool delete_file = false;          // the change removes the file (undo of a creation)
     std::size_t replacements = 0;
     std::optional<text::MatchTier> match;  // the matching tier, for tools that match (none: "none")

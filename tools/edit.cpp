@@ -66,10 +66,11 @@ base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const s
     if (!match) return plan_error(match.error().message, match_error_reason(match.error().kind));
     if (auto counted = check_expected_replacements(edit, match->lines, display); !counted)
         return base::fail(std::move(counted).error());
-    auto spliced = text::splice(bytes, match->replacements, newline);
+    // Kept as the span it replaces: the file's bytes are not copied (a big file is held once).
+    auto spliced = text::splice_span(bytes, match->replacements, newline);
     if (!spliced)
         return plan_error("Internal error while applying the edit: " + spliced.error().message, base::ErrorReason::internal);
-    plan.new_bytes = std::move(spliced.value());
+    plan.new_bytes = NewBytes(std::move(spliced).value());
     plan.replacements += match->replacements.size();
     plan.match = match->tier;
     return plan;

@@ -24,7 +24,7 @@ asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args) {
         auto inserted = text::insert_lines(before.file.bytes, line, text_to_insert);
         if (!inserted) return plan_error(display + ": " + inserted.error().message, base::ErrorReason::invalid_arguments);
         Plan plan;
-        plan.new_bytes = std::move(inserted->bytes);
+        plan.new_bytes = NewBytes(text::SplicedBytes{inserted->at, 0, std::move(inserted->text)});
         plan.replacements = 1;
         plan.extra["inserted_at_line"] = inserted->first_line;
         plan.extra["inserted_lines"] = inserted->line_count;

@@ -152,7 +152,7 @@ asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) 
                                                       std::to_string(i - 1) + "] left it" : std::string()) +
                                          ":\n" + one.error().message,
                                          one.error().reason);
-            bytes = std::move(one->new_bytes);
+            bytes = std::move(one->new_bytes).take_joined(bytes);
             exists = true;
             plan.replacements = one->replacements;
             tiers.push_back(tier_name(one->match));

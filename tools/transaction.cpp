@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <string_view>
 
@@ -21,7 +22,7 @@ namespace {
 // One file's write between staging and commit.
 struct StagedChange {
     const FileSnapshot* before = nullptr;
-    std::string_view new_bytes;
+    const NewBytes* new_bytes = nullptr;
     bool delete_file = false;
     bool in_place = false;  // several hard links: written over the file itself at commit
     bool has_temp = false;
@@ -33,14 +34,16 @@ base::Unexpected<base::Failure> io_failure(std::string message) {
     return base::fail(base::Failure{std::move(message), base::ErrorReason::io_error});
 }
 
-base::Result<void> stage(const CallContext& ctx, const FileSnapshot& before, std::string_view new_bytes, bool delete_file,
-                         bool write_through, const platform::FileStat* like_new, StagedChange& out) {
+base::Result<void> stage(const CallContext& ctx, const FileChange& change, StagedChange& out) {
+    const FileSnapshot& before = change.before;
+    const bool delete_file = change.delete_file;
+    const platform::FileStat* like_new = change.like ? &*change.like : nullptr;
     const auto& path = before.file.path;
     out.before = &before;
-    out.new_bytes = new_bytes;
+    out.new_bytes = &change.new_bytes;
     out.delete_file = delete_file;
     out.in_place = !delete_file && before.exists && before.file.stat.links > 1 &&
-                   (ctx.write_through_hard_links || write_through);
+                   (ctx.write_through_hard_links || change.write_through);
     if (!before.exists) {
         const std::string dir = os::parent_of(path.real);
         if (auto made = platform::make_directories(dir, ctx.fsync); !made)
@@ -48,7 +51,8 @@ base::Result<void> stage(const CallContext& ctx, const FileSnapshot& before, std
                               ". Nothing was written.");
     }
     if (!out.in_place && !delete_file) {
-        auto staged = platform::stage_write(path.real, new_bytes, before.exists ? &before.file.stat : like_new, ctx.fsync);
+        auto staged = platform::stage_write(path.real, change.new_parts().span(), before.exists ? &before.file.stat : like_new,
+                                            ctx.fsync);
         if (!staged)
             return io_failure("Cannot write " + path.display + ": " + staged.error().message + ". Nothing was written.");
         out.staged = std::move(staged.value());
@@ -91,7 +95,9 @@ base::Result<void> commit_one(const CallContext& ctx, StagedChange& change) {
         if (auto removed = platform::remove_file(path.real, ctx.fsync); !removed)
             return io_failure("Cannot remove " + path.display + ": " + removed.error().message + ".");
     } else if (change.in_place) {
-        if (auto written = platform::overwrite_in_place(path.real, change.before->file.bytes, change.new_bytes, ctx.fsync);
+        std::string scratch;
+        const std::string& new_bytes = change.new_bytes->joined(change.before->file.bytes, scratch);
+        if (auto written = platform::overwrite_in_place(path.real, change.before->file.bytes, new_bytes, ctx.fsync);
             !written)
             return io_failure("Cannot write " + path.display + ": " + written.error().message + ".");
     } else {
@@ -117,7 +123,9 @@ std::string revert(const CallContext& ctx, const StagedChange& change) {
         return removed ? "" : path.display + ": " + removed.error().message;
     }
     if (change.in_place) {
-        auto written = platform::overwrite_in_place(path.real, change.new_bytes, before.file.bytes, ctx.fsync);
+        std::string scratch;
+        const std::string& new_bytes = change.new_bytes->joined(before.file.bytes, scratch);
+        auto written = platform::overwrite_in_place(path.real, new_bytes, before.file.bytes, ctx.fsync);
         return written ? "" : path.display + ": " + written.error().message;
     }
     auto staged = platform::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.fsync);
@@ -168,9 +176,7 @@ base::Result<void, CommitFailure> commit_all(const CallContext& ctx, const std::
     };
     for (const auto& change : changes) {
         staged.emplace_back();
-        if (auto r = stage(ctx, change.before, change.new_bytes, change.delete_file, change.write_through,
-                           change.like ? &*change.like : nullptr, staged.back());
-            !r) {
+        if (auto r = stage(ctx, change, staged.back()); !r) {
             staged.pop_back();
             return abandon(std::move(r).error());
         }
@@ -188,7 +194,7 @@ base::Result<void, CommitFailure> commit_all(const CallContext& ctx, const std::
 std::vector<std::uint64_t> sizes_of(const std::vector<FileChange>& changes) {
     std::vector<std::uint64_t> sizes;
     for (const auto& change : changes) {
-        sizes.push_back(change.new_bytes.size());
+        sizes.push_back(change.new_bytes.size(change.before.file.bytes));
         sizes.push_back(change.before.file.bytes.size());
     }
     return sizes;
@@ -223,7 +229,7 @@ ApprovalRequest Transaction::approval_request(const Shown& shown, std::string as
     std::vector<ApprovalRequest::Image> images;
     for (const auto& change : changes_)
         images.push_back({change.before.file.path.real, change.before.exists ? &change.before.file.bytes : nullptr,
-                          change.delete_file ? nullptr : &change.new_bytes});
+                          change.delete_file ? std::nullopt : std::optional<text::ByteParts>(change.new_parts())});
     return tools::approval_request(tool_, shown, std::move(images), std::move(asked_again_because));
 }
 
@@ -276,8 +282,9 @@ base::Result<text::UnifiedDiff> Transaction::merge_with_disk(const CallContext& 
     if (auto loaded = load_resolved_file(ctx, path.real, now.file); !loaded) return base::fail(std::move(loaded).error());
     now.file.path = path;
     now.exists = true;
-    auto merged = text::merge_stale_change(change.before.file.bytes, change.new_bytes, now.file.bytes, path.display,
-                                           "while this change was being prepared");
+    std::string scratch;
+    auto merged = text::merge_stale_change(change.before.file.bytes, change.new_bytes.joined(change.before.file.bytes, scratch),
+                                           now.file.bytes, path.display, "while this change was being prepared");
     if (!merged) return base::fail(std::move(merged).error());
     text::DiffOptions options;
     options.old_path = path.display;
@@ -363,10 +370,14 @@ std::vector<std::string> Transaction::hard_link_notes(const CallContext& ctx) co
 asio::awaitable<std::vector<checks::CheckOutcome>> Transaction::check(CallContext& ctx) const {
     if (!ctx.checks || ctx.checks->empty()) co_return std::vector<checks::CheckOutcome>{};
     std::vector<checks::CheckTarget> targets;
+    // A check reads the new bytes as one string: an edit's parts are joined for it (kept until the
+    // checks end; a deque keeps each string where it is).
+    std::deque<std::string> joined;
     for (const FileChange& change : changes_) {
         if (change.delete_file) continue;
         targets.push_back({change.before.file.path.real, change.before.file.path.display,
-                           change.before.exists ? &change.before.file.bytes : nullptr, &change.new_bytes});
+                           change.before.exists ? &change.before.file.bytes : nullptr,
+                           &change.new_bytes.joined(change.before.file.bytes, joined.emplace_back())});
     }
     if (targets.empty()) co_return std::vector<checks::CheckOutcome>{};
     // The write is committed: reads of these files no longer wait for the checks (they see the
@@ -404,9 +415,10 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
                 const FileChange& change = changes_[i];
                 const std::string& real = change.before.file.path.real;
                 if (first[i]) ctx.journal->based(real, change.before.exists, change.before.file.bytes);
+                std::string scratch;
                 if (journal_history)
                     ctx.journal->recorded(real, tool_, change.before.exists, change.before.file.bytes,
-                                          change.delete_file ? nullptr : &change.new_bytes,
+                                          change.delete_file ? nullptr : &change.new_bytes.joined(change.before.file.bytes, scratch),
                                           change.before.exists ? change.before.file.stat.mode : 0, change.partner);
             }
             return true;
@@ -419,19 +431,20 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
          session_changes = ctx.session_changes] {
             for (auto& change : afterwards->changes) {
                 const std::string& real = change.before.file.path.real;
+                const std::string_view before = change.before.exists ? std::string_view(change.before.file.bytes) : std::string_view();
+                const text::ByteParts after = change.new_parts();
                 std::optional<ledger::Fingerprint> written;
-                if (!change.delete_file) written = ledger::Fingerprint::of(change.new_bytes);
+                if (!change.delete_file) written = ledger::Fingerprint::of(after.span());
                 if (session_changes)  // the base (first change), or a big file's base delta carried forward
-                    session_changes->changed(real, change.before.exists ? std::string_view(change.before.file.bytes) : std::string_view(),
-                                             change.delete_file ? nullptr : &change.new_bytes, written);
-                if (written && change.new_bytes.size() <= ledger::FileStates::max_seen_file)
-                    file_states->record_with_bytes(real, *written, change.new_bytes);
+                    session_changes->changed(real, before, change.delete_file ? std::nullopt : std::optional(after), written);
+                if (written && after.size() <= ledger::FileStates::max_seen_file)
+                    file_states->record_with_bytes(real, *written, after.joined());
                 else if (written)
                     file_states->record(real, *written);
                 if (history)
-                    history->record(tool, real, change.before.exists, std::move(change.before.file.bytes),
-                                    std::move(change.new_bytes), std::move(written),
-                                    change.before.exists ? change.before.file.stat.mode : 0, std::move(change.partner));
+                    history->record(tool, real, change.before.exists, before, change.delete_file ? text::ByteParts() : after,
+                                    std::move(written), change.before.exists ? change.before.file.stat.mode : 0,
+                                    std::move(change.partner));
                 change.before.file.open_file.reset();  // the replaced file's last reference, when it was kept
             }
         });

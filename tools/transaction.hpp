@@ -13,6 +13,7 @@
 #include "base/result.hpp"
 #include "os/platform.hpp"
 #include "checks/check_report.hpp"
+#include "text/spliced_bytes.hpp"
 #include "text/unified_diff.hpp"
 #include "tools/file_access.hpp"
 #include "tools/tool.hpp"
@@ -25,10 +26,44 @@ struct FileSnapshot {
     LoadedFile file;  // valid when exists; file.path is always set
 };
 
+// What a file becomes: whole bytes, or the bytes it was loaded with, one span replaced (an edit:
+// a big file is then held once, not twice). Read with those bytes: parts(old) for the write, the
+// hashes and the ledger; joined(old) only where one string is needed (a merge, --check, the journal).
+class NewBytes {
+public:
+    NewBytes() = default;
+    NewBytes(std::string whole) : whole_(std::move(whole)) {}
+    NewBytes(const char* whole) : whole_(whole) {}
+    explicit NewBytes(text::SplicedBytes spliced) : spliced_(std::move(spliced)) {}
+
+    const text::SplicedBytes* spliced() const { return spliced_ ? &*spliced_ : nullptr; }
+    const std::string* whole() const { return spliced_ ? nullptr : &whole_; }
+    text::ByteParts parts(std::string_view old) const { return spliced_ ? spliced_->over(old) : text::ByteParts(whole_); }
+    std::size_t size(std::string_view old) const { return spliced_ ? spliced_->size_over(old) : whole_.size(); }
+    bool same_as(std::string_view old) const { return spliced_ ? spliced_->changes_nothing(old) : whole_ == old; }
+    // The diff from `old` to these bytes (an edit's: from the lines around its span only).
+    text::UnifiedDiff diff_from(std::string_view old, const text::DiffOptions& options) const {
+        return spliced_ ? text::unified_diff(old, *spliced_, options) : text::unified_diff(old, whole_, options);
+    }
+    // The bytes in one string: the whole bytes themselves, or the parts joined into `scratch`.
+    const std::string& joined(std::string_view old, std::string& scratch) const {
+        if (!spliced_) return whole_;
+        scratch = spliced_->over(old).joined();
+        return scratch;
+    }
+
+    // The bytes in one string, taken out of this.
+    std::string take_joined(std::string_view old) && { return spliced_ ? spliced_->over(old).joined() : std::move(whole_); }
+
+private:
+    std::string whole_;
+    std::optional<text::SplicedBytes> spliced_;
+};
+
 // One file of a transaction: as it was, and what it becomes.
 struct FileChange {
     FileSnapshot before;
-    std::string new_bytes;     // ignored when delete_file
+    NewBytes new_bytes;        // ignored when delete_file
     bool delete_file = false;
     // Written over the file itself, so that every name sees it, even without
     // --write-through-hard-links: apply_diff sets it when its patch names every name of the file.
@@ -38,6 +73,8 @@ struct FileChange {
     std::optional<platform::FileStat> like = std::nullopt;
     // Recorded in the history with the change: a move's other file (see History::Entry::partner).
     std::string partner = {};
+
+    text::ByteParts new_parts() const { return new_bytes.parts(before.file.bytes); }
 };
 
 // Why a commit failed: the first failure (its message for the model, its reason: conflict when a

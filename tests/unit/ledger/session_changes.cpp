@@ -99,9 +99,9 @@ TEST_CASE("session changes: a big file's base is a delta on what the server wrot
     c = std::string(1, '\0') + b;
     ledger::SessionChanges changes;
     changes.note_change("/r/big", true);
-    changes.changed("/r/big", base, &a, ledger::Fingerprint::of(a));
+    changes.changed("/r/big", base, text::ByteParts(a), ledger::Fingerprint::of(a));
     changes.note_change("/r/big", true);
-    changes.changed("/r/big", a, &b, ledger::Fingerprint::of(b));
+    changes.changed("/r/big", a, text::ByteParts(b), ledger::Fingerprint::of(b));
     auto file = changes.find("/r/big");
     REQUIRE(file);
     CHECK_FALSE(file->base);
@@ -113,15 +113,15 @@ TEST_CASE("session changes: a big file's base is a delta on what the server wrot
     CHECK_FALSE(file->base_given(nullptr));
     // A change that did not start from the server's last write loses the base (and says so).
     changes.note_change("/r/big", true);
-    changes.changed("/r/big", c, &b, ledger::Fingerprint::of(b));
+    changes.changed("/r/big", c, text::ByteParts(b), ledger::Fingerprint::of(b));
     file = changes.find("/r/big");
     CHECK_FALSE(file->delta);
     CHECK_FALSE(file->base_kept);
     // Deleted by the server: the base is kept whole in the delta, whatever is there now.
     changes.note_change("/r/gone", true);
-    changes.changed("/r/gone", base, &a, ledger::Fingerprint::of(a));
+    changes.changed("/r/gone", base, text::ByteParts(a), ledger::Fingerprint::of(a));
     changes.note_change("/r/gone", true);
-    changes.changed("/r/gone", a, nullptr, std::nullopt);
+    changes.changed("/r/gone", a, std::nullopt, std::nullopt);
     file = changes.find("/r/gone");
     REQUIRE(file->delta);
     CHECK(file->base_given(nullptr) == base);

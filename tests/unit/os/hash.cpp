@@ -20,3 +20,20 @@ TEST_CASE("content_fingerprint: 32 lowercase hex digits, equal for equal bytes o
     // Fixed width: leading zeros are written.
     CHECK(os::content_fingerprint("").size() == 32);
 }
+
+TEST_CASE("sha256_hex and content_fingerprint of parts: the same as of the parts joined") {
+    const std::string whole = "first part\r\nsecond\xE9 part\nthe last part, without a newline";
+    for (std::size_t a = 0; a <= whole.size(); a += 7)
+        for (std::size_t b = a; b <= whole.size(); b += 5) {
+            const std::string_view w = whole;
+            const std::string_view parts[] = {w.substr(0, a), w.substr(a, b - a), w.substr(b)};
+            CHECK(os::sha256_hex(std::span<const std::string_view>(parts)) == os::sha256_hex(whole));
+            CHECK(os::content_fingerprint(std::span<const std::string_view>(parts)) == os::content_fingerprint(whole));
+        }
+    // Large enough for XXH3's streaming state to take several stripes and blocks.
+    const std::string big(300000, 'x');
+    const std::string_view v = big;
+    const std::string_view split[] = {v.substr(0, 12345), v.substr(12345, 1), v.substr(12346)};
+    CHECK(os::content_fingerprint(std::span<const std::string_view>(split)) == os::content_fingerprint(big));
+    CHECK(os::content_fingerprint(std::span<const std::string_view>(split)) != os::content_fingerprint(big + "x"));
+}

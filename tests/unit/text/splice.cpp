@@ -20,7 +20,7 @@ std::string spliced(std::string_view bytes, std::vector<Replacement> replacement
 std::string inserted(std::string_view bytes, long long line, std::string_view text) {
     auto r = text::insert_lines(bytes, line, text);
     if (!r) return "ERROR: " + r.error().message;
-    return std::move(r.value().bytes);
+    return std::string(bytes.substr(0, r->at)) + r->text + std::string(bytes.substr(r->at));
 }
 
 }  // namespace

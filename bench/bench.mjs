@@ -429,6 +429,35 @@ function seqFile(n) {
   return s;
 }
 
+// The floor of a round: the same edits of the same file done directly from Node, one after another:
+// read, change, write a temp file, (fsync it), rename over, (fsync the directory). Total ms.
+function sequentialFloor(n, fsync) {
+  const dir = fs.mkdtempSync(path.join(TMP_BASE, 'seq-floor-'));
+  const file = path.join(dir, 'seq.txt');
+  const before = seqFile(n);
+  writeSynced(file, before);
+  fsyncDir(dir);
+  const tmp = path.join(dir, '.seq.txt.tmp');
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const buf = fs.readFileSync(file);
+    const oldB = Buffer.from(`item_${pad(i, 4)} = compute("alpha"`);
+    const at = buf.indexOf(oldB);
+    if (at < 0) throw new Error(`sequential floor: edit ${i} found nothing`);
+    const out = Buffer.concat([buf.subarray(0, at), Buffer.from(`item_${pad(i, 4)} = compute("beta"`), buf.subarray(at + oldB.length)]);
+    const fd = fs.openSync(tmp, 'w');
+    fs.writeSync(fd, out);
+    if (fsync) fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fs.renameSync(tmp, file);
+    if (fsync) fsyncDir(dir);
+  }
+  const ms = performance.now() - t0;
+  if (fs.readFileSync(file, 'utf8') !== before.replaceAll('compute("alpha"', 'compute("beta"')) throw new Error('sequential floor produced a wrong file');
+  fs.rmSync(dir, { recursive: true, force: true });
+  return ms;
+}
+
 // One round: a fresh server and file, then seqEdits edits one after another (each waits for its reply).
 async function sequentialRound(spec, capMs) {
   const n = CFG.seqEdits;
@@ -469,14 +498,20 @@ async function sequentialEdits(spec) {
   for (let i = 0; i < CFG.seqRounds; i++) {
     const left = CFG.seqCapMs - (performance.now() - t0);
     if (i > 0 && left < CFG.seqCapMs / 4) break;
+    // mcp-edit's rounds are each paired with a floor round just before (same weather; see bigEditRuns).
+    const floorMs = spec.id.startsWith('mcp-edit') ? sequentialFloor(CFG.seqEdits, spec.fsyncs) : undefined;
     const r = await sequentialRound(spec, left);
     if (r.status !== 'ok') return r;
+    if (floorMs !== undefined && !r.capped) Object.assign(r, { floor_ms_per_edit: floorMs / CFG.seqEdits, x_floor: r.total_ms / floorMs });
     rounds.push(r);
     if (r.capped) break;
   }
   const sorted = [...rounds].sort((a, b) => a.calls_per_s - b.calls_per_s);
   const mid = sorted[(sorted.length - 1) >> 1];
-  return { ...mid, rounds: rounds.length, rounds_calls_per_s: rounds.map((r) => r.calls_per_s) };
+  const out = { ...mid, rounds: rounds.length, rounds_calls_per_s: rounds.map((r) => r.calls_per_s) };
+  const ratios = rounds.filter((r) => r.x_floor !== undefined);
+  if (ratios.length) Object.assign(out, { x_floor: median(ratios.map((r) => r.x_floor)), x_floor_all: ratios.map((r) => r.x_floor), floor_ms_per_edit: median(ratios.map((r) => r.floor_ms_per_edit)) });
+  return out;
 }
 
 // A change with a check configured: CFG.checkEdits sequential edits of one .json file by a server
@@ -937,7 +972,7 @@ function renderTables(out, specs) {
   const rows = [];
   rows.push(['cold start: spawn → initialize reply (median)', (id) => cell(w(id, 'cold_start'), (v) => `${ms(v.median_ms)} (n=${v.runs})`)]);
   rows.push(['idle RSS after initialize', (id) => cell(w(id, 'probe'), (v) => mib(v.idle_rss_mib))]);
-  rows.push([`${out.config.seqEdits} sequential edits, one file`, (id) => cell(w(id, 'sequential_edits'), (v) => `${v.calls_per_s >= 10 ? Math.round(v.calls_per_s) : v.calls_per_s.toFixed(1)} calls/s${v.rounds > 1 ? ` (median of ${v.rounds} rounds)` : ''}${v.capped ? ` (stopped at the ${out.config.seqCapMs / 1000} s cap after ${v.edits} edits)` : ''}`)]);
+  rows.push([`${out.config.seqEdits} sequential edits, one file (mcp-edit: × the floor, the same edits done from Node, each round paired with a floor round)`, (id) => cell(w(id, 'sequential_edits'), (v) => `${v.calls_per_s >= 10 ? Math.round(v.calls_per_s) : v.calls_per_s.toFixed(1)} calls/s${v.rounds > 1 ? ` (median of ${v.rounds} rounds)` : ''}${v.x_floor !== undefined ? `, ${v.x_floor.toFixed(2)}× the floor (${(v.floor_ms_per_edit * 1000).toFixed(0)} µs per edit)` : ''}${v.capped ? ` (stopped at the ${out.config.seqCapMs / 1000} s cap after ${v.edits} edits)` : ''}`)]);
   rows.push([`${out.config.checkEdits} sequential edits of a .json file: per edit without / with --check '${CHECK_RULE}' (the check alone) / with --lsp (a language server that answers at once)`, (id) => {
     if (!id.startsWith('mcp-edit')) return 'no checks';
     return cell(w(id, 'check_edits'), (v) => `${ms(v.without_ms_per_edit)} / ${ms(v.with_ms_per_edit)} (${ms(v.check_alone_ms)}) / ${v.lsp_ms_per_edit == null ? 'not built' : ms(v.lsp_ms_per_edit)}`);

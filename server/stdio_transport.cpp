@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include <fcntl.h>
 #ifdef _WIN32
@@ -241,6 +242,7 @@ asio::awaitable<void> StdioTransport::write_loop() {
         queued_bytes_ -= std::min(queued_bytes_, batch.size());
         budget_.remove(batch.size());
         if (queued_bytes_ <= max_queued_output) backpressure_.notify();
+        if (ok && after_first_write_) std::exchange(after_first_write_, nullptr)();
         if (!ok) {
             base::log::warn("stdout closed; dropping further output");
             output_broken_ = true;

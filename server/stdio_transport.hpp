@@ -39,6 +39,10 @@ public:
     void stop_reading() override;
     asio::awaitable<void> drained() override;
 
+    // Called once, on the io thread, when the first message has been written to stdout (never
+    // when none is): work the start deferred so as not to delay the first reply begins there.
+    void after_first_write(std::function<void()> action) { after_first_write_ = std::move(action); }
+
     // The output waiting to be written, for the blocking pool's executor (BudgetedExecutor): over
     // its limit, neither input is read nor new work started until the client reads.
     OutputBudget& budget() { return budget_; }
@@ -74,6 +78,7 @@ private:
     WakeSignal write_wakeup_;    // something was queued
     WakeSignal drained_signal_;  // the queue ran empty (or output broke)
     WakeSignal backpressure_;    // queued output fell below the cap
+    std::function<void()> after_first_write_;
 };
 
 }  // namespace server

@@ -74,12 +74,23 @@ std::string json_pointer(const std::vector<std::string>& context) {
 
 }  // namespace
 
-// The contract's order, then `changes`. A tool appears in tools/list only once it is added here.
-Registry::Registry() : list_(Json::array()) {
-    loaded_ = std::async(std::launch::async, [this] { load(); }).share();
+Registry::Registry(OnBroken on_broken) : list_(Json::array()), on_broken_(std::move(on_broken)) {}
+
+void Registry::start_loading() const {
+    std::call_once(loading_started_, [this] {
+        loaded_ = std::async(std::launch::async, [this] {
+                      try {
+                          load();
+                      } catch (const std::exception& e) {
+                          if (on_broken_) on_broken_(e);
+                          throw;
+                      }
+                  }).share();
+    });
 }
 
-void Registry::load() {
+// The contract's order, then `changes`. A tool appears in tools/list only once it is added here.
+void Registry::load() const {
     add("read", &run_read);
     add("edit", &run_edit);
     add("multiedit", &run_multiedit);
@@ -112,7 +123,7 @@ std::string Registry::fields_mismatch(const Json& input_schema, const std::vecto
     return out;
 }
 
-void Registry::add(std::string_view name, Handler handler, const std::vector<std::string>& fields) {
+void Registry::add(std::string_view name, Handler handler, const std::vector<std::string>& fields) const {
     const EmbeddedSchema* found = nullptr;
     for (const auto& s : embedded_schemas())
         if (s.name == name) found = &s;
@@ -139,7 +150,9 @@ void Registry::add(std::string_view name, Handler handler, const std::vector<std
     tools_.push_back(std::move(def));
 }
 
-Registry::~Registry() { loaded_.wait(); }
+Registry::~Registry() {
+    if (loaded_.valid()) loaded_.wait();
+}
 
 std::vector<std::string> Registry::names() const {
     ready();

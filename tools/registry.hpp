@@ -4,8 +4,11 @@
 // the inputSchema before a handler runs, and the handler of each tool that works.
 #pragma once
 
+#include <exception>
+#include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,14 +56,23 @@ struct UnknownArguments {
 
 class Registry {
 public:
-    // Starts loading every embedded schema that has a handler on a thread of its own (parsing
-    // them and compiling their validators is most of a cold start's work, and `initialize` needs
-    // none of it); list, names and find wait for it. A malformed schema file (a build defect,
-    // found by the first test run) makes ready(), and so each of those, throw std::runtime_error.
-    Registry();
-    ~Registry();  // waits for the loading thread
-    // Waits until the schemas are loaded; rethrows what stopped their loading.
-    void ready() const { loaded_.get(); }
+    // Loads every embedded schema that has a handler on a thread of its own (parsing them and
+    // compiling their validators is most of a cold start's work, and `initialize` needs none of
+    // it), from start_loading() on: the server calls it once its first reply is written, so that
+    // the load does not take the core the start is answering on; list, names, find and ready
+    // start it themselves when nothing has yet. A malformed schema file (a build defect, found by
+    // the first test run) makes ready(), and so each of those, throw std::runtime_error; the
+    // loading thread hands it to `on_broken` first, when given.
+    using OnBroken = std::function<void(const std::exception&)>;
+    explicit Registry(OnBroken on_broken = nullptr);
+    ~Registry();  // waits for the loading thread, if it was started
+    // Starts the loading thread, unless it was started already. Any thread.
+    void start_loading() const;
+    // Waits until the schemas are loaded (starting the load if need be); rethrows what stopped it.
+    void ready() const {
+        start_loading();
+        loaded_.get();
+    }
     Registry(const Registry&) = delete;
     Registry& operator=(const Registry&) = delete;
 
@@ -104,19 +116,22 @@ private:
     // Serves `name` (its schema is schemas/<name>.json) with `tool`, whose arguments struct must
     // have exactly the schema's properties as fields (else std::runtime_error: a build defect).
     template <class Args>
-    void add(std::string_view name, asio::awaitable<ToolResult> (*tool)(CallContext&, Args)) {
+    void add(std::string_view name, asio::awaitable<ToolResult> (*tool)(CallContext&, Args)) const {
         const Json written = Args{};  // every field a struct writes, so every field it reads
         std::vector<std::string> fields;
         for (auto it = written.begin(); it != written.end(); ++it) fields.push_back(it.key());
         add(name, typed_handler(tool), fields);
     }
-    void add(std::string_view name, Handler handler, const std::vector<std::string>& fields);
-    void load();  // every tool's registration (on the loading thread)
+    void add(std::string_view name, Handler handler, const std::vector<std::string>& fields) const;
+    void load() const;  // every tool's registration (on the loading thread)
 
-    // Written by the loading thread only, read only after loaded_ is ready.
-    std::vector<std::unique_ptr<ToolDefinition>> tools_;
-    Json list_;
-    std::shared_future<void> loaded_;
+    // Written by the loading thread only (mutable: a const registry starts it too), read only
+    // after loaded_ is ready.
+    mutable std::vector<std::unique_ptr<ToolDefinition>> tools_;
+    mutable Json list_;
+    OnBroken on_broken_;
+    mutable std::once_flag loading_started_;
+    mutable std::shared_future<void> loaded_;  // set once, under loading_started_
 };
 
 // Each tool's handler on its own (tests call a tool without a registry).

@@ -4,7 +4,11 @@ target_compile_options(mcp_edit_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align -Wunused
   -Woverloaded-virtual -Wimplicit-fallthrough
   # g++ 12 reports false -Wrestrict positives inside std::string concatenation (GCC PR 105329).
-  $<$<CXX_COMPILER_ID:GNU>:-Wno-restrict>)
+  $<$<CXX_COMPILER_ID:GNU>:-Wno-restrict>
+  # A unity build (the cross-builds: scripts/test-windows, scripts/build-macos) includes each source
+  # into one generated file, so g++ takes the classes a source defines for a header's and warns of
+  # every member whose type is in that source's anonymous namespace (-Wsubobject-linkage).
+  $<$<AND:$<CXX_COMPILER_ID:GNU>,$<BOOL:$<TARGET_PROPERTY:UNITY_BUILD>>>:-Wno-subobject-linkage>)
 
 add_library(mcp_edit_sanitizers INTERFACE)
 if(MCP_EDIT_SANITIZE STREQUAL "thread")

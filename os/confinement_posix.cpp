@@ -41,7 +41,7 @@ std::vector<HeldRoot>& held_roots() {
     return roots;
 }
 
-bool is_within(std::string_view path, std::string_view root) {
+bool path_is_under_root(std::string_view path, std::string_view root) {
     if (path.size() < root.size() || path.substr(0, root.size()) != root) return false;
     return path.size() == root.size() || root.back() == '/' || path[root.size()] == '/';
 }
@@ -52,7 +52,7 @@ std::pair<int, std::string> held_root_of(const std::string& path) {
     std::shared_lock lock(held_mutex);
     const HeldRoot* best = nullptr;
     for (const auto& root : held_roots())
-        if (is_within(path, root.path) && (!best || root.path.size() > best->path.size())) best = &root;
+        if (path_is_under_root(path, root.path) && (!best || root.path.size() > best->path.size())) best = &root;
     if (!best) return {-1, ""};
     std::size_t skip = best->path.size();
     while (skip < path.size() && path[skip] == '/') ++skip;

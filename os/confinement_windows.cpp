@@ -18,7 +18,7 @@ std::vector<std::string>& held_roots() {
 }
 constexpr std::size_t max_held_roots = 256;
 
-bool within(std::string_view path, std::string_view root) {
+bool path_is_under_root(std::string_view path, std::string_view root) {
     if (path.size() < root.size() || !same_path(path.substr(0, root.size()), root)) return false;
     return path.size() == root.size() || root.back() == '/' || path[root.size()] == '/';
 }
@@ -44,7 +44,7 @@ base::Result<void> pin_folders(const std::string& dir, PinnedFolders& out) {
     {
         std::lock_guard lock(held_mutex);
         for (const auto& held : held_roots())
-            if (within(dir, held) && held.size() > root.size()) root = held;
+            if (path_is_under_root(dir, held) && held.size() > root.size()) root = held;
     }
     if (root.empty()) return {};
     out.confined_ = true;

@@ -20,16 +20,6 @@ bool IgnoreFiles::same_name(std::string_view a, std::string_view b) {
     return true;
 }
 
-namespace {
-
-std::string join(const std::string& base, const std::string& rest) {
-    if (rest.empty()) return base;
-    if (base.empty() || base.back() == '/') return base + rest;
-    return base + "/" + rest;
-}
-
-}  // namespace
-
 IgnoreFiles::IgnoreFiles(IgnoreSettings settings) : settings_(std::move(settings)) {}
 
 std::optional<IgnoreRefusal> IgnoreFiles::refuse_write(const std::string& root, const std::string& real, bool is_directory) {
@@ -91,8 +81,8 @@ std::vector<std::shared_ptr<const IgnoreFile>> IgnoreFiles::folder_files(
     const std::string& root, const std::string& directory, const std::function<bool(std::string_view)>& present) {
     std::vector<std::shared_ptr<const IgnoreFile>> files;
     const auto add = [&](const std::string& name) {
-        const std::string shown = join(directory, name);
-        if (auto file = load(join(root, shown), shown, directory)) files.push_back(std::move(file));
+        const std::string shown = join_path(directory, name);
+        if (auto file = load(join_path(root, shown), shown, directory)) files.push_back(std::move(file));
     };
     if (settings_.respect_gitignore && directory.empty() && present(".git")) add(".git/info/exclude");
     if (settings_.respect_gitignore && present(".gitignore")) add(".gitignore");
@@ -126,8 +116,8 @@ std::optional<IgnoreRefusal> IgnoreFiles::by_rules(const std::string& root, cons
     if (settings_.names.empty() && !settings_.respect_gitignore) return std::nullopt;
     std::vector<std::shared_ptr<const IgnoreFile>> held;
     const auto add = [&](const std::string& directory, const std::string& name) {
-        const std::string shown = join(directory, name);
-        if (auto file = load(join(root, shown), shown, directory)) held.push_back(std::move(file));
+        const std::string shown = join_path(directory, name);
+        if (auto file = load(join_path(root, shown), shown, directory)) held.push_back(std::move(file));
     };
     if (settings_.respect_gitignore) add("", ".git/info/exclude");
     // The root's folder, then each folder on the way to the path.

@@ -21,7 +21,7 @@ std::string_view trim_trailing_spaces(std::string_view line) {
 }
 
 // Is `dir` ("" or "a/b") a folder above `path`?
-bool within(std::string_view dir, std::string_view path) {
+bool folder_holds(std::string_view dir, std::string_view path) {
     if (dir.empty()) return true;
     return path.size() > dir.size() && path.substr(0, dir.size()) == dir && path[dir.size()] == '/';
 }
@@ -86,7 +86,7 @@ std::optional<IgnoreVerdict> ignored(const std::vector<const IgnoreFile*>& files
         const std::string_view prefix = relative.substr(0, end);
         const bool prefix_is_directory = end != std::string_view::npos || is_directory;
         for (auto file = files.rbegin(); file != files.rend(); ++file) {
-            if (!within((*file)->directory, prefix)) continue;
+            if (!folder_holds((*file)->directory, prefix)) continue;
             const std::string_view below =
                 (*file)->directory.empty() ? prefix : prefix.substr((*file)->directory.size() + 1);
             const IgnoreRule* rule = (*file)->last_match(below, prefix_is_directory, fold_case);

@@ -1,4 +1,4 @@
-// parent_of, name_of and relative_to_root: the file system's root comes from platform (POSIX "/", Windows "C:/" or
+// parent_of, name_of, relative_to_root and join_path: the file system's root comes from platform (POSIX "/", Windows "C:/" or
 // a UNC share), the rest is the last '/'.
 #include "os/paths.hpp"
 
@@ -23,6 +23,12 @@ std::string_view name_of(std::string_view path) {
 std::string relative_to_root(const std::string& root, const std::string& real) {
     if (real.size() <= root.size()) return {};
     return real.substr(root.size() + (root.back() == '/' ? 0 : 1));
+}
+
+std::string join_path(const std::string& base, const std::string& rest) {
+    if (rest.empty()) return base;
+    if (base.empty() || base.back() == '/') return base + rest;
+    return base + "/" + rest;
 }
 
 }  // namespace os

@@ -18,4 +18,7 @@ std::string_view name_of(std::string_view path);
 // `real` relative to `root` ("" for the root itself); `real` is `root` or a path inside it.
 std::string relative_to_root(const std::string& root, const std::string& real);
 
+// `base` and `rest` joined by one '/' (`base` itself when `rest` is empty).
+std::string join_path(const std::string& base, const std::string& rest);
+
 }  // namespace os

@@ -20,12 +20,6 @@ bool is_within(const std::string& path, const std::string& root) {
     return path.size() == root.size() || root.back() == '/' || path[root.size()] == '/';
 }
 
-std::string join(const std::string& base, const std::string& rest) {
-    if (rest.empty()) return base;
-    if (base.empty() || base.back() == '/') return base + rest;
-    return base + "/" + rest;
-}
-
 // The real path of `path` as a root; fails with why it cannot be one ("/x does not exist").
 base::Result<std::string, std::string> root_real_path(const std::string& path) {
     int err = 0;
@@ -50,7 +44,7 @@ std::string existing_tail_inside(const std::string& root, const std::string& pat
         if (slash == std::string::npos) break;  // the bare file name alone is too weak a guess
         tail = tail.substr(slash + 1);
         if (tail.empty() || tail.find("..") != std::string::npos) break;
-        if (platform::real_path(join(root, tail))) return tail;
+        if (platform::real_path(join_path(root, tail))) return tail;
     }
     return "";
 }
@@ -212,7 +206,7 @@ base::Result<ResolvedPath, PathError> Workspace::resolve(const std::string& path
         const auto home = platform::home_directory();
         if (!home)
             return refuse("Cannot resolve " + path + ": the user's home directory is unknown ($HOME is not set). Pass an absolute path.");
-        absolute = path == "~" ? *home : join(*home, path.substr(2));
+        absolute = path == "~" ? *home : join_path(*home, path.substr(2));
     } else {
         const std::string normalized = platform::normalize_separators(path);
         if (platform::is_absolute(path))
@@ -220,7 +214,7 @@ base::Result<ResolvedPath, PathError> Workspace::resolve(const std::string& path
         else if (normalized[0] == '/')  // Windows: rooted on the current drive, here the first root's
             absolute = platform::filesystem_root(roots_.front()) + normalized.substr(1);
         else
-            absolute = join(roots_.front(), normalized);
+            absolute = join_path(roots_.front(), normalized);
     }
     // `real`: where the path resolves; or, for a path that does not exist (`missing`), where its
     // nearest existing folder does.
@@ -235,7 +229,7 @@ base::Result<ResolvedPath, PathError> Workspace::resolve(const std::string& path
             message = "Refused: " + path + " resolves to " + real + ", which is outside the allowed roots (" +
                       roots_text() + ").";
         if (const std::string inside = existing_tail_inside(roots_.front(), path); !inside.empty())
-            message += " " + join(roots_.front(), inside) + " exists: if that is the file meant, pass " + inside + ".";
+            message += " " + join_path(roots_.front(), inside) + " exists: if that is the file meant, pass " + inside + ".";
         else
             message += " Use a path inside one of them, e.g. a path relative to " + roots_.front() + ".";
         return refuse(std::move(message), ErrorReason::outside_root);
@@ -268,7 +262,7 @@ base::Result<ResolvedPath, PathError> Workspace::resolve(const std::string& path
             if (platform::stat_path(*real).kind != platform::FileKind::directory)
                 return refuse("Cannot create " + path + ": " + *real + " is not a directory.");
             std::string result = *real;
-            for (auto it = tail.rbegin(); it != tail.rend(); ++it) result = join(result, *it);
+            for (auto it = tail.rbegin(); it != tail.rend(); ++it) result = join_path(result, *it);
             if (platform::is_symlink(absolute)) {
                 return refuse("Refused: " + path + " is a symbolic link whose target does not exist; a write through it could land outside the roots.",
                               ErrorReason::outside_root);

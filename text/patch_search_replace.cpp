@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "text/lines.hpp"
 #include "text/patch_text.hpp"
 
 namespace text {
@@ -59,13 +60,6 @@ std::string_view unescape(std::string_view line) {
         if (rest.starts_with(marker)) return rest;
     }
     return line;
-}
-
-bool has_visible_text(std::string_view s) {
-    for (const char c : s) {
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return true;
-    }
-    return false;
 }
 
 class SearchReplaceReader {

@@ -9,12 +9,6 @@
 
 namespace text {
 
-namespace {
-
-constexpr std::size_t kMaxClusterCodePoints = 32;
-
-}  // namespace
-
 FoldedCluster fold_cluster_at(std::string_view s, std::size_t pos, std::size_t end) {
     FoldedCluster out;
     const auto c0 = static_cast<unsigned char>(s[pos]);
@@ -27,7 +21,7 @@ FoldedCluster fold_cluster_at(std::string_view s, std::size_t pos, std::size_t e
     std::size_t size = first;
     std::size_t count = 1;
     bool may_change = unicode::has_decomposition(cp);
-    while (pos + size < end && count < kMaxClusterCodePoints) {
+    while (pos + size < end && count < unicode::max_cluster_code_points) {
         char32_t next = 0;
         const std::size_t n = unicode::decode(s, pos + size, end, &next);
         if (n == 0 || !unicode::joins_previous(next)) break;

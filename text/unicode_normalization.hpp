@@ -22,6 +22,10 @@ bool joins_previous(char32_t cp);
 // Does NFKC change this code point on its own (it has a canonical or compatibility decomposition)?
 bool has_decomposition(char32_t cp);
 
+// The most code points a cluster handed to nfkc has: folding (unicode_fold.cpp) cuts longer runs
+// of marks there, and nfkc sizes its buffer from it.
+constexpr std::size_t max_cluster_code_points = 32;
+
 // The NFKC form of `cluster` (a character and the marks after it); nullopt when it cannot be had.
 std::optional<std::string> nfkc(std::string_view cluster);
 

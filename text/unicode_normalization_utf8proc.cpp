@@ -7,12 +7,6 @@
 
 namespace text::unicode {
 
-namespace {
-
-constexpr std::size_t kMaxClusterCodePoints = 32;
-
-}  // namespace
-
 std::size_t decode(std::string_view s, std::size_t pos, std::size_t end, char32_t* cp) {
     utf8proc_int32_t value = 0;
     const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data() + pos);
@@ -34,7 +28,7 @@ bool has_decomposition(char32_t cp) {
 }
 
 std::optional<std::string> nfkc(std::string_view cluster) {
-    std::array<utf8proc_int32_t, 4 * kMaxClusterCodePoints> buffer{};
+    std::array<utf8proc_int32_t, 4 * max_cluster_code_points> buffer{};
     constexpr auto options = static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT);
     const utf8proc_ssize_t decomposed =
         utf8proc_decompose(reinterpret_cast<const utf8proc_uint8_t*>(cluster.data()),

@@ -39,7 +39,7 @@ struct FileWork {
     const os::ResolvedPath& result_path() const { return destination ? *destination : source; }
 };
 
-struct Planned {
+struct PlannedPatch {
     std::vector<FileWork> files;
     std::size_t blocks = 0;
 };
@@ -115,9 +115,9 @@ std::string relies_on(const FileWork& work, text::PatchFormat format) {
     return "the patch places lines by line number alone (" + placed + "; no lines of the file to match), which must come from its current content";
 }
 
-base::Result<Planned> plan_patch(const CallContext& ctx, std::vector<FileWork> files, double fuzzy_threshold,
+base::Result<PlannedPatch> plan_patch(const CallContext& ctx, std::vector<FileWork> files, double fuzzy_threshold,
                                  text::PatchFormat format) {
-    Planned out;
+    PlannedPatch out;
     std::string failures;
     base::ErrorReason first_reason = base::ErrorReason::other;  // the first failure's reason stands for the patch's
     auto failed = [&](std::string text, base::ErrorReason reason) {
@@ -215,7 +215,7 @@ void hand_over(std::vector<FileWork>& files, Transaction& change) {
 }
 
 // The report of the patch's change; takes the diffs out of `planned`.
-ToolResult report(const text::Patch& patch, Planned& planned, bool dry_run, const ApprovalDecision* decision,
+ToolResult report(const text::Patch& patch, PlannedPatch& planned, bool dry_run, const ApprovalDecision* decision,
                   std::vector<checks::CheckOutcome> checks = {}, std::vector<std::string> notes = {}) {
     ChangeReport out;
     out.notes = std::move(notes);
@@ -388,12 +388,12 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     // Planned where WorkPlacement says, from the patch's size and its files' sizes as stat saw them.
     std::vector<std::uint64_t> sizes{diff_text.size()};
     for (const auto& identity : identities) sizes.push_back(identity.size);
-    base::Result<Planned> outcome =
+    base::Result<PlannedPatch> outcome =
         co_await WorkPlacement::run(ctx, WorkPlacement::inline_now(ctx, sizes), [&ctx, &files, fuzzy, &patch] {
             return plan_patch(ctx, std::move(files), fuzzy, patch.format);
         });
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
-    Planned& planned = outcome.value();
+    PlannedPatch& planned = outcome.value();
 
     if (!dry_run && !ctx.write_through_hard_links)
         for (const auto& work : planned.files)

@@ -16,7 +16,6 @@ namespace {
 
 // Past the shown results the walk goes on only to count; after this many matches it stops.
 constexpr std::uint64_t max_counted = 1000000;
-constexpr std::size_t max_unreadable_named = 10;
 
 // The literal folders a path pattern starts with ("src/lib/" for "src/lib/**/*.c"): only folders
 // on that way can hold a match. "" when the first component has a wildcard or brace.
@@ -165,7 +164,7 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
     std::size_t shown = 0;
     for (const auto& m : matches) {
         std::string line = listing_path(*start, m.path);
-        if (by_modified) line += "  " + utc_time(m.mtime_ns) + "  " + human_size(m.size);
+        if (by_modified) line += "  " + utc_time(m.mtime_ns) + "  " + compact_size(m.size);
         const std::size_t line_json = json_escaped_size(line) + 2;
         if (body_json + line_json > budget) break;
         body += line + "\n";
@@ -184,7 +183,7 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
         if (shown < total)
             out += "\xE2\x80\xA6 " + with_commas(total - shown) + (visitor.complete() ? "" : "+") +
                    " more; narrow the pattern or the path" +
-                   (shown < max_results ? " (one result stays under " + human_size(budget) + " of JSON text)" : "") + ".\n";
+                   (shown < max_results ? " (one result stays under " + compact_size(budget) + " of JSON text)" : "") + ".\n";
     }
     std::string notes;
     if (const std::string left = visitor.left_out().text(ctx.workspace, *start->root); !left.empty()) notes += left + "\n";

@@ -25,17 +25,13 @@ namespace {
 // end says how many and where. With the summary and notes the whole structuredContent stays under
 // max_structured_json (fit_structured_text checks).
 constexpr std::size_t grep_text_budget = 36 * 1024;
-constexpr std::size_t max_line_bytes = 300;     // a longer line is shown as a window around its match
+constexpr std::size_t max_shown_line_bytes = 300;  // a longer line is shown as a window around its match
 // Files handed to workers and not yet reported, at most: many, so that while one worker is in a big
 // file the other goes on through the small files after it (reports wait for the big one, in order).
 constexpr std::size_t window_files = 1024;
 constexpr std::size_t window_path_bytes = 1 << 20;   // the queued paths' bytes, at most
 constexpr std::size_t window_result_bytes = 4 << 20;  // the kept lines of searched, unreported files, about at most
 constexpr std::size_t kept_buffer_bytes = 16 << 20;  // a worker's read buffer, kept between files up to this size
-
-std::string plural(std::uint64_t n, const char* one, const char* many) {
-    return with_commas(n) + " " + (n == 1 ? one : many);
-}
 
 // A file to search: its number in walk order, where it is, how it is shown.
 struct Job {
@@ -44,7 +40,7 @@ struct Job {
     std::string shown;
 };
 
-struct Outcome {
+struct GrepOutcome {
     text::FileSearch search;
     std::size_t bytes = 0;  // what it holds, about (counted against window_result_bytes)
     bool too_large = false;
@@ -113,7 +109,7 @@ public:
     }
 
     // Called with each outcome, in walk order, on the walk's thread (the lock is not held).
-    std::function<void(Outcome&)> report_;
+    std::function<void(GrepOutcome&)> report_;
     // Set once the reported lines fill the result: later files are only counted.
     std::atomic<bool> counting_only{false};
 
@@ -122,7 +118,7 @@ private:
         while (true) {
             const auto it = done_.find(next_report_);
             if (it == done_.end()) return;
-            Outcome outcome = std::move(it->second);
+            GrepOutcome outcome = std::move(it->second);
             done_.erase(it);
             ++next_report_;
             // Past the bound workers may wait for room, or for their file to be the next reported (see work).
@@ -153,7 +149,7 @@ private:
                 queue_.pop_front();
                 queued_bytes_ -= job.real.size() + job.shown.size();
             }
-            Outcome outcome = search(matcher, reader, job);
+            GrepOutcome outcome = search(matcher, reader, job);
             reader.release_above(kept_buffer_bytes);
             bool awaited = false;  // the walk can report only in order: wake it for the next one it needs
             {
@@ -166,8 +162,8 @@ private:
         }
     }
 
-    Outcome search(text::LineMatcher& matcher, platform::SearchReader& reader, const Job& job) {
-        Outcome out;
+    GrepOutcome search(text::LineMatcher& matcher, platform::SearchReader& reader, const Job& job) {
+        GrepOutcome out;
         out.shown = job.shown;
         if (cancelled()) return out;
         const auto read = reader.read(job.real, ctx_.limits.max_file_size);
@@ -181,7 +177,7 @@ private:
         if (counting_only.load()) limits.max_kept_matches = 0;
         const text::KnownBytes known{reader.has_nul(), reader.has_cr()};
         out.search = matcher.search(bytes, limits, &known);
-        out.bytes = sizeof(Outcome) + out.shown.size();
+        out.bytes = sizeof(GrepOutcome) + out.shown.size();
         for (const auto& line : out.search.lines) out.bytes += sizeof(line) + line.text.size();
         return out;
     }
@@ -193,18 +189,18 @@ private:
     std::condition_variable work_ready_, changed_;
     std::deque<Job> queue_;
     std::size_t queued_bytes_ = 0, in_flight_ = 0, next_seq_ = 0, next_report_ = 0, done_bytes_ = 0;
-    std::map<std::size_t, Outcome> done_;
+    std::map<std::size_t, GrepOutcome> done_;
     bool closing_ = false;
     std::vector<std::thread> workers_;
 };
 
 // The result as it is built: file groups in walk order until the bounds, then counts only.
-class Report {
+class GrepReport {
 public:
-    Report(std::size_t max_results, std::size_t budget) : max_results_(max_results), budget_(budget) {}
+    GrepReport(std::size_t max_results, std::size_t budget) : max_results_(max_results), budget_(budget) {}
 
     // False once nothing more will be shown.
-    bool add(Outcome& o) {
+    bool add(GrepOutcome& o) {
         ++searched_;
         if (o.too_large) ++too_large_;
         if (o.unreadable) ++unreadable_;
@@ -256,29 +252,29 @@ public:
         std::string head;
         if (matches_ == 0) {
             head = "No matches for " + std::string(literal ? "the text" : "the pattern") + " `" + shown_text(pattern) +
-                   "` in " + plural(searched_ - binary_ - too_large_ - unreadable_, "file", "files") + " under " + where +
+                   "` in " + count_with_commas(searched_ - binary_ - too_large_ - unreadable_, "file", "files") + " under " + where +
                    ".";
         } else {
-            head = plural(matches_, "matching line", "matching lines") + " in " +
-                   plural(files_with_matches_, "file", "files") + " under " + where + " (" +
-                   plural(searched_, "file", "files") + " searched)" +
+            head = count_with_commas(matches_, "matching line", "matching lines") + " in " +
+                   count_with_commas(files_with_matches_, "file", "files") + " under " + where + " (" +
+                   count_with_commas(searched_, "file", "files") + " searched)" +
                    (hidden_matches_ ? "; " + with_commas(shown_matches_) + " shown" : std::string()) + ":";
         }
         std::string tail;
         if (hidden_matches_)
-            tail += "\n" + plural(hidden_matches_, "more match", "more matches") + " in " +
-                    plural(hidden_files_, "file", "files") + "; narrow with glob or path (or raise max_results).";
+            tail += "\n" + count_with_commas(hidden_matches_, "more match", "more matches") + " in " +
+                    count_with_commas(hidden_files_, "file", "files") + "; narrow with glob or path (or raise max_results).";
         std::vector<std::string> skipped;
-        if (binary_) skipped.push_back(plural(binary_, "binary file", "binary files"));
-        if (too_large_) skipped.push_back(plural(too_large_, "file", "files") + " over --max-file-size");
-        if (unreadable_) skipped.push_back(plural(unreadable_, "file", "files") + " that could not be read");
+        if (binary_) skipped.push_back(count_with_commas(binary_, "binary file", "binary files"));
+        if (too_large_) skipped.push_back(count_with_commas(too_large_, "file", "files") + " over --max-file-size");
+        if (unreadable_) skipped.push_back(count_with_commas(unreadable_, "file", "files") + " that could not be read");
         if (!skipped.empty()) {
             tail += "\nNot searched: ";
             for (std::size_t i = 0; i < skipped.size(); ++i) tail += (i ? ", " : "") + skipped[i];
             tail += ".";
         }
         if (failed_lines_)
-            tail += "\nThe pattern gave up (too much backtracking) on " + plural(failed_lines_, "line", "lines") +
+            tail += "\nThe pattern gave up (too much backtracking) on " + count_with_commas(failed_lines_, "line", "lines") +
                     ": simplify nested repetitions such as (a+)+.";
         ToolResult r;
         r.text = head + (text_.empty() ? "" : "\n" + text_) + tail;
@@ -368,8 +364,8 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     limits.max_kept_matches = static_cast<std::size_t>(args.max_results);
     const std::size_t budget = std::min(grep_text_budget, ctx.limits.max_result_text);
     limits.max_kept_bytes = budget;
-    limits.max_line_bytes = max_line_bytes;
-    Report report(static_cast<std::size_t>(args.max_results), budget);
+    limits.max_line_bytes = max_shown_line_bytes;
+    GrepReport report(static_cast<std::size_t>(args.max_results), budget);
 
     // A file named as the path: that file alone.
     const std::string given = args.path.empty() ? "." : args.path;
@@ -379,7 +375,7 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
         if (ctx.ignore && ctx.ignore->settings().ignore_reads)
             if (auto refused = refuse_ignored(ctx, resolved, false); !refused) return ToolResult::error(std::move(refused).error());
         Pipeline pipeline(ctx, *pattern, limits);
-        pipeline.report_ = [&](Outcome& o) { report.add(o); };
+        pipeline.report_ = [&](GrepOutcome& o) { report.add(o); };
         if (!pipeline.submit(Job{0, resolved.real, shown_text(resolved.display)}) || !pipeline.finish())
             return cancelled_result(resolved.display);
         return report.result(args.pattern, resolved.display, args.literal);
@@ -390,7 +386,7 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     os::WalkOptions options = listing_walk_options(ctx, *start);
     options.stat_files = false;
     Pipeline pipeline(ctx, *pattern, limits);
-    pipeline.report_ = [&](Outcome& o) {
+    pipeline.report_ = [&](GrepOutcome& o) {
         if (!report.add(o)) pipeline.counting_only = true;
     };
     GrepVisitor visitor(ctx, pipeline, glob ? &*glob : nullptr, *start);

@@ -17,7 +17,6 @@ constexpr std::uint64_t max_counted_file = 256 * 1024;
 constexpr std::uint64_t max_counted_bytes = 16ull << 20;
 // Past the output budget the walk goes on only to count; after this many more entries it stops.
 constexpr std::uint64_t max_counted_after_budget = 1000000;
-constexpr std::size_t max_unreadable_named = 10;
 
 // Entries shown per folder, by the depth of its entries: the first levels get the most room,
 // so a deep folder cannot take the whole budget from its siblings.
@@ -104,7 +103,7 @@ public:
         if (more_files_ || more_folders_) {
             std::string s = "Not shown: " + more_text(more_files_, more_folders_) + (counted_all_ ? "" : " at least") +
                             " within depth " + std::to_string(depth_);
-            s += over_budget_ ? " (one result stays under " + human_size(budget_) + " of JSON text)" : " (large folders are collapsed)";
+            s += over_budget_ ? " (one result stays under " + compact_size(budget_) + " of JSON text)" : " (large folders are collapsed)";
             s += ". To see them, call list with path set to one of the folders above, or a lower depth; find "
                  "locates files by name.";
             note(s);
@@ -173,7 +172,7 @@ private:
         } else if (e.kind == os::EntryKind::file) {
             line += shown_text(e.name);
             if (e.link == os::LinkKind::inside) line += " -> " + target();
-            line += "  " + human_size(e.size);
+            line += "  " + compact_size(e.size);
             if (e.size <= max_counted_file && counted_bytes_ + e.size <= max_counted_bytes) {
                 if (const auto read = platform::read_regular_file(std::string(e.real), max_counted_file)) {
                     const std::string& bytes = read->bytes;

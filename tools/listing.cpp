@@ -133,7 +133,7 @@ std::string shown_text(std::string_view bytes) {
     return text::is_valid_utf8(bytes) ? std::string(bytes) : text::to_valid_utf8(bytes);
 }
 
-std::string human_size(std::uint64_t bytes) {
+std::string compact_size(std::uint64_t bytes) {
     if (bytes < 1024) return std::to_string(bytes) + " B";
     static const char* const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
     double value = static_cast<double>(bytes) / 1024.0;
@@ -151,6 +151,10 @@ std::string with_commas(std::uint64_t n) {
     std::string digits = std::to_string(n);
     for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
     return digits;
+}
+
+std::string count_with_commas(std::uint64_t n, const char* one, const char* many) {
+    return with_commas(n) + " " + (n == 1 ? one : many);
 }
 
 void LeftOut::add(const os::IgnoreRefusal& refusal) {
@@ -172,10 +176,6 @@ void LeftOut::add(const os::IgnoreRefusal& refusal) {
 
 namespace {
 
-std::string count_of(std::uint64_t n, const char* one, const char* many) {
-    return with_commas(n) + " " + (n == 1 ? one : many);
-}
-
 std::string file_shown(const os::Workspace& workspace, const std::string& root, const std::string& relative) {
     return workspace.display_path(root + (root.back() == '/' ? "" : "/") + relative);
 }
@@ -191,9 +191,9 @@ std::string LeftOut::text(const os::Workspace& workspace, const std::string& roo
         out += s;
         first = false;
     };
-    if (git_) part(count_of(git_, ".git folder", ".git folders"));
+    if (git_) part(count_with_commas(git_, ".git folder", ".git folders"));
     if (ignored_) {
-        std::string s = count_of(ignored_, "entry", "entries") + " the ignore rules cover";
+        std::string s = count_with_commas(ignored_, "entry", "entries") + " the ignore rules cover";
         if (!name_rules_) {
             s += " (not named: --ignore-reads)";
         } else {
@@ -210,7 +210,7 @@ std::string LeftOut::text(const os::Workspace& workspace, const std::string& roo
         }
         part(s);
     }
-    if (hidden_) part(count_of(hidden_, "hidden entry", "hidden entries") + " (include_hidden: true shows them)");
+    if (hidden_) part(count_with_commas(hidden_, "hidden entry", "hidden entries") + " (include_hidden: true shows them)");
     return out + ".";
 }
 

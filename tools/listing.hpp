@@ -25,6 +25,9 @@ constexpr std::size_t listing_text_budget = 32 * 1024;
 // whose JSON is over 50,000, and hands it only structuredContent when there is one.
 constexpr std::size_t max_structured_json = 45000;
 
+// The unreadable folders a list or find result names, at most; the rest are counted.
+constexpr std::size_t max_unreadable_named = 10;
+
 // How many characters `text` takes inside a JSON string: `"` `\` and \b \f \n \r \t count 2,
 // other control characters 6 (\u00XX), every other byte 1 (UTF-8 stays as it is).
 std::size_t json_escaped_size(std::string_view text);
@@ -53,9 +56,11 @@ std::string listing_path(const ListingStart& start, std::string_view relative);
 std::string shown_text(std::string_view bytes);
 
 // 0 B, 812 B, 4.2 KiB, 13 MiB, 1.1 GiB.
-std::string human_size(std::uint64_t bytes);
+std::string compact_size(std::uint64_t bytes);
 // 1,204
 std::string with_commas(std::uint64_t n);
+// "1 file", "1,204 files": with_commas(n) and the noun for one or for many.
+std::string count_with_commas(std::uint64_t n, const char* one, const char* many);
 
 // What a listing left out: `.git` folders, entries the ignore rules cover (grouped by rule, at
 // most max_rules named; with --ignore-reads counted only, so no ignored name leaks), hidden ones.

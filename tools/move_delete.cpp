@@ -129,7 +129,7 @@ text::UnifiedDiff deletion_diff(const FileSnapshot& gone, std::size_t max_bytes)
     options.old_path = gone.file.path.display;
     options.new_missing = true;
     options.max_bytes = max_bytes;
-    return text::unified_diff(gone.file.bytes, {}, options);
+    return text::unified_diff(gone.file.bytes, std::string_view(), options);
 }
 
 // Two diffs shown as one (a move over a file: the replaced file's change, then the source's deletion).
@@ -160,7 +160,7 @@ text::UnifiedDiff move_diff(const FileSnapshot& source, const FileSnapshot& dest
 }
 
 // What a move or deletion reports (one_file shape; move.json and delete.json describe it).
-struct Outcome {
+struct MoveOutcome {
     std::string summary;
     std::string file_path;  // real path: the destination of a move, the deleted file
     text::UnifiedDiff diff;
@@ -168,7 +168,7 @@ struct Outcome {
     Json fields = Json::object();
 };
 
-ToolResult report(Outcome outcome, bool dry_run, const ApprovalDecision* decision, std::vector<checks::CheckOutcome> checks = {}) {
+ToolResult report(MoveOutcome outcome, bool dry_run, const ApprovalDecision* decision, std::vector<checks::CheckOutcome> checks = {}) {
     ChangeReport out;
     out.shape = ChangeReport::Shape::one_file;
     out.summary = std::move(outcome.summary);
@@ -186,7 +186,7 @@ ToolResult report(Outcome outcome, bool dry_run, const ApprovalDecision* decisio
 
 // Carries out `change` (its changes filled in; only shown for a dry run), answering with
 // `outcome`. `after_commit` runs once the files are written (undo pops its history there).
-asio::awaitable<ToolResult> carry_out(CallContext& ctx, Transaction& change, Outcome outcome, std::string first_path,
+asio::awaitable<ToolResult> carry_out(CallContext& ctx, Transaction& change, MoveOutcome outcome, std::string first_path,
                                       std::string second_path, bool dry_run, bool record_history,
                                       std::function<void()> after_commit = {}) {
     Steps steps;
@@ -223,7 +223,7 @@ asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::Reso
                                         "and empty folders only (a folder may hold files this server must not touch). "
                                         "Delete its files one by one (read each first), then the folder.",
                                     base::ErrorReason::not_a_file);
-    Outcome outcome;
+    MoveOutcome outcome;
     outcome.file_path = path.real;
     outcome.summary = either(dry_run, "Dry run (nothing written): would delete the empty folder ", "Deleted the empty folder ") +
                       path.display + ".";
@@ -298,7 +298,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
             co_return ToolResult::error(std::move(seen).error());
     }
 
-    Outcome outcome;
+    MoveOutcome outcome;
     outcome.file_path = destination.real;
     outcome.diff = move_diff(before, replaced);
     const bool overwrite = replaced.exists;
@@ -337,7 +337,7 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
         !seen)
         co_return ToolResult::error(std::move(seen).error());
 
-    Outcome outcome;
+    MoveOutcome outcome;
     outcome.file_path = path.real;
     outcome.diff = deletion_diff(before, 64 * 1024);
     const std::string opaque = opaque_facts(before);
@@ -397,7 +397,7 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
                                              "(undo with file_path " + to.display + "), or move it back with move.",
                                     base::ErrorReason::conflict);
 
-    Outcome outcome;
+    MoveOutcome outcome;
     outcome.file_path = from_real;
     FileSnapshot restored = absent(from);
     // The moved file's bytes before the move (apply_diff may have changed them as it moved them).

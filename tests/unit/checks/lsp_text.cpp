@@ -6,7 +6,7 @@
 
 namespace {
 
-std::vector<std::string> messages(const std::vector<checks::Diagnostic>& found) {
+std::vector<std::string> diagnostic_lines(const std::vector<checks::Diagnostic>& found) {
     std::vector<std::string> out;
     for (const auto& d : found) out.push_back(d.severity + " " + std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.message);
     return out;
@@ -36,7 +36,7 @@ TEST_CASE("lsp: file URIs, language ids and LSP diagnostics read as findings") {
           {"range":{"start":{"line":-1,"character":2}},"message":"negative"},
           "not an object", null, 7])"),
         "/p/x.c");
-    CHECK(messages(found) == std::vector<std::string>{"error 3:5 bad [E1]", "warning 1:1 meh [42]", "note 0:0 hint without a range",
+    CHECK(diagnostic_lines(found) == std::vector<std::string>{"error 3:5 bad [E1]", "warning 1:1 meh [42]", "note 0:0 hint without a range",
                                                       "error 0:0 no severity", "error 0:0 odd shapes",
                                                       "error 0:0 negative"});
     CHECK(checks::lsp::read_diagnostics(nlohmann::json::object(), "/p/x.c").empty());

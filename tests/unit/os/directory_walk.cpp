@@ -10,7 +10,7 @@
 using namespace walk_test;
 
 TEST_CASE("directory walk: depth first, sorted by name per folder, sizes, `.git` left out, depth bound") {
-    Tree t;
+    WalkTree t;
     t.put("b.txt", "hello");
     t.put("a/z.c", "12");
     t.put("a/m/deep.c");
@@ -43,7 +43,7 @@ TEST_CASE("directory walk: depth first, sorted by name per folder, sizes, `.git`
 }
 
 TEST_CASE("directory walk: ignore rules leave entries out (flagged, folders not entered), from a start below the root too") {
-    Tree t;
+    WalkTree t;
     t.put(".mcp-editignore", "*.pem\nbuild/\n");
     t.put(".gitignore", "*.log\n");
     t.put("src/.mcp-editignore", "!keep.pem\n");
@@ -77,7 +77,7 @@ TEST_CASE("directory walk: ignore rules leave entries out (flagged, folders not 
 }
 
 TEST_CASE("directory walk: deep nesting stops at max_depth; per-folder bound counts the rest") {
-    Tree t;
+    WalkTree t;
     std::string deep;
     for (int i = 0; i < 120; ++i) deep += (i ? "/d" : "d");
     t.dir(deep);
@@ -101,7 +101,7 @@ TEST_CASE("directory walk: deep nesting stops at max_depth; per-folder bound cou
 }
 
 TEST_CASE("directory walk: skip, stop and cancellation") {
-    Tree t;
+    WalkTree t;
     t.put("a/1");
     t.put("b/2");
     t.put("c/3");

@@ -20,10 +20,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Tree {
+struct WalkTree {
     fs::path base;  // holds root/ and outside/
     std::string root;
-    Tree() {
+    WalkTree() {
         base = fs::temp_directory_path() / ("mcp-edit-walk-" + std::to_string(std::random_device{}()));
         fs::remove_all(base);
         fs::create_directories(base / "root");
@@ -32,7 +32,7 @@ struct Tree {
         root = *platform::real_path((base / "root").generic_string());
         platform::hold_directory(root);
     }
-    ~Tree() {
+    ~WalkTree() {
         std::error_code ec;
         fs::permissions(base / "root" / "locked", fs::perms::owner_all, ec);
         fs::remove_all(base, ec);
@@ -89,7 +89,7 @@ struct Recorder : os::WalkVisitor {
     }
 };
 
-inline os::WalkSummary walk(const Tree& t, const os::Workspace& ws, Recorder& r, os::IgnoreFiles* ignore = nullptr,
+inline os::WalkSummary walk(const WalkTree& t, const os::Workspace& ws, Recorder& r, os::IgnoreFiles* ignore = nullptr,
                      std::size_t depth = 64, const std::string& start = "") {
     os::WalkOptions options;
     options.start = start.empty() ? t.root : t.root + "/" + start;

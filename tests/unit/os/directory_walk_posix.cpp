@@ -9,7 +9,7 @@
 using namespace walk_test;
 
 TEST_CASE("directory walk: symlinks inside the roots followed, outside and broken ones not, loops entered once") {
-    Tree t;
+    WalkTree t;
     t.put("real/inner.txt", "abc");
     t.put("file.txt", "1234");
     std::ofstream(t.base / "outside" / "secret.txt") << "outside";
@@ -30,12 +30,12 @@ TEST_CASE("directory walk: symlinks inside the roots followed, outside and broke
 }
 
 TEST_CASE("directory walk: a folder swapped for a symlink to outside after it was listed is not entered") {
-    Tree t;
+    WalkTree t;
     t.put("sub/inside.txt");
     std::ofstream(t.base / "outside" / "secret.txt") << "outside";
     os::Workspace ws({t.root});
     struct Swapper : Recorder {
-        const Tree* tree = nullptr;
+        const WalkTree* tree = nullptr;
         os::WalkStep entry(const os::WalkEntry& e) override {
             if (e.path == "sub") {
                 fs::rename(tree->base / "root" / "sub", tree->base / "root" / "sub.hold");
@@ -52,7 +52,7 @@ TEST_CASE("directory walk: a folder swapped for a symlink to outside after it wa
 }
 
 TEST_CASE("directory walk: an unreadable folder is reported and the walk goes on") {
-    Tree t;
+    WalkTree t;
     if (::geteuid() == 0) {  // root reads any folder: only a non-root run can see EACCES
         MESSAGE("skipped: running as root");
         return;

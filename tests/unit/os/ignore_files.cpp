@@ -14,10 +14,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Tree {
+struct IgnoreTree {
     fs::path base;
     std::string root;
-    Tree() {
+    IgnoreTree() {
         static int counter = 0;
         base = fs::temp_directory_path() / ("mcp-edit-ignore-" + std::to_string(counter++) + "-" +
                                              std::to_string(reinterpret_cast<std::uintptr_t>(this)));
@@ -25,7 +25,7 @@ struct Tree {
         fs::create_directories(base / ".git" / "info");
         root = *platform::real_path(base.generic_string());
     }
-    ~Tree() {
+    ~IgnoreTree() {
         std::error_code ignored;
         fs::remove_all(base, ignored);
     }
@@ -43,7 +43,7 @@ std::string said(const std::optional<os::IgnoreRefusal>& r) {
 }  // namespace
 
 TEST_CASE("ignore files: the root's and nested files, by their rules, with file and line") {
-    Tree t;
+    IgnoreTree t;
     t.put(".mcp-editignore", "# secrets\n*.pem\nsub/generated/\n");
     t.put("sub/.mcp-editignore", "!ok.pem\n/local.cfg\n");
     os::IgnoreFiles ignore({});
@@ -57,7 +57,7 @@ TEST_CASE("ignore files: the root's and nested files, by their rules, with file 
 }
 
 TEST_CASE("ignore files: .git is never written, nor are the ignore files; reads need --ignore-reads") {
-    Tree t;
+    IgnoreTree t;
     t.put(".mcp-editignore", "*.pem\n");
     os::IgnoreFiles ignore({});
     auto git = ignore.refuse_write(t.root, t.real(".git/config"));
@@ -77,7 +77,7 @@ TEST_CASE("ignore files: .git is never written, nor are the ignore files; reads 
 }
 
 TEST_CASE("ignore files: .gitignore and .git/info/exclude count only with --respect-gitignore") {
-    Tree t;
+    IgnoreTree t;
     t.put(".gitignore", "node_modules/\n");
     t.put(".git/info/exclude", "scratch.txt\n");
     t.put(".mcp-editignore", "!sub/keep.txt\n");
@@ -100,7 +100,7 @@ TEST_CASE("ignore files: .gitignore and .git/info/exclude count only with --resp
 }
 
 TEST_CASE("ignore files: a changed, new or removed ignore file is read again") {
-    Tree t;
+    IgnoreTree t;
     os::IgnoreSettings settings;
     settings.names = {".rooignore", ".mcp-editignore"};
     os::IgnoreFiles ignore(settings);

@@ -62,6 +62,12 @@ base::Result<SplicedBytes, SpliceError> splice_span(std::string_view bytes, std:
     return out;
 }
 
+SplicedBytes spliced_between(std::string_view old, std::string_view now) {
+    const std::size_t prefix = common_prefix(old, now);
+    const std::size_t suffix = common_suffix(old, now, std::min(old.size(), now.size()) - prefix);
+    return {prefix, old.size() - prefix - suffix, std::string(now.substr(prefix, now.size() - prefix - suffix))};
+}
+
 std::size_t common_prefix(std::string_view a, const ByteParts& b) {
     std::size_t n = 0;
     for (const auto part : b.span()) {

@@ -47,6 +47,10 @@ struct SplicedBytes {
 base::Result<SplicedBytes, SpliceError> splice_span(std::string_view bytes, std::span<const Replacement> replacements,
                                                     std::string_view newline);
 
+// `now` as `old` with one span replaced: the span between the bytes they share at the start and at
+// the end (so the change is kept without keeping `now` whole).
+SplicedBytes spliced_between(std::string_view old, std::string_view now);
+
 // How many bytes `a` and the parts share from the start; at the end, at most `limit`.
 std::size_t common_prefix(std::string_view a, const ByteParts& b);
 std::size_t common_suffix(std::string_view a, const ByteParts& b, std::size_t limit);

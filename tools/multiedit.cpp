@@ -78,12 +78,13 @@ base::Result<Plan> plan_against_original(const FileSnapshot& before, const std::
     std::vector<text::Replacement> replacements;
     replacements.reserve(located.size());
     for (Located& l : located) replacements.push_back(std::move(l.replacement));
-    auto spliced = text::splice(bytes, replacements, text::dominant_newline(before.file.facts));
+    // Kept as the span the edits replace: the file's bytes are not copied.
+    auto spliced = text::splice_span(bytes, replacements, text::dominant_newline(before.file.facts));
     if (!spliced)
         return plan_error("Internal error while applying the edits: " + spliced.error().message,
                                  base::ErrorReason::internal);
     Plan plan;
-    plan.new_bytes = std::move(spliced.value());
+    plan.new_bytes = NewBytes(std::move(spliced).value());
     plan.replacements = replacements.size();
     plan.match = most_tolerant;
     plan.extra["matches"] = tiers;
@@ -152,13 +153,18 @@ asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) 
                                                       std::to_string(i - 1) + "] left it" : std::string()) +
                                          ":\n" + one.error().message,
                                          one.error().reason);
-            bytes = std::move(one->new_bytes).take_joined(bytes);
+            // Each edit's span replaced in place: one working copy of the file, not one per edit.
+            if (const text::SplicedBytes* step = one->new_bytes.spliced())
+                bytes.replace(step->at, step->replaced, step->with);
+            else
+                bytes = std::move(one->new_bytes).take_joined(bytes);
             exists = true;
             plan.replacements = one->replacements;
             tiers.push_back(tier_name(one->match));
             most_tolerant = std::max(most_tolerant, one->match);
         }
-        plan.new_bytes = std::move(bytes);
+        // Kept as the span the edits changed, so the working copy goes with the plan.
+        plan.new_bytes = before.exists ? NewBytes(text::spliced_between(before.file.bytes, bytes)) : NewBytes(std::move(bytes));
         plan.match = most_tolerant;
         plan.extra["matches"] = tiers;
         return plan;

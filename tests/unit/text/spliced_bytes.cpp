@@ -111,3 +111,19 @@ TEST_CASE("unified_diff of a splice: a NUL byte anywhere in the file makes it gi
     options.old_path = "b.bin";
     CHECK(text::unified_diff(old, change, options).text == "Binary files a/b.bin and b/b.bin differ\n");
 }
+
+TEST_CASE("spliced_between: the smallest span that turns one text into the other") {
+    std::mt19937 rng(3);
+    for (int round = 0; round < 2000; ++round) {
+        const std::string old = test_text::random_text(rng, rng() % 30, "ab\n");
+        const std::string now = test_text::random_text(rng, rng() % 30, "ab\n");
+        const text::SplicedBytes span = text::spliced_between(old, now);
+        CHECK(span.over(old).joined() == now);
+        CHECK(span.changes_nothing(old) == (old == now));
+        // Smallest: it neither starts nor ends with a byte both sides keep there.
+        if (span.replaced > 0 && !span.with.empty()) {
+            CHECK(old[span.at] != span.with.front());
+            CHECK(old[span.at + span.replaced - 1] != span.with.back());
+        }
+    }
+}

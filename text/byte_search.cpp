@@ -57,7 +57,7 @@ std::size_t find_bytes(std::string_view hay, std::string_view needle, std::size_
         return hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - hay.data()) : std::string_view::npos;
     }
 #if defined(__SSE2__)
-    constexpr std::size_t kStep = 16;
+    constexpr std::size_t kVectorBytes = 16;
     const char* h = hay.data();
     const __m128i first = _mm_set1_epi8(needle.front());
     const __m128i last = _mm_set1_epi8(needle.back());
@@ -65,7 +65,7 @@ std::size_t find_bytes(std::string_view hay, std::string_view needle, std::size_
     std::size_t compared = 0;  // bytes compared at candidate places
     std::size_t i = from;
     // Place i is a candidate when h[i] and h[i + m - 1] match; both blocks must lie inside hay.
-    while (i + m - 1 + kStep <= hay.size()) {
+    while (i + m - 1 + kVectorBytes <= hay.size()) {
         const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i));
         const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i + m - 1));
         auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last))));
@@ -79,7 +79,7 @@ std::size_t find_bytes(std::string_view hay, std::string_view needle, std::size_
             compared += m;
             mask &= mask - 1;
         }
-        i += kStep;
+        i += kVectorBytes;
         if (compared > budget_base + 4 * (i - from)) break;  // pathological: finish in linear time
     }
     return find_linear(hay, needle, i);

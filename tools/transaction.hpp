@@ -37,7 +37,6 @@ public:
     explicit NewBytes(text::SplicedBytes spliced) : spliced_(std::move(spliced)) {}
 
     const text::SplicedBytes* spliced() const { return spliced_ ? &*spliced_ : nullptr; }
-    const std::string* whole() const { return spliced_ ? nullptr : &whole_; }
     text::ByteParts parts(std::string_view old) const { return spliced_ ? spliced_->over(old) : text::ByteParts(whole_); }
     std::size_t size(std::string_view old) const { return spliced_ ? spliced_->size_over(old) : whole_.size(); }
     bool same_as(std::string_view old) const { return spliced_ ? spliced_->changes_nothing(old) : whole_ == old; }

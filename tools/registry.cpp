@@ -21,7 +21,7 @@ namespace tools {
 
 struct ToolDefinition {
     std::string name;
-    Json definition;  // as served by tools/list
+    const Json* input_schema_json = nullptr;  // its inputSchema, in the registry's list (set once all are loaded)
     valijson::Schema input_schema;
     Handler handler;
     std::string arguments_summary;  // "file_path (string, required), offset (integer), ..."
@@ -104,6 +104,8 @@ void Registry::load() const {
     add("grep", &run_grep);
     add("move", &run_move);        // issue 25: after list, find, grep
     add("delete", &run_delete);
+    // The list is complete: its elements stay where they are from here on.
+    for (std::size_t i = 0; i < tools_.size(); ++i) tools_[i]->input_schema_json = &list_[i].at("inputSchema");
 }
 
 std::string Registry::fields_mismatch(const Json& input_schema, const std::vector<std::string>& fields) {
@@ -130,11 +132,11 @@ void Registry::add(std::string_view name, Handler handler, const std::vector<std
     if (!found) throw std::runtime_error("no schema file schemas/" + std::string(name) + ".json");
     auto def = std::make_unique<ToolDefinition>();
     def->name = std::string(name);
-    Json file = Json::parse(found->text);
-    def->definition = Json::object();
-    def->definition["name"] = def->name;
-    for (auto& [key, value] : file.items()) def->definition[key] = value;
-    const Json& input = def->definition.at("inputSchema");
+    // As served by tools/list: the file's object and the tool's name (the file's own "name", if it
+    // had one, would win). Built in place and moved into the list: no copy of it is made.
+    Json definition = Json::parse(found->text);
+    definition.emplace("name", def->name);
+    const Json& input = definition.at("inputSchema");
     if (input.value("type", "") != "object")
         throw std::runtime_error("schemas/" + def->name + ".json: inputSchema.type must be \"object\"");
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
@@ -146,7 +148,7 @@ void Registry::add(std::string_view name, Handler handler, const std::vector<std
     if (const auto props = input.find("properties"); props != input.end() && props->is_object())
         for (const auto& [key, prop] : props->items()) def->argument_names.push_back(key);
     def->handler = std::move(handler);
-    list_.push_back(def->definition);
+    list_.push_back(std::move(definition));
     tools_.push_back(std::move(def));
 }
 
@@ -267,7 +269,7 @@ std::vector<std::string> validation_findings(const ToolDefinition& tool, const J
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter target(args);
     if (validator.validate(tool.input_schema, target, &results)) return {};
-    std::vector<std::string> findings = explain(tool.definition.at("inputSchema"), args, results);
+    std::vector<std::string> findings = explain(*tool.input_schema_json, args, results);
     if (findings.empty()) {
         valijson::ValidationResults::Error error;
         while (results.popError(error) && findings.size() < 8) {

@@ -154,8 +154,8 @@ asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) 
                                          ":\n" + one.error().message,
                                          one.error().reason);
             // Each edit's span replaced in place: one working copy of the file, not one per edit.
-            if (const text::SplicedBytes* step = one->new_bytes.spliced())
-                bytes.replace(step->at, step->replaced, step->with);
+            if (const text::SplicedBytes* span = one->new_bytes.spliced())
+                bytes.replace(span->at, span->replaced, span->with);
             else
                 bytes = std::move(one->new_bytes).take_joined(bytes);
             exists = true;

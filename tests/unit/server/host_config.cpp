@@ -6,9 +6,9 @@
 
 #include "server/host_config.hpp"
 
-using Json = nlohmann::json;
-
 namespace {
+
+using Json = nlohmann::json;
 
 #ifdef _WIN32
 constexpr const char* exe = "C:\\Tools\\mcp-edit.exe";

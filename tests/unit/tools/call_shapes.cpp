@@ -9,9 +9,9 @@
 
 #include "tools/call_shapes.hpp"
 
-using Json = nlohmann::json;
-
 namespace {
+
+using Json = nlohmann::json;
 
 std::string joined(const std::vector<std::string>& notes) {
     std::string out;

@@ -1,5 +1,6 @@
 // libFuzzer target: text::match_edit with fuzzer-chosen file bytes, old and new text, replace_all
-// and start-line hint; then the splice, and the same edit as an apply_diff block through the planner.
+// and start-line hint; then the splice (whole, and as one span with its diff), and the same edit
+// as an apply_diff block through the planner.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -11,9 +12,12 @@
 #include "text/byte_scan.hpp"
 #include "text/byte_search.hpp"
 #include "text/file_facts.hpp"
+#include "text/lines.hpp"
 #include "text/matcher.hpp"
 #include "text/patch_search_replace.hpp"
 #include "text/splice.hpp"
+#include "text/spliced_bytes.hpp"
+#include "text/unified_diff.hpp"
 
 namespace {
 
@@ -76,11 +80,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fuzz::require(r.begin >= previous_end && r.begin <= r.end && r.end <= file.size());
             fuzz::require(match.lines[i].first >= 1 && match.lines[i].first <= match.lines[i].last);
             previous_end = r.end;
-            // Without CR and BOM the exact tier's range is old_string itself, or old_string with each
-            // U+FFFD standing for one byte that is not UTF-8 (the stand-in search).
+            // Without CR and BOM the exact tier's range is old_string itself; or old_string with the
+            // blanks between it and its line's start or end, which new_string states again (they are
+            // taken, not doubled); or old_string with each U+FFFD standing for one byte that is not
+            // UTF-8 (the stand-in search).
+            const std::string_view range = std::string_view(file).substr(r.begin, r.end - r.begin);
+            const std::size_t inside = range.find(old_string);
+            const auto blanks = [](std::string_view s) { return std::all_of(s.begin(), s.end(), text::is_blank_byte); };
+            const bool with_line_blanks =
+                inside != std::string_view::npos && blanks(range.substr(0, inside)) &&
+                blanks(range.substr(inside + old_string.size())) &&
+                (inside == 0 || r.begin == 0 || file[r.begin - 1] == '\n') &&
+                (inside + old_string.size() == range.size() || r.end == file.size() || file[r.end] == '\n');
             if (match.tier == text::MatchTier::exact && bom == 0 && file.find('\r') == std::string::npos &&
-                old_string.find('\r') == std::string::npos &&
-                file.compare(r.begin, r.end - r.begin, old_string) != 0) {
+                old_string.find('\r') == std::string::npos && !with_line_blanks) {
                 std::size_t stand_ins = 0;
                 for (std::size_t at = old_string.find("\xEF\xBF\xBD"); at != std::string::npos;
                      at = old_string.find("\xEF\xBF\xBD", at + 3))
@@ -91,6 +104,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         auto spliced = text::splice(file, match.replacements);
         fuzz::require(spliced.ok());
         fuzz::require(spliced.value().substr(0, bom) == file.substr(0, bom));
+        // The same change kept as one span (what an edit plans): the same bytes, and the diff of the
+        // lines around the span is the whole files' diff.
+        const auto span = text::splice_span(file, match.replacements, text::dominant_newline(text::analyze(file)));
+        fuzz::require(span.ok());
+        fuzz::require(span->over(file) == spliced.value());
+        text::DiffOptions diff_options;
+        diff_options.old_path = "f";
+        diff_options.context = hint % 5;
+        const text::UnifiedDiff whole = text::unified_diff(file, spliced.value(), diff_options);
+        const text::UnifiedDiff windowed = text::unified_diff(file, *span, diff_options);
+        fuzz::require(windowed.text == whole.text && windowed.additions == whole.additions &&
+                      windowed.removals == whole.removals && windowed.first_changed_line == whole.first_changed_line);
     } else {
         fuzz::require(!m.error().message.empty());
     }

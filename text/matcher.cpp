@@ -335,12 +335,24 @@ private:
         m.replacements.reserve(chosen.size());
         m.lines.reserve(chosen.size());
         const bool new_ends_in_blanks = ends_in_blanks(a.replacement);
+        std::vector<Place> places;
+        places.reserve(chosen.size());
         for (const Place* chosen_place : chosen) {
             Place extended = *chosen_place;
             // new_string's last line ends in blanks and the file's line has only blanks after the
             // place: the caller wrote that line's end, so the file's blanks are not added to it.
             if (new_ends_in_blanks && !ends_in_blanks(a.needle)) take_trailing_blanks_of(extended);
             take_leading_blanks_of(extended, a);
+            places.push_back(std::move(extended));
+        }
+        // Two places of replace_all whose blanks meet (old_string ends where the next begins, on one
+        // line of blanks) would overlap: those two keep their blanks and are replaced as found.
+        for (std::size_t i = 1; i < places.size(); ++i) {
+            if (places[i].lf_begin >= places[i - 1].lf_end) continue;
+            places[i - 1] = *chosen[i - 1];
+            places[i] = *chosen[i];
+        }
+        for (const Place& extended : places) {
             const Place* p = &extended;
             Replacement r;
             r.begin = p->begin;

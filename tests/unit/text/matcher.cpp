@@ -210,6 +210,11 @@ TEST_CASE("replace_all: every non-overlapping place at the deciding tier") {
     CHECK(apply("x\r\ny\r\nx\r\n", "x\n", "z\nz\n", true).bytes == "z\r\nz\r\ny\r\nz\r\nz\r\n");
     // Exact places decide: the tolerant ones are not added.
     CHECK(apply("f \nf\n", "f\n", "g\n", true).bytes == "f \ng\n");
+    // Two places whose line blanks meet (new_string would take the blank before the second, which
+    // the first replaces): both are replaced as found, not refused as overlapping (found by fuzzing).
+    const Applied meeting = apply("x():\n :\n    if\n", ":\n ", " ", true);
+    CHECK(meeting.error == "");
+    CHECK(meeting.bytes == "x()     if\n");
     // A tolerant tier with several places and replace_all.
     // old_string shows its line's end (trailing blanks), new_string drops them: they are dropped.
     CHECK_EDIT("trailing_whitespace", "k = 2\nk = 2\n", "k = 1 \nk = 1\t\n", "k = 1  ", "k = 2", true);

@@ -429,6 +429,22 @@ function seqFile(n) {
   return s;
 }
 
+// One edit done directly from Node, the least an atomic edit does: read, change the first `oldB`
+// to `newB`, write a temp file beside, (fsync it), rename it over, (fsync the folder).
+function floorEdit(file, oldB, newB, fsync) {
+  const buf = fs.readFileSync(file);
+  const at = buf.indexOf(oldB);
+  if (at < 0) throw new Error(`floor: ${oldB} not found in ${file}`);
+  const out = Buffer.concat([buf.subarray(0, at), newB, buf.subarray(at + oldB.length)]);
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.tmp`);
+  const fd = fs.openSync(tmp, 'w');
+  fs.writeSync(fd, out);
+  if (fsync) fs.fsyncSync(fd);
+  fs.closeSync(fd);
+  fs.renameSync(tmp, file);
+  if (fsync) fsyncDir(path.dirname(file));
+}
+
 // The floor of a round: the same edits of the same file done directly from Node, one after another:
 // read, change, write a temp file, (fsync it), rename over, (fsync the directory). Total ms.
 function sequentialFloor(n, fsync) {
@@ -437,21 +453,9 @@ function sequentialFloor(n, fsync) {
   const before = seqFile(n);
   writeSynced(file, before);
   fsyncDir(dir);
-  const tmp = path.join(dir, '.seq.txt.tmp');
   const t0 = performance.now();
-  for (let i = 0; i < n; i++) {
-    const buf = fs.readFileSync(file);
-    const oldB = Buffer.from(`item_${pad(i, 4)} = compute("alpha"`);
-    const at = buf.indexOf(oldB);
-    if (at < 0) throw new Error(`sequential floor: edit ${i} found nothing`);
-    const out = Buffer.concat([buf.subarray(0, at), Buffer.from(`item_${pad(i, 4)} = compute("beta"`), buf.subarray(at + oldB.length)]);
-    const fd = fs.openSync(tmp, 'w');
-    fs.writeSync(fd, out);
-    if (fsync) fs.fsyncSync(fd);
-    fs.closeSync(fd);
-    fs.renameSync(tmp, file);
-    if (fsync) fsyncDir(dir);
-  }
+  for (let i = 0; i < n; i++)
+    floorEdit(file, Buffer.from(`item_${pad(i, 4)} = compute("alpha"`), Buffer.from(`item_${pad(i, 4)} = compute("beta"`), fsync);
   const ms = performance.now() - t0;
   if (fs.readFileSync(file, 'utf8') !== before.replaceAll('compute("alpha"', 'compute("beta"')) throw new Error('sequential floor produced a wrong file');
   fs.rmSync(dir, { recursive: true, force: true });
@@ -773,19 +777,8 @@ function floorOnce(mb, fsync) {
   const file = path.join(dir, 'big.txt');
   writeSynced(file, d.before);
   fsyncDir(dir);
-  const oldB = Buffer.from(d.oldLine);
-  const newB = Buffer.from(d.newLine);
   const t0 = performance.now();
-  const buf = fs.readFileSync(file);
-  const at = buf.indexOf(oldB);
-  const out = Buffer.concat([buf.subarray(0, at), newB, buf.subarray(at + oldB.length)]);
-  const tmp = path.join(dir, '.big.txt.tmp');
-  const fd = fs.openSync(tmp, 'w');
-  fs.writeSync(fd, out);
-  if (fsync) fs.fsyncSync(fd);
-  fs.closeSync(fd);
-  fs.renameSync(tmp, file);
-  if (fsync) fsyncDir(dir);
+  floorEdit(file, Buffer.from(d.oldLine), Buffer.from(d.newLine), fsync);
   const ms = performance.now() - t0;
   if (!fs.readFileSync(file).equals(d.after)) throw new Error('floor produced a wrong file');
   fs.rmSync(dir, { recursive: true, force: true });

@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #if defined(__GLIBC__)
@@ -17,11 +15,8 @@
 #include <CLI/CLI.hpp>
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
-#include <asio/execution.hpp>
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
-#include <asio/prefer.hpp>
-#include <asio/query.hpp>
 #include <asio/signal_set.hpp>
 #include <asio/thread_pool.hpp>
 #include <asio/use_awaitable.hpp>
@@ -29,6 +24,7 @@
 
 #include "base/log.hpp"
 #include "server/config.hpp"
+#include "server/deferred_pool_threads.hpp"
 #include "server/host_config.hpp"
 #include "server/logging.hpp"
 #include "os/platform.hpp"
@@ -223,81 +219,6 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     return -1;
 }
 
-// The blocking pool's threads, started when the pool is first given work or once the first reply
-// is written, whichever comes first. Created before that reply, each thread was one more point
-// where the scheduler could give the main thread's core to another process; on two busy cores
-// that delayed the initialize reply by a millisecond in the median.
-class DeferredPoolThreads {
-public:
-    DeferredPoolThreads(asio::thread_pool& pool, std::size_t count) : pool_(pool), count_(count) {}
-    DeferredPoolThreads(const DeferredPoolThreads&) = delete;
-    DeferredPoolThreads& operator=(const DeferredPoolThreads&) = delete;
-    ~DeferredPoolThreads() {
-        if (threads_.empty() || !threads_.front().joinable()) return;
-        pool_.stop();  // main left early (an exception): abandon the pool's work, as its destructor would
-        for (auto& thread : threads_) thread.join();
-    }
-
-    // Any thread, any number of times: the threads start once.
-    void start() {
-        std::call_once(started_, [this] {
-            for (std::size_t i = 0; i < count_; ++i) threads_.emplace_back([this] { pool_.attach(); });
-        });
-    }
-    // The pool's join(): its threads finish the work given to it, then end. None start after this.
-    void join() {
-        pool_.wait();
-        std::call_once(started_, [] {});
-        for (auto& thread : threads_) thread.join();
-    }
-
-private:
-    asio::thread_pool& pool_;
-    const std::size_t count_;
-    std::once_flag started_;
-    std::vector<std::thread> threads_;
-};
-
-// The pool's executor, which starts the pool's threads when it is first given work. The
-// properties are BudgetedExecutor's, which wraps it.
-class StartingExecutor {
-public:
-    StartingExecutor(asio::any_io_executor inner, DeferredPoolThreads* threads) : inner_(std::move(inner)), threads_(threads) {}
-
-    asio::execution_context& query(asio::execution::context_t) const noexcept {
-        return asio::query(inner_, asio::execution::context);
-    }
-    static constexpr asio::execution::blocking_t query(asio::execution::blocking_t) noexcept {
-        return asio::execution::blocking.never;
-    }
-    StartingExecutor require(asio::execution::blocking_t::never_t) const { return *this; }
-    StartingExecutor prefer(asio::execution::outstanding_work_t::tracked_t t) const {
-        return {asio::prefer(inner_, t), threads_};
-    }
-    StartingExecutor prefer(asio::execution::outstanding_work_t::untracked_t t) const {
-        return {asio::prefer(inner_, t), threads_};
-    }
-    StartingExecutor prefer(asio::execution::relationship_t::fork_t t) const { return {asio::prefer(inner_, t), threads_}; }
-    StartingExecutor prefer(asio::execution::relationship_t::continuation_t t) const {
-        return {asio::prefer(inner_, t), threads_};
-    }
-
-    template <class Function>
-    void execute(Function f) const {
-        threads_->start();
-        inner_.execute(std::move(f));
-    }
-
-    friend bool operator==(const StartingExecutor& a, const StartingExecutor& b) noexcept {
-        return a.inner_ == b.inner_ && a.threads_ == b.threads_;
-    }
-    friend bool operator!=(const StartingExecutor& a, const StartingExecutor& b) noexcept { return !(a == b); }
-
-private:
-    asio::any_io_executor inner_;
-    DeferredPoolThreads* threads_;
-};
-
 // Fills in config.misconfiguration and config.warnings from what the roots turned out to be.
 void judge_roots(server::Config& config, const os::Workspace& workspace) {
     std::vector<std::string> problems;
@@ -360,10 +281,10 @@ int main(int argc, char** argv) {
 
     asio::io_context io(1);
     asio::thread_pool blocking(0);
-    DeferredPoolThreads blocking_threads(blocking, 2);
+    server::DeferredPoolThreads blocking_threads(blocking, 2);
     server::StdioTransport transport(io, 0, 1, config.max_message_size);
     // Work on the pool waits while the client leaves too much output unread (see OutputBudget).
-    const server::BudgetedExecutor pool(StartingExecutor(blocking.get_executor(), &blocking_threads), &transport.budget());
+    const server::BudgetedExecutor pool(server::StartingExecutor(blocking.get_executor(), &blocking_threads), &transport.budget());
     auto session = std::make_shared<server::Session>(io, pool, config, transport, workspace, registry);
     const server::LogForwarding log_forwarding(io, session);
     // Checks block a thread each while their program runs: a pool of their own, so they never

@@ -13,7 +13,7 @@ endif()
 # MCP_EDIT_PORTABLE (the default, but for sanitizer and fuzz builds): one executable that runs on
 # any x86-64 Linux with glibc 2.34 or later (os/glibc_compat_portable.cpp), as the npm package and the .mcpb carry it to users who
 # have none of these packages: libcrypto, utf8proc and xxHash linked from Debian's static archives,
-# spdlog and fmt compiled in, libstdc++ and libgcc linked statically; only glibc stays dynamic.
+# spdlog and fmt compiled in, libstdc++ linked statically; only glibc and libgcc_s stay dynamic.
 if(MCP_EDIT_SANITIZE OR MCP_EDIT_FUZZ)
   set(portable_default OFF)
 else()
@@ -35,9 +35,10 @@ if(MCP_EDIT_PORTABLE)
   target_compile_definitions(spdlog::spdlog INTERFACE SPDLOG_FMT_EXTERNAL)
   target_link_libraries(spdlog::spdlog INTERFACE fmt::fmt Threads::Threads)
   set(OPENSSL_USE_STATIC_LIBS TRUE)
-  # libgcc too: as a shared library it was one more file for the loader to map and relocate at
-  # every start, with a constructor of its own probing the processor (about 0.07 ms a start).
-  add_link_options(-static-libstdc++ -static-libgcc)
+  # libgcc_s stays shared: every glibc system has it, and the static libgcc's unwinder finds a
+  # frame's unwind tables with _dl_find_object, which glibc has only since 2.35 (the 0.07 ms a
+  # start that linking it statically saved is not worth the users of glibc 2.34).
+  add_link_options(-static-libstdc++)
 else()
   find_package(spdlog REQUIRED)
   find_package(fmt REQUIRED)  # with spdlog (Debian libfmt-dev); hex formatting in os/

@@ -3,6 +3,7 @@
 #include "text/spliced_bytes.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "text/byte_scan.hpp"
 

@@ -21,9 +21,7 @@ namespace {
 
 // One file's write between staging and commit.
 struct StagedChange {
-    const FileSnapshot* before = nullptr;
-    const NewBytes* new_bytes = nullptr;
-    bool delete_file = false;
+    const FileChange* change = nullptr;  // what is written (outlives this)
     bool in_place = false;  // several hard links: written over the file itself at commit
     bool has_temp = false;
     bool committed = false;
@@ -39,9 +37,7 @@ base::Result<void> stage(const CallContext& ctx, const FileChange& change, Stage
     const bool delete_file = change.delete_file;
     const platform::FileStat* like_new = change.like ? &*change.like : nullptr;
     const auto& path = before.file.path;
-    out.before = &before;
-    out.new_bytes = &change.new_bytes;
-    out.delete_file = delete_file;
+    out.change = &change;
     out.in_place = !delete_file && before.exists && before.file.stat.links > 1 &&
                    (ctx.write_through_hard_links || change.write_through);
     if (!before.exists) {
@@ -90,14 +86,15 @@ base::Result<void> verify_unchanged(const CallContext& ctx, const FileSnapshot& 
 }
 
 base::Result<void> commit_one(const CallContext& ctx, StagedChange& change) {
-    const auto& path = change.before->file.path;
-    if (change.delete_file) {
+    const FileSnapshot& before = change.change->before;
+    const auto& path = before.file.path;
+    if (change.change->delete_file) {
         if (auto removed = platform::remove_file(path.real, ctx.fsync); !removed)
             return io_failure("Cannot remove " + path.display + ": " + removed.error().message + ".");
     } else if (change.in_place) {
         std::string scratch;
-        const std::string& new_bytes = change.new_bytes->joined(change.before->file.bytes, scratch);
-        if (auto written = platform::overwrite_in_place(path.real, change.before->file.bytes, new_bytes, ctx.fsync);
+        const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
+        if (auto written = platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.fsync);
             !written)
             return io_failure("Cannot write " + path.display + ": " + written.error().message + ".");
     } else {
@@ -116,7 +113,7 @@ void discard(StagedChange& change) {
 
 // Puts back what `change` replaced (the old bytes; removes a file it created); "" when it did.
 std::string revert(const CallContext& ctx, const StagedChange& change) {
-    const FileSnapshot& before = *change.before;
+    const FileSnapshot& before = change.change->before;
     const auto& path = before.file.path;
     if (!before.exists) {
         auto removed = platform::remove_file(path.real, ctx.fsync);
@@ -124,7 +121,7 @@ std::string revert(const CallContext& ctx, const StagedChange& change) {
     }
     if (change.in_place) {
         std::string scratch;
-        const std::string& new_bytes = change.new_bytes->joined(before.file.bytes, scratch);
+        const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
         auto written = platform::overwrite_in_place(path.real, new_bytes, before.file.bytes, ctx.fsync);
         return written ? "" : path.display + ": " + written.error().message;
     }
@@ -184,7 +181,7 @@ base::Result<void, CommitFailure> commit_all(const CallContext& ctx, const std::
     auto locks = lock_folders(changes);
     if (!locks) return abandon(std::move(locks).error());
     for (const auto& change : staged)
-        if (auto r = verify_unchanged(ctx, *change.before); !r) return abandon(std::move(r).error());
+        if (auto r = verify_unchanged(ctx, change.change->before); !r) return abandon(std::move(r).error());
     for (auto& change : staged)
         if (auto r = commit_one(ctx, change); !r) return abandon(std::move(r).error());
     return {};

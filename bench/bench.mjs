@@ -33,9 +33,9 @@ const NO_PEERS = argv.has('--no-peers');
 
 // ---- sizes and limits ---------------------------------------------------------------------------
 const CFG = QUICK
-  ? { coldRuns: 5, seqEdits: 100, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, manyFiles: 100, sameFile: 200,
+  ? { coldRuns: 5, seqEdits: 100, seqLines: 1000, seqBlock: 50, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, manyFiles: 100, sameFile: 200,
       opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100, mergeMB: 10, writeMergeMB: 1, patchChanges: 500 }
-  : { coldRuns: 20, seqEdits: 500, seqRounds: 3, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 5, manyFiles: 500, sameFile: 200,
+  : { coldRuns: 20, seqEdits: 500, seqLines: 1000, seqBlock: 50, seqRounds: 3, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 5, manyFiles: 500, sameFile: 200,
       opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100, mergeMB: 10, writeMergeMB: 1, patchChanges: 500 };
 const INIT_TIMEOUT_MS = 20_000;
 // A peer is given up on for the rest of the run when its total time passes this (keeps runs bounded).
@@ -423,6 +423,7 @@ async function probe(spec) {
   });
 }
 
+// The file of the sequential rounds: CFG.seqLines lines (the edits change the first seqEdits).
 function seqFile(n) {
   let s = '';
   for (let i = 0; i < n; i++) s += `    item_${pad(i, 4)} = compute("alpha", ${i}); // untouched\n`;
@@ -445,52 +446,69 @@ function floorEdit(file, oldB, newB, fsync) {
   if (fsync) fsyncDir(path.dirname(file));
 }
 
-// The floor of a round: the same edits of the same file done directly from Node, one after another:
-// read, change, write a temp file, (fsync it), rename over, (fsync the directory). Total ms.
-function sequentialFloor(n, fsync) {
+// The floor of a round: the same edits of a file of its own done directly from Node: read, change,
+// write a temp file, (fsync it), rename over, (fsync the directory). run(from, to) does edits
+// from..to-1 and returns their ms; finish() checks the file and removes it.
+function sequentialFloor(fsync) {
   const dir = fs.mkdtempSync(path.join(TMP_BASE, 'seq-floor-'));
   const file = path.join(dir, 'seq.txt');
-  const before = seqFile(n);
+  const before = seqFile(Math.max(CFG.seqEdits, CFG.seqLines));
   writeSynced(file, before);
   fsyncDir(dir);
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++)
-    floorEdit(file, Buffer.from(`item_${pad(i, 4)} = compute("alpha"`), Buffer.from(`item_${pad(i, 4)} = compute("beta"`), fsync);
-  const ms = performance.now() - t0;
-  if (fs.readFileSync(file, 'utf8') !== before.replaceAll('compute("alpha"', 'compute("beta"')) throw new Error('sequential floor produced a wrong file');
-  fs.rmSync(dir, { recursive: true, force: true });
-  return ms;
+  let done = 0;
+  return {
+    run(from, to) {
+      const t0 = performance.now();
+      for (let i = from; i < to; i++)
+        floorEdit(file, Buffer.from(`item_${pad(i, 4)} = compute("alpha"`), Buffer.from(`item_${pad(i, 4)} = compute("beta"`), fsync);
+      done = to;
+      return performance.now() - t0;
+    },
+    finish() {
+      const expected = before.split('\n').map((l, i) => (i < done ? l.replace('compute("alpha"', 'compute("beta"') : l)).join('\n');
+      if (fs.readFileSync(file, 'utf8') !== expected) throw new Error('sequential floor produced a wrong file');
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
-// One round: a fresh server and file, then seqEdits edits one after another (each waits for its reply).
-async function sequentialRound(spec, capMs) {
+// One round: a fresh server and file, then seqEdits edits one after another (each waits for its
+// reply). With `floor` (mcp-edit), every block of seqBlock edits is followed by the same edits done
+// by the floor, so that both meet the same weather on a shared machine (its disk's latency moves
+// tenfold within seconds); the server's time counts its own edits only.
+async function sequentialRound(spec, capMs, floor) {
   const n = CFG.seqEdits;
   const root = freshRoot(spec, 'seq');
   const file = path.join(root, 'seq.txt');
-  const before = seqFile(n);
+  const before = seqFile(Math.max(n, CFG.seqLines));
   writeSynced(file, before);
   return withServer(spec, root, async (s) => {
     // Bounded: the cap stops starting new calls; the watchdog fails a call that never answers.
-    const stopWatchdog = s.watchdog(capMs + CFG.opTimeoutMs);
-    const t0 = performance.now();
-    let done = 0;
+    const stopWatchdog = s.watchdog(capMs + CFG.opTimeoutMs + (floor ? capMs : 0));
+    let ms = 0, floorMs = 0, done = 0;
     try {
-      for (let i = 0; i < n; i++) {
-        if (performance.now() - t0 > capMs) break; // bounded: slow servers are measured on fewer calls
-        const r = await s.edit(file, `item_${pad(i, 4)} = compute("alpha"`, `item_${pad(i, 4)} = compute("beta"`, null).catch((e) => { if (e instanceof TimeoutError) s.timedOut = true; throw e; });
-        if (!r.ok) return { status: 'wrong', detail: `edit ${i} failed: ${r.why}` };
-        done++;
+      while (done < n && ms <= capMs) { // bounded: slow servers are measured on fewer calls
+        const from = done;
+        const t0 = performance.now();
+        for (; done < Math.min(n, from + CFG.seqBlock); done++) {
+          const r = await s.edit(file, `item_${pad(done, 4)} = compute("alpha"`, `item_${pad(done, 4)} = compute("beta"`, null).catch((e) => { if (e instanceof TimeoutError) s.timedOut = true; throw e; });
+          if (!r.ok) return { status: 'wrong', detail: `edit ${done} failed: ${r.why}` };
+          if (performance.now() - t0 + ms > capMs) { done++; break; }
+        }
+        ms += performance.now() - t0;
+        if (floor) floorMs += floor.run(from, done);
       }
     } finally {
       stopWatchdog();
     }
-    const ms = performance.now() - t0;
     const lines = before.split('\n');
     for (let i = 0; i < done; i++) lines[i] = lines[i].replace('compute("alpha"', 'compute("beta"');
     const expected = lines.join('\n');
     const onDisk = fs.readFileSync(file, 'utf8');
     if (onDisk !== expected) return { status: 'wrong', detail: 'file on disk differs from the expected result' };
-    return { status: 'ok', edits: done, planned: n, capped: done < n, total_ms: ms, calls_per_s: (done * 1000) / ms, error_logs: s.errorLogs };
+    const out = { status: 'ok', edits: done, planned: n, capped: done < n, total_ms: ms, calls_per_s: (done * 1000) / ms, error_logs: s.errorLogs };
+    if (floor && done > 0) Object.assign(out, { floor_ms_per_edit: floorMs / done, x_floor: ms / floorMs });
+    return out;
   });
 }
 
@@ -502,18 +520,17 @@ async function sequentialEdits(spec) {
   for (let i = 0; i < CFG.seqRounds; i++) {
     const left = CFG.seqCapMs - (performance.now() - t0);
     if (i > 0 && left < CFG.seqCapMs / 4) break;
-    // mcp-edit's rounds are each paired with a floor round just before (same weather; see bigEditRuns).
-    const floorMs = spec.id.startsWith('mcp-edit') ? sequentialFloor(CFG.seqEdits, spec.fsyncs) : undefined;
-    const r = await sequentialRound(spec, left);
+    const floor = spec.id.startsWith('mcp-edit') ? sequentialFloor(spec.fsyncs) : undefined;
+    const r = await sequentialRound(spec, left, floor);
+    floor?.finish();
     if (r.status !== 'ok') return r;
-    if (floorMs !== undefined && !r.capped) Object.assign(r, { floor_ms_per_edit: floorMs / CFG.seqEdits, x_floor: r.total_ms / floorMs });
     rounds.push(r);
     if (r.capped) break;
   }
   const sorted = [...rounds].sort((a, b) => a.calls_per_s - b.calls_per_s);
   const mid = sorted[(sorted.length - 1) >> 1];
   const out = { ...mid, rounds: rounds.length, rounds_calls_per_s: rounds.map((r) => r.calls_per_s) };
-  const ratios = rounds.filter((r) => r.x_floor !== undefined);
+  const ratios = rounds.filter((r) => r.x_floor !== undefined && !r.capped);
   if (ratios.length) Object.assign(out, { x_floor: median(ratios.map((r) => r.x_floor)), x_floor_all: ratios.map((r) => r.x_floor), floor_ms_per_edit: median(ratios.map((r) => r.floor_ms_per_edit)) });
   return out;
 }
@@ -965,7 +982,7 @@ function renderTables(out, specs) {
   const rows = [];
   rows.push(['cold start: spawn → initialize reply (median)', (id) => cell(w(id, 'cold_start'), (v) => `${ms(v.median_ms)} (n=${v.runs})`)]);
   rows.push(['idle RSS after initialize', (id) => cell(w(id, 'probe'), (v) => mib(v.idle_rss_mib))]);
-  rows.push([`${out.config.seqEdits} sequential edits, one file (mcp-edit: × the floor, the same edits done from Node, each round paired with a floor round)`, (id) => cell(w(id, 'sequential_edits'), (v) => `${v.calls_per_s >= 10 ? Math.round(v.calls_per_s) : v.calls_per_s.toFixed(1)} calls/s${v.rounds > 1 ? ` (median of ${v.rounds} rounds)` : ''}${v.x_floor !== undefined ? `, ${v.x_floor.toFixed(2)}× the floor (${(v.floor_ms_per_edit * 1000).toFixed(0)} µs per edit)` : ''}${v.capped ? ` (stopped at the ${out.config.seqCapMs / 1000} s cap after ${v.edits} edits)` : ''}`)]);
+  rows.push([`${out.config.seqEdits} sequential edits, one file of ${out.config.seqLines} lines (mcp-edit: × the floor, the same edits done from Node, each block of ${out.config.seqBlock} edits followed by the floor's)`, (id) => cell(w(id, 'sequential_edits'), (v) => `${v.calls_per_s >= 10 ? Math.round(v.calls_per_s) : v.calls_per_s.toFixed(1)} calls/s${v.rounds > 1 ? ` (median of ${v.rounds} rounds)` : ''}${v.x_floor !== undefined ? `, ${v.x_floor.toFixed(2)}× the floor (${(v.floor_ms_per_edit * 1000).toFixed(0)} µs per edit)` : ''}${v.capped ? ` (stopped at the ${out.config.seqCapMs / 1000} s cap after ${v.edits} edits)` : ''}`)]);
   rows.push([`${out.config.checkEdits} sequential edits of a .json file: per edit without / with --check '${CHECK_RULE}' (the check alone) / with --lsp (a language server that answers at once)`, (id) => {
     if (!id.startsWith('mcp-edit')) return 'no checks';
     return cell(w(id, 'check_edits'), (v) => `${ms(v.without_ms_per_edit)} / ${ms(v.with_ms_per_edit)} (${ms(v.check_alone_ms)}) / ${v.lsp_ms_per_edit == null ? 'not built' : ms(v.lsp_ms_per_edit)}`);

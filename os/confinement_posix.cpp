@@ -159,6 +159,32 @@ Fd open_directory(const std::string& dir) {
     return walk_below(root_fd, relative);
 }
 
+bool already_real(const std::string& path) {
+#ifdef __linux__
+    if (path.size() < 2 || path[0] != '/' || path.back() == '/' || path.find("//") != std::string::npos) return false;
+    const auto [root_fd, relative] = held_root_of(path);
+    if (root_fd < 0) return false;
+    if (relative.empty()) return true;  // a held root's own path, real when it was held
+    std::string_view rest = relative;
+    for (;;) {
+        const auto slash = rest.find('/');
+        const std::string_view name = rest.substr(0, slash);
+        if (name.empty() || name == "." || name == "..") return false;
+        if (slash == std::string_view::npos) break;
+        rest.remove_prefix(slash + 1);
+    }
+    const auto last = relative.rfind('/');
+    Fd parent = last == std::string::npos ? Fd::borrow(root_fd) : walk_below(root_fd, relative.substr(0, last));
+    if (!parent) return false;
+    struct stat st {};
+    const std::string name = last == std::string::npos ? relative : relative.substr(last + 1);
+    return ::fstatat(parent.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode);
+#else
+    (void)path;
+    return false;
+#endif
+}
+
 bool locate(const std::string& path, Located& out) {
     std::string parent;
     split_parent(path, parent, out.name);
@@ -166,7 +192,11 @@ bool locate(const std::string& path, Located& out) {
         errno = EINVAL;
         return false;
     }
-    out.dir = open_directory(parent);
+    const auto [root_fd, relative] = held_root_of(parent);
+    if (root_fd >= 0 && relative.empty())
+        out.dir = Fd::borrow(root_fd);  // held until the process ends
+    else
+        out.dir = open_directory(parent);
     return static_cast<bool>(out.dir);
 }
 

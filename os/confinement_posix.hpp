@@ -14,16 +14,23 @@
 
 namespace platform::posix {
 
-// An owned file descriptor, closed when it goes.
+// An owned file descriptor, closed when it goes; or, made by borrow(), one that outlives it (a
+// held root's), which it never closes.
 class Fd {
 public:
     Fd() = default;
     explicit Fd(int fd) : fd_(fd) {}
-    Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+    static Fd borrow(int fd) {
+        Fd out(fd);
+        out.owned_ = false;
+        return out;
+    }
+    Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)), owned_(std::exchange(o.owned_, true)) {}
     Fd& operator=(Fd&& o) noexcept {
         if (this != &o) {
             reset();
             fd_ = std::exchange(o.fd_, -1);
+            owned_ = std::exchange(o.owned_, true);
         }
         return *this;
     }
@@ -32,14 +39,18 @@ public:
     ~Fd() { reset(); }
     int get() const { return fd_; }
     explicit operator bool() const { return fd_ >= 0; }
-    int release() { return std::exchange(fd_, -1); }
+    bool borrowed() const { return fd_ >= 0 && !owned_; }
+    // Only for an owned descriptor: the caller closes it from here.
+    int release() { return owned_ ? std::exchange(fd_, -1) : -1; }
     void reset() {
-        if (fd_ >= 0) ::close(fd_);
+        if (fd_ >= 0 && owned_) ::close(fd_);
         fd_ = -1;
+        owned_ = true;
     }
 
 private:
     int fd_ = -1;
+    bool owned_ = true;
 };
 
 // Whether `path` lies under a held root (see platform::hold_directory).
@@ -55,7 +66,9 @@ FileKind kind_of_mode(mode_t mode);
 // (the server's own files: the journal, scratch folders) it is opened by name. -1 with errno set.
 Fd open_directory(const std::string& dir);
 
-// The folder holding `path` and the last component's name in it; false with errno set.
+// The folder holding `path` and the last component's name in it; false with errno set. A file
+// directly in a held root gets the root's own descriptor, borrowed (no open, no close): do not
+// flock it (a lock needs a descriptor of its own; see lock_folder).
 struct Located {
     Fd dir;
     std::string name;
@@ -65,6 +78,12 @@ bool locate(const std::string& path, Located& out);
 // Like locate(), creating the missing folders between the held root (or "/") and `path`'s
 // parent (mode 0777 less the umask; each parent synced when `sync`).
 bool locate_creating(const std::string& path, bool sync, Located& out);
+
+// Whether `path` is already its own real path, settled without realpath(3)'s readlink on every
+// component: it lies under a held root, is spelled plainly (no "//", ".", ".." or trailing '/'),
+// and each component below the root exists and is no symlink. False says nothing: ask realpath.
+// Linux only (macOS's realpath also corrects the letter case a case-insensitive volume ignores).
+bool already_real(const std::string& path);
 
 // The message for a failed confined walk: errno ELOOP/ENOTDIR/EXDEV become "a folder on the path
 // of X was replaced (by a symlink or a file) after the path was checked".

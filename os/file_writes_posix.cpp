@@ -99,6 +99,7 @@ void sweep_stale_temps(int dir_fd) {
     DIR* dir = listing ? ::fdopendir(listing.get()) : nullptr;
     if (!dir) return;
     listing.release();  // closedir closes it
+    ::rewinddir(dir);   // the duplicate shares its offset with `dir_fd`, which may be a held root's
     std::vector<std::string> stale;
     std::size_t seen = 0;
     while (const dirent* entry = ::readdir(dir)) {
@@ -191,9 +192,11 @@ base::Result<void> commit_staged(const StagedWrite& staged, bool sync) {
     // The folder is reached from its root again: it must still be the one the temp file is in.
     Located now;
     struct stat then_st {}, now_st {};
-    const bool same_folder = posix::locate(staged.target, now) && ::fstat(now.dir.get(), &now_st) == 0 &&
-                             ::fstat(staging->dir.get(), &then_st) == 0 && now_st.st_dev == then_st.st_dev &&
-                             now_st.st_ino == then_st.st_ino;
+    // (Both a held root's own descriptor: the same folder, which no rename can swap.)
+    const bool same_folder = posix::locate(staged.target, now) &&
+                             ((now.dir.borrowed() && now.dir.get() == staging->dir.get()) ||
+                              (::fstat(now.dir.get(), &now_st) == 0 && ::fstat(staging->dir.get(), &then_st) == 0 &&
+                               now_st.st_dev == then_st.st_dev && now_st.st_ino == then_st.st_ino));
     if (!same_folder) {
         std::string message = "cannot write " + staged.target + ": " +
                               posix::walk_error(staged.target, now.dir ? ENOTDIR : errno);

@@ -81,6 +81,7 @@ std::optional<std::string> home_directory() {
 }
 
 std::optional<std::string> real_path(const std::string& path, int* err) {
+    if (posix::already_real(path)) return path;
     char* resolved = ::realpath(path.c_str(), nullptr);
     if (!resolved) {
         if (err) *err = errno;

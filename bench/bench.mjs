@@ -35,7 +35,7 @@ const NO_PEERS = argv.has('--no-peers');
 const CFG = QUICK
   ? { coldRuns: 5, seqEdits: 100, seqLines: 1000, seqBlock: 50, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, manyFiles: 100, sameFile: 200,
       opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100, mergeMB: 10, writeMergeMB: 1, patchChanges: 500 }
-  : { coldRuns: 20, seqEdits: 500, seqLines: 1000, seqBlock: 50, seqRounds: 3, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 5, manyFiles: 500, sameFile: 200,
+  : { coldRuns: 20, seqEdits: 500, seqLines: 1000, seqBlock: 50, seqRounds: 5, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 5, manyFiles: 500, sameFile: 200,
       opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100, mergeMB: 10, writeMergeMB: 1, patchChanges: 500 };
 const INIT_TIMEOUT_MS = 20_000;
 // A peer is given up on for the rest of the run when its total time passes this (keeps runs bounded).

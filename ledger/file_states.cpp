@@ -37,16 +37,17 @@ void FileStates::forget(const std::string& real_path) {
     }
 }
 
-void FileStates::record_with_bytes(const std::string& real_path, const Fingerprint& content, std::string bytes) {
+void FileStates::record_with_bytes(const std::string& real_path, const Fingerprint& content,
+                                   std::shared_ptr<const std::string> bytes) {
     record(real_path, content);
     std::lock_guard lock(mutex_);
     if (const auto it = seen_.find(real_path); it != seen_.end()) {
         seen_total_ -= it->second.bytes->size();
         seen_.erase(it);
     }
-    if (bytes.size() > max_seen_file) return;
-    seen_total_ += bytes.size();
-    seen_.emplace(real_path, Seen{content, std::make_shared<const std::string>(std::move(bytes))});
+    if (!bytes || bytes->size() > max_seen_file) return;
+    seen_total_ += bytes->size();
+    seen_.emplace(real_path, Seen{content, std::move(bytes)});
     seen_order_.push_back(real_path);
     while ((seen_total_ > max_seen_total || seen_.size() > capacity_) && !seen_order_.empty()) {
         const auto oldest = seen_.find(seen_order_.front());

@@ -26,7 +26,11 @@ public:
     static constexpr std::size_t max_seen_file = 1u << 20;    // larger files: hash only
     static constexpr std::size_t max_seen_total = 64u << 20;  // all kept bytes; oldest dropped first
     // Records `content` like record() and keeps `bytes` (its bytes) when small enough.
-    void record_with_bytes(const std::string& real_path, const Fingerprint& content, std::string bytes);
+    void record_with_bytes(const std::string& real_path, const Fingerprint& content, std::string bytes) {
+        record_with_bytes(real_path, content, std::make_shared<const std::string>(std::move(bytes)));
+    }
+    void record_with_bytes(const std::string& real_path, const Fingerprint& content,
+                           std::shared_ptr<const std::string> bytes);
     // The bytes of `real_path` as this session last saw them, when kept and still what the
     // recorded hash says; nullptr otherwise.
     std::shared_ptr<const std::string> seen_bytes(const std::string& real_path) const;

@@ -29,7 +29,7 @@ std::string History::Entry::before_from(std::string_view written) const {
 
 void History::record(std::string tool, const std::string& real_path, bool existed, std::string_view before,
                      const text::ByteParts& after, std::optional<Fingerprint> after_fingerprint, std::uint32_t mode,
-                     std::string partner) {
+                     std::string partner, std::shared_ptr<const std::string> after_joined) {
     Record entry;
     entry.tool = std::move(tool);
     entry.mode = mode;
@@ -44,7 +44,10 @@ void History::record(std::string tool, const std::string& real_path, bool existe
     entry.suffix = text::common_suffix(before, after, common - entry.prefix);
     entry.middle.assign(before.substr(entry.prefix, before.size() - entry.prefix - entry.suffix));
     entry.after_kept = after.size() <= max_kept_after;
-    if (entry.after_kept) entry.after = after.joined();
+    if (entry.after_kept)
+        entry.after = after_joined && after_joined->size() == after.size()
+                          ? std::move(after_joined)
+                          : std::make_shared<const std::string>(after.joined());
 
     std::lock_guard lock(mutex_);
     entry.seq = next_seq_++;
@@ -65,9 +68,9 @@ void History::record(std::string tool, const std::string& real_path, bool existe
     order_.emplace_back(real_path, entry.seq);
     auto& stack = by_path_[real_path];
     // The previous change wrote what this one started from: its after-image is this before-image.
-    if (!stack.empty() && stack.back().after_kept && !stack.back().linked && stack.back().after == before) {
-        bytes_ -= stack.back().after.size();
-        std::string().swap(stack.back().after);  // (assigning "" would keep the capacity)
+    if (!stack.empty() && stack.back().after_kept && !stack.back().linked && *stack.back().after == before) {
+        bytes_ -= stack.back().after->size();
+        stack.back().after.reset();
         stack.back().linked = true;
     }
     stack.push_back(std::move(entry));
@@ -125,8 +128,8 @@ std::shared_ptr<const History::Entry> History::latest(const std::string& real_pa
     entry->partner = r.partner;
     entry->after_kept = r.after_kept;
     if (r.after_kept) {
-        entry->before = before_of(r, r.after);
-        entry->after = r.after;
+        entry->before = before_of(r, *r.after);
+        entry->after = *r.after;
     }
     entry->after_fingerprint = r.after_fingerprint;
     entry->after_size = r.after_size;
@@ -149,8 +152,8 @@ void History::pop(const std::string& real_path, std::uint64_t seq) {
         Record& below = stack[stack.size() - 2];
         below.linked = false;
         if (stack.back().after_kept) {
-            below.after = before_of(stack.back(), stack.back().after);
-            bytes_ += below.after.size();
+            below.after = std::make_shared<const std::string>(before_of(stack.back(), *stack.back().after));
+            bytes_ += below.after->size();
         } else {
             below.after_kept = false;
         }
@@ -183,7 +186,7 @@ std::vector<History::Exported> History::export_all(const Reader& read_current) c
         for (std::size_t k = stack.size(); k-- > 0;) {
             const Record& r = stack[k];
             if (r.after_kept && !r.linked) {
-                after = r.after;
+                after = *r.after;
             } else if (!r.linked && k + 1 == stack.size()) {  // a big file's newest after-image is on disk
                 const auto found = on_disk.find(path);
                 if (found == on_disk.end()) break;

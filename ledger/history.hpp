@@ -55,9 +55,11 @@ public:
         : max_bytes_(max_bytes), max_entries_(max_entries) {}
 
     // A change of `real_path`: its bytes before and after (given as parts: an edit of a big file).
+    // `after_joined`, when given, is the after-image already in one string (the caller keeps it
+    // too): a kept after-image shares it instead of joining the parts again.
     void record(std::string tool, const std::string& real_path, bool existed, std::string_view before,
                 const text::ByteParts& after, std::optional<Fingerprint> after_fingerprint, std::uint32_t mode = 0,
-                std::string partner = {});
+                std::string partner = {}, std::shared_ptr<const std::string> after_joined = nullptr);
     void record(std::string tool, const std::string& real_path, bool existed, std::string_view before,
                 std::string_view after, std::optional<Fingerprint> after_fingerprint, std::uint32_t mode = 0,
                 std::string partner = {}) {
@@ -96,15 +98,15 @@ private:
         std::size_t prefix = 0;
         std::size_t suffix = 0;
         std::string middle;
-        // The bytes written, when `after_kept`; emptied when `linked`: the next record's
-        // before-image is the same bytes.
-        std::string after;
+        // The bytes written, when `after_kept` (shared with the file states' copy of what was
+        // written); dropped when `linked`: the next record's before-image is the same bytes.
+        std::shared_ptr<const std::string> after;
         bool after_kept = true;
         bool linked = false;
         std::uint32_t mode = 0;
         std::string partner;
         // The bytes this record holds: what the byte cap counts.
-        std::size_t cost() const { return middle.size() + after.size() + 256; }
+        std::size_t cost() const { return middle.size() + (after ? after->size() : 0) + 256; }
     };
     static std::string before_of(const Record& r, std::string_view after);
     void evict_locked();

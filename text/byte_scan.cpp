@@ -98,6 +98,7 @@ ByteCensus census(std::string_view s) {
 // difference is never walked a byte at a time.
 std::size_t common_prefix(std::string_view a, std::string_view b) {
     const std::size_t n = std::min(a.size(), b.size());
+    if (a.data() == b.data()) return n;  // views of the same bytes (a splice's parts and its source)
     std::size_t i = 0;
     for (const std::size_t block : {std::size_t{4096}, std::size_t{64}, std::size_t{8}})
         while (i + block <= n && std::memcmp(a.data() + i, b.data() + i, block) == 0) i += block;
@@ -107,6 +108,7 @@ std::size_t common_prefix(std::string_view a, std::string_view b) {
 
 std::size_t common_suffix(std::string_view a, std::string_view b, std::size_t limit) {
     const std::size_t n = std::min({a.size(), b.size(), limit});
+    if (a.data() + a.size() == b.data() + b.size()) return n;  // views ending at the same byte
     std::size_t s = 0;
     for (const std::size_t block : {std::size_t{4096}, std::size_t{64}, std::size_t{8}})
         while (s + block <= n &&

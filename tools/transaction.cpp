@@ -434,14 +434,19 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
                 if (!change.delete_file) written = ledger::Fingerprint::of(after.span());
                 if (session_changes)  // the base (first change), or a big file's base delta carried forward
                     session_changes->changed(real, before, change.delete_file ? std::nullopt : std::optional(after), written);
-                if (written && after.size() <= ledger::FileStates::max_seen_file)
-                    file_states->record_with_bytes(real, *written, after.joined());
+                // What was written, in one string kept once: by the file states (for a later
+                // merge) and by the undo history (its after-image), when small enough for each.
+                std::shared_ptr<const std::string> joined;
+                if (written && after.size() <= std::max(ledger::FileStates::max_seen_file, ledger::History::max_kept_after))
+                    joined = std::make_shared<const std::string>(after.joined());
+                if (joined && after.size() <= ledger::FileStates::max_seen_file)
+                    file_states->record_with_bytes(real, *written, joined);
                 else if (written)
                     file_states->record(real, *written);
                 if (history)
                     history->record(tool, real, change.before.exists, before, change.delete_file ? text::ByteParts() : after,
                                     std::move(written), change.before.exists ? change.before.file.stat.mode : 0,
-                                    std::move(change.partner));
+                                    std::move(change.partner), std::move(joined));
                 // The replaced file's last reference, when it was kept: closing it frees its blocks
                 // (hundreds of microseconds on ext4), so it is closed on the pool, not on the
                 // thread that reads the client's next request.

@@ -1,7 +1,11 @@
 // JSON-RPC 2.0 classification and serialisation: total functions, every failure a value.
 #include "protocol/jsonrpc.hpp"
 
+#include <algorithm>
+#include <iterator>
+#include <memory>
 #include <unordered_set>
+#include <vector>
 
 namespace protocol {
 
@@ -51,42 +55,94 @@ std::size_t nesting_depth(std::string_view line, std::size_t limit) {
     return deepest;
 }
 
-// Follows the parser's events to find a key that appears twice in one object, and where.
-class DuplicateKeys {
+// Builds the value as Json::parse does (nlohmann's own builder, driven as a SAX handler) and on the
+// way finds a key that appears twice in one object, and where. Keys are compared in a short list
+// per object (a set once an object has many), so a small message costs few allocations.
+class ParseWithDuplicateCheck : public nlohmann::detail::json_sax_dom_parser<Json> {
+    using Dom = nlohmann::detail::json_sax_dom_parser<Json>;
+
 public:
-    bool on_event(Json::parse_event_t event, const Json& parsed) {
-        switch (event) {
-            case Json::parse_event_t::object_start:
-            case Json::parse_event_t::array_start:
-                frames_.push_back(Frame{event == Json::parse_event_t::object_start, {}, {}, 0});
-                break;
-            case Json::parse_event_t::key:
-                if (!frames_.empty() && parsed.is_string()) {
-                    Frame& top = frames_.back();
-                    top.key = parsed.get_ref<const std::string&>();
-                    if (!top.keys.insert(top.key).second && found_.empty()) found_ = path();
-                }
-                break;
-            case Json::parse_event_t::object_end:
-            case Json::parse_event_t::array_end:
-                if (!frames_.empty()) frames_.pop_back();
-                element_done();
-                break;
-            case Json::parse_event_t::value:
-                element_done();
-                break;
-        }
-        return true;
+    explicit ParseWithDuplicateCheck(Json& into) : Dom(into, true) {}
+
+    bool start_object(std::size_t n) {
+        frames_.push_back(Frame{true});
+        return Dom::start_object(n);
     }
+    bool start_array(std::size_t n) {
+        frames_.push_back(Frame{false});
+        return Dom::start_array(n);
+    }
+    bool end_object() {
+        leave();
+        return Dom::end_object();
+    }
+    bool end_array() {
+        leave();
+        return Dom::end_array();
+    }
+    bool key(std::string& k) {
+        if (!frames_.empty()) {
+            Frame& top = frames_.back();
+            top.key = k;
+            if (!top.insert(k) && found_.empty()) found_ = path();
+        }
+        return Dom::key(k);
+    }
+    bool null() {
+        element_done();
+        return Dom::null();
+    }
+    bool boolean(bool v) {
+        element_done();
+        return Dom::boolean(v);
+    }
+    bool number_integer(Json::number_integer_t v) {
+        element_done();
+        return Dom::number_integer(v);
+    }
+    bool number_unsigned(Json::number_unsigned_t v) {
+        element_done();
+        return Dom::number_unsigned(v);
+    }
+    bool number_float(Json::number_float_t v, const std::string& text) {
+        element_done();
+        return Dom::number_float(v, text);
+    }
+    bool string(std::string& v) {
+        element_done();
+        return Dom::string(v);
+    }
+    bool binary(Json::binary_t& v) {
+        element_done();
+        return Dom::binary(v);
+    }
+
     std::string found() && { return std::move(found_); }
 
 private:
+    static constexpr std::size_t listed_keys = 16;  // more keys than this: a set
     struct Frame {
         bool object;
-        std::unordered_set<std::string> keys;
-        std::string key;    // object: the member being read
-        std::size_t index;  // array: the element being read
+        std::vector<std::string> keys = {};
+        std::unique_ptr<std::unordered_set<std::string>> many = nullptr;
+        std::string key = {};    // object: the member being read
+        std::size_t index = 0;   // array: the element being read
+        bool insert(const std::string& k) {
+            if (many) return many->insert(k).second;
+            if (std::find(keys.begin(), keys.end(), k) != keys.end()) return false;
+            keys.push_back(k);
+            if (keys.size() > listed_keys) {
+                many = std::make_unique<std::unordered_set<std::string>>(std::make_move_iterator(keys.begin()),
+                                                                        std::make_move_iterator(keys.end()));
+                keys.clear();
+            }
+            return true;
+        }
     };
+    void leave() {
+        if (!frames_.empty()) frames_.pop_back();
+        element_done();
+    }
     void element_done() {
         if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
     }
@@ -113,11 +169,9 @@ ParsedLine parse_line(std::string_view line, const ParseLimits& limits) {
                       " levels";
         return out;
     }
-    DuplicateKeys duplicates;
+    ParseWithDuplicateCheck builder(out.value);
     try {
-        out.value = Json::parse(line.begin(), line.end(), [&duplicates](int, Json::parse_event_t event, Json& parsed) {
-            return duplicates.on_event(event, parsed);
-        });
+        Json::sax_parse(line.begin(), line.end(), &builder);
     } catch (const Json::exception& e) {
         // Not only parse_error: a number beyond double's range (1e999) is an out_of_range.
         out = ParsedLine{};
@@ -125,7 +179,7 @@ ParsedLine parse_line(std::string_view line, const ParseLimits& limits) {
         out.message = std::string("Parse error: ") + e.what();
         return out;
     }
-    out.duplicate_key = std::move(duplicates).found();
+    out.duplicate_key = std::move(builder).found();
     out.kind = out.value.is_array() ? ParsedLine::Kind::batch : ParsedLine::Kind::single;
     return out;
 }

@@ -108,7 +108,7 @@ void diff_range(Lines a, std::size_t a0, Lines b, std::size_t b0, int depth, std
     const Lines mb = b.subspan(head, b.size() - head - tail);
     const std::size_t ma0 = a0 + head, mb0 = b0 + head;
 
-    if (ma.empty() || mb.empty()) {
+    if (ma.empty() || mb.empty() || (ma.size() == 1 && mb.size() == 1)) {  // (1 and 1: two lines that differ)
         emit_replace(ma0, ma.size(), mb0, mb.size(), out);
     } else if ((ma.size() + 1) * (mb.size() + 1) <= kDtlBudget) {
         with_dtl(ma, ma0, mb, mb0, out);

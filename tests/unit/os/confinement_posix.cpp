@@ -193,3 +193,38 @@ TEST_CASE("stale temp files: removed at the first write in their folder unless a
     CHECK(fs::exists(dir / ".a.txt.mcp-edit-backup-abcdefghij"));
     CHECK(fs::exists(dir / ".a.txt.mcp-edit-short"));
 }
+
+TEST_CASE("a file directly in a held root: written from parts through the root's own descriptor, which stays open") {
+    Tree t;
+    const std::string path = (t.root / "f.txt").string();
+    Tree::put(path, "old\n");
+    const auto like = platform::stat_path(path);
+    // Empty parts, CRLF, a byte that is not UTF-8: written one after the other, byte for byte.
+    const std::string_view parts[] = {"", "a\r\n", "", "\xff\x00z", "\n"};
+    const std::string expected = std::string("a\r\n") + std::string("\xff\x00z", 3) + "\n";
+    const std::string_view with_nul[] = {parts[0], parts[1], parts[2], std::string_view("\xff\x00z", 3), parts[4]};
+    for (int round = 0; round < 2; ++round) {  // the second round finds the root's descriptor still open
+        auto staged = platform::stage_write(path, std::span<const std::string_view>(with_nul), &like, true);
+        REQUIRE(staged);
+        REQUIRE(platform::commit_staged(*staged, true));
+        CHECK(Tree::get(path) == expected);
+    }
+    CHECK(platform::stat_path(path).kind == platform::FileKind::regular);
+}
+
+TEST_CASE("real_path under a held root: a plain path is its own; a symlink, a doubled slash or a missing file go to realpath") {
+    Tree t;
+    Tree::put(t.root / "real" / "t.txt", "x\n");
+    const std::string plain = (t.root / "real" / "t.txt").string();
+    CHECK(platform::real_path(plain) == plain);
+    CHECK(platform::real_path(t.root.string()) == t.root.string());
+    fs::create_directory_symlink(t.root / "real", t.root / "link");
+    CHECK(platform::real_path((t.root / "link" / "t.txt").string()) == plain);
+    fs::create_symlink(t.root / "real" / "t.txt", t.root / "t-link.txt");
+    CHECK(platform::real_path((t.root / "t-link.txt").string()) == plain);
+    CHECK(platform::real_path(t.root.string() + "//real/t.txt") == plain);
+    CHECK(platform::real_path(t.root.string() + "/real/./t.txt") == plain);
+    int err = 0;
+    CHECK_FALSE(platform::real_path((t.root / "real" / "missing.txt").string(), &err));
+    CHECK(err == ENOENT);
+}

@@ -95,6 +95,13 @@ TEST_CASE("parse_line: a key twice in one object is named with its path; the sam
     CHECK(parse_line(R"({"result":{"action":"decline","content":{},"action":"accept"}})").duplicate_key == "result.action");
     CHECK(parse_line(R"({"p":[1,{"k":1},{"k":1,"k":2}]})").duplicate_key == "p[2].k");
     CHECK(parse_line(R"([{"id":1},{"id":2,"id":3}])").duplicate_key == "[1].id");
+    // An object with many keys (past the short list each object starts with).
+    std::string many = R"({"o":{)";
+    for (int i = 0; i < 40; ++i) many += (i ? "," : "") + ("\"k" + std::to_string(i) + "\":" + std::to_string(i));
+    CHECK(parse_line(many + "}}").duplicate_key.empty());
+    CHECK(parse_line(many + R"(,"k3":0}})").duplicate_key == "o.k3");
+    CHECK(parse_line(many + R"(,"k39":0}})").duplicate_key == "o.k39");
+    CHECK(parse_line(many + "}}").value["o"]["k39"] == 39);
 }
 
 TEST_CASE("member and string_member read any JSON value without throwing") {

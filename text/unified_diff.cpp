@@ -105,8 +105,8 @@ constexpr std::size_t kMaxWindow = 1024;     // bytes of the line shown at most
 
 // `line` (no terminator) starts at `line_offset` of its side's bytes, whose changed bytes are
 // [change_begin, change_end). A long line is cut to a window, with how much was left out on each side.
-std::string shown_line(std::string_view line, std::size_t line_offset, std::size_t change_begin,
-                       std::size_t change_end, bool& cut) {
+std::string windowed_diff_line(std::string_view line, std::size_t line_offset, std::size_t change_begin,
+                               std::size_t change_end, bool& cut) {
     if (line.size() <= kLongLine) return to_valid_utf8(line);
     cut = true;
     std::size_t from = 0, to = kMaxWindow;
@@ -151,7 +151,7 @@ UnifiedDiff diff_of_window(std::string_view old_bytes, std::string_view new_byte
 
     // The window: whole lines around the bytes that differ.
     std::size_t start = 0, old_end = old_bytes.size(), new_end = new_bytes.size();
-    // The bytes that differ: [change_begin, *_change_end) of each side (for long lines, see shown_line).
+    // The bytes that differ: [change_begin, *_change_end) of each side (for long lines, see windowed_diff_line).
     std::size_t change_begin = 0, old_change_end = old_bytes.size(), new_change_end = new_bytes.size();
     // Lines appended to a file whose last line had no newline (or the reverse): that line gains
     // (loses) its newline. Its unterminated form would pair with the new last line when that line
@@ -313,7 +313,7 @@ UnifiedDiff diff_of_window(std::string_view old_bytes, std::string_view new_byte
                 if (!line.empty() && line.back() == '\n') line.remove_suffix(1);
                 shown += line;
             } else {
-                shown += shown_line(without_terminator(ops[x].line), offset, change_begin,
+                shown += windowed_diff_line(without_terminator(ops[x].line), offset, change_begin,
                                     new_side ? new_change_end : old_change_end, result.truncated);
             }
             w.line(shown);

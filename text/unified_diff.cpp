@@ -314,7 +314,7 @@ UnifiedDiff diff_of_window(std::string_view old_bytes, std::string_view new_byte
                 shown += line;
             } else {
                 shown += windowed_diff_line(without_terminator(ops[x].line), offset, change_begin,
-                                    new_side ? new_change_end : old_change_end, result.truncated);
+                                            new_side ? new_change_end : old_change_end, result.truncated);
             }
             w.line(shown);
             if (!has_terminator(ops[x].line)) w.line("\\ No newline at end of file");

@@ -263,6 +263,15 @@ std::optional<std::string> string_member(const Json& object, std::string_view ke
     return m->get_ref<const std::string&>();
 }
 
+std::string excerpt(const Json& value, std::size_t max) {
+    std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (text.size() <= max) return text;
+    std::size_t end = max;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+    text.resize(end);
+    return text + "\u2026";
+}
+
 std::string serialize(const Json& message) {
     return message.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

@@ -100,6 +100,10 @@ const Json* member(const Json& object, std::string_view key);
 // The string member `key`, or nullopt when it is absent, or is no string, or `object` is no object.
 std::optional<std::string> string_member(const Json& object, std::string_view key);
 
+// A value as a message quotes it: compact JSON (invalid UTF-8 replaced), at most `max` bytes, cut
+// on a character boundary and then marked with "…".
+std::string excerpt(const Json& value, std::size_t max = 60);
+
 // Serialises one message to a single line without the newline. Invalid UTF-8 inside strings is
 // replaced, so a reply is always serialisable.
 std::string serialize(const Json& message);

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "protocol/jsonrpc.hpp"
+
 namespace tools {
 
 using Json = nlohmann::json;
@@ -22,8 +24,6 @@ std::string cut(const std::string& s, std::size_t max) {
     return s.substr(0, end) + "…";
 }
 
-// A value as messages show it: JSON, at most 60 bytes.
-std::string excerpt(const Json& v) { return cut(v.dump(-1, ' ', false, Json::error_handler_t::replace), 60); }
 
 void rename(Json& args, std::string_view from, std::string_view to, CallShape& shape) {
     const auto it = args.find(std::string(from));
@@ -217,7 +217,7 @@ base::Result<void> map_safety_name(Json& args, std::string_view from, std::strin
     const auto it = args.find(std::string(from));
     if (it == args.end()) return {};
     if (!it->is_boolean())
-        return refuse(shape.tool + ": `" + std::string(from) + "` must be true or false (got " + excerpt(*it) +
+        return refuse(shape.tool + ": `" + std::string(from) + "` must be true or false (got " + protocol::excerpt(*it) +
                       "); it is read as `" + std::string(to) + "`" + (negated ? " with the opposite value" : "") +
                       ". Send `" + std::string(to) + "`: true or false.");
     const bool value = it->get<bool>() != negated;

@@ -1,21 +1,21 @@
 // load_text_file: boundary, non-blocking read, facts and refusals in one place.
 #include "tools/file_access.hpp"
 
+#include <utility>
+
 #include "os/hash.hpp"
+#include "tools/listing.hpp"
 
 namespace tools {
 
 namespace {
 
-std::string human_size(std::uint64_t n) {
-    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double v = static_cast<double>(n);
-    int u = 0;
-    while (v >= 1024 && u < 4) { v /= 1024; ++u; }
-    char buf[64];
-    if (u == 0) std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(n));
-    else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
-    return buf;
+// A size over a limit, and the limit, as a refusal says them: rounded like a listing's sizes
+// (compact_size), or in exact bytes when the rounded forms would read the same.
+std::pair<std::string, std::string> size_and_limit(std::uint64_t size, std::uint64_t limit) {
+    std::string a = compact_size(size), b = compact_size(limit);
+    if (a == b) return {with_commas(size) + " bytes", with_commas(limit) + " bytes"};
+    return {std::move(a), std::move(b)};
 }
 
 }  // namespace
@@ -83,9 +83,12 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
                                    ", not a regular file; only regular files can be read or changed.",
                                base::ErrorReason::not_a_file});
             case Why::too_large:
-                return base::fail(base::Failure{"Refused: " + path + " is " + human_size(failure.size) + ", over the limit of " +
-                                   human_size(ctx.limits.max_file_size) + " (--max-file-size).",
-                               base::ErrorReason::too_large});
+            {
+                const auto [size, limit] = size_and_limit(failure.size, ctx.limits.max_file_size);
+                return base::fail(base::Failure{"Refused: " + path + " is " + size + ", over the limit of " + limit +
+                                                    " (--max-file-size).",
+                                                base::ErrorReason::too_large});
+            }
             case Why::io:
                 break;
         }

@@ -15,6 +15,7 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
+#include "protocol/jsonrpc.hpp"
 #include "tools/schema_table.hpp"
 
 namespace tools {
@@ -199,12 +200,6 @@ std::string json_type_name(const Json& v) {
     return v.type_name();
 }
 
-std::string excerpt(const Json& v) {
-    std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
-    if (text.size() > 60) text = text.substr(0, 57) + "...";
-    return text;
-}
-
 // Which constraints valijson found broken at the top level of the arguments.
 struct TopLevelErrors {
     std::set<std::string> missing;        // required arguments not given
@@ -251,13 +246,13 @@ std::vector<std::string> explain(const Json& schema, const Json& args, const val
         }
         if (errors.wrong_type.count(key)) {
             out.push_back("at /" + key + ": expected " + p->value("type", "") + ", got " + json_type_name(value) + " " +
-                          excerpt(value));
+                          protocol::excerpt(value));
             continue;
         }
         if (errors.below_minimum.count(key))
             out.push_back("at /" + key + ": must be at least " + p->at("minimum").dump() + ", got " + value.dump());
         if (errors.not_in_enum.count(key))
-            out.push_back("at /" + key + ": must be one of " + p->at("enum").dump() + ", got " + excerpt(value));
+            out.push_back("at /" + key + ": must be one of " + p->at("enum").dump() + ", got " + protocol::excerpt(value));
     }
     return out;
 }

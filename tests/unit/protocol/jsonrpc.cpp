@@ -114,3 +114,13 @@ TEST_CASE("member and string_member read any JSON value without throwing") {
     CHECK_FALSE(string_member(object, "n"));
     CHECK_FALSE(string_member(Json(), "s"));
 }
+
+TEST_CASE("excerpt: a value as a message quotes it, cut on a character boundary") {
+    CHECK(excerpt(Json{{"a", 1}}) == R"({"a":1})");
+    const std::string long_text = std::string(57, 'x') + "\xc3\xa9\xc3\xa9";  // é straddles byte 60
+    const std::string quoted = excerpt(Json(long_text));
+    CHECK(quoted.size() <= 60 + std::string("\u2026").size());
+    CHECK(quoted == "\"" + std::string(57, 'x') + "\xc3\xa9" + "\u2026");
+    CHECK(excerpt(Json(std::string("\xff"))) == "\"\xef\xbf\xbd\"");  // invalid UTF-8 replaced
+    CHECK(excerpt(Json(std::string(100, 'y')), 10) == "\"yyyyyyyyy\u2026");
+}

@@ -153,3 +153,23 @@ TEST_CASE("read: file_paths for a client that shows both: the JSON points to the
     CHECK(r.structured["text"] == "(the numbered lines are in the text after this JSON)");
     CHECK(r.structured["files"].size() == 3);
 }
+
+TEST_CASE("a file over --max-file-size: the refusal says both sizes, in exact bytes when rounding would make them read the same") {
+    Fixture f;
+    f.put("big.txt", std::string(3000, 'x'));
+    f.put("edge.txt", std::string(2049, 'x'));
+    const auto refusal = [&](const std::string& name) {
+        tools::FileSnapshot s;
+        auto resolved = f.workspace.resolve(name);
+        REQUIRE(resolved.ok());
+        s.file.path = std::move(resolved).value();
+        auto loaded = tools::load_text_file(f.ctx, name, s.file);
+        REQUIRE_FALSE(loaded.ok());
+        CHECK(loaded.error().reason == base::ErrorReason::too_large);
+        return loaded.error().message;
+    };
+    f.ctx.limits.max_file_size = 1024;
+    CHECK(refusal("big.txt").find(" is 2.9 KiB, over the limit of 1.0 KiB (--max-file-size).") != std::string::npos);
+    f.ctx.limits.max_file_size = 2048;
+    CHECK(refusal("edge.txt").find(" is 2,049 bytes, over the limit of 2,048 bytes (--max-file-size).") != std::string::npos);
+}

@@ -52,3 +52,25 @@ TEST_CASE("find_bytes stays linear on a pathological needle and haystack") {
     const std::string absent = std::string(1000, 'a') + "c" + std::string(1000, 'a');
     CHECK(text::find_bytes(hay, absent) == std::string_view::npos);
 }
+
+TEST_CASE("find_bytes on lines that start and end alike, with needles cut anywhere from them") {
+    // The filter looks at the needle's rarest bytes (digits, capitals, bytes of other scripts, NUL),
+    // wherever they are; every answer must still be std::string_view::find's.
+    std::string hay;
+    for (int i = 0; i < 400; ++i)
+        hay += "    item_" + std::to_string(1000 + i) + " = compute(\"alpha\", " + std::to_string(i % 7) + "); // \xc3\xa9t\xc3\xa9" +
+               (i % 50 == 0 ? std::string("\0X", 2) : std::string()) + "\n";
+    std::mt19937 rng(7);
+    for (int round = 0; round < 2000; ++round) {
+        const std::size_t at = rng() % hay.size();
+        const std::size_t m = 1 + rng() % 40;
+        std::string needle = hay.substr(at, m);
+        if (round % 3 == 0 && !needle.empty()) needle[rng() % needle.size()] ^= 0x01;  // mostly absent
+        const std::size_t from = round % 5 == 0 ? rng() % hay.size() : 0;
+        INFO("needle=" << needle << " from=" << from);
+        CHECK(text::find_bytes(hay, needle, from) == reference_find(hay, needle, from));
+    }
+    CHECK(text::find_bytes(hay, "item_1399 = compute(\"alpha\"") == hay.find("item_1399 = compute(\"alpha\""));
+    CHECK(text::find_bytes(hay, "    ") == 0);
+    CHECK(text::find_bytes(hay, std::string("\0X\n", 3)) == hay.find(std::string("\0X\n", 3)));
+}

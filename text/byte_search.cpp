@@ -63,15 +63,17 @@ constexpr int commonness(unsigned char c) {
 }
 
 // The two offsets of `needle` (m >= 2) to filter on: its rarest byte, and the rarest of the bytes
-// that differ from that one (any other offset when all are the same byte).
+// that differ from that one (any other offset when all are the same byte). Only the first 64
+// bytes are weighed, so a search (called once per match by a replace-all) starts in constant time.
 std::pair<std::size_t, std::size_t> rare_offsets(std::string_view needle) {
+    const std::size_t weighed = std::min<std::size_t>(needle.size(), 64);
     const auto rank = [&](std::size_t k) { return commonness(static_cast<unsigned char>(needle[k])); };
     std::size_t first = 0;
-    for (std::size_t k = 1; k < needle.size(); ++k)
+    for (std::size_t k = 1; k < weighed; ++k)
         if (rank(k) < rank(first)) first = k;
-    std::size_t second = first == 0 ? needle.size() - 1 : 0;
+    std::size_t second = first == 0 ? weighed - 1 : 0;
     bool distinct = needle[second] != needle[first];
-    for (std::size_t k = 0; k < needle.size(); ++k) {
+    for (std::size_t k = 0; k < weighed; ++k) {
         if (k == first) continue;
         const bool differs = needle[k] != needle[first];
         if ((differs && !distinct) || (differs == distinct && rank(k) < rank(second))) {

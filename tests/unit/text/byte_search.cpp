@@ -63,7 +63,7 @@ TEST_CASE("find_bytes on lines that start and end alike, with needles cut anywhe
     std::mt19937 rng(7);
     for (int round = 0; round < 2000; ++round) {
         const std::size_t at = rng() % hay.size();
-        const std::size_t m = 1 + rng() % 40;
+        const std::size_t m = 1 + rng() % (round % 2 ? 40 : 200);  // some past the 64 bytes weighed
         std::string needle = hay.substr(at, m);
         if (round % 3 == 0 && !needle.empty()) needle[rng() % needle.size()] ^= 0x01;  // mostly absent
         const std::size_t from = round % 5 == 0 ? rng() % hay.size() : 0;

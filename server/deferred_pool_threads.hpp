@@ -10,11 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include <asio/any_io_executor.hpp>
-#include <asio/execution.hpp>
-#include <asio/prefer.hpp>
-#include <asio/query.hpp>
 #include <asio/thread_pool.hpp>
+
+#include "server/wrapped_executor.hpp"
 
 namespace server {
 
@@ -55,42 +53,15 @@ private:
 
 // The pool's executor, which starts the pool's threads when it is first given work. The
 // properties are BudgetedExecutor's, which wraps it.
-class StartingExecutor {
+class StartingExecutor : public WrappedExecutor<StartingExecutor, DeferredPoolThreads*> {
 public:
-    StartingExecutor(asio::any_io_executor inner, DeferredPoolThreads* threads) : inner_(std::move(inner)), threads_(threads) {}
-
-    asio::execution_context& query(asio::execution::context_t) const noexcept {
-        return asio::query(inner_, asio::execution::context);
-    }
-    static constexpr asio::execution::blocking_t query(asio::execution::blocking_t) noexcept {
-        return asio::execution::blocking.never;
-    }
-    StartingExecutor require(asio::execution::blocking_t::never_t) const { return *this; }
-    StartingExecutor prefer(asio::execution::outstanding_work_t::tracked_t t) const {
-        return {asio::prefer(inner_, t), threads_};
-    }
-    StartingExecutor prefer(asio::execution::outstanding_work_t::untracked_t t) const {
-        return {asio::prefer(inner_, t), threads_};
-    }
-    StartingExecutor prefer(asio::execution::relationship_t::fork_t t) const { return {asio::prefer(inner_, t), threads_}; }
-    StartingExecutor prefer(asio::execution::relationship_t::continuation_t t) const {
-        return {asio::prefer(inner_, t), threads_};
-    }
+    using WrappedExecutor::WrappedExecutor;
 
     template <class Function>
     void execute(Function f) const {
-        threads_->start();
-        inner_.execute(std::move(f));
+        state()->start();
+        inner().execute(std::move(f));
     }
-
-    friend bool operator==(const StartingExecutor& a, const StartingExecutor& b) noexcept {
-        return a.inner_ == b.inner_ && a.threads_ == b.threads_;
-    }
-    friend bool operator!=(const StartingExecutor& a, const StartingExecutor& b) noexcept { return !(a == b); }
-
-private:
-    asio::any_io_executor inner_;
-    DeferredPoolThreads* threads_;
 };
 
 }  // namespace server

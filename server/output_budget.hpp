@@ -8,10 +8,7 @@
 #include <mutex>
 #include <utility>
 
-#include <asio/any_io_executor.hpp>
-#include <asio/execution.hpp>
-#include <asio/prefer.hpp>
-#include <asio/query.hpp>
+#include "server/wrapped_executor.hpp"
 
 namespace server {
 
@@ -57,46 +54,19 @@ private:
     bool open_ = false;
 };
 
-// An executor over the blocking pool's: each function it is given waits for room in `budget`
+// An executor over the blocking pool's: each function it is given waits for room in the budget
 // on the pool thread that runs it, then runs. Everything else is the inner executor's.
-class BudgetedExecutor {
+class BudgetedExecutor : public WrappedExecutor<BudgetedExecutor, OutputBudget*> {
 public:
-    BudgetedExecutor(asio::any_io_executor inner, OutputBudget* budget) : inner_(std::move(inner)), budget_(budget) {}
-
-    asio::execution_context& query(asio::execution::context_t) const noexcept {
-        return asio::query(inner_, asio::execution::context);
-    }
-    static constexpr asio::execution::blocking_t query(asio::execution::blocking_t) noexcept {
-        return asio::execution::blocking.never;
-    }
-    BudgetedExecutor require(asio::execution::blocking_t::never_t) const { return *this; }
-    BudgetedExecutor prefer(asio::execution::outstanding_work_t::tracked_t t) const {
-        return {asio::prefer(inner_, t), budget_};
-    }
-    BudgetedExecutor prefer(asio::execution::outstanding_work_t::untracked_t t) const {
-        return {asio::prefer(inner_, t), budget_};
-    }
-    BudgetedExecutor prefer(asio::execution::relationship_t::fork_t t) const { return {asio::prefer(inner_, t), budget_}; }
-    BudgetedExecutor prefer(asio::execution::relationship_t::continuation_t t) const {
-        return {asio::prefer(inner_, t), budget_};
-    }
+    using WrappedExecutor::WrappedExecutor;
 
     template <class Function>
     void execute(Function f) const {
-        inner_.execute([budget = budget_, f = std::move(f)]() mutable {
+        inner().execute([budget = state(), f = std::move(f)]() mutable {
             budget->wait_for_room();
             std::move(f)();
         });
     }
-
-    friend bool operator==(const BudgetedExecutor& a, const BudgetedExecutor& b) noexcept {
-        return a.inner_ == b.inner_ && a.budget_ == b.budget_;
-    }
-    friend bool operator!=(const BudgetedExecutor& a, const BudgetedExecutor& b) noexcept { return !(a == b); }
-
-private:
-    asio::any_io_executor inner_;
-    OutputBudget* budget_;
 };
 
 }  // namespace server

@@ -29,6 +29,8 @@ namespace {
 struct HeldRoot {
     std::string path;  // a real path, no trailing '/' (except "/" itself)
     int fd = -1;       // held until the process ends
+    dev_t dev = 0;     // the folder `fd` holds: what `path` named when it was held
+    ino_t ino = 0;
 };
 
 // At most this many roots are held (client roots can change during a session); a path under a
@@ -46,17 +48,29 @@ bool path_is_under_root(std::string_view path, std::string_view root) {
     return path.size() == root.size() || root.back() == '/' || path[root.size()] == '/';
 }
 
+// The held root with the longest path that contains `path`, or nullptr; the caller holds
+// held_mutex.
+const HeldRoot* best_held_root(const std::string& path) {
+    const HeldRoot* best = nullptr;
+    for (const auto& root : held_roots())
+        if (path_is_under_root(path, root.path) && (!best || root.path.size() > best->path.size())) best = &root;
+    return best;
+}
+
+// `path`'s part below `root`, which contains it ("" for the root itself).
+std::string part_below_root(const std::string& path, const HeldRoot& root) {
+    std::size_t skip = root.path.size();
+    while (skip < path.size() && path[skip] == '/') ++skip;
+    return path.substr(skip);
+}
+
 // The held root with the longest path that contains `path`: its descriptor and `path`'s part
 // below it ("" for the root itself); fd -1 when none holds it.
 std::pair<int, std::string> held_root_of(const std::string& path) {
     std::shared_lock lock(held_mutex);
-    const HeldRoot* best = nullptr;
-    for (const auto& root : held_roots())
-        if (path_is_under_root(path, root.path) && (!best || root.path.size() > best->path.size())) best = &root;
+    const HeldRoot* best = best_held_root(path);
     if (!best) return {-1, ""};
-    std::size_t skip = best->path.size();
-    while (skip < path.size() && path[skip] == '/') ++skip;
-    return {best->fd, path.substr(skip)};
+    return {best->fd, part_below_root(path, *best)};
 }
 
 // One component, followed by no symlink: a directory below `fd` (which stays open).
@@ -141,7 +155,12 @@ void hold_directory(const std::string& real_dir) {
         ::close(fd);
         return;
     }
-    roots.push_back({std::move(path), fd});
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        return;
+    }
+    roots.push_back({std::move(path), fd, st.st_dev, st.st_ino});
 }
 
 namespace posix {
@@ -162,9 +181,21 @@ Fd open_directory(const std::string& dir) {
 bool already_real(const std::string& path) {
 #ifdef __linux__
     if (path.size() < 2 || path[0] != '/' || path.back() == '/' || path.find("//") != std::string::npos) return false;
-    const auto [root_fd, relative] = held_root_of(path);
-    if (root_fd < 0) return false;
-    if (relative.empty()) return true;  // a held root's own path, real when it was held
+    int root_fd = -1;
+    std::string relative;
+    {
+        // The root's path must still name the folder held for it (no rename, no symlink put in
+        // its place since): else the name and the held folder part, and realpath says where the
+        // name leads now.
+        std::shared_lock lock(held_mutex);
+        const HeldRoot* root = best_held_root(path);
+        if (!root) return false;
+        struct stat st {};
+        if (::lstat(root->path.c_str(), &st) != 0 || st.st_dev != root->dev || st.st_ino != root->ino) return false;
+        root_fd = root->fd;
+        relative = part_below_root(path, *root);
+    }
+    if (relative.empty()) return true;
     std::string_view rest = relative;
     for (;;) {
         const auto slash = rest.find('/');

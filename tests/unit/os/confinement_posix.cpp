@@ -227,3 +227,16 @@ TEST_CASE("real_path under a held root: a plain path is its own; a symlink, a do
     CHECK_FALSE(platform::real_path((t.root / "real" / "missing.txt").string(), &err));
     CHECK(err == ENOENT);
 }
+
+TEST_CASE("real_path: a root replaced by a symlink after it was held is not taken for its own real path") {
+    Tree t;
+    Tree::put(t.root / "t.txt", "inside\n");
+    Tree::put(t.outside / "t.txt", "outside\n");
+    const std::string plain = (t.root / "t.txt").string();
+    CHECK(platform::real_path(plain) == plain);
+    fs::rename(t.root, t.base / "root.moved");
+    fs::create_directory_symlink(t.outside, t.root);
+    // realpath says where the name leads now, so the workspace can refuse it as outside.
+    CHECK(platform::real_path(plain) == (t.outside / "t.txt").string());
+    CHECK(platform::real_path(t.root.string()) == t.outside.string());
+}

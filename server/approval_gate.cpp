@@ -18,6 +18,23 @@ bool client_can_elicit(const Json& capabilities) {
     return e->empty() || e->contains("form");
 }
 
+bool client_renders_view(const Json& capabilities) {
+    const auto extensions = capabilities.find("extensions");
+    if (extensions == capabilities.end() || !extensions->is_object()) return false;
+    const auto ui = extensions->find("io.modelcontextprotocol/ui");
+    if (ui == extensions->end() || !ui->is_object()) return false;
+    const auto types = ui->find("mimeTypes");
+    if (types == ui->end() || !types->is_array()) return false;
+    for (const auto& type : *types)
+        if (type.is_string() && type.get<std::string>() == "text/html;profile=mcp-app") return true;
+    return false;
+}
+
+bool Approvals::uses_view(const Json& capabilities) const {
+    if (!client_renders_view(capabilities)) return false;
+    return config_.approval_ui == ApprovalUi::view || !client_can_elicit(capabilities);
+}
+
 std::string Approvals::timeout_seconds() const {
     return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(config_.approval_timeout).count());
 }
@@ -41,10 +58,128 @@ tools::ApprovalDecision refused(std::string message, base::ErrorReason reason) {
 
 }  // namespace
 
+namespace {
+
+// What the review view shows of a change: ui/README.md's payload, without the decision's parts.
+constexpr std::size_t max_view_diff_bytes = 4u << 20;
+
+Json view_payload(const tools::ApprovalRequest& ask, std::string_view state) {
+    Json::object_t view;
+    view.emplace("state", state);
+    view.emplace("tool", ask.tool);
+    view.emplace("title", change_title(ask));
+    view.emplace("additions", ask.additions);
+    view.emplace("removals", ask.removals);
+    bool cut = ask.diff.size() > max_view_diff_bytes;
+    std::string_view diff = ask.diff;
+    if (cut) {
+        diff = diff.substr(0, max_view_diff_bytes);
+        diff = diff.substr(0, diff.rfind('\n') + 1);  // whole lines (cut lines of one 4 MiB line: none)
+    }
+    view.emplace("diff", std::string(diff));
+    view.emplace("diff_truncated", cut);
+    Json::array_t undo;
+    for (const auto& image : ask.images) undo.emplace_back(image.real_path);
+    view.emplace("undo", std::move(undo));
+    return view;
+}
+
+}  // namespace
+
+std::string change_title(const tools::ApprovalRequest& ask) {
+    if (ask.paths.size() == 1) return ask.tool + " of " + ask.paths.front();
+    return ask.tool + " of " + std::to_string(ask.paths.size()) + " files";
+}
+
+namespace {
+
+tools::ApprovalDecision approved_in_view(tools::ApprovalSource source, const tools::ApprovalRequest& ask, std::string_view state) {
+    tools::ApprovalDecision d = approved(source);
+    d.view = view_payload(ask, state);
+    d.view["approval"] = tools::to_string(source);
+    return d;
+}
+
+}  // namespace
+
 tools::ApprovalGate Approvals::gate(Call call) {
     return [this, call = std::move(call)](const tools::ApprovalRequest& ask) {
+        if (call.confirming) return by_view_decision(ask, call);
+        if (uses_view(call.envelope->capabilities)) return by_view(ask, call);
         return call.envelope->modern() ? by_input_required(ask, call) : by_elicitation(ask, call);
     };
+}
+
+asio::awaitable<tools::ApprovalDecision> Approvals::by_view(const tools::ApprovalRequest& ask, Call call) {
+    // Written at once by policy or "Apply all this session": the view shows what was written.
+    if (config_.approval == ApprovalPolicy::automatic) co_return approved_in_view(tools::ApprovalSource::policy, ask, "written");
+    if (approved_for_session_) co_return approved_in_view(tools::ApprovalSource::session, ask, "written");
+    std::vector<std::string> real_paths;
+    for (const auto& image : ask.images) real_paths.push_back(image.real_path);
+    // One change per file at a time: a second one would be planned on the file as it is on disk,
+    // without the first, and whichever was applied last would undo the other's lines.
+    if (const PendingReview* waiting = reviews_.covering(real_paths, std::chrono::steady_clock::now()))
+        co_return refused("Refused: " + waiting->title + " (" + waiting->id +
+                              ") still awaits the user's review in the review view, and this change touches the same "
+                              "file; nothing was written. Wait for the user's decision (it reaches you in a message or "
+                              "in your next tool result), then call again on the file as it is then.",
+                          base::ErrorReason::conflict);
+    co_return awaiting_review(ask, call, ask.asked_again_because);
+}
+
+tools::ApprovalDecision Approvals::awaiting_review(const tools::ApprovalRequest& ask, const Call& call,
+                                                   const std::string& asked_again) {
+    PendingReview review;
+    review.tool = call.tool;
+    review.args = *call.args;
+    review.workspace = call.workspace;
+    review.images = shown_images(ask);
+    review.title = change_title(ask);
+    auto kept = reviews_.add(std::move(review), std::chrono::steady_clock::now());
+    if (!kept) return refused(std::move(kept).error().message, base::ErrorReason::approval_unavailable);
+    const PendingReview& pending = **kept;
+    Decision d;
+    d.kind = Decision::Kind::awaiting_review;
+    d.message = "Not written yet: this " + pending.title + " (+" + std::to_string(ask.additions) + " -" +
+                std::to_string(ask.removals) + ") is shown to the user in the review view with this call (review " +
+                pending.id + "), and nothing is written unless they apply it there. Do not call it again: their " +
+                "decision reaches you in a message or in your next tool result. Until then further changes to " +
+                (ask.paths.size() == 1 ? "this file" : "these files") + " are refused; other files can be changed.";
+    if (!asked_again.empty()) d.message = "(" + asked_again + ") " + d.message;
+    d.view = view_payload(ask, "pending");
+    d.view["review"] = pending.id;
+    d.view["token"] = pending.token;
+    d.view["asked_again"] = asked_again;
+    return d;
+}
+
+asio::awaitable<tools::ApprovalDecision> Approvals::by_view_decision(const tools::ApprovalRequest& ask, Call call) {
+    const PendingReview& shown = *call.confirming;
+    // Written only if these are exactly the bytes the user saw, against the files as they were.
+    if (call.tool == shown.tool && shown_images(ask) == shown.images) {
+        const bool for_session = call.answer.kind == ApprovalAnswer::Kind::apply_session;
+        if (for_session) approved_for_session_ = true;
+        Decision d = approved_in_view(for_session ? tools::ApprovalSource::session : tools::ApprovalSource::user, ask, "applied");
+        d.feedback = call.answer.feedback;
+        co_return d;
+    }
+    co_return awaiting_review(ask, call,
+                              ask.asked_again_because.empty()
+                                  ? "the file changed after the user saw the change: this is the change as it would be "
+                                    "written now"
+                                  : ask.asked_again_because + ", after the user saw the change");
+}
+
+std::vector<std::string> Approvals::take_review_notes() {
+    std::vector<std::string> notes = reviews_.take_expired_notes(std::chrono::steady_clock::now());
+    for (auto& note : review_notes_) notes.push_back(std::move(note));
+    review_notes_.clear();
+    return notes;
+}
+
+void Approvals::note_review(std::string sentence) {
+    review_notes_.push_back(std::move(sentence));
+    if (review_notes_.size() > 16) review_notes_.erase(review_notes_.begin());
 }
 
 std::optional<tools::ApprovalDecision> Approvals::without_asking(const Call& call) const {

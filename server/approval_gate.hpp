@@ -15,6 +15,7 @@
 #include "server/approval_form.hpp"
 #include "server/config.hpp"
 #include "server/diff_spool.hpp"
+#include "server/pending_reviews.hpp"
 #include "server/request_state.hpp"
 #include "server/rpc_peer.hpp"
 #include "server/session_envelope.hpp"
@@ -24,6 +25,11 @@ namespace server {
 
 // Whether a client's capabilities let it show an approval form (elicitation, form mode).
 bool client_can_elicit(const nlohmann::json& capabilities);
+// Whether a client's capabilities say it renders MCP Apps views (the extension
+// io.modelcontextprotocol/ui with the mime type text/html;profile=mcp-app).
+bool client_renders_view(const nlohmann::json& capabilities);
+// "edit of src/x.py", "apply_diff of 3 files": a change as the view and the model's notes name it.
+std::string change_title(const tools::ApprovalRequest& ask);
 
 class Approvals {
 public:
@@ -37,11 +43,26 @@ public:
         const RequestEnvelope* envelope = nullptr;  // era, version, capabilities, quirks, the retry's answer
         std::shared_ptr<RpcPeer::Call> call;
         std::function<void(double, double, std::string)> progress;
+        std::shared_ptr<const os::Workspace> workspace;  // the call's roots (a pending review keeps them)
+        // Apply pressed in the review view: the change that was shown, and the human's answer.
+        const PendingReview* confirming = nullptr;
+        ApprovalAnswer answer;
         bool can_ask() const { return client_can_elicit(envelope->capabilities); }  // the client can show a form
     };
-    // The gate of one call: by elicitation (legacy eras) or by input_required (2026-07-28).
-    // The call's coroutine keeps the session, and so this, alive while the gate runs.
+    // The gate of one call: by the review view (clients that render MCP Apps), by elicitation
+    // (legacy eras) or by input_required (2026-07-28). The call's coroutine keeps the session, and
+    // so this, alive while the gate runs.
     tools::ApprovalGate gate(Call call);
+
+    // Whether the review view is the gate of this client's calls.
+    bool uses_view(const nlohmann::json& capabilities) const;
+    // The decision tool's side: takes the pending change `id` out if `token` is its own.
+    base::Result<PendingReview> take_review(const std::string& id, const std::string& token) {
+        return reviews_.take(id, token, std::chrono::steady_clock::now());
+    }
+    // What the model should hear of reviews decided or expired since its last call (said once).
+    std::vector<std::string> take_review_notes();
+    void note_review(std::string sentence);
 
 private:
     using Decision = tools::ApprovalDecision;
@@ -51,6 +72,11 @@ private:
     nlohmann::json form(const tools::ApprovalRequest& ask, const Call& call);
     asio::awaitable<Decision> by_elicitation(const tools::ApprovalRequest& ask, Call call);
     asio::awaitable<Decision> by_input_required(const tools::ApprovalRequest& ask, Call call);
+    // The review view: the change kept as pending and shown; nothing written now.
+    asio::awaitable<Decision> by_view(const tools::ApprovalRequest& ask, Call call);
+    // Apply in the view: approved when the change is still exactly what was shown, else shown again.
+    asio::awaitable<Decision> by_view_decision(const tools::ApprovalRequest& ask, Call call);
+    Decision awaiting_review(const tools::ApprovalRequest& ask, const Call& call, const std::string& asked_again);
     // The human's answer as a decision; "Apply and stop asking" is remembered for the session.
     Decision decide(const ApprovalAnswer& answer, const tools::ApprovalRequest& ask);
     std::string timeout_seconds() const;  // --approval-timeout as the messages say it
@@ -61,6 +87,8 @@ private:
     UsedStates used_states_;  // 2026-07-28: an approval is good for one write
     DiffSpool diff_spool_;  // full diffs of large changes, named in their approval forms
     bool approved_for_session_ = false;  // "Apply and stop asking this session"
+    PendingReviews reviews_{config_.approval_timeout};  // the view's changes awaiting a decision
+    std::vector<std::string> review_notes_;  // for the model's next call: decisions made in the view
 };
 
 }  // namespace server

@@ -20,12 +20,16 @@ inline constexpr std::string_view how_to_fix_arguments =
     "claude_desktop_config.json, .mcp.json, .vscode/mcp.json or ~/.gemini/settings.json) and restart it.";
 
 enum class ApprovalPolicy { ask, automatic, require };
+// Where the human decides when the client can show both the review view (MCP Apps) and an
+// elicitation form (--approval-ui); a client that can show only one uses that one.
+enum class ApprovalUi { view, form };
 
 struct Config {
     std::vector<std::string> roots;  // empty: the working directory
     bool roots_given = false;        // --root was on the command line (otherwise the client's roots are the roots)
     ApprovalPolicy approval = ApprovalPolicy::ask;
     std::chrono::milliseconds approval_timeout{std::chrono::seconds(600)};  // whole seconds from the command line
+    ApprovalUi approval_ui = ApprovalUi::view;  // --approval-ui
     std::uint64_t max_file_size = 256ull << 20;
     std::size_t max_message_size = 16u << 20;
     bool fsync = true;

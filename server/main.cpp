@@ -103,6 +103,13 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     app.add_option("--approval", config.approval, "ask | auto | require (default ask)")
         ->transform(CLI::CheckedTransformer(policies, CLI::ignore_case))
         ->option_text("POLICY");
+    const std::map<std::string, server::ApprovalUi> approval_uis = {{"view", server::ApprovalUi::view},
+                                                                    {"form", server::ApprovalUi::form}};
+    app.add_option("--approval-ui", config.approval_ui,
+                   "view | form: where the user decides when the client can show both the review view (MCP Apps) "
+                   "and an approval form (default view)")
+        ->transform(CLI::CheckedTransformer(approval_uis, CLI::ignore_case))
+        ->option_text("WHERE");
     std::int64_t timeout = std::chrono::duration_cast<std::chrono::seconds>(config.approval_timeout).count();
     app.add_option("--approval-timeout", timeout, "Seconds before an unanswered approval counts as rejected (default 600)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400}));

@@ -5,6 +5,7 @@
 
 #include "protocol/versions.hpp"
 #include "server/approval_gate.hpp"
+#include "server/review_view.hpp"
 
 namespace server {
 
@@ -14,6 +15,8 @@ Json server_capabilities(protocol::Era era) {
     Json caps = {{"tools", {{"listChanged", false}}}};
     if (era == protocol::Era::modern) {
         caps["resources"] = Json::object();  // list and read; 2026-07-28's subscriptions/listen is not served
+        // The review view (MCP Apps); 2025-11-25's capabilities have no `extensions`.
+        caps["extensions"] = {{"io.modelcontextprotocol/ui", Json::object()}};
     } else {
         caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
         caps["logging"] = Json::object();
@@ -45,9 +48,14 @@ Json discover_result(const Config& config) {
 
 Json tools_list_result(const Config& config, const tools::Registry& registry, const RequestEnvelope& envelope) {
     // Each mutating tool's description says whether this client will be asked before a write.
+    const bool view = client_renders_view(envelope.capabilities) &&
+                      (config.approval_ui == ApprovalUi::view || !client_can_elicit(envelope.capabilities));
     std::string approval_note;
     if (config.approval == ApprovalPolicy::automatic) {
         approval_note = " Changes are written without asking the user (server policy --approval auto).";
+    } else if (view) {
+        approval_note = " Every change is shown to the user as a diff in the review view and written only when they "
+                        "apply it there: the result says it awaits their review, and their decision reaches you later.";
     } else if (client_can_elicit(envelope.capabilities)) {
         approval_note = " Every change is shown to the user as a diff and written only if they approve it.";
     } else if (config.approval == ApprovalPolicy::require) {
@@ -55,10 +63,27 @@ Json tools_list_result(const Config& config, const tools::Registry& registry, co
     } else {
         approval_note = " This client cannot show approval forms, so changes are written at once (server policy --approval ask); the result carries the diff.";
     }
-    Json tools = registry.list();
-    for (auto& t : tools)
-        if (t.value("annotations", Json::object()).value("readOnlyHint", false) == false)
+    // The review view's tools: every change (and `changes`, the session's patch) names the view;
+    // `review`, the view's decision, is for the view alone (and listed to a legacy client only when
+    // it renders views; 2026-07-28's list is the same for every client).
+    const Json view_meta = {{"ui", {{"resourceUri", review_view_uri}}},
+                            {"ui/resourceUri", review_view_uri},
+                            {"openai/outputTemplate", review_view_uri}};
+    Json tools = Json::array();
+    for (const auto& listed : registry.list()) {
+        const std::string name = listed.at("name").get<std::string>();
+        if (name == "review" && !envelope.modern() && !client_renders_view(envelope.capabilities)) continue;
+        Json t = listed;
+        if (name == "review") {
+            t["_meta"] = {{"ui", {{"visibility", {"app"}}}}, {"openai/visibility", "private"}};
+        } else if (t.value("annotations", Json::object()).value("readOnlyHint", false) == false) {
             t["description"] = t["description"].get<std::string>() + approval_note;
+            t["_meta"] = view_meta;
+        } else if (name == "changes") {
+            t["_meta"] = view_meta;
+        }
+        tools.push_back(std::move(t));
+    }
     Json result = {{"tools", std::move(tools)}};
     if (envelope.modern()) {
         result["resultType"] = "complete";

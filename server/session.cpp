@@ -32,6 +32,25 @@ tools::WorkbenchSettings workbench_settings(const Config& config) {
     return settings;
 }
 
+// What the review view shows of the `changes` result: the session's patch, with Undo per file.
+Json session_patch_view(const Json& changes) {
+    std::size_t additions = 0, removals = 0;
+    Json undo = Json::array();
+    for (const auto& file : changes.value("files", Json::array())) {
+        additions += file.value("additions", std::size_t{0});
+        removals += file.value("removals", std::size_t{0});
+        if (const Json* path = protocol::member(file, "file_path"); path && path->is_string()) undo.push_back(*path);
+    }
+    return {{"state", "patch"},
+            {"tool", "changes"},
+            {"title", "This session's changes"},
+            {"additions", additions},
+            {"removals", removals},
+            {"diff", changes.value("patch", "")},
+            {"diff_truncated", changes.value("patch_truncated", false)},
+            {"undo", std::move(undo)}};
+}
+
 // What is wrong with the types of initialize's params, naming the field; nullopt when nothing is.
 // (Absent fields are accepted, as they always were: the newest version is then spoken.)
 std::optional<std::string> initialize_problem(const Json& params) {
@@ -286,25 +305,19 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         outcome = std::move(*wrong);
     } else {
         if (!workspace) workspace = co_await roots_.for_call(client_has_roots, rpc_call);
-        tools::CallScope scope;
-        scope.workspace = workspace;
-        scope.cancelled = rpc_call->cancelled;
-        scope.progress = progress_reporter(envelope);
-        scope.alone = [this] { return tool_calls_ == 1; };
-        scope.max_result_text = envelope.quirks.result_text_budget;
-        scope.result_view = envelope.quirks.result_view;
-        scope.approval = [this, &envelope, rpc_call](const tools::PreparedCall& prepared,
-                                                     const std::function<void(double, double, std::string)>& progress) {
-            Approvals::Call c;
-            c.tool = prepared.name;
-            c.args = &prepared.args;
-            c.envelope = &envelope;
-            c.call = rpc_call;
-            c.progress = progress;
-            return approvals_.gate(std::move(c));
-        };
-        outcome = co_await workbench_.run(call, std::move(scope));
+        if (call.name == "review") {
+            outcome = co_await decide_review(call.args, envelope, rpc_call);
+        } else {
+            // Named first: GCC 12 destroys a temporary argument of a coroutine inside co_await twice.
+            tools::CallScope scope = call_scope(envelope, rpc_call, workspace);
+            outcome = co_await workbench_.run(call, std::move(scope));
+        }
+        if (call.name == "changes" && !outcome.is_error && client_renders_view(envelope.capabilities))
+            outcome.meta = {{tools::review_meta_key, session_patch_view(outcome.structured)}};
     }
+    // What the user decided in the review view since the model's last call, said once.
+    if (call.name != "review" && !outcome.input_required)
+        for (const auto& note : approvals_.take_review_notes()) add_note(outcome, note);
 
     // Said once, to the first call the client's roots affect; then what this call's arguments lost.
     if (workspace && !outcome.input_required) add_note(outcome, roots_.take_note());
@@ -329,6 +342,78 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         }
         outcome.after_reply = nullptr;
     }
+}
+
+tools::CallScope Session::call_scope(const RequestEnvelope& envelope, const std::shared_ptr<RpcPeer::Call>& rpc_call,
+                                     std::shared_ptr<const os::Workspace> workspace, const PendingReview* confirming,
+                                     ApprovalAnswer answer) {
+    tools::CallScope scope;
+    scope.workspace = workspace;
+    scope.cancelled = rpc_call->cancelled;
+    scope.progress = progress_reporter(envelope);
+    scope.alone = [this] { return tool_calls_ == 1; };
+    scope.max_result_text = envelope.quirks.result_text_budget;
+    scope.result_view = envelope.quirks.result_view;
+    scope.approval = [this, &envelope, rpc_call, workspace = std::move(workspace), confirming,
+                      answer = std::move(answer)](const tools::PreparedCall& prepared,
+                                                  const std::function<void(double, double, std::string)>& progress) {
+        Approvals::Call c;
+        c.tool = prepared.name;
+        c.args = &prepared.args;
+        c.envelope = &envelope;
+        c.call = rpc_call;
+        c.progress = progress;
+        c.workspace = workspace;
+        c.confirming = confirming;
+        c.answer = answer;
+        return approvals_.gate(std::move(c));
+    };
+    return scope;
+}
+
+asio::awaitable<tools::ToolResult> Session::decide_review(const Json& args, const RequestEnvelope& envelope,
+                                                          std::shared_ptr<RpcPeer::Call> rpc_call) {
+    const auto asked = args.get<tools::ReviewArgs>();
+    auto taken = approvals_.take_review(asked.review, asked.token);
+    if (!taken) co_return tools::ToolResult::error(std::move(taken).error());
+    const PendingReview review = std::move(taken).value();
+    const auto decided = [](const char* outcome, std::string summary) {
+        tools::ToolResult result;
+        result.text = summary;
+        result.structured = {{"outcome", outcome}, {"summary", std::move(summary)}};
+        return result;
+    };
+    if (asked.decision == "reject") {
+        std::string said = "In the review view the user rejected " + review.title + " (" + review.id + "); nothing was written.";
+        if (!asked.feedback.empty()) said += " Their feedback: " + asked.feedback;
+        approvals_.note_review(said);
+        co_return decided("rejected", said);
+    }
+    // Apply: the same call again, planned on the files as they are now; its gate writes it only if
+    // that is exactly the change shown, else shows the new one.
+    auto prepared = workbench_.prepare(review.tool, review.args);
+    if (!prepared) co_return tools::ToolResult::error(std::move(prepared).error(), base::ErrorReason::internal);
+    if (auto wrong = workbench_.check(*prepared)) co_return std::move(*wrong);
+    ApprovalAnswer answer;
+    answer.kind = asked.decision == "apply_session" ? ApprovalAnswer::Kind::apply_session : ApprovalAnswer::Kind::apply;
+    answer.feedback = asked.feedback;
+    tools::CallScope scope = call_scope(envelope, rpc_call, review.workspace, &review, std::move(answer));  // named: see run_tool_call
+    tools::ToolResult outcome = co_await workbench_.run(*prepared, std::move(scope));
+    if (outcome.is_error) {
+        approvals_.note_review("In the review view the user applied " + review.title + " (" + review.id +
+                               "), but it was not written: " + outcome.text);
+        co_return outcome;
+    }
+    const Json* approval = protocol::member(outcome.structured, "approval");
+    const bool shown_again = approval && approval->is_string() && approval->get<std::string>() == "pending";
+    const Json* summary = protocol::member(outcome.structured, "summary");
+    std::string said = summary && summary->is_string() ? summary->get<std::string>() : outcome.text;
+    if (!shown_again) approvals_.note_review("In the review view the user applied " + review.id + ": " + said);
+    tools::ToolResult result = decided(shown_again ? "shown_again" : "applied", std::move(said));
+    result.text = std::move(outcome.text);  // the summary and the diff
+    result.meta = std::move(outcome.meta);
+    result.after_reply = std::move(outcome.after_reply);
+    co_return result;
 }
 
 // Reports progress as notifications/progress when the client gave a progressToken; else nullptr.

@@ -9,6 +9,7 @@
 #include <asio/use_awaitable.hpp>
 
 #include "ledger/session_patch.hpp"
+#include "server/review_view.hpp"
 #include "server/session.hpp"
 
 namespace server {
@@ -45,6 +46,16 @@ void Session::read_resource(protocol::Request& request, const RequestEnvelope& e
     const Json uri = request.params.value("uri", Json());
     if (!uri.is_string()) {
         reply.error(protocol::invalid_params, "Invalid params: uri (a string) is required; resources/list names the resources");
+        return;
+    }
+    if (uri.get<std::string>() == review_view_uri) {  // the review view (MCP Apps): the page itself
+        Json page = {{"uri", review_view_uri},
+                     {"mimeType", review_view_mime_type},
+                     {"text", review_view_html()},
+                     {"_meta", {{"ui", {{"prefersBorder", true}}}}}};
+        Json result = {{"contents", Json::array({std::move(page)})}};
+        if (envelope.modern()) result["resultType"] = "complete";
+        reply.result(std::move(result));
         return;
     }
     auto target = resource_target(uri.get<std::string>(), workbench_.changed_files());

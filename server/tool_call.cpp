@@ -51,6 +51,8 @@ Json call_tool_result(tools::ToolResult& outcome, protocol::Era era) {
             outcome.structured.erase(notes);
         result["structuredContent"] = std::move(outcome.structured);
     }
+    if (outcome.meta.is_object())
+        for (auto& [key, value] : outcome.meta.items()) result["_meta"][key] = std::move(value);
     if (era == protocol::Era::modern) result["resultType"] = "complete";
     return result;
 }

@@ -60,13 +60,23 @@ struct InputRequired {
 };
 using PendingInput = std::shared_ptr<const InputRequired>;
 
+// The key of the review view's payload in a result's _meta (ui/README.md).
+inline constexpr const char* review_meta_key = "mcp-edit/review";
+
 struct ApprovalDecision {
-    enum class Kind { approved, rejected, input_required } kind = Kind::rejected;
+    // awaiting_review: nothing is written now; the change is shown in the client's review view
+    // (MCP Apps), where the human decides later, and the call answers with what would change.
+    enum class Kind { approved, rejected, input_required, awaiting_review } kind = Kind::rejected;
     ApprovalSource approval = ApprovalSource::policy;  // approved: who allowed it
-    std::string message;   // rejected: the error for the model; approved: a note ("" when none)
+    // rejected: the error for the model; approved: a note ("" when none); awaiting_review: the
+    // result's first sentence, saying nothing was written yet and where the human decides.
+    std::string message;
     base::ErrorReason reason = base::ErrorReason::rejected;  // rejected: why (rejected, cancelled, timeout, ...)
     std::string feedback;  // what the human wrote for the agent, if anything
     PendingInput input_required;  // input_required: what to answer the call with instead
+    // For a client that renders the review view: what the view shows of this change (the result's
+    // _meta["mcp-edit/review"], see ui/README.md); null otherwise. Never shown to the model.
+    nlohmann::json view;
 };
 
 using ApprovalGate = std::function<asio::awaitable<ApprovalDecision>(const ApprovalRequest&)>;

@@ -138,4 +138,13 @@ struct DeleteArgs {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeleteArgs, file_path, dry_run)
 
+// The review view's decision (served by the server's session, which holds the pending changes).
+struct ReviewArgs {
+    std::string review;
+    std::string token;
+    std::string decision;
+    std::string feedback;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReviewArgs, review, token, decision, feedback)
+
 }  // namespace tools

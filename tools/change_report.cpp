@@ -35,10 +35,13 @@ Json::object_t file_fields(FileOutcome& file) {
 }  // namespace
 
 ToolResult to_tool_result(ChangeReport report) {
-    std::string summary = std::move(report.summary);
+    // A change awaiting the human's review in the view is not written: the gate's sentence says so
+    // instead of the tool's own (which says what was done).
+    const bool awaiting_review = report.decision && report.decision->kind == ApprovalDecision::Kind::awaiting_review;
+    std::string summary = awaiting_review ? report.decision->message : std::move(report.summary);
     for (const auto& note : report.notes)
         if (!note.empty()) summary += " " + as_sentence(note);
-    summary += decision_note(report.decision);
+    if (!awaiting_review) summary += decision_note(report.decision);
     if (!report.checks.empty()) summary += " " + checks::checks_sentence(report.checks);
 
     std::size_t diff_bytes = 0;
@@ -60,7 +63,9 @@ ToolResult to_tool_result(ChangeReport report) {
     Json::object_t fields;
     fields.emplace("summary", std::move(summary));  // for hosts that show their model only structuredContent
     fields.emplace("dry_run", report.dry_run);
-    fields.emplace("approval", report.decision ? std::string(to_string(report.decision->approval)) : "none");
+    fields.emplace("approval", awaiting_review   ? std::string("pending")
+                               : report.decision ? std::string(to_string(report.decision->approval))
+                                                 : std::string("none"));
     if (report.shape == ChangeReport::Shape::one_file) {
         FileOutcome& file = report.files.at(0);
         fields.emplace("first_changed_line", file.diff.first_changed_line);
@@ -90,6 +95,8 @@ ToolResult to_tool_result(ChangeReport report) {
     if (report.decision && !report.decision->feedback.empty())
         fields.insert_or_assign("feedback", report.decision->feedback);
     result.structured = std::move(fields);
+    if (report.decision && !report.decision->view.is_null())
+        result.meta = Json::object({{review_meta_key, report.decision->view}});
     return result;
 }
 

@@ -233,6 +233,7 @@ asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::Reso
     shown.paths.push_back(path.display + "/");
     shown.diff = "Delete the empty folder " + path.display + "/";
     ApprovalDecision decision = co_await ctx.approve(approval_request("delete", shown));
+    if (decision.kind == ApprovalDecision::Kind::awaiting_review) co_return report(std::move(outcome), false, &decision);
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
     if (auto removed = platform::remove_empty_directory(path.real, ctx.fsync); !removed)
         co_return ToolResult::error("Cannot delete the folder " + path.display + ": " + removed.error().message +

@@ -105,6 +105,7 @@ void Registry::load() const {
     add("grep", &run_grep);
     add("move", &run_move);        // issue 25: after list, find, grep
     add("delete", &run_delete);
+    add("review", &run_review);    // issue 37: the review view's decision; app-only (see server_description)
     // The list is complete: its elements stay where they are from here on.
     for (std::size_t i = 0; i < tools_.size(); ++i) tools_[i]->input_schema_json = &list_[i].at("inputSchema");
 }

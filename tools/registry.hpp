@@ -36,6 +36,7 @@ asio::awaitable<ToolResult> run_find(CallContext& ctx, FindArgs args);
 asio::awaitable<ToolResult> run_grep(CallContext& ctx, GrepArgs args);
 asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args);
 asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args);
+asio::awaitable<ToolResult> run_review(CallContext& ctx, ReviewArgs args);
 
 // A tool bound by the type of its arguments: the call's JSON (already validated against the
 // schema) is read into `Args` once, here, and the tool gets the struct.

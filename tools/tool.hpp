@@ -86,6 +86,7 @@ struct ToolResult {
     std::string extra_text; // content[1] when non-empty
     std::vector<Json> extra_content;  // after the text items: other content blocks (read's images)
     PendingInput input_required;  // when set: the client must answer first (2026-07-28); the server shapes it
+    Json meta;  // entries for the result's _meta (the review view's payload); null: none. Never shown to the model
     base::ErrorReason reason = base::ErrorReason::other;  // is_error: why, for `_meta` (see error_reason.hpp)
 
     // Bookkeeping after a write that can wait until the reply is out: the history entry, the new

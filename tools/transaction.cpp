@@ -234,7 +234,13 @@ asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, Steps steps
     Done done;
     if (steps.dry_run) co_return report(std::move(done));
     ApprovalDecision decision;
+    // Awaiting the human's review in the view: reported as it would be written, and not written.
+    const auto awaiting_review = [&] {
+        done.decision = &decision;
+        return report(std::move(done));
+    };
     if (auto answer = co_await approve(ctx, approval_request(steps.shown, ""), decision)) co_return std::move(*answer);
+    if (decision.kind == ApprovalDecision::Kind::awaiting_review) co_return awaiting_review();
 
     // The file changed on disk after it was loaded (another program, the human while the form was
     // open): merged when the two changes touch different lines, then shown again for approval.
@@ -255,6 +261,7 @@ asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, Steps steps
         // The form's first line says why it is asked again.
         if (auto answer = co_await approve(ctx, approval_request(steps.shown, "merged with a change on disk"), decision))
             co_return std::move(*answer);
+        if (decision.kind == ApprovalDecision::Kind::awaiting_review) co_return awaiting_review();
     }
     if (steps.after_commit) steps.after_commit();
     for (auto& note : hard_link_notes(ctx)) done.notes.push_back(std::move(note));
@@ -308,6 +315,10 @@ std::optional<ToolResult> if_cancelled(const CallContext& ctx) {
 }
 
 std::optional<ToolResult> unless_approved(const CallContext& ctx, const ApprovalDecision& decision) {
+    // A change awaiting review is reported by its caller (which knows what it would write); one
+    // that gets here is never written.
+    if (decision.kind == ApprovalDecision::Kind::awaiting_review)
+        return ToolResult::error("Not written: " + decision.message, base::ErrorReason::rejected);
     if (decision.kind == ApprovalDecision::Kind::input_required) {
         ToolResult pending;
         pending.input_required = decision.input_required;
@@ -338,6 +349,7 @@ asio::awaitable<std::optional<ToolResult>> Transaction::approve(CallContext& ctx
     ask.waiting_for_human = [&reads_go_on] { reads_go_on(true); };
     decision = co_await ctx.approve(ask);
     reads_go_on(false);
+    if (decision.kind == ApprovalDecision::Kind::awaiting_review) co_return std::nullopt;  // carry_out reports it
     co_return unless_approved(ctx, decision);
 }
 

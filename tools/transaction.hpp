@@ -160,7 +160,8 @@ private:
     ApprovalRequest approval_request(const Shown& shown, std::string asked_again_because) const;
 
     // Asks the gate; while it waits for a human, reads of these files do not queue behind it.
-    // nullopt: approved, go on; otherwise the result to answer with.
+    // nullopt: approved, go on (or awaiting review, which `decision` says: carry_out reports it);
+    // otherwise the result to answer with.
     asio::awaitable<std::optional<ToolResult>> approve(CallContext& ctx, ApprovalRequest ask, ApprovalDecision& decision);
 
     // After a conflict of the only file: the file as it is now becomes its `before`, and its new

@@ -51,6 +51,19 @@ Json session_patch_view(const Json& changes) {
             {"undo", std::move(undo)}};
 }
 
+// What the review view shows of a dry run: the diff, nothing to decide.
+Json dry_run_view(const std::string& tool, const Json& report) {
+    std::string diff = report.value("diff", "");
+    for (const auto& file : report.value("files", Json::array())) diff += file.value("diff", "");
+    return {{"state", "dry_run"},
+            {"tool", tool},
+            {"title", tool + " (dry run)"},
+            {"additions", report.value("additions", std::size_t{0})},
+            {"removals", report.value("removals", std::size_t{0})},
+            {"diff", std::move(diff)},
+            {"diff_truncated", report.value("diff_truncated", false)}};
+}
+
 // What is wrong with the types of initialize's params, naming the field; nullopt when nothing is.
 // (Absent fields are accepted, as they always were: the newest version is then spoken.)
 std::optional<std::string> initialize_problem(const Json& params) {
@@ -312,8 +325,11 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
             tools::CallScope scope = call_scope(envelope, rpc_call, workspace);
             outcome = co_await workbench_.run(call, std::move(scope));
         }
-        if (call.name == "changes" && !outcome.is_error && client_renders_view(envelope.capabilities))
-            outcome.meta = {{tools::review_meta_key, session_patch_view(outcome.structured)}};
+        if (!outcome.is_error && outcome.meta.is_null() && client_renders_view(envelope.capabilities)) {
+            if (call.name == "changes") outcome.meta = {{tools::review_meta_key, session_patch_view(outcome.structured)}};
+            else if (outcome.structured.value("dry_run", false))
+                outcome.meta = {{tools::review_meta_key, dry_run_view(call.name, outcome.structured)}};
+        }
     }
     // What the user decided in the review view since the model's last call, said once.
     if (call.name != "review" && !outcome.input_required)

@@ -63,16 +63,16 @@ Json tools_list_result(const Config& config, const tools::Registry& registry, co
     } else {
         approval_note = " This client cannot show approval forms, so changes are written at once (server policy --approval ask); the result carries the diff.";
     }
-    // The review view's tools: every change (and `changes`, the session's patch) names the view;
-    // `review`, the view's decision, is for the view alone (and listed to a legacy client only when
-    // it renders views; 2026-07-28's list is the same for every client).
+    // The review view's tools: every change (and `changes`, the session's patch) names the view, for
+    // every client; `review`, the view's decision, is for the view alone, and listed only to a
+    // client that renders views: any other's model would pay for a tool it can never use.
     const Json view_meta = {{"ui", {{"resourceUri", review_view_uri}}},
                             {"ui/resourceUri", review_view_uri},
                             {"openai/outputTemplate", review_view_uri}};
     Json tools = Json::array();
     for (const auto& listed : registry.list()) {
         const std::string name = listed.at("name").get<std::string>();
-        if (name == "review" && !envelope.modern() && !client_renders_view(envelope.capabilities)) continue;
+        if (name == "review" && !client_renders_view(envelope.capabilities)) continue;
         Json t = listed;
         if (name == "review") {
             t["_meta"] = {{"ui", {{"visibility", {"app"}}}}, {"openai/visibility", "private"}};

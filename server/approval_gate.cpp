@@ -140,11 +140,11 @@ tools::ApprovalDecision Approvals::awaiting_review(const tools::ApprovalRequest&
     const PendingReview& pending = **kept;
     Decision d;
     d.kind = Decision::Kind::awaiting_review;
-    d.message = "Not written yet: this " + pending.title + " (+" + std::to_string(ask.additions) + " -" +
-                std::to_string(ask.removals) + ") is shown to the user in the review view with this call (review " +
-                pending.id + "), and nothing is written unless they apply it there. Do not call it again: their " +
-                "decision reaches you in a message or in your next tool result. Until then further changes to " +
-                (ask.paths.size() == 1 ? "this file" : "these files") + " are refused; other files can be changed.";
+    d.message = "Not written yet: the user reviews this " + pending.title + " (+" + std::to_string(ask.additions) + " -" +
+                std::to_string(ask.removals) + ") in the review view (" + pending.id +
+                "); it is written only if they apply it there. Do not repeat the call: their decision comes in a "
+                "message or in your next tool result. Until then other changes to " +
+                (ask.paths.size() == 1 ? "this file" : "these files") + " are refused.";
     if (!asked_again.empty()) d.message = "(" + asked_again + ") " + d.message;
     d.view = view_payload(ask, "pending");
     d.view["review"] = pending.id;

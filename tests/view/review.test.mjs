@@ -194,7 +194,7 @@ for (const era of ERAS) {
         const cb = await h.callTool('edit', EDIT(b));
         const pb = assertPending(cb, b, ORIGINAL, 'edit b');
         const readA = await h.callTool('read', { file_path: a });
-        const reviewId = textOf(ca.result).match(/\breview (r\d+)\b/)?.[1];
+        const reviewId = textOf(ca.result).match(/\((r\d+)\)/)?.[1];
         assert.equal(reviewId, pa.review, 'the model-visible text names the review id');
 
         const unchanged = (what) => {

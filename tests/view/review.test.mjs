@@ -263,6 +263,31 @@ for (const era of ERAS) {
       });
     });
 
+    test('7. changes: the session patch in the view, Undo per file goes through the review and restores the bytes', { timeout: 60000 }, async () => {
+      await withHost({ era, files: { 'crlf.txt': ORIGINAL, 'other.txt': 'x\n' } }, async (h) => {
+        const file = h.path('crlf.txt');
+        // A change applied in its view first.
+        const call = await h.callTool('edit', EDIT(file));
+        assertPending(call, file, ORIGINAL, 'the edit');
+        await button(call.view, 'Apply').click();
+        await waitForBytes(h, file, EDITED, 'after Apply');
+        // The model asks what the session changed: the same view shows the whole patch.
+        const changes = await h.callTool('changes', {});
+        const p = payloadOf(changes.result);
+        assert.equal(p?.state, 'patch', `changes payload: ${show(p)}`);
+        assert.ok(p.undo.includes(file), `Undo offered for ${file}: ${show(p.undo)}`);
+        await assertShownInOrder(h, changes.view, ['crlf.txt', 'the old line', 'the new line'], 'the session patch');
+        assert.equal(await button(changes.view, 'Apply').count(), 0, 'nothing to apply in the session patch');
+        // Undo from the patch: under --approval ask the undo itself awaits review in the view.
+        await button(changes.view, /^Undo\b/).first().click();
+        const undo = await viewCallAnswer(h, changes.view, 'undo');
+        assert.equal(undo.result.structuredContent?.approval, 'pending', `the undo awaits review: ${textOf(undo.result)}`);
+        assertBytes(file, EDITED, 'nothing undone before Apply');
+        await button(changes.view, 'Apply').click();
+        await waitForBytes(h, file, ORIGINAL, 'after the undo was applied');
+      });
+    });
+
     test('6. the view: one resource under 150 KB that fetches nothing', { timeout: 60000 }, async () => {
       await withHost({ era, files: { 'crlf.txt': ORIGINAL } }, async (h) => {
         const read = await h.page.evaluate((uri) => window.host.rpc('resources/read', { uri }), VIEW_URI);

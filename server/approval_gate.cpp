@@ -56,10 +56,6 @@ tools::ApprovalDecision refused(std::string message, base::ErrorReason reason) {
     return d;
 }
 
-}  // namespace
-
-namespace {
-
 // What the review view shows of a change: ui/README.md's payload, without the decision's parts.
 constexpr std::size_t max_view_diff_bytes = 4u << 20;
 
@@ -84,15 +80,6 @@ Json view_payload(const tools::ApprovalRequest& ask, std::string_view state) {
     return view;
 }
 
-}  // namespace
-
-std::string change_title(const tools::ApprovalRequest& ask) {
-    if (ask.paths.size() == 1) return ask.tool + " of " + ask.paths.front();
-    return ask.tool + " of " + std::to_string(ask.paths.size()) + " files";
-}
-
-namespace {
-
 tools::ApprovalDecision approved_in_view(tools::ApprovalSource source, const tools::ApprovalRequest& ask, std::string_view state) {
     tools::ApprovalDecision d = approved(source);
     d.view = view_payload(ask, state);
@@ -101,6 +88,11 @@ tools::ApprovalDecision approved_in_view(tools::ApprovalSource source, const too
 }
 
 }  // namespace
+
+std::string change_title(const tools::ApprovalRequest& ask) {
+    if (ask.paths.size() == 1) return ask.tool + " of " + ask.paths.front();
+    return ask.tool + " of " + std::to_string(ask.paths.size()) + " files";
+}
 
 tools::ApprovalGate Approvals::gate(Call call) {
     return [this, call = std::move(call)](const tools::ApprovalRequest& ask) {

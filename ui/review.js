@@ -11,7 +11,7 @@
   var FILE_LINES = 400;   // lines drawn per file at first
   var TOTAL_LINES = 2000; // lines drawn in all at first
   var SLACK = 40;         // a file with at most this many more lines is drawn whole
-  var CHUNK = 1000;       // lines drawn per task beyond the first screenfuls
+  var CHUNK = 500;        // lines drawn per task beyond what is drawn at once
   var FIRST_FILES = 50;   // files drawn at first
   var SCAN = 4000;        // intra-line highlight: at most this many characters compared each way
   var NO_HL = 50000;      // ... and no highlight at all for longer lines
@@ -124,16 +124,22 @@
 
   var ESC_TEST = /[&<>"\r]/;
   var ESC_RE = /[&<>"\r]/g;
-  var ESC_MAP = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '\u240d' };
+  var ESC_MAP = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '<span class="cc">\\r</span>' };
   function escOne(c) { return ESC_MAP[c]; }
   function esc(s) { return ESC_TEST.test(s) ? s.replace(ESC_RE, escOne) : s; }
 
-  // A path for display: control characters as visible symbols (a newline in a name is not a break).
-  function shownPath(p) {
-    return String(p).replace(/[\x00-\x1f\x7f]/g, function (c) {
-      var n = c.charCodeAt(0);
-      return String.fromCharCode(n === 127 ? 0x2421 : 0x2400 + n);
-    });
+  // Paths are shown as text; a control character in one is shown as its C escape (\n), marked.
+  var CC_RE = /[\x00-\x1f\x7f]/g;
+  var CC = { 9: '\\t', 10: '\\n', 13: '\\r' };
+  function ccText(c) {
+    var n = c.charCodeAt(0);
+    return CC[n] || '\\x' + (n < 16 ? '0' : '') + n.toString(16);
+  }
+  function shownPath(p) { return String(p).replace(CC_RE, ccText); }
+  function pathHtml(p) {
+    return String(p).split(/([\x00-\x1f\x7f])/).map(function (seg, k) {
+      return k % 2 ? '<span class="cc">' + ccText(seg) + '</span>' : esc(seg);
+    }).join('');
   }
 
   function plural(n, word) { return n + ' ' + word + (n === 1 ? '' : 's'); }
@@ -504,14 +510,14 @@
 
   // A file's section, its rows drawn within budget.left lines (the rest later).
   function fileHtml(f, i, budget) {
-    var h = '<section class="file w' + f.nw + '" id="file-' + i + '" tabindex="-1" aria-label="' +
-      esc(shownPath(f.path)) + '"><div class="fh"><span class="path">' + esc(shownPath(f.path)) +
-      '</span>';
+    var h = '<section class="file w' + f.nw + '" id="file-' + i + '" tabindex="-1" aria-labelledby="path-' + i +
+      '"><div class="fh"><h2 class="path" id="path-' + i + '">' + pathHtml(f.path) + '</h2>';
     if (f.created) h += '<span class="b b-new">created</span>';
     if (f.deleted) h += '<span class="b b-del">deleted</span>';
-    if (f.moved) h += '<span class="b b-mv">moved from ' + esc(shownPath(f.moved)) + '</span>';
+    if (f.moved) h += '<span class="b b-mv">moved from ' + pathHtml(f.moved) + '</span>';
     if (f.binary) h += '<span class="b">binary</span>';
-    h += '<span class="cnt">' + counts(f.add, f.del) + '</span></div>';
+    if (f.rows.length) h += '<span class="cnt">' + counts(f.add, f.del) + '</span>';
+    h += '</div>';
     f.at = 0;
     f.drawn = 0;
     if (f.binary && !f.rows.length) {
@@ -569,7 +575,7 @@
       if (APPROVAL[p.approval]) text += ' \u2014 approved by ' + APPROVAL[p.approval];
       cls = 'st-written';
     }
-    return '<p class="state ' + cls + '" id="state" tabindex="-1">' + esc(text || String(st || 'unknown state')) +
+    return '<p class="state ' + cls + '" id="state">' + esc(text || String(st || 'unknown state')) +
       '</p>';
   }
 
@@ -612,9 +618,10 @@
     }
     var undo = Array.isArray(p.undo) ? p.undo.filter(function (u) { return typeof u === 'string'; }) : [];
     if (undo.length && (p.state === 'written' || p.state === 'applied' || p.state === 'patch')) {
-      h += '<section class="undo" aria-label="Undo"><ul>' + undo.map(function (u, i) {
-        return '<li><span class="path">' + esc(shownPath(u)) + '</span><button type="button" data-act="undo" data-i="' +
-          i + '" aria-label="Undo ' + esc(shownPath(u)) + '">Undo</button></li>';
+      h += '<section class="undo" aria-labelledby="undo-h"><p class="lbl" id="undo-h">Undo a written file</p><ul>' +
+        undo.map(function (u, i) {
+        return '<li><button type="button" data-act="undo" data-i="' + i + '" aria-label="Undo ' +
+          esc(shownPath(u)) + '">Undo</button><span class="path">' + pathHtml(u) + '</span></li>';
       }).join('') + '</ul><div id="undo-out" class="outcome" hidden></div></section>';
     }
     view.undo = undo;
@@ -628,7 +635,8 @@
     }
     h += '<div id="diff" class="diff ' + view.mode + '">' + filesHtml(0, view.filesShown) + '</div>';
     $view.innerHTML = h;
-    if (opts.feedback) document.getElementById('fb').value = opts.feedback;
+    var fb = document.getElementById('fb');
+    if (fb && opts.feedback) fb.value = opts.feedback;
     rendered(t0);
 
     var said = title + ': ' + (p.state === 'pending' ? 'awaiting your review' :
@@ -730,6 +738,11 @@
     box.textContent = text || '';
   }
 
+  function focusOn(id) {
+    var e = document.getElementById(id);
+    if (e) { e.tabIndex = -1; e.focus(); }
+  }
+
   function setDecisionButtons(enabled) {
     var bs = $view.querySelectorAll('.actions button');
     for (var i = 0; i < bs.length; i++) bs[i].disabled = !enabled;
@@ -774,7 +787,8 @@
       var outcome = sc.outcome;
       if (res.isError) {
         setOutcome('outcome', textOf(res) || 'The decision failed: nothing was written.', 'err');
-        announce('Error: ' + (textOf(res) || 'the decision failed') );
+        announce('Error: ' + (textOf(res) || 'the decision failed'));
+        focusOn('outcome');
         return;
       }
       if (!outcome && np) outcome = np.state === 'applied' ? 'applied' : np.state === 'pending' ? 'shown_again' : '';
@@ -788,8 +802,13 @@
         tell(t, add, del, feedback, false);
       } else if (outcome === 'rejected') {
         setOutcome('outcome', 'Rejected \u2014 nothing was written', 'info');
+        var acts = $view.querySelectorAll('.actions > :not(.outcome)');
+        for (var k = 0; k < acts.length; k++) acts[k].hidden = true;
+        focusOn('outcome');
         var st = document.getElementById('state');
-        if (st) { st.textContent = 'Rejected \u2014 nothing was written'; st.className = 'state st-other'; }
+        if (st) { st.textContent = 'Rejected'; st.className = 'state st-other'; }
+        var again = document.getElementById('again');
+        if (again) again.hidden = true;
         announce('Rejected \u2014 nothing was written');
         tell(title, 0, 0, feedback, true);
       } else if (outcome === 'shown_again' && np) {

@@ -6,7 +6,7 @@
 
 using server::PendingReview;
 using server::PendingReviews;
-using Clock = std::chrono::steady_clock;
+using ReviewsClock = std::chrono::steady_clock;
 
 namespace {
 
@@ -24,7 +24,7 @@ PendingReview review_of(const std::string& real_path) {
 
 TEST_CASE("pending reviews: each gets its own id and 256-bit token; taken once, with its own token only") {
     PendingReviews reviews(std::chrono::seconds(600));
-    const auto now = Clock::now();
+    const auto now = ReviewsClock::now();
     auto a = reviews.add(review_of("/r/a"), now);
     REQUIRE(a);
     const std::string a_id = (*a)->id, a_token = (*a)->token;
@@ -48,7 +48,7 @@ TEST_CASE("pending reviews: each gets its own id and 256-bit token; taken once, 
 
 TEST_CASE("pending reviews: a covered file, expiry and its note") {
     PendingReviews reviews(std::chrono::seconds(10));
-    const auto now = Clock::now();
+    const auto now = ReviewsClock::now();
     auto a = reviews.add(review_of("/r/a"), now);
     REQUIRE(a);
     const std::string id = (*a)->id, token = (*a)->token;
@@ -65,7 +65,7 @@ TEST_CASE("pending reviews: a covered file, expiry and its note") {
 
 TEST_CASE("pending reviews: bounded in count, with a refusal that says so") {
     PendingReviews reviews(std::chrono::seconds(600));
-    const auto now = Clock::now();
+    const auto now = ReviewsClock::now();
     for (std::size_t i = 0; i < PendingReviews::max_count; ++i) REQUIRE(reviews.add(review_of("/r/" + std::to_string(i)), now));
     const auto full = reviews.add(review_of("/r/full"), now);
     REQUIRE_FALSE(full);

@@ -172,7 +172,10 @@ TEST_CASE("review view: --approval auto writes at once; the view shows it writte
     const Json view = view_of(r);
     CHECK(view["state"] == "written");
     CHECK_FALSE(view.contains("token"));
-    CHECK(view["undo"][0] == c.path("a.txt"));
+    REQUIRE(view["undo"].size() == 1);
+    const std::string undo = view["undo"][0];
+    CHECK(undo.size() > 6);
+    CHECK(undo.substr(undo.size() - 6) == "/a.txt");  // the real path (drive and forward slashes on Windows)
     CHECK(c.get("a.txt") == "two\n");
 }
 

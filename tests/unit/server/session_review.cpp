@@ -205,7 +205,9 @@ TEST_CASE("review view: a client with both chooses by --approval-ui; one without
         Client c;  // no MCP Apps: tools/list keeps the decision tool from the model
         c.initialize("2025-11-25", {{"elicitation", Json::object()}});
         c.request(1, "tools/list");
-        for (const auto& tool : c.reply(1)["result"]["tools"]) CHECK(tool["name"] != "review");
+        const Json listed = c.reply(1);
+        REQUIRE(listed["result"]["tools"].size() == 13);
+        for (const auto& tool : listed["result"]["tools"]) CHECK(tool["name"] != "review");
     }
 }
 

@@ -285,6 +285,9 @@ for (const era of ERAS) {
         assertBytes(file, EDITED, 'nothing undone before Apply');
         await button(changes.view, 'Apply').click();
         await waitForBytes(h, file, ORIGINAL, 'after the undo was applied');
+        const applied = await viewCallAnswer(h, changes.view, 'review');
+        assert.equal(applied.result.structuredContent?.outcome, 'applied', `the undo's review: ${textOf(applied.result)}`);
+        await h.waitForModel((m) => /undo/i.test(m.text), 'the model told of the applied undo');
       });
     });
 

@@ -180,11 +180,13 @@ std::optional<tools::ApprovalDecision> Approvals::without_asking(const Call& cal
     if (call.can_ask()) return std::nullopt;
     if (config_.approval == ApprovalPolicy::require)
         return refused("Refused: this server requires the user's approval for every change (--approval require), "
-                       "and this client cannot show an approval form (it did not declare elicitation). Nothing was "
-                       "written. Show the user the change (call again with dry_run: true for the diff) and let them apply it.",
+                       "and this client can show neither the review view nor an approval form (it declared neither MCP "
+                       "Apps nor elicitation). Nothing was written. Show the user the change (call again with dry_run: "
+                       "true for the diff) and let them apply it.",
                        base::ErrorReason::approval_unavailable);
     return approved(tools::ApprovalSource::policy,
-                    "(Written without asking: this client cannot show approval forms; the server policy is --approval ask.)");
+                    "(Written without asking: this client can show neither the review view nor approval forms; the server "
+                    "policy is --approval ask.)");
 }
 
 Json Approvals::form(const tools::ApprovalRequest& ask, const Call& call) {

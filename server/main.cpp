@@ -2,10 +2,14 @@
 // stdin ends or SIGTERM/SIGINT arrives, finishing in-flight work before exit 0. Only a command
 // line that cannot be parsed ends it early (exit 2); settings that parse but cannot work (a --root
 // that does not exist) are served as a problem the host shows (see Config::misconfiguration).
+#include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <string>
 #include <vector>
 
 #if defined(__GLIBC__)
@@ -27,6 +31,7 @@
 #include "server/deferred_pool_threads.hpp"
 #include "server/host_config.hpp"
 #include "server/logging.hpp"
+#include "text/lines.hpp"
 #include "os/platform.hpp"
 #include "server/session.hpp"
 #include "server/stdio_transport.hpp"
@@ -77,6 +82,24 @@ void resolve_config_paths(const std::string& config_path, int argc, char** argv,
     if (!given("--history-dir")) anchored(config.history_dir);
 }
 
+// --approval as given: ask, auto or require in any case, surrounded by blanks or not; anything else
+// (empty, mistyped) leaves the default and says so in the warnings (the initialize instructions).
+void read_approval_policy(const std::string& given, server::Config& config) {
+    std::string word;
+    for (char c : given)
+        if (!std::isspace(static_cast<unsigned char>(c))) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    static const std::map<std::string, server::ApprovalPolicy> policies = {{"ask", server::ApprovalPolicy::ask},
+                                                                          {"auto", server::ApprovalPolicy::automatic},
+                                                                          {"require", server::ApprovalPolicy::require}};
+    if (const auto it = policies.find(word); it != policies.end()) {
+        config.approval = it->second;
+        return;
+    }
+    config.warnings.push_back("--approval \"" + given.substr(0, text::utf8_floor(given, std::min<std::size_t>(given.size(), 40))) + (given.size() > 40 ? "…" : "") +
+                              "\" is not one of ask, auto, require, so the default, ask, is used (each change is "
+                              "shown to the user where the client can show it)");
+}
+
 int parse_command_line(int argc, char** argv, server::Config& config) {
     CLI::App app{"mcp-edit: an MCP server over stdio through which AI agents read and change files safely.",
                  "mcp-edit"};
@@ -96,12 +119,12 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     config_command->footer("Further mcp-edit flags for the block go after --, e.g. mcp-edit config codex -- --approval auto");
     app.add_option("--root", config.roots,
                    "Directory that may be touched (repeatable; default: the working directory)");
-    const std::map<std::string, server::ApprovalPolicy> policies = {
-        {"ask", server::ApprovalPolicy::ask},
-        {"auto", server::ApprovalPolicy::automatic},
-        {"require", server::ApprovalPolicy::require}};
-    app.add_option("--approval", config.approval, "ask | auto | require (default ask)")
-        ->transform(CLI::CheckedTransformer(policies, CLI::ignore_case))
+    // Free text in the .mcpb's settings (Claude Desktop passes whatever the user typed, empty
+    // included): read in any case and spacing, and anything else is served with the default and a
+    // warning, never a server that exits at start (a dead extension).
+    std::string approval_text;
+    app.add_option("--approval", approval_text,
+                   "ask | auto | require (default ask; any case; anything else: ask, and the instructions say so)")
         ->option_text("POLICY");
     const std::map<std::string, server::ApprovalUi> approval_uis = {{"view", server::ApprovalUi::view},
                                                                     {"form", server::ApprovalUi::form}};
@@ -216,6 +239,7 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         return 2;  // whatever CLI11 would say (105, 109, ...): the README promises 2
     }
     if (config_command->parsed()) return print_host_config(std::move(host_request));
+    if (app.count("--approval") > 0) read_approval_policy(approval_text, config);
     config.approval_timeout = std::chrono::seconds(timeout);
     config.check_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(check_timeout * 1000));
     if (config_file->count() > 0) resolve_config_paths(config_file->as<std::string>(), parsed_argc, argv, config);

@@ -4,12 +4,14 @@
 include(GNUInstallDirs)
 
 if(WIN32)
-  # One folder: mcp-edit.exe (static, no DLLs) and its README.
+  # One folder: mcp-edit.exe (static, no DLLs), its README and its licence.
   install(TARGETS mcp-edit RUNTIME DESTINATION .)
-  install(FILES README.md DESTINATION .)
+  install(FILES README.md LICENSE DESTINATION .)
 else()
   install(TARGETS mcp-edit RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  # Debian's place for the licence: /usr/share/doc/PACKAGE/copyright, machine-readable.
+  install(FILES packaging/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
   find_program(HELP2MAN help2man)
   find_program(GZIP gzip)
   if(HELP2MAN AND GZIP AND NOT CMAKE_CROSSCOMPILING)
@@ -35,8 +37,9 @@ set(CPACK_PACKAGE_CONTACT "The mcp-edit developers")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "MCP server over stdio through which AI agents change files safely")
 set(CPACK_PACKAGE_DESCRIPTION
   "Every change an agent asks for is computed in memory, shown as a unified diff, approved by the\n"
-  "human (MCP elicitation) or by policy, and written atomically and byte-exact. Tools: read, edit,\n"
-  "multiedit, write, insert, apply_diff, undo. `mcp-edit config HOST` prints the block that wires it\n"
+  "human (in the host's MCP Apps review view, or an MCP elicitation form) or by policy, and written\n"
+  "atomically and byte-exact. Tools: read, edit, multiedit, write, insert, apply_diff, undo,\n"
+  "changes, list, find, grep, move, delete. `mcp-edit config HOST` prints the block that wires it\n"
   "into Claude Desktop, Claude Code, VS Code, Cursor, Codex or Gemini CLI.")
 string(REPLACE ";" "" CPACK_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION}")
 set(CPACK_STRIP_FILES ON)

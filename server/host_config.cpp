@@ -74,7 +74,16 @@ const std::vector<std::string_view>& host_config_names() {
     return names;
 }
 
-base::Result<HostConfig> host_config(const HostConfigRequest& request) {
+bool in_npx_cache(std::string_view executable) {
+    return executable.find("/_npx/") != std::string_view::npos || executable.find("\\_npx\\") != std::string_view::npos;
+}
+
+base::Result<HostConfig> host_config(const HostConfigRequest& given) {
+    HostConfigRequest request = given;
+    // Run through `npx -y mcp-edit config HOST`: the executable's own path is in npx's cache, so the
+    // block starts the package instead.
+    const bool from_npx_cache = !request.npx && in_npx_cache(request.executable);
+    if (from_npx_cache) request.npx = true;
     const std::string& host = request.host;
     std::vector<std::string> roots = request.roots;
     // Without --root: the host's own root where it sends one; the editor's workspace folder in
@@ -83,14 +92,16 @@ base::Result<HostConfig> host_config(const HostConfigRequest& request) {
     if (roots.empty() && (host == "vscode" || host == "cursor")) roots.push_back("${workspaceFolder}");
     if (roots.empty() && host == "claude-desktop") roots.push_back(request.working_directory);
     std::vector<std::string> args;
-    // npx -y: install (or reuse from npm's cache) without asking, then run the package's bin.
-    if (request.npx) args = {"-y", std::string(npm_package_name)};
+    // npx -y: install (or reuse from npm's cache) without asking, then run the package's bin; on
+    // Windows through cmd /c, since npx is a .cmd script there.
+    if (request.npx && request.windows) args = {"/c", "npx"};
+    if (request.npx) args.insert(args.end(), {"-y", std::string(npm_package_name)});
     for (const auto& root : roots) {
         args.push_back("--root");
         args.push_back(absolute_root(root, request.working_directory));
     }
     args.insert(args.end(), request.extra_args.begin(), request.extra_args.end());
-    const std::string exe = request.npx ? std::string("npx") : request.executable;
+    const std::string exe = !request.npx ? request.executable : request.windows ? std::string("cmd") : std::string("npx");
 
     HostConfig out;
     if (host == "claude-desktop") {
@@ -127,9 +138,14 @@ base::Result<HostConfig> host_config(const HostConfigRequest& request) {
         return base::fail(base::Failure{"unknown host \"" + host + "\"; known hosts: " + known,
                                         base::ErrorReason::invalid_arguments});
     }
+    if (from_npx_cache)
+        out.where += "\nThis executable runs from npx's cache (" + request.executable +
+                     "), which a cache clean or the next version removes, so the block starts the npm package with npx "
+                     "instead of naming it.";
     if (request.npx)
         out.where += "\nnpx (Node.js 18 or later) fetches the npm package " + std::string(npm_package_name) +
-                     " on first start and runs the executable for this system from it.";
+                     " on first start and runs the executable for this system from it." +
+                     (request.windows ? " On Windows it starts through cmd /c, since npx is a .cmd script there." : "");
     return out;
 }
 

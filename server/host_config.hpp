@@ -18,7 +18,14 @@ struct HostConfigRequest {
     std::vector<std::string> extra_args;  // further server flags, after `--`
     std::string working_directory;        // what relative roots are relative to
     bool npx = false;                     // start it as `npx -y mcp-edit` (the npm package), not `executable`
+    // Spell the npx form as native Windows needs it: `cmd /c npx ...` (Claude Code and Claude
+    // Desktop cannot start npx, a .cmd script, themselves). The default on Windows; --windows elsewhere.
+    bool windows = false;
 };
+
+// Whether `executable` lies in npx's cache (~/.npm/_npx/<hash>/...): a path that vanishes with the
+// cache or the next version, which a host's configuration must not name.
+bool in_npx_cache(std::string_view executable);
 
 struct HostConfig {
     std::string text;   // the block to paste, ending in a newline

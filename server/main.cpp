@@ -116,6 +116,11 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
                                "${workspaceFolder} in VS Code and Cursor, the current directory for Claude Desktop)");
     config_command->add_flag("--npx", host_request.npx,
                              "Start it with `npx -y mcp-edit` (the npm package) instead of this executable's path");
+#if defined(_WIN32)
+    host_request.windows = true;
+#endif
+    config_command->add_flag("--windows", host_request.windows,
+                             "With --npx: the form native Windows needs, `cmd /c npx -y mcp-edit` (the default on Windows)");
     config_command->footer("Further mcp-edit flags for the block go after --, e.g. mcp-edit config codex -- --approval auto");
     app.add_option("--root", config.roots,
                    "Directory that may be touched (repeatable; default: the working directory)");

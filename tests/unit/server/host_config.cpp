@@ -122,6 +122,62 @@ TEST_CASE("host config: --npx starts the npm package through npx -y in every hos
           std::string::npos);
 }
 
+TEST_CASE("host config: --npx in the Windows form starts npx through cmd /c in every host's block") {
+    for (const auto host : server::host_config_names()) {
+        CAPTURE(host);
+        server::HostConfigRequest request;
+        request.host = std::string(host);
+        request.executable = exe;
+        request.roots = {"/abs"};
+        request.working_directory = cwd;
+        request.npx = true;
+        request.windows = true;
+        const auto config = server::host_config(request);
+        REQUIRE(config.ok());
+        CHECK(config->where.find("cmd /c") != std::string::npos);
+        if (host == "codex") {
+            CHECK(config->text.find("command = \"cmd\"\nargs = [\"/c\", \"npx\", \"-y\", \"mcp-edit\", \"--root\"") !=
+                  std::string::npos);
+            continue;
+        }
+        const Json block = Json::parse(config->text);
+        const Json& entry = block.at(host == "vscode" ? "servers" : "mcpServers").at("edit");
+        CHECK(entry.at("command") == "cmd");
+        CHECK(entry.at("args").at(0) == "/c");
+        CHECK(entry.at("args").at(1) == "npx");
+        CHECK(entry.at("args").at(2) == "-y");
+        CHECK(entry.at("args").at(3) == "mcp-edit");
+    }
+    // Without --npx the executable's own path is used, whatever the system.
+    server::HostConfigRequest plain;
+    plain.host = "claude-desktop";
+    plain.executable = exe;
+    plain.working_directory = cwd;
+    plain.windows = true;
+    CHECK(Json::parse(server::host_config(plain)->text)["mcpServers"]["edit"]["command"] == exe);
+}
+
+TEST_CASE("host config: run from npx's cache, the block starts the npm package and says why") {
+    for (const char* cached : {"/home/me/.npm/_npx/3c1b2d/node_modules/mcp-edit-linux-x64/bin/mcp-edit",
+                               "C:\\Users\\me\\AppData\\Local\\npm-cache\\_npx\\3c1b2d\\node_modules\\"
+                               "mcp-edit-win32-x64\\bin\\mcp-edit.exe"}) {
+        CAPTURE(cached);
+        CHECK(server::in_npx_cache(cached));
+        server::HostConfigRequest request;
+        request.host = "claude-desktop";
+        request.executable = cached;
+        request.roots = {"/abs"};
+        request.working_directory = cwd;
+        const auto config = server::host_config(request);
+        REQUIRE(config.ok());
+        CHECK(config->text.find("_npx") == std::string::npos);
+        CHECK(Json::parse(config->text)["mcpServers"]["edit"]["command"] == "npx");
+        CHECK(config->where.find("runs from npx's cache") != std::string::npos);
+    }
+    CHECK_FALSE(server::in_npx_cache("/usr/bin/mcp-edit"));
+    CHECK_FALSE(server::in_npx_cache("/usr/lib/node_modules/mcp-edit-linux-x64/bin/mcp-edit"));
+}
+
 TEST_CASE("host config: an unknown host is refused with the known ones") {
     server::HostConfigRequest request;
     request.host = "emacs";

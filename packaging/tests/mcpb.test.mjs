@@ -1,6 +1,9 @@
 // The .mcpb bundle as Claude Desktop meets it: `mcpb info` reads it, `mcpb unpack` unpacks it, the
 // manifest's mcp_config gets ${__dirname} and the user_config values substituted by the same code
 // (@anthropic-ai/mcpb's getMcpConfigForManifest), and the Linux and Windows (Wine) entries then edit a file.
+// The entry is a node one (server/index.js) that makes the executable runnable first: Claude
+// Desktop on macOS extracts every file at 0600 (modelcontextprotocol/mcpb#294), which a binary
+// entry does not survive; the Linux test unpacks so.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +18,12 @@ const unpacked = () => {
   assert.equal(r.status, 0, `mcpb unpack failed:\n${r.stdout}\n${r.stderr}`);
   return dir;
 };
+
+/** Every file under `dir` at 0600, as Claude Desktop on macOS extracts a bundle. */
+function everyFile0600(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) fs.chmodSync(path.join(entry.parentPath ?? entry.path, entry.name), 0o600);
+}
 
 /** mcp_config as Claude Desktop computes it on `platform` for these user_config values. */
 async function configOn(platform, dir, userConfig, pathSeparator) {
@@ -35,7 +44,10 @@ test('mcpb info reads the bundle: name, version, the four platforms inside', () 
   assert.match(r.stdout, new RegExp(VERSION.replace(/\./g, '\\.')));
   const dir = unpacked();
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
-  assert.equal(manifest.server.type, 'binary');
+  assert.equal(manifest.server.type, 'node');
+  assert.equal(manifest.license, 'MIT');
+  for (const file of ['server/index.js', 'server/run-native.js', 'LICENSE', 'README.md'])
+    assert.ok(fs.existsSync(path.join(dir, file)), `the bundle lacks ${file}`);
   assert.deepEqual(manifest.compatibility.platforms, ['darwin', 'win32', 'linux']);
   for (const exe of ['server/linux-x64/mcp-edit', 'server/win32-x64/mcp-edit.exe', 'server/darwin/mcp-edit'])
     assert.ok(fs.statSync(path.join(dir, exe)).size > 100000, `${exe} is missing or small`);
@@ -45,17 +57,19 @@ test('mcpb info reads the bundle: name, version, the four platforms inside', () 
   assert.ok(fs.statSync(path.join(dir, 'server/linux-x64/mcp-edit')).mode & 0o100, 'the Linux entry is not executable');
 });
 
-test('the Linux entry: two folders, approval auto, respect_gitignore: edits in the second folder, not an ignored file', async () => {
+test('the Linux entry, every file extracted at 0600: two folders, approval auto, respect_gitignore: edits in the second folder, not an ignored file', async () => {
   const dir = unpacked();
+  everyFile0600(dir);
   const [first, second] = [scratchDir('mcpb-first-'), scratchDir('mcpb-second-')];
   fs.writeFileSync(path.join(second, 'notes.txt'), 'alpha\r\nbeta\r\n');
   fs.writeFileSync(path.join(second, '.gitignore'), 'secret.txt\n');
   fs.writeFileSync(path.join(second, 'secret.txt'), 'alpha\n');
   fs.mkdirSync(path.join(second, '.git'));
   const config = await configOn('linux', dir, { allowed_directories: [first, second], approval: 'auto', respect_gitignore: true }, '/');
-  assert.equal(config.command, path.join(dir, 'server/linux-x64/mcp-edit'));
-  assert.deepEqual(config.args, ['--root', first, second, '--approval', 'auto', '--respect-gitignore=true']);
-  const server = serve(config.command, config.args);
+  assert.equal(config.command, 'node');
+  assert.deepEqual(config.args, [path.join(dir, 'server/index.js'), '--root', first, second, '--approval', 'auto', '--respect-gitignore=true']);
+  // Claude Desktop runs `node` entries with the Node it ships; this test's Node stands in for it.
+  const server = serve(process.execPath, config.args);
   try {
     const edited = await callTool(server, 'edit', { file_path: path.join(second, 'notes.txt'), old_string: 'beta', new_string: 'gamma' });
     assert.equal(edited.isError ?? false, false, JSON.stringify(edited));
@@ -67,17 +81,25 @@ test('the Linux entry: two folders, approval auto, respect_gitignore: edits in t
   }
   assert.equal(fs.readFileSync(path.join(second, 'notes.txt'), 'latin1'), 'alpha\r\ngamma\r\n');
   assert.equal(fs.readFileSync(path.join(second, 'secret.txt'), 'latin1'), 'alpha\n');
+  assert.equal(fs.statSync(path.join(dir, 'server/linux-x64/mcp-edit')).mode & 0o777, 0o700 | 0o055,
+    'the entry made the executable runnable (0755)');
 });
 
-test('the Windows entry under Wine: a folder as Windows names it, the defaults: edits the file', async () => {
+// Windows' Node cannot be run here: node.exe 22 under Debian 12's Wine 8 fails at its first write to
+// a piped stdout (EBADF). So the node entry's command is checked as the manifest gives it on win32,
+// and the executable index.js starts there (server/win32-x64/mcp-edit.exe) runs under Wine with
+// the arguments that follow index.js, from a bundle whose files are all 0600.
+test('the Windows entry under Wine: node with index.js; its executable, with a folder as Windows names it and the defaults, edits the file', async () => {
   const dir = unpacked();
+  everyFile0600(dir);
   const folder = scratchDir('mcpb-windows-');
   fs.writeFileSync(path.join(folder, 'notes.txt'), 'alpha\r\nbeta\r\n');
   const windowsFolder = 'Z:' + folder.replaceAll('/', '\\');
   const config = await configOn('win32', dir, { allowed_directories: [windowsFolder] }, '\\');
-  assert.equal(config.command, path.join(dir, 'server/win32-x64/mcp-edit.exe'));
-  assert.deepEqual(config.args, ['--root', windowsFolder, '--approval', 'ask', '--respect-gitignore=false']);
-  const server = serve('wine', [config.command, ...config.args], { wine: true });
+  assert.equal(config.command, 'node');
+  assert.match(config.args[0], /server[\\/]index\.js$/);
+  assert.deepEqual(config.args.slice(1), ['--root', windowsFolder, '--approval', 'ask', '--respect-gitignore=false']);
+  const server = serve('wine', [path.join(dir, 'server/win32-x64/mcp-edit.exe'), ...config.args.slice(1)], { wine: true });
   try {
     const edited = await callTool(server, 'edit', { file_path: windowsFolder + '\\notes.txt', old_string: 'beta', new_string: 'gamma' });
     assert.equal(edited.isError ?? false, false, JSON.stringify(edited));
@@ -87,12 +109,12 @@ test('the Windows entry under Wine: a folder as Windows names it, the defaults: 
   assert.equal(fs.readFileSync(path.join(folder, 'notes.txt'), 'latin1'), 'alpha\r\ngamma\r\n');
 });
 
-test('the macOS tarballs hold mcp-edit and README.md in one folder', () => {
+test('the macOS tarballs hold mcp-edit, README.md and LICENSE in one folder', () => {
   for (const arch of ['arm64', 'x86_64']) {
     const tarball = path.join(DIST, `mcp-edit-${VERSION}-macos-${arch}.tar.gz`);
     const r = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     const top = `mcp-edit-${VERSION}-macos-${arch}`;
-    assert.deepEqual(r.stdout.trim().split('\n').sort(), [`${top}/`, `${top}/README.md`, `${top}/mcp-edit`]);
+    assert.deepEqual(r.stdout.trim().split('\n').sort(), [`${top}/`, `${top}/LICENSE`, `${top}/README.md`, `${top}/mcp-edit`]);
   }
 });

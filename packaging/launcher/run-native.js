@@ -36,7 +36,8 @@ function runNative(binary, args) {
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
     process.on(signal, () => {
       try {
-        child.kill(signal);
+        // Windows knows no SIGHUP to send (the console's close reaches the child itself): end it.
+        child.kill(process.platform === "win32" && signal === "SIGHUP" ? "SIGTERM" : signal);
       } catch {
         // already gone
       }

@@ -132,6 +132,62 @@ test('through npx (warm cache) the server answers initialize like the direct bin
   console.log(`start to the initialize reply: direct ${direct.ms.toFixed(0)} ms; npx -y warm ${viaNpx.ms.toFixed(0)} ms`);
 });
 
+/** Every descendant pid of `pid` (Linux /proc), children first. */
+function descendants(pid) {
+  const out = [];
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    let kids = '';
+    try { kids = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim(); } catch { continue; }
+    for (const kid of kids ? kids.split(/\s+/).map(Number) : []) out.push(kid, ...descendants(kid));
+  }
+  return out;
+}
+const alive = (pid) => {
+  try { return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')); } catch { return false; }
+};
+const exeOf = (pid) => { try { return fs.readlinkSync(`/proc/${pid}/exe`); } catch { return ''; } };
+
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  test(`${signal} to npx ends the server it started within a second`, async () => {
+    const home = scratchDir('npx-kill-home-');
+    const server = serve('npx', ['-y', 'mcp-edit', '--root', home, '--log-level', 'off'], { env: cleanEnv(home) });
+    await server.ready;
+    const npx = server.child.pid;
+    const native = descendants(npx).filter((pid) => exeOf(pid).endsWith('/bin/mcp-edit'));
+    assert.equal(native.length, 1, `one native server under npx: ${descendants(npx).map((p) => `${p}:${exeOf(p)}`).join(' ')}`);
+    const sent = Date.now();
+    process.kill(npx, signal);
+    while (alive(native[0]) && Date.now() - sent < 1000) await new Promise((r) => setTimeout(r, 10));
+    const left = alive(native[0]);
+    if (left) process.kill(native[0], 'SIGKILL');
+    assert.ok(!left, `the server (pid ${native[0]}) still ran 1 s after ${signal} to npx`);
+    await server.close();
+  });
+}
+
+test('npx -y mcp-edit config claude-desktop prints the npx form, not the path in npx\'s cache, and says why', () => {
+  const home = scratchDir('npx-config-home-');
+  const r = timed('npx', ['-y', 'mcp-edit', 'config', 'claude-desktop', '--root', home], { env: cleanEnv(home), cwd: home });
+  assert.equal(r.status, 0, r.stderr);
+  const entry = JSON.parse(r.stdout).mcpServers.edit;
+  assert.equal(entry.command, 'npx', r.stdout);
+  assert.deepEqual(entry.args, ['-y', 'mcp-edit', '--root', home]);
+  assert.ok(!r.stdout.includes('_npx'), r.stdout);
+  assert.match(r.stderr, /runs from npx's cache/);
+});
+
+test('the npm packages are MIT-licensed and ship LICENSE; the Linux one is for glibc only', () => {
+  for (const tarball of fs.readdirSync(path.join(DIST, 'npm')).filter((f) => f.endsWith('.tgz'))) {
+    const list = spawnSync('tar', ['-tzf', path.join(DIST, 'npm', tarball)], { encoding: 'utf8' }).stdout.split('\n');
+    assert.ok(list.includes('package/LICENSE'), `${tarball} lacks LICENSE: ${list.join(' ')}`);
+    const manifest = JSON.parse(spawnSync('tar', ['-xzOf', path.join(DIST, 'npm', tarball), 'package/package.json'],
+      { encoding: 'utf8' }).stdout);
+    assert.equal(manifest.license, 'MIT', tarball);
+    if (manifest.name === 'mcp-edit-linux-x64') assert.deepEqual(manifest.libc, ['glibc']);
+    if (manifest.name === 'mcp-edit') assert.ok(list.includes('package/bin/run-native.js'), list.join(' '));
+  }
+});
+
 test('claude mcp add edit -- npx -y mcp-edit --root DIR: claude mcp list shows it Connected', () => {
   const home = scratchDir('npx-claude-home-');
   const project = scratchDir('npx-claude-project-');

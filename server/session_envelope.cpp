@@ -29,7 +29,8 @@ constexpr std::array<NamedQuirks, 4> quirks_table = {{
     {"codex-mcp-client", false,
      ClientQuirks{.form_feedback_field = false, .result_text_budget = 9000, .result_view = {Shows::structured_only, true}}},
     {"gemini-cli-mcp-client", false, ClientQuirks{.result_view = {Shows::unknown, true}}},
-    {"qwen-cli-mcp-client", true, ClientQuirks{.result_text_budget = 10000, .result_view = {Shows::both, true}}},
+    {"qwen-cli-mcp-client", true,
+     ClientQuirks{.result_text_budget = 10000, .result_view = {Shows::both, true}, .renders_view = false}},
 }};
 
 const Json* object_member(const Json& object, std::string_view key) {
@@ -83,6 +84,10 @@ void complete_envelope(RequestEnvelope& envelope, protocol::Era era, const std::
         envelope.client_name = name_of(legacy_client_info.is_object() ? &legacy_client_info : nullptr);
     }
     envelope.quirks = quirks_of(envelope.client_name);
+    if (!envelope.quirks.renders_view)
+        if (const auto extensions = envelope.capabilities.find("extensions");
+            extensions != envelope.capabilities.end() && extensions->is_object())
+            extensions->erase("io.modelcontextprotocol/ui");
 }
 
 }  // namespace server

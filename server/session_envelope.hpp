@@ -27,6 +27,11 @@ struct ClientQuirks {
     std::size_t result_text_budget = 0;
     // What the client shows its model of a result: where `read` puts its numbered text.
     tools::ResultView result_view{};
+    // The client renders the MCP Apps views it declares (io.modelcontextprotocol/ui). Qwen Code
+    // 0.24 declares them on every connection, but its terminal and headless runs show a view's
+    // fallback text only: no Apply could ever be pressed there, so it is served as a client that
+    // renders none (its declaration is taken out of the request's capabilities).
+    bool renders_view = true;
 };
 // The quirks of the client called `client_name` (defaults for a client the table does not name).
 ClientQuirks quirks_of(std::string_view client_name);

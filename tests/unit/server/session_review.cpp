@@ -227,3 +227,20 @@ TEST_CASE("review view: 2026-07-28, the request's client capabilities choose the
     CHECK(c.reply(2)["result"]["structuredContent"]["outcome"] == "applied");
     CHECK(c.get("a.txt") == "two\n");
 }
+
+TEST_CASE("review view: Qwen Code declares MCP Apps but renders no view in its terminal: served as a client without one") {
+    Client c;
+    c.request(0, "initialize",
+              {{"protocolVersion", "2025-11-25"}, {"capabilities", apps}, {"clientInfo", {{"name", "qwen-cli-mcp-client-edit"}, {"version", "0.0.1"}}}});
+    c.reply(0);
+    c.notify("notifications/initialized");
+    c.put("a.txt", "one\n");
+    c.request(1, "tools/list");
+    const Json listed = c.reply(1);
+    for (const auto& tool : listed["result"]["tools"]) CHECK(tool["name"] != "review");
+    c.request(2, "tools/call", Client::call_params("edit", c.edit_args()));
+    const Json r = c.reply(2)["result"];
+    CHECK(r["structuredContent"]["approval"] == "policy");  // --approval ask, nothing can ask: written, as before
+    CHECK_FALSE(r.value("_meta", Json::object()).contains("mcp-edit/review"));
+    CHECK(c.get("a.txt") == "two\n");
+}

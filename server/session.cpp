@@ -325,7 +325,8 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
             tools::CallScope scope = call_scope(envelope, rpc_call, workspace);
             outcome = co_await workbench_.run(call, std::move(scope));
         }
-        if (!outcome.is_error && outcome.meta.is_null() && client_renders_view(envelope.capabilities)) {
+        if (!outcome.is_error && outcome.meta.is_null() && outcome.structured.is_object() &&
+            client_renders_view(envelope.capabilities)) {
             if (call.name == "changes") outcome.meta = {{tools::review_meta_key, session_patch_view(outcome.structured)}};
             else if (outcome.structured.value("dry_run", false))
                 outcome.meta = {{tools::review_meta_key, dry_run_view(call.name, outcome.structured)}};

@@ -316,6 +316,8 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         outcome = tools::ToolResult::error(config_.misconfiguration, base::ErrorReason::no_root);
     } else if (auto wrong = workbench_.check(call)) {
         outcome = std::move(*wrong);
+        // The view reads every refusal of a decision as "not written" (ui/README.md): say so.
+        if (call.name == "review") outcome.text += "\nNothing was written.";
     } else {
         if (!workspace) workspace = co_await roots_.for_call(client_has_roots, rpc_call);
         if (call.name == "review") {

@@ -313,8 +313,9 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
 
     Transaction change("move", std::move(lanes));
     // The new file first, then the old one's removal: a failure in between puts everything back.
-    std::optional<platform::FileStat> like;
-    if (!overwrite) like = before.file.stat;
+    // The moved file keeps its mode and owner, also over a file that was there (issue 39: the
+    // replaced file's 0644 used to win over a moved 0600 while the result said 600 was kept).
+    const std::optional<platform::FileStat> like = before.file.stat;
     std::string bytes = before.file.bytes;
     change.changes().push_back({std::move(replaced), std::move(bytes), false, false, like, source.real});
     change.changes().push_back({std::move(before), "", true, false, std::nullopt, destination.real});

@@ -47,8 +47,10 @@ base::Result<void> stage(const CallContext& ctx, const FileChange& change, Stage
                               ". Nothing was written.");
     }
     if (!out.in_place && !delete_file) {
-        auto staged = platform::stage_write(path.real, change.new_parts().span(), before.exists ? &before.file.stat : like_new,
-                                            ctx.fsync);
+        // A file replaced by another takes the other's mode and owner when asked (`like`: a move over
+        // an existing file keeps the moved file's, as a plain move does); else it keeps its own.
+        auto staged = platform::stage_write(path.real, change.new_parts().span(),
+                                            like_new ? like_new : before.exists ? &before.file.stat : nullptr, ctx.fsync);
         if (!staged)
             return io_failure("Cannot write " + path.display + ": " + staged.error().message + ". Nothing was written.");
         out.staged = std::move(staged.value());

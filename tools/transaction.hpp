@@ -67,8 +67,8 @@ struct FileChange {
     // Written over the file itself, so that every name sees it, even without
     // --write-through-hard-links: apply_diff sets it when its patch names every name of the file.
     bool write_through = false;
-    // A new file (before absent) takes this file's mode and owner instead of the defaults: a move's
-    // destination takes its source's, undo of a deletion the deleted file's.
+    // The written file takes this file's mode and owner instead of its own or the defaults: a move's
+    // destination takes its source's (also over an existing file), undo of a deletion the deleted file's.
     std::optional<platform::FileStat> like = std::nullopt;
     // Recorded in the history with the change: a move's other file (see History::Entry::partner).
     std::string partner = {};

@@ -111,10 +111,15 @@ TEST_CASE("move: an existing destination is refused unless overwrite, which need
     CHECK(f.get("a.txt") == "new\n");
 
     REQUIRE(!f.read("b.txt").is_error);
+    REQUIRE(::chmod(f.path("a.txt").c_str(), 0600) == 0);
+    REQUIRE(::chmod(f.path("b.txt").c_str(), 0644) == 0);
     const auto moved = f.move("a.txt", "b.txt", {{"overwrite", true}});
     INFO(moved.text);
     REQUIRE(!moved.is_error);
     CHECK(moved.structured["overwritten"] == true);
+    // The moved file keeps its mode over the one it replaced, as the result says (issue 39).
+    CHECK(has(moved.text, "mode (600) are kept"));
+    CHECK(f.mode("b.txt") == 0600);
     CHECK(has(moved.text, "-old"));
     CHECK(has(moved.text, "+new"));
     CHECK(f.get("b.txt") == "new\n");
@@ -122,6 +127,7 @@ TEST_CASE("move: an existing destination is refused unless overwrite, which need
     REQUIRE(!f.undo("b.txt").is_error);
     CHECK(f.get("b.txt") == "old\n");
     CHECK(f.get("a.txt") == "new\n");
+    CHECK(f.mode("a.txt") == 0600);
 }
 
 TEST_CASE("move: into an existing folder; folders, symlinks, ignored and outside paths refused") {

@@ -42,8 +42,8 @@ export function wineEnv(env = process.env) {
  * Starts `command args` as an MCP server over stdio and initializes it (2025-11-25, no client
  * capabilities). request(method, params) resolves with the reply; close() ends stdin and waits.
  */
-export function serve(command, args, { wine = false, env = process.env, timeoutMs = 60000 } = {}) {
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: wine ? wineEnv(env) : env });
+export function serve(command, args, { wine = false, env = process.env, timeoutMs = 60000, detached = false } = {}) {
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: wine ? wineEnv(env) : env, detached });
   const pending = new Map();
   let nextId = 1;
   let stderr = '';

@@ -147,16 +147,18 @@ const alive = (pid) => {
 };
 const exeOf = (pid) => { try { return fs.readlinkSync(`/proc/${pid}/exe`); } catch { return ''; } };
 
-for (const signal of ['SIGTERM', 'SIGINT']) {
-  test(`${signal} to npx ends the server it started within a second`, async () => {
+// A host stops a server with SIGTERM to the process it started (npx); Ctrl+C in a terminal sends
+// SIGINT to the whole foreground process group (npm itself leaves SIGINT to the group).
+for (const [signal, to] of [['SIGTERM', 'npx'], ['SIGINT', 'the process group, as Ctrl+C']]) {
+  test(`${signal} to ${to} ends the server npx started within a second`, async () => {
     const home = scratchDir('npx-kill-home-');
-    const server = serve('npx', ['-y', 'mcp-edit', '--root', home, '--log-level', 'off'], { env: cleanEnv(home) });
+    const server = serve('npx', ['-y', 'mcp-edit', '--root', home, '--log-level', 'off'], { env: cleanEnv(home), detached: true });
     await server.ready;
     const npx = server.child.pid;
     const native = descendants(npx).filter((pid) => exeOf(pid).endsWith('/bin/mcp-edit'));
     assert.equal(native.length, 1, `one native server under npx: ${descendants(npx).map((p) => `${p}:${exeOf(p)}`).join(' ')}`);
     const sent = Date.now();
-    process.kill(npx, signal);
+    process.kill(signal === 'SIGINT' ? -npx : npx, signal);
     while (alive(native[0]) && Date.now() - sent < 1000) await new Promise((r) => setTimeout(r, 10));
     const left = alive(native[0]);
     if (left) process.kill(native[0], 'SIGKILL');

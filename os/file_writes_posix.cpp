@@ -23,9 +23,11 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/log.hpp"
 #include "os/confinement_posix.hpp"
 #include "os/crypto.hpp"
 #include "os/paths.hpp"
+#include "os/temp_names.hpp"
 
 namespace platform {
 
@@ -93,30 +95,6 @@ base::Result<void> sync_directory(int dir_fd, const std::string& dir) {
     return {};
 }
 
-constexpr std::string_view temp_marker = ".mcp-edit-";
-constexpr std::size_t temp_suffix_size = 10;
-
-std::string random_suffix() {
-    // From the system's generator (os/crypto), not std::random_device: libstdc++'s would tie the
-    // portable Linux executable to glibc 2.36 (arc4random).
-    std::array<unsigned char, temp_suffix_size> bytes{};
-    os::crypto::random_bytes(bytes);
-    static constexpr char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    std::string s;
-    for (const unsigned char b : bytes) s += alphabet[b % (sizeof alphabet - 1)];
-    return s;
-}
-
-// Is `name` a staging temp file (".NAME.mcp-edit-XXXXXXXXXX"), the kind a killed server leaves?
-bool is_staging_temp(std::string_view name) {
-    if (name.size() < 2 + temp_marker.size() + temp_suffix_size || name[0] != '.') return false;
-    const std::size_t marker = name.size() - temp_suffix_size - temp_marker.size();
-    if (name.substr(marker, temp_marker.size()) != temp_marker) return false;
-    for (char c : name.substr(name.size() - temp_suffix_size))
-        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
-    return true;
-}
-
 // The folders this process has swept of stale temp files (device, inode), bounded.
 std::mutex swept_mutex;
 std::set<std::pair<dev_t, ino_t>> swept;
@@ -142,7 +120,7 @@ void sweep_stale_temps(int dir_fd) {
     std::size_t seen = 0;
     while (const dirent* entry = ::readdir(dir)) {
         if (++seen > 1'000'000) break;
-        if (is_staging_temp(entry->d_name)) stale.emplace_back(entry->d_name);
+        if (os::is_staging_temp_name(entry->d_name)) stale.emplace_back(entry->d_name);
         if (stale.size() >= 1024) break;
     }
     for (const auto& name : stale) {
@@ -150,7 +128,9 @@ void sweep_stale_temps(int dir_fd) {
         if (!temp || ::flock(temp.get(), LOCK_EX | LOCK_NB) != 0) continue;
         struct stat ts {};
         if (::fstat(temp.get(), &ts) != 0 || !S_ISREG(ts.st_mode)) continue;
-        ::unlinkat(dir_fd, name.c_str(), 0);
+        if (::unlinkat(dir_fd, name.c_str(), 0) == 0)
+            base::log::info("removed {}, a staging temp file ({} bytes) a stopped mcp-edit left in its folder", name,
+                            static_cast<long long>(ts.st_size));
     }
     ::closedir(dir);
 }
@@ -164,11 +144,11 @@ struct Staging {
     std::string name;
 };
 
-// Creates a fresh temp file in `dir_fd` beside `name` (its name in `temp_name`).
-base::Result<Fd> create_temp_in(int dir_fd, const std::string& dir, const std::string& name, const char* purpose,
-                                mode_t mode, std::string& temp_name) {
+// Creates a fresh temp file in `dir_fd` (its name in `temp_name`; os/temp_names.hpp).
+base::Result<Fd> create_temp_in(int dir_fd, const std::string& dir, os::TempPurpose purpose, mode_t mode,
+                                std::string& temp_name) {
     for (int attempt = 0; attempt < 16; ++attempt) {
-        temp_name = "." + name + "." + purpose + "-" + random_suffix();
+        temp_name = os::temp_file_name(purpose);
         const int fd = ::openat(dir_fd, temp_name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
         if (fd >= 0) return Fd{fd};
         if (errno != EEXIST) return failed("cannot create a temp file in " + dir + ": " + error_text(errno));
@@ -193,7 +173,7 @@ base::Result<StagedWrite> stage_write(const std::string& target, std::span<const
     auto staging = std::make_shared<Staging>();
     staging->name = at.name;
     const std::string dir = os::parent_of(target);
-    auto temp = create_temp_in(at.dir.get(), dir, at.name, "mcp-edit", like ? 0600 : 0666, staging->temp_name);
+    auto temp = create_temp_in(at.dir.get(), dir, os::TempPurpose::stage, like ? 0600 : 0666, staging->temp_name);
     if (!temp) return base::fail(std::move(temp.error()));
     staging->temp = std::move(temp.value());
     StagedWrite out;
@@ -262,7 +242,7 @@ base::Result<void> overwrite_in_place(const std::string& target, std::string_vie
     const std::string dir = os::parent_of(target);
     // 1. A durable copy of the old bytes, so a crash in step 2 leaves something to recover from.
     std::string backup;
-    auto backup_fd = create_temp_in(at.dir.get(), dir, at.name, "mcp-edit-backup", 0600, backup);
+    auto backup_fd = create_temp_in(at.dir.get(), dir, os::TempPurpose::backup, 0600, backup);
     if (!backup_fd) return base::fail(std::move(backup_fd.error()));
     const Fd bfd = std::move(backup_fd.value());
     base::Result<void> kept = write_all(bfd.get(), old_bytes);

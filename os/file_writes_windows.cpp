@@ -6,6 +6,7 @@
 // second server out of a history journal.
 #include "os/platform.hpp"
 #include "os/paths.hpp"
+#include "os/temp_names.hpp"
 #include "os/windows_system.hpp"
 
 #include <algorithm>
@@ -44,12 +45,12 @@ base::Result<void> write_all(HANDLE h, std::string_view bytes) {
     return {};
 }
 
-// Creates a fresh temp file beside `target` (its path in `temp_path`); the handle is the caller's.
-base::Result<HANDLE> create_temp_beside(const std::string& target, const char* purpose, std::string& temp_path) {
+// Creates a fresh temp file beside `target` (its path in `temp_path`; os/temp_names.hpp); the handle
+// is the caller's.
+base::Result<HANDLE> create_temp_beside(const std::string& target, os::TempPurpose purpose, std::string& temp_path) {
     const std::string dir = os::parent_of(target);
-    const std::string name = std::string(os::name_of(target));
     for (int attempt = 0; attempt < 16; ++attempt) {
-        temp_path = (dir.back() == '/' ? dir : dir + "/") + "." + name + "." + purpose + "-" + random_suffix();
+        temp_path = (dir.back() == '/' ? dir : dir + "/") + os::temp_file_name(purpose);
         HANDLE h = CreateFileW(system_path(temp_path).c_str(), GENERIC_WRITE | DELETE, share_all, nullptr, CREATE_NEW,
                                FILE_ATTRIBUTE_NORMAL, nullptr);
         if (h != INVALID_HANDLE_VALUE) return h;
@@ -78,7 +79,7 @@ base::Result<StagedWrite> stage_write(const std::string& target, std::span<const
     if (auto pinned_ok = pin_folders(os::parent_of(target), pinned); !pinned_ok) return base::fail(std::move(pinned_ok.error()));
     StagedWrite out;
     out.target = target;
-    auto temp = create_temp_beside(target, "mcp-edit", out.temp_path);
+    auto temp = create_temp_beside(target, os::TempPurpose::stage, out.temp_path);
     if (!temp) return base::fail(std::move(temp.error()));
     Handle h(temp.value());
     base::Result<void> written;
@@ -152,7 +153,7 @@ base::Result<void> overwrite_in_place(const std::string& target, std::string_vie
     PinnedFolders pinned;
     if (auto pinned_ok = pin_folders(os::parent_of(target), pinned); !pinned_ok) return pinned_ok;
     std::string backup;
-    auto backup_handle = create_temp_beside(target, "mcp-edit-backup", backup);
+    auto backup_handle = create_temp_beside(target, os::TempPurpose::backup, backup);
     if (!backup_handle) return base::fail(std::move(backup_handle.error()));
     Handle b(backup_handle.value());
     base::Result<void> kept = write_all(b.h, old_bytes);

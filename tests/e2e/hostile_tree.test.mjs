@@ -203,15 +203,18 @@ test('two servers × 500 edits of alternate lines of one file: no update is lost
   assert.equal(after.length, 2 * N + 1, 'the file has lost or gained lines');
 });
 
-test('temp files a killed server left are removed at the next write in their folder; a live one stays', async () => {
+test('temp files a killed server left are removed at the next write in their folder; a live one, a backup and users\' look-alikes stay', async () => {
   const root = makeTempDir();
   fs.writeFileSync(path.join(root, 'x.txt'), 'one\n');
-  const stale = path.join(root, '.x.txt.mcp-edit-abcdefghij');
-  const live = path.join(root, '.y.txt.mcp-edit-0123456789');
-  const backup = path.join(root, '.x.txt.mcp-edit-backup-abcdefghij');
+  const stale = path.join(root, '.mcp-edit-stage-0123456789abcdef');
+  const live = path.join(root, '.mcp-edit-stage-fedcba9876543210');
+  const backup = path.join(root, '.mcp-edit-backup-0123456789abcdef');
+  // Users' files the sweep used to remove (issue 39): they only look like a temp file of ours.
+  const users = ['.notes.mcp-edit-abcdefghij', '.thesis.tex.mcp-edit-draft00001'].map((n) => path.join(root, n));
   fs.writeFileSync(stale, 'a full copy left by a killed server\n');
   fs.writeFileSync(live, 'being written by a live server\n');
   fs.writeFileSync(backup, 'a backup is kept for recovery\n');
+  for (const user of users) fs.writeFileSync(user, 'the user\'s own\n');
   // A live server holds a lock on its temp file: `flock -s` stands in for it.
   const holder = spawn('flock', ['-s', live, 'sleep', '30'], { stdio: 'ignore' });
   await sleep(200);
@@ -227,6 +230,7 @@ test('temp files a killed server left are removed at the next write in their fol
   assert.ok(!fs.existsSync(stale), 'the stale temp file is still there');
   assert.ok(fs.existsSync(live), 'a live server\'s temp file was removed');
   assert.ok(fs.existsSync(backup), 'an in-place backup was removed');
+  for (const user of users) assert.ok(fs.existsSync(user), `the user's ${path.basename(user)} was removed`);
 });
 
 test('--history-dir: a server killed right after replying has every reported change in its journal', async () => {

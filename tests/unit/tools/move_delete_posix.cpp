@@ -192,6 +192,30 @@ TEST_CASE("move and delete: a dry run and a declined approval change nothing") {
     CHECK(f.history.depth(f.path("a.txt")) == 0);
 }
 
+TEST_CASE("edit, delete and undo of files whose names are 240 to 255 bytes long (issue 39: the temp name made them fail)") {
+    MoveFixture f;
+    // 80 CJK characters (240 bytes of UTF-8), and an ASCII name of 255 bytes.
+    std::string cjk;
+    for (int i = 0; i < 80; ++i) cjk += "\xe5\x90\x8d";
+    for (const std::string& name : {cjk, std::string(251, 'n') + ".txt"}) {
+        CAPTURE(name.size());
+        f.put(name, "one\n");
+        REQUIRE(!f.read(name).is_error);
+        const auto edited = f.call(tools::edit_handler(), {{"file_path", name}, {"old_string", "one"}, {"new_string", "two"}});
+        INFO(edited.text);
+        REQUIRE(!edited.is_error);
+        CHECK(f.get(name) == "two\n");
+        const auto deleted = f.remove(name);
+        INFO(deleted.text);
+        REQUIRE(!deleted.is_error);
+        CHECK(!tools_test::fs::exists(f.root / name));
+        const auto undone = f.undo(name);
+        INFO(undone.text);
+        REQUIRE(!undone.is_error);
+        CHECK(f.get(name) == "two\n");
+    }
+}
+
 TEST_CASE("delete: needs a read; shows every line removed; undo recreates it byte for byte with its mode") {
     MoveFixture f;
     const std::string bytes = "l1\r\nl2 \xe9\r\n";

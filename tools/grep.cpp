@@ -11,6 +11,7 @@
 #include "os/search_reader.hpp"
 #include "text/line_search.hpp"
 #include "text/glob.hpp"
+#include "text/lines.hpp"
 #include "tools/file_access.hpp"
 #include "tools/listing.hpp"
 #include "tools/placement.hpp"
@@ -351,10 +352,14 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     std::optional<text::Glob> glob;
     if (!args.glob.empty()) {
         auto parsed = text::Glob::parse(args.glob);
-        if (!parsed)
-            return ToolResult::error("grep: glob `" + args.glob + "`: " + parsed.error().message +
+        if (!parsed) {
+            // The glob named, cut to a line's length (the parser's own message names it cut too).
+            const std::size_t cut = text::utf8_floor(args.glob, std::min<std::size_t>(args.glob.size(), 80));
+            return ToolResult::error("grep: glob `" + shown_text(args.glob.substr(0, cut)) +
+                                         (cut < args.glob.size() ? "\u2026" : "") + "`: " + parsed.error().message +
                                          ". Send a glob such as `*.py`, `src/**/*.ts` or `*.{c,h}`, or leave glob out.",
                                      base::ErrorReason::invalid_arguments);
+        }
         glob = std::move(parsed).value();
     }
 

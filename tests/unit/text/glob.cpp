@@ -97,3 +97,24 @@ TEST_CASE("Glob: braces expand (nested too); a glob with / matches the path unde
     CHECK_FALSE(text::Glob::parse(""));
     CHECK_FALSE(text::Glob::parse("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"));  // 512 alternatives
 }
+
+TEST_CASE("Glob: alternatives are counted before they are expanded; a long brace chain is refused at once") {
+    // 8 groups of two: 256 alternatives, the most a glob may have; nested groups count their sum.
+    CHECK(text::Glob::parse("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"));
+    CHECK(text::Glob::parse("{a,{b,c,{d,e}}}{x,y}"));  // 4 x 2
+    // `{a,b}` written 800 times (4,000 bytes, under the length bound): refused by its count. Before, the
+    // expansion held one copy of the pattern per group on the stack (16,000 groups took 1.5 GB).
+    std::string chain;
+    for (int i = 0; i < 800; ++i) chain += "{a,b}";
+    const auto refused = text::Glob::parse(chain);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message.find("more than 256 alternatives") != std::string::npos);
+    // Deeply nested groups with one alternative each side stay countable.
+    std::string nested = "x";
+    for (int i = 0; i < 500; ++i) nested = "{" + nested + ",y}";
+    CHECK_FALSE(text::Glob::parse(nested));  // 501 alternatives
+    // Longer than max_pattern_bytes: refused by its length, whatever it holds.
+    const auto long_one = text::Glob::parse(std::string(text::Glob::max_pattern_bytes + 1, 'a'));
+    REQUIRE_FALSE(long_one);
+    CHECK(long_one.error().message.find("bytes long") != std::string::npos);
+}

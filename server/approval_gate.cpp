@@ -30,9 +30,29 @@ bool client_renders_view(const Json& capabilities) {
     return false;
 }
 
-bool Approvals::uses_view(const Json& capabilities) const {
+bool view_is_gate(const Config& config, const Json& capabilities) {
     if (!client_renders_view(capabilities)) return false;
-    return config_.approval_ui == ApprovalUi::view || !client_can_elicit(capabilities);
+    return config.approval_ui == ApprovalUi::view || !client_can_elicit(capabilities);
+}
+
+Json review_payload(std::string_view state, std::string_view tool, std::string title, std::size_t additions,
+                    std::size_t removals, std::string_view diff, bool diff_truncated, Json undo) {
+    constexpr std::size_t max_diff_bytes = 4u << 20;
+    if (diff.size() > max_diff_bytes) {
+        diff = diff.substr(0, max_diff_bytes);
+        diff = diff.substr(0, diff.rfind('\n') + 1);  // whole lines (cut lines of one 4 MiB line: none)
+        diff_truncated = true;
+    }
+    Json::object_t view;
+    view.emplace("state", state);
+    view.emplace("tool", tool);
+    view.emplace("title", std::move(title));
+    view.emplace("additions", additions);
+    view.emplace("removals", removals);
+    view.emplace("diff", std::string(diff));
+    view.emplace("diff_truncated", diff_truncated);
+    if (!undo.is_null()) view.emplace("undo", std::move(undo));
+    return view;
 }
 
 std::string Approvals::timeout_seconds() const {
@@ -56,28 +76,11 @@ tools::ApprovalDecision refused(std::string message, base::ErrorReason reason) {
     return d;
 }
 
-// What the review view shows of a change: ui/README.md's payload, without the decision's parts.
-constexpr std::size_t max_view_diff_bytes = 4u << 20;
-
+// What the review view shows of a change, with Undo offered for each of its files.
 Json view_payload(const tools::ApprovalRequest& ask, std::string_view state) {
-    Json::object_t view;
-    view.emplace("state", state);
-    view.emplace("tool", ask.tool);
-    view.emplace("title", change_title(ask));
-    view.emplace("additions", ask.additions);
-    view.emplace("removals", ask.removals);
-    bool cut = ask.diff.size() > max_view_diff_bytes;
-    std::string_view diff = ask.diff;
-    if (cut) {
-        diff = diff.substr(0, max_view_diff_bytes);
-        diff = diff.substr(0, diff.rfind('\n') + 1);  // whole lines (cut lines of one 4 MiB line: none)
-    }
-    view.emplace("diff", std::string(diff));
-    view.emplace("diff_truncated", cut);
-    Json::array_t undo;
-    for (const auto& image : ask.images) undo.emplace_back(image.real_path);
-    view.emplace("undo", std::move(undo));
-    return view;
+    Json undo = Json::array();
+    for (const auto& image : ask.images) undo.push_back(image.real_path);
+    return review_payload(state, ask.tool, change_title(ask), ask.additions, ask.removals, ask.diff, false, std::move(undo));
 }
 
 tools::ApprovalDecision approved_in_view(tools::ApprovalSource source, const tools::ApprovalRequest& ask, std::string_view state) {
@@ -97,7 +100,7 @@ std::string change_title(const tools::ApprovalRequest& ask) {
 tools::ApprovalGate Approvals::gate(Call call) {
     return [this, call = std::move(call)](const tools::ApprovalRequest& ask) {
         if (call.confirming) return by_view_decision(ask, call);
-        if (uses_view(call.envelope->capabilities)) return by_view(ask, call);
+        if (view_is_gate(config_, call.envelope->capabilities)) return by_view(ask, call);
         return call.envelope->modern() ? by_input_required(ask, call) : by_elicitation(ask, call);
     };
 }

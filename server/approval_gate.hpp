@@ -4,10 +4,12 @@
 // the policy (--approval), "Apply and stop asking" and a client that cannot show forms decide.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <asio/awaitable.hpp>
 #include <nlohmann/json.hpp>
@@ -28,6 +30,15 @@ bool client_can_elicit(const nlohmann::json& capabilities);
 // Whether a client's capabilities say it renders MCP Apps views (the extension
 // io.modelcontextprotocol/ui with the mime type text/html;profile=mcp-app).
 bool client_renders_view(const nlohmann::json& capabilities);
+// Whether the review view is the gate of this client's changes: it renders views, and either
+// cannot show forms or --approval-ui prefers the view.
+bool view_is_gate(const Config& config, const nlohmann::json& capabilities);
+// The review view's payload (ui/README.md) for `state`, without a decision's parts (review, token,
+// asked_again, approval): one shape for changes, dry runs and the session patch. The diff is cut
+// at a line past 4 MiB (diff_truncated).
+nlohmann::json review_payload(std::string_view state, std::string_view tool, std::string title, std::size_t additions,
+                              std::size_t removals, std::string_view diff, bool diff_truncated,
+                              nlohmann::json undo = nullptr);
 // "edit of src/x.py", "apply_diff of 3 files": a change as the view and the model's notes name it.
 std::string change_title(const tools::ApprovalRequest& ask);
 
@@ -54,8 +65,6 @@ public:
     // so this, alive while the gate runs.
     tools::ApprovalGate gate(Call call);
 
-    // Whether the review view is the gate of this client's calls.
-    bool uses_view(const nlohmann::json& capabilities) const;
     // The decision tool's side: takes the pending change `id` out if `token` is its own.
     base::Result<PendingReview> take_review(const std::string& id, const std::string& token) {
         return reviews_.take(id, token, std::chrono::steady_clock::now());

@@ -48,8 +48,7 @@ Json discover_result(const Config& config) {
 
 Json tools_list_result(const Config& config, const tools::Registry& registry, const RequestEnvelope& envelope) {
     // Each mutating tool's description says whether this client will be asked before a write.
-    const bool view = client_renders_view(envelope.capabilities) &&
-                      (config.approval_ui == ApprovalUi::view || !client_can_elicit(envelope.capabilities));
+    const bool view = view_is_gate(config, envelope.capabilities);
     std::string approval_note;
     if (config.approval == ApprovalPolicy::automatic) {
         approval_note = " Changes are written without asking the user (server policy --approval auto).";

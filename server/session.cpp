@@ -41,27 +41,16 @@ Json session_patch_view(const Json& changes) {
         removals += file.value("removals", std::size_t{0});
         if (const Json* path = protocol::member(file, "file_path"); path && path->is_string()) undo.push_back(*path);
     }
-    return {{"state", "patch"},
-            {"tool", "changes"},
-            {"title", "This session's changes"},
-            {"additions", additions},
-            {"removals", removals},
-            {"diff", changes.value("patch", "")},
-            {"diff_truncated", changes.value("patch_truncated", false)},
-            {"undo", std::move(undo)}};
+    return review_payload("patch", "changes", "This session's changes", additions, removals, changes.value("patch", ""),
+                          changes.value("patch_truncated", false), std::move(undo));
 }
 
 // What the review view shows of a dry run: the diff, nothing to decide.
 Json dry_run_view(const std::string& tool, const Json& report) {
     std::string diff = report.value("diff", "");
     for (const auto& file : report.value("files", Json::array())) diff += file.value("diff", "");
-    return {{"state", "dry_run"},
-            {"tool", tool},
-            {"title", tool + " (dry run)"},
-            {"additions", report.value("additions", std::size_t{0})},
-            {"removals", report.value("removals", std::size_t{0})},
-            {"diff", std::move(diff)},
-            {"diff_truncated", report.value("diff_truncated", false)}};
+    return review_payload("dry_run", tool, tool + " (dry run)", report.value("additions", std::size_t{0}),
+                          report.value("removals", std::size_t{0}), diff, report.value("diff_truncated", false));
 }
 
 // What is wrong with the types of initialize's params, naming the field; nullopt when nothing is.

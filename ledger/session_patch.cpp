@@ -3,6 +3,7 @@
 
 #include "os/platform.hpp"
 #include "text/unified_diff.hpp"
+#include "text/unified_headers.hpp"
 #include "ledger/fingerprint.hpp"
 
 namespace ledger {
@@ -78,18 +79,28 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
 
 namespace {
 
-// A path as a diff header shows it (the leading "/" of an absolute one dropped, as unified_diff does).
-std::string_view header_path(std::string_view display) {
+// A path as a diff header shows it, after `side` ("a/", "b/" or none): the leading "/" of an
+// absolute one dropped, as unified_diff does, and quoted as git quotes it when it holds a newline or
+// another byte that would end or forge a line of the patch.
+std::string header_path(std::string_view side, std::string_view display) {
     if (!display.empty() && display.front() == '/') display.remove_prefix(1);
-    return display;
+    return text::quote_path(side, display);
+}
+
+// A note's `# ` line: a control character in it (a newline in a file's name, say) written as a C
+// escape, so that a note is one line of the patch and never a line of a diff.
+std::string comment_line(std::string_view note) {
+    std::string quoted = text::quote_path("", note);
+    if (quoted != note) quoted = quoted.substr(1, quoted.size() - 2);  // the escapes, not the quotes
+    return "# " + quoted + "\n";
 }
 
 }  // namespace
 
 std::string rename_header(std::string_view from_display, std::string_view to_display) {
-    return "diff --git a/" + std::string(header_path(from_display)) + " b/" + std::string(header_path(to_display)) +
-           "\nsimilarity index 100%\nrename from " + std::string(header_path(from_display)) + "\nrename to " +
-           std::string(header_path(to_display)) + "\n";
+    return "diff --git " + header_path("a/", from_display) + " " + header_path("b/", to_display) +
+           "\nsimilarity index 100%\nrename from " + header_path("", from_display) + "\nrename to " +
+           header_path("", to_display) + "\n";
 }
 
 namespace {
@@ -119,7 +130,7 @@ SessionPatch session_patch(const std::vector<SessionChanges::File>& files, const
     for (const auto& file : files) patch.files.push_back(diff_now(file, workspace, max_file_size, withhold_linked));
     pair_renames(patch.files);
     for (const auto& diff : patch.files) {
-        if (!diff.note.empty()) patch.text += "# " + diff.note + "\n";
+        if (!diff.note.empty()) patch.text += comment_line(diff.note);
         if (!diff.diff.empty()) {
             patch.text += diff.diff;
             if (patch.text.back() != '\n') patch.text += '\n';

@@ -10,6 +10,7 @@
 #include "text/file_facts.hpp"
 #include "text/line_diff.hpp"
 #include "text/lines.hpp"
+#include "text/unified_headers.hpp"
 
 namespace text {
 
@@ -65,9 +66,9 @@ bool has_terminator(std::string_view line) {
     return !line.empty() && (line.back() == '\n' || line.back() == '\r');
 }
 
-std::string header_path(std::string_view prefix, std::string_view path) {
+std::string header_path(std::string_view marker, std::string_view side, std::string_view path) {
     while (!path.empty() && path.front() == '/') path.remove_prefix(1);
-    return std::string(prefix) + std::string(path);
+    return std::string(marker) + quote_path(side, path);
 }
 
 struct Op {
@@ -131,10 +132,10 @@ std::string windowed_diff_line(std::string_view line, std::size_t line_offset, s
 // Lines mean nothing in a binary file: git's line, as `git diff` shows one.
 UnifiedDiff binary_diff(const DiffOptions& options) {
     UnifiedDiff result;
-    result.text = "Binary files " + (options.old_missing ? std::string("/dev/null") : header_path("a/", options.old_path)) +
+    result.text = "Binary files " + (options.old_missing ? std::string("/dev/null") : header_path("", "a/", options.old_path)) +
                   " and " +
                   (options.new_missing ? std::string("/dev/null")
-                                       : header_path("b/", options.new_path.empty() ? options.old_path : options.new_path)) +
+                                       : header_path("", "b/", options.new_path.empty() ? options.old_path : options.new_path)) +
                   " differ\n";
     return result;
 }
@@ -245,9 +246,9 @@ UnifiedDiff diff_of_window(std::string_view old_bytes, std::string_view new_byte
     }
 
     Writer w{result.text, options.max_bytes};
-    w.line(options.old_missing ? std::string("--- /dev/null") : header_path("--- a/", options.old_path));
+    w.line(options.old_missing ? std::string("--- /dev/null") : header_path("--- ", "a/", options.old_path));
     w.line(options.new_missing ? std::string("+++ /dev/null")
-                               : header_path("+++ b/", options.new_path.empty() ? options.old_path
+                               : header_path("+++ ", "b/", options.new_path.empty() ? options.old_path
                                                                                  : options.new_path));
 
     // Hunks: changes closer than 2*context common lines share one.

@@ -1,5 +1,5 @@
 // The header lines of a unified diff: "@@ -a,b +c,d @@" hunk headers and the file names of
-// "--- " / "+++ " lines (git's C-quoted names included).
+// "--- " / "+++ " lines (git's C-quoted names included), read and written.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +18,12 @@ HunkHeader parse_hunk_header(std::string_view line);
 
 // A git C-quoted name ("a/b\tc") from s[*at] (at the opening quote); advances past the closing one.
 std::optional<std::string> unquote(std::string_view s, std::size_t* at);
+
+// `prefix` + `name` as a diff header writes it: as is, or, when it holds a byte that would end or
+// forge a line (a control character: newline, CR, tab, ESC...), a quote or backslash, or a
+// leading or trailing blank, wrapped in double quotes with C escapes as git writes it
+// ("a/odd\nname"). git apply, patch and header_name read both forms back to the same bytes.
+std::string quote_path(std::string_view prefix, std::string_view name);
 
 // The name on a "--- " / "+++ " line (after the marker): quoted, or up to a tab, trailing blanks cut.
 std::string header_name(std::string_view rest);

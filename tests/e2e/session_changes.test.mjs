@@ -14,7 +14,7 @@ import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchem
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernTransport } from '@modelcontextprotocol/client/stdio';
 import {
-  assertNoProblems, drain, makeTempDir, outputValidator, requireBinary, show, tappedServer, validateTapDir,
+  BINARY, assertNoProblems, drain, makeTempDir, outputValidator, requireBinary, show, tappedServer, validateTapDir,
 } from './helpers.mjs';
 
 requireBinary();
@@ -134,6 +134,51 @@ describe('session changes', { concurrency: true }, () => {
       assert.equal(none.isError, true, 'nothing left to undo');
     });
     assertNoProblems(validateTapDir(tap).problems, '--history-dir (SDK 1.x)');
+  });
+
+  test('names with newlines, tabs, quotes and escapes: the patch quotes them as git does and applies to exactly those files', async () => {
+    // Unquoted, the folder "odd\n+++ b" made the patch's header lines create a file run.sh and
+    // the rest of the names forged more lines (issue 39, item 6).
+    const odd = ['odd\n+++ b', 'run.sh'];
+    const shown = `tab\there "q" \\ \x1b[31mred.txt `;
+    const dir = makeTempDir();
+    fs.writeFileSync(path.join(dir, 'README.md'), 'read me\n');
+    fs.writeFileSync(path.join(dir, 'plain.txt'), 'moved bytes\n');
+    const before = makeTempDir();
+    fs.cpSync(dir, before, { recursive: true });
+    const tr = new StdioClientTransport({ command: BINARY, args: ['--root', dir, '--approval', 'auto'] });
+    drain(tr.stderr);
+    const client = new Client({ name: 'mcp-edit-e2e-odd-names', version: '0.0.0' }, { capabilities: {} });
+    await client.connect(tr);
+    try {
+      const call = async (name, args) => {
+        const r = await client.callTool({ name, arguments: args });
+        assert.notEqual(r.isError, true, `${name}: ${show(r).slice(0, 400)}`);
+        return r;
+      };
+      await call('write', { file_path: path.join(dir, ...odd), content: 'echo created\n' });
+      await call('write', { file_path: path.join(dir, shown), content: 'colours\n' });
+      await call('edit', { file_path: path.join(dir, 'README.md'), old_string: 'read me', new_string: 'read me twice' });
+      await call('move', { from: path.join(dir, 'plain.txt'), to: path.join(dir, 'line\nbreak.txt') });
+      const patch = (await call('changes', {})).structuredContent.patch;
+      assert.ok(patch.includes('+++ "b/odd\\n+++ b/run.sh"\n'), `the odd name quoted: ${show(patch)}`);
+      assert.ok(patch.includes('rename to "line\\nbreak.txt"\n'), `the rename quoted: ${show(patch)}`);
+      assert.ok(!patch.split('\n').includes('+++ b/run.sh'), 'no forged header line');
+      for (const [tool, args] of [['git', ['apply', 'session.patch']], ['patch', ['-p1', '-s', '-i', 'session.patch']]]) {
+        const copy = makeTempDir();
+        fs.cpSync(before, copy, { recursive: true });
+        fs.writeFileSync(path.join(copy, 'session.patch'), patch);
+        const run = spawnSync(tool, args, { cwd: copy, encoding: 'utf8' });
+        if (run.error?.code === 'ENOENT') continue;  // patch(1) is not installed
+        assert.equal(run.status, 0, `${tool}: ${run.stderr}`);
+        fs.rmSync(path.join(copy, 'session.patch'));
+        const files = (root) => fs.readdirSync(root, { recursive: true }).filter((f) => fs.statSync(path.join(root, f)).isFile()).sort();
+        assert.deepEqual(files(copy), files(dir), `${tool}: the patched tree has exactly the files the server made`);
+        for (const f of files(dir)) assert.deepEqual(fs.readFileSync(path.join(copy, f)), fs.readFileSync(path.join(dir, f)), `${tool}: ${show(f)}`);
+      }
+    } finally {
+      await client.close().catch(() => {});
+    }
   });
 
   test('client 2.4.0 (2026-07-28): resources/list and resources/read', async () => {

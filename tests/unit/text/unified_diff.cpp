@@ -10,6 +10,7 @@
 
 #include "text/line_diff.hpp"
 #include "text/unified_diff.hpp"
+#include "text/unified_headers.hpp"
 
 namespace {
 
@@ -424,4 +425,24 @@ TEST_CASE("unified diff: a change inside one huge line shows a window of the cha
     const auto ctx = diff("a\n" + line + "\n", "b\n" + line + "\n");
     CHECK(ctx.text.find(" " + line.substr(0, 1024) + " [\u2026 " + std::to_string(line.size() - 1024) +
                         " more bytes of this line not shown]\n") != std::string::npos);
+}
+
+TEST_CASE("unified diff: a name that would end or forge a line is quoted as git quotes it, and read back to the same bytes") {
+    text::DiffOptions o;
+    o.old_path = "odd\n+++ b/run.sh";
+    o.old_missing = true;
+    const auto d = text::unified_diff("", "x\n", o);
+    CHECK(d.text == "--- /dev/null\n+++ \"b/odd\\n+++ b/run.sh\"\n@@ -0,0 +1,1 @@\n+x\n");
+
+    CHECK(text::quote_path("a/", "plain name.txt") == "a/plain name.txt");
+    CHECK(text::quote_path("a/", "名字.txt") == "a/名字.txt");  // UTF-8 stays readable
+    for (const std::string& name : {std::string("tab\there"), std::string("q\"uote"), std::string("back\\slash"),
+                                   std::string("\x1b[31mred"), std::string("cr\r"), std::string("trailing "),
+                                   std::string("del\x7f"), std::string("nl\nnl")}) {
+        const std::string quoted = text::quote_path("b/", name);
+        CAPTURE(quoted);
+        CHECK(quoted.front() == '"');
+        CHECK(quoted.find_first_of("\n\r\x1b\x7f") == std::string::npos);
+        CHECK(text::header_name(quoted + "\t2026-01-01") == "b/" + name);
+    }
 }

@@ -112,10 +112,55 @@ Excerpt excerpt_of(const DiffLines& d) {
     return out;
 }
 
+// The paths, as many as fit a line (a patch of 2,000 files made a first line of 28 KB), then how
+// many more there are.
 std::string join_paths(const tools::ApprovalRequest& ask) {
+    constexpr std::size_t max_paths_bytes = 200;
     std::string paths;
-    for (const auto& p : ask.paths) paths += (paths.empty() ? "" : ", ") + p;
+    std::size_t shown = 0;
+    for (const auto& p : ask.paths) {
+        if (shown > 0 && paths.size() + p.size() > max_paths_bytes) break;
+        paths += (paths.empty() ? "" : ", ") + cut_line(p, max_paths_bytes);
+        ++shown;
+    }
+    if (shown < ask.paths.size()) paths += " and " + std::to_string(ask.paths.size() - shown) + " more";
     return paths.empty() ? std::string("the file") : paths;
+}
+
+std::string byte_count(std::size_t bytes) {
+    std::string digits = std::to_string(bytes);
+    for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
+    return digits + (bytes == 1 ? " byte" : " bytes");
+}
+
+// What the change does to whole files, which +a -r does not say: the files it deletes (with the
+// size of one deleted file, binary or not, whose lines a diff does not count), the file a move
+// replaces, the files a patch creates.
+std::string file_effects(const tools::ApprovalRequest& ask) {
+    std::size_t deleted = 0, created = 0, replaced = 0;
+    const std::string* deleted_bytes = nullptr;
+    for (const auto& image : ask.images) {
+        if (image.before && !image.after) {
+            ++deleted;
+            deleted_bytes = image.before;
+        }
+        created += !image.before && image.after;
+        replaced += image.before && image.after;
+    }
+    std::string out;
+    const auto add = [&out](std::string part) { out += (out.empty() ? "" : ", ") + std::move(part); };
+    if (ask.tool == "move") {
+        if (replaced && ask.paths.size() == 2) add("replaces the existing " + ask.paths.back());
+        return out;
+    }
+    if (deleted == 1) {
+        const bool binary = deleted_bytes->find('\0') != std::string::npos;
+        add(std::string("deletes a ") + (binary ? "binary " : "") + "file of " + byte_count(deleted_bytes->size()));
+    } else if (deleted > 1) {
+        add("deletes " + std::to_string(deleted) + " files");
+    }
+    if (created && ask.tool == "apply_diff") add("creates " + std::to_string(created) + (created == 1 ? " file" : " files"));
+    return out;
 }
 
 }  // namespace
@@ -126,6 +171,7 @@ std::string approval_summary(const tools::ApprovalRequest& ask) {
     std::string line = ask.tool;
     if (!ask.asked_again_because.empty()) line += " (" + ask.asked_again_because + ")";
     line += " +" + std::to_string(ask.additions) + " -" + std::to_string(ask.removals);
+    if (const std::string effects = file_effects(ask); !effects.empty()) line += " (" + effects + ")";
     if (d.first_line) line += " at line " + std::to_string(d.first_line);
     if (d.hunks > 1) line += " (" + std::to_string(d.hunks) + " places)";
     return line + ": " + join_paths(ask);

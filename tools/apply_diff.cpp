@@ -249,9 +249,20 @@ ToolResult report(const text::Patch& patch, PlannedPatch& planned, bool dry_run,
         merged_note += " " + names + " are one file (" + work.alias_reason +
                        "): their sections were applied together, on its one content.";
     }
+    // What happens to the files besides changes to their lines, so that a patch that deletes 2,000
+    // files says so in its first sentence.
+    std::size_t created = 0, deleted = 0, moved = 0;
+    for (const auto& file : out.files) {
+        created += file.created;
+        deleted += file.deleted;
+        moved += file.moved_from.has_value();
+    }
+    std::string kinds;
+    for (const auto& [count, what] : {std::pair{deleted, "deleted"}, std::pair{created, "created"}, std::pair{moved, "moved"}})
+        if (count) kinds += (kinds.empty() ? "" : ", ") + std::to_string(count) + " " + what;
     out.summary = std::string(dry_run ? "Dry run (nothing written): the patch would change " : "Applied the patch to ") +
                   std::to_string(planned.files.size()) + " file" + (planned.files.size() == 1 ? "" : "s") + " (" +
-                  text::to_string(patch.format) + ", " + std::to_string(planned.blocks) + " block" +
+                  (kinds.empty() ? std::string() : kinds + "; ") + text::to_string(patch.format) + ", " + std::to_string(planned.blocks) + " block" +
                   (planned.blocks == 1 ? "" : "s") + ", +" + std::to_string(additions) + " -" + std::to_string(removals) +
                   ")." + merged_note;
     out.fields = {{"format", text::to_string(patch.format)}, {"blocks_applied", planned.blocks}, {"blocks", std::move(blocks)}};

@@ -129,3 +129,36 @@ TEST_CASE("DiffSpool keeps the newest files, private, and removes them at the en
     struct stat st {};
     CHECK(::stat(last.c_str(), &st) != 0);
 }
+
+TEST_CASE("the summary says what a change does to whole files: a deleted binary file's size, a replaced move target, "
+          "a patch's deletions and creations, and at most a line of paths (issue 39)") {
+    const std::string binary("\x89PNG\0\0\x01", 7), text = "x\n";
+    const std::string binary_diff = "Binary files a/bin.dat and /dev/null differ\n";
+    tools::ApprovalRequest del = request(binary_diff, 0, 0);
+    del.tool = "delete";
+    del.paths = {"bin.dat"};
+    del.images = {{"/r/bin.dat", &binary, std::nullopt}};
+    CHECK(server::approval_summary(del) == "delete +0 -0 (deletes a binary file of 7 bytes): bin.dat");
+
+    tools::ApprovalRequest move = request("diff --git a/a.txt b/b.txt\n", 0, 0);
+    move.tool = "move";
+    move.paths = {"a.txt", "b.txt"};
+    move.images = {{"/r/a.txt", &text, std::nullopt}, {"/r/b.txt", &text, text::ByteParts(std::string_view(text))}};
+    CHECK(server::approval_summary(move) == "move +0 -0 (replaces the existing b.txt): a.txt, b.txt");
+    move.images.back().before = nullptr;  // a plain move names no replaced file
+    CHECK(server::approval_summary(move) == "move +0 -0: a.txt, b.txt");
+
+    tools::ApprovalRequest patch = request("", 1, 2000);
+    patch.tool = "apply_diff";
+    patch.paths.clear();
+    for (int i = 0; i < 2000; ++i) {
+        patch.paths.push_back("src/generated/file" + std::to_string(i) + ".txt");
+        patch.images.push_back({patch.paths.back(), &text, std::nullopt});
+    }
+    patch.images.push_back({"new.txt", nullptr, text::ByteParts(std::string_view(text))});
+    const std::string summary = server::approval_summary(patch);
+    CAPTURE(summary);
+    CHECK(summary.starts_with("apply_diff +1 -2000 (deletes 2000 files, creates 1 file): src/generated/file0.txt, "));
+    CHECK(summary.ends_with(" more"));
+    CHECK(summary.size() < 300);
+}

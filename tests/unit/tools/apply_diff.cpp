@@ -44,6 +44,17 @@ TEST_CASE("apply_diff: a deletion that shows the content it deletes needs no rea
     CHECK_FALSE(fs::exists(f.root / "gone.txt"));
 }
 
+TEST_CASE("apply_diff: the summary's first sentence says how many files the patch deletes and creates (issue 39)") {
+    Fixture f;
+    f.put("one.txt", "1\n");
+    f.put("two.txt", "2\n");
+    f.put("kept.txt", "k\n");
+    const auto r = f.apply_diff("--- a/one.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-1\n--- a/two.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-2\n"
+                                "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+n\n--- a/kept.txt\n+++ b/kept.txt\n@@ -1 +1 @@\n-k\n+K\n");
+    CHECK_FALSE(r.is_error);
+    CHECK(has(r.text, "Applied the patch to 4 files (2 deleted, 1 created; unified, 4 blocks, +2 -3)."));
+}
+
 TEST_CASE("apply_diff: a hunk placed by line number alone needs the file read and unchanged; context hunks do not") {
     Fixture f;
     f.put("a.txt", "one\ntwo\nthree\n");

@@ -142,9 +142,12 @@ struct ReadFailure {
 // Reads a whole regular file. Opens with O_NONBLOCK so a FIFO or device never blocks, then
 // refuses anything that is not a regular file, and files larger than `max_size`. Under a held
 // root no symlink is followed, the last component included. The failure says which refusal (or
-// I/O error) it was; nothing of a refused file is returned.
+// I/O error) it was; nothing of a refused file is returned. With `at_most`, only the file's first
+// `at_most` bytes are read (what it is, by its magic bytes, without the cost of reading it all) and
+// stat.size stays the whole file's size.
 base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size,
-                                                      bool keep_open = false);
+                                                      bool keep_open = false,
+                                                      std::size_t at_most = static_cast<std::size_t>(-1));
 
 std::string current_directory();
 

@@ -2,6 +2,7 @@
 // the home, working and executable paths. Writing is in file_writes_posix.cpp.
 #include "os/platform.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -140,7 +141,8 @@ const char* describe(FileKind kind) {
 }
 
 
-base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size, bool keep_open) {
+base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size, bool keep_open,
+                                                      std::size_t at_most) {
     int opened = -1;
     if (posix::under_held_root(path)) {
         posix::Located at;
@@ -162,12 +164,15 @@ base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, s
     if (out.stat.size > max_size) return ReadFailure::over_limit(out.stat.size);
     // Regular files ignore O_NONBLOCK. Read the size fstat gave, then keep reading to EOF in
     // small steps so a file that grew meanwhile is still read whole, within the cap.
-    text::reserve_bytes(out.bytes, static_cast<std::size_t>(out.stat.size));
-    out.bytes.resize(static_cast<std::size_t>(out.stat.size));
+    const bool whole = at_most == static_cast<std::size_t>(-1);
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(out.stat.size, at_most));
+    text::reserve_bytes(out.bytes, want);
+    out.bytes.resize(want);
     std::size_t have = 0;
     char probe[65536];
     for (;;) {
         const bool in_place = have < out.bytes.size();
+        if (!in_place && !whole) break;  // the start was asked for, and read
         char* dst = in_place ? out.bytes.data() + have : probe;
         const std::size_t room = in_place ? out.bytes.size() - have : sizeof probe;
         const ssize_t n = ::read(fd.get(), dst, room);
@@ -183,7 +188,7 @@ base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, s
         have += static_cast<std::size_t>(n);
     }
     out.bytes.resize(have);
-    out.stat.size = have;
+    if (whole) out.stat.size = have;
     if (keep_open) {
         out.open_file = std::shared_ptr<const void>(new int(fd.release()), [](const int* kept) {
             ::close(*kept);

@@ -9,6 +9,7 @@
 #include <windows.h>
 #include <shlobj.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <mutex>
 #include <vector>
@@ -317,7 +318,8 @@ const char* describe(FileKind kind) {
 }
 
 
-base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size, bool keep_open) {
+base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size, bool keep_open,
+                                                      std::size_t at_most) {
     PinnedFolders pinned;
     if (auto pinned_ok = pin_folders(os::parent_of(path), pinned); !pinned_ok)
         return ReadFailure::failed(ReadFailure::Why::io, std::move(pinned_ok.error().message));
@@ -333,12 +335,15 @@ base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, s
     out.stat = stat_handle(h.h);
     if (out.stat.kind != FileKind::regular) return ReadFailure::not_regular_file(out.stat.kind);
     if (out.stat.size > max_size) return ReadFailure::over_limit(out.stat.size);
-    text::reserve_bytes(out.bytes, static_cast<std::size_t>(out.stat.size));
-    out.bytes.resize(static_cast<std::size_t>(out.stat.size));
+    const bool whole = at_most == static_cast<std::size_t>(-1);
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(out.stat.size, at_most));
+    text::reserve_bytes(out.bytes, want);
+    out.bytes.resize(want);
     std::size_t have = 0;
     char probe[65536];
     for (;;) {
         const bool in_place = have < out.bytes.size();
+        if (!in_place && !whole) break;  // the start was asked for, and read
         char* dst = in_place ? out.bytes.data() + have : probe;
         const std::size_t room = in_place ? out.bytes.size() - have : sizeof probe;
         DWORD got = 0;
@@ -352,7 +357,7 @@ base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, s
         have += got;
     }
     out.bytes.resize(have);
-    out.stat.size = have;
+    if (whole) out.stat.size = have;
     if (keep_open) {
         out.open_file = std::shared_ptr<const void>(h.release(), [](HANDLE kept) { CloseHandle(kept); });
     }

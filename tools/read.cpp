@@ -56,31 +56,46 @@ std::string mebibytes(std::uint64_t n) {
     return buf;
 }
 
-// A file load_text_file refused as not text: an image comes back as image content (when it is
-// within max_image_bytes); anything else keeps the refusal.
-ToolResult read_image(CallContext& ctx, const os::ResolvedPath& path, const std::string& given, base::Failure not_text) {
-    auto read = platform::read_regular_file(path.real, ctx.limits.max_file_size);
-    if (!read) return ToolResult::error(std::move(not_text));
-    const platform::ReadFile& file = *read;
-    const auto mime = image_type(file.bytes);
+ToolResult image_too_large(const std::string& given, std::string_view mime, std::uint64_t size) {
+    return ToolResult::error("Refused: " + given + " is an image (" + std::string(mime) + ") of " + mebibytes(size) +
+                                 ", over the " + mebibytes(max_image_bytes) +
+                                 " that read returns as image content (base64 grows it by a third, and clients drop "
+                                 "replies over 10 MiB). Ask the user to make a smaller copy (scaled down or "
+                                 "recompressed) and read that.",
+                             base::ErrorReason::too_large);
+}
+
+// An image too large to return, known by its first bytes and its size, refused before the file is
+// read whole (a 200 MB image cost 400 MB to refuse). Nothing when the file is anything else.
+std::optional<ToolResult> refuse_large_image(const CallContext& ctx, const std::string& given) {
+    auto resolved = ctx.workspace.resolve(given);
+    if (!resolved) return std::nullopt;
+    auto start = platform::read_regular_file(resolved->real, ctx.limits.max_file_size, false, 16);
+    if (!start || start->stat.size <= max_image_bytes) return std::nullopt;
+    // A file with other names under --ignore-reads: load_text_file's refusal, which says nothing of it.
+    if (start->stat.links > 1 && ctx.ignore && ctx.ignore->settings().ignore_reads) return std::nullopt;
+    const auto mime = image_type(start->bytes);
+    if (!mime) return std::nullopt;
+    return image_too_large(given, *mime, start->stat.size);
+}
+
+// A file load_text_file refused as not text, whose bytes it read: an image comes back as image
+// content (when it is within max_image_bytes); anything else keeps the refusal.
+ToolResult read_image(CallContext& ctx, const os::ResolvedPath& path, const std::string& given, const std::string& bytes,
+                      base::Failure not_text) {
+    const auto mime = image_type(bytes);
     if (!mime) return ToolResult::error(std::move(not_text));
-    if (file.bytes.size() > max_image_bytes)
-        return ToolResult::error("Refused: " + given + " is an image (" + std::string(*mime) + ") of " +
-                                     mebibytes(file.bytes.size()) + ", over the " + mebibytes(max_image_bytes) +
-                                     " that read returns as image content (base64 grows it by a third, and clients drop "
-                                     "replies over 10 MiB). Ask the user to make a smaller copy (scaled down or "
-                                     "recompressed) and read that.",
-                                 base::ErrorReason::too_large);
+    if (bytes.size() > max_image_bytes) return image_too_large(given, *mime, bytes.size());
     ToolResult result;
-    result.text = "Image " + path.display + ": " + std::string(*mime) + ", " + std::to_string(file.bytes.size()) +
+    result.text = "Image " + path.display + ": " + std::string(*mime) + ", " + std::to_string(bytes.size()) +
                   " bytes; shown as image content.";
-    const ledger::Fingerprint seen = ledger::Fingerprint::of(file.bytes);
+    const ledger::Fingerprint seen = ledger::Fingerprint::of(bytes);
     result.structured = {{"text", result.text},
                          {"file_path", path.real},
                          {"mime_type", *mime},
-                         {"sha256", os::sha256_hex(file.bytes)},
-                         {"size_bytes", file.bytes.size()}};
-    result.extra_content.push_back({{"type", "image"}, {"data", os::crypto::to_base64(file.bytes)}, {"mimeType", *mime}});
+                         {"sha256", os::sha256_hex(bytes)},
+                         {"size_bytes", bytes.size()}};
+    result.extra_content.push_back({{"type", "image"}, {"data", os::crypto::to_base64(bytes)}, {"mimeType", *mime}});
     ctx.file_states.record(path.real, seen);
     return result;
 }
@@ -97,9 +112,10 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
             if (auto refused = refuse_ignored(ctx, file.path, false); !refused) return ToolResult::error(std::move(refused).error());
         }
     }
+    if (auto refused = refuse_large_image(ctx, path)) return std::move(*refused);
     if (auto loaded = load_text_file(ctx, path, file); !loaded) {
         if (loaded.error().reason == base::ErrorReason::not_text && !file.path.real.empty())
-            return read_image(ctx, file.path, path, std::move(loaded).error());
+            return read_image(ctx, file.path, path, file.bytes, std::move(loaded).error());
         return ToolResult::error(std::move(loaded).error());
     }
 
@@ -195,25 +211,55 @@ Json failed_file(const std::string& path, const ToolResult& part) {
     return {{"file_path", path}, {"error", part.text}, {"reason", base::to_string(part.reason)}};
 }
 
-void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json files, const ResultView& view) {
-    std::string summary = "Read " + std::to_string(count - failed) + " of " + std::to_string(count) + " files";
+void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json files, const std::vector<std::string>& not_read,
+                 const ResultView& view, std::size_t budget) {
+    const std::size_t tried = count - not_read.size();
+    std::string summary = "Read " + std::to_string(tried - failed) + " of " + std::to_string(count) + " files";
     if (failed) summary += " (" + std::to_string(failed) + " could not be read: see [not read])";
+    if (!not_read.empty()) summary += "; " + std::to_string(not_read.size()) + " did not fit in this reply (see the end)";
     out.text = summary + ".\n\n" + out.text;
+    if (!not_read.empty()) {
+        // The names, as many as fit a line; all of them in structuredContent's not_read.
+        std::string names;
+        std::size_t shown = 0;
+        for (const auto& path : not_read) {
+            if (shown > 0 && names.size() + path.size() > 600) break;
+            names += (names.empty() ? "" : ", ") + path;
+            ++shown;
+        }
+        if (shown < not_read.size()) names += " and " + std::to_string(not_read.size() - shown) + " more";
+        out.text += "\n\n[not read] " + std::to_string(not_read.size()) + " more file" + (not_read.size() == 1 ? "" : "s") +
+                    " did not fit in this reply (about " + std::to_string(budget) +
+                    " bytes of text for this client): " + names + ". Read " + (not_read.size() == 1 ? "it" : "them") +
+                    " in another call (read with file_paths: the rest of the list).";
+    }
     if (view.shows == ResultView::Shows::both)
         out.structured = {{"text", text_after_json}, {"files", std::move(files)}};
     else
         out.structured = {{"text", out.text}, {"files", std::move(files)}};
+    if (!not_read.empty()) out.structured["not_read"] = not_read;
 }
 
-// file_paths: each file in turn (one lane at a time), each within an equal share of the reply's
-// budget, and at most max_image_bytes of images in all; a file that fails is reported in its place.
+// file_paths: each file in turn (one lane at a time), each within an equal share of what is left
+// of the reply's budget (the text and each file's facts, which clients such as Codex show in place
+// of the text), and at most max_image_bytes of images in all; a file that fails is reported in its
+// place. When what is left cannot hold another file, the rest are named, not read.
 asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, std::vector<std::string> paths) {
-    const std::size_t share = std::max<std::size_t>(ctx.limits.max_result_text / paths.size(), 1024);
+    constexpr std::size_t min_share = 1024;
+    const std::size_t budget = ctx.limits.max_result_text;
     ToolResult out;
     Json files = Json::array();
-    std::size_t image_bytes = 0, failed = 0;
-    for (const auto& path : paths) {
+    std::vector<std::string> not_read;
+    std::size_t image_bytes = 0, failed = 0, facts_bytes = 0;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        const std::string& path = paths[i];
         if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
+        const std::size_t used = out.text.size() + facts_bytes;
+        if (i > 0 && used + min_share > budget) {
+            not_read.assign(paths.begin() + static_cast<std::ptrdiff_t>(i), paths.end());
+            break;
+        }
+        const std::size_t share = std::max<std::size_t>((budget - std::min(budget, used)) / (paths.size() - i), min_share);
         ReadArgs one = args;
         one.file_path = path;
         one.file_paths.clear();
@@ -234,15 +280,17 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
             ++failed;
             out.text += "[not read] " + part.text;
             files.push_back(failed_file(path, part));
+            facts_bytes += files.back().dump().size();
             continue;
         }
         out.text += part.text;
         Json facts = std::move(part.structured);
         facts.erase("text");
+        facts_bytes += facts.dump().size();
         files.push_back(std::move(facts));
         for (auto& item : part.extra_content) out.extra_content.push_back(std::move(item));
     }
-    finish_many(out, paths.size(), failed, std::move(files), ctx.result_view);
+    finish_many(out, paths.size(), failed, std::move(files), not_read, ctx.result_view, budget);
     co_return out;
 }
 

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir, textOf, show,
+  BINARY, assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir, textOf, show,
 } from './helpers.mjs';
 
 requireBinary();
@@ -99,5 +99,26 @@ describe('read of several files and of images', { concurrency: true }, () => {
       assert.equal(both.content.filter((c) => c.type === 'image').length, 1);
       assert.match(textOf(both), /==> bin\.dat <==\n\[not read\] Refused/);
     });
+  });
+
+  test('an image of 200 MB is refused by its size without being read: the server stays within 150 MB of address space', async () => {
+    // Before, the refusal read the file whole, twice (400 MB); under this limit that was std::bad_alloc.
+    if (process.platform !== 'linux') return;
+    const dir = makeTempDir();
+    const file = path.join(dir, 'huge.png');
+    fs.writeFileSync(file, PNG.subarray(0, 16));
+    fs.truncateSync(file, 200 * 1024 * 1024);  // sparse: no disk used
+    const tr = new StdioClientTransport({ command: 'sh', args: ['-c', 'ulimit -v 150000 && exec "$0" --root "$1"', BINARY, dir] });
+    drain(tr.stderr);
+    const client = new Client({ name: 'mcp-edit-e2e-huge-image', version: '0.0.0' }, { capabilities: {} });
+    await client.connect(tr);
+    try {
+      const r = await client.callTool({ name: 'read', arguments: { file_path: file } }, undefined, { timeout: 10000 });
+      assert.equal(r.isError, true);
+      assert.match(textOf(r), /^Refused: .*huge\.png is an image \(image\/png\) of 200\.0 MiB, over the 5\.0 MiB that read returns/, show(r));
+    } finally {
+      await client.close().catch(() => {});
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -79,3 +79,32 @@ TEST_CASE("read of an image: MCP image content by magic bytes, bounded at 5 MiB;
     CHECK(has(binary.text, "looks binary"));
     CHECK(binary.extra_content.empty());
 }
+
+TEST_CASE("read file_paths keeps to the client's budget with many files: the rest are named, not read (issue 39)") {
+    // Codex's budget is 9,000 bytes; 128 files once came back as 131 KB (a share of at least 1 KB each).
+    Fixture f;
+    f.ctx.limits.max_result_text = 9000;
+    Json paths = Json::array();
+    for (int i = 0; i < 128; ++i) {
+        const std::string name = "f" + std::to_string(i) + ".txt";
+        f.put(name, lines("line", 200));
+        paths.push_back(name);
+    }
+    const auto r = f.call(tools::read_handler(), {{"file_paths", paths}});
+    INFO(r.text.substr(0, 400));
+    REQUIRE(!r.is_error);
+    const Json& files = r.structured["files"];
+    const Json& not_read = r.structured["not_read"];
+    REQUIRE(not_read.is_array());
+    CHECK(files.size() + not_read.size() == 128);
+    CHECK(files.size() >= 2);
+    CHECK(not_read.front() == paths[files.size()]);
+    CHECK(not_read.back() == "f127.txt");
+    CHECK(r.text.size() + files.dump().size() < 9000 + 2048);  // the budget, a header and the closing sentence
+    CHECK(has(r.text, "Read " + std::to_string(files.size()) + " of 128 files; " + std::to_string(not_read.size()) +
+                          " did not fit in this reply (see the end)."));
+    CHECK(has(r.text, "[not read] " + std::to_string(not_read.size()) + " more files did not fit in this reply"));
+    // The files read were recorded as read; the others were not.
+    CHECK(f.states.known_hash(f.path("f0.txt")).has_value());
+    CHECK_FALSE(f.states.known_hash(f.path("f127.txt")).has_value());
+}

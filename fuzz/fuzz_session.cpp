@@ -4,7 +4,8 @@
 // strings, missing and repeated keys. Promises checked on every input: no crash, no internal error,
 // every request with an id of its own gets one reply at most (exactly one unless the input cancels
 // requests or the server is left waiting on the client at EOF), a trailing ping is answered, and
-// the end of input ends the session.
+// the end of input ends the session. The server has two roots with files of the same names, and
+// files whose names hold a newline, an ESC, quotes or 255 bytes.
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -67,8 +68,14 @@ struct LoggedErrors {
     std::vector<std::string> errors;
 };
 
+// Names that have broken promises before: a newline that forged diff and listing lines, an ESC,
+// a name of 255 bytes (the longest most file systems allow), a name a second root also has.
+const std::string long_name = std::string(251, 'L') + ".txt";
+const std::vector<std::string> odd_names = {"odd\nname.txt", "esc\x1b[31m.txt", long_name, "tab\there \"q\" .txt"};
+
 struct Setup {
     fs::path root;
+    fs::path second_root;  // a second root with files of the same names
     server::Config config;
     std::unique_ptr<os::Workspace> workspace;
     tools::Registry registry;
@@ -78,7 +85,10 @@ struct Setup {
         root = fs::temp_directory_path() / "mcp-edit-fuzz-session-root";
         fs::create_directories(root);
         root = fs::canonical(root);
-        config.roots = {root.generic_string()};
+        second_root = fs::temp_directory_path() / "mcp-edit-fuzz-session-root2";
+        fs::create_directories(second_root);
+        second_root = fs::canonical(second_root);
+        config.roots = {root.generic_string(), second_root.generic_string()};
         config.roots_given = true;
         config.fsync = false;
         workspace = std::make_unique<os::Workspace>(config.roots);
@@ -91,12 +101,18 @@ struct Setup {
         base::log::set_level(base::log::Level::error);
     }
 
-    // The root as every input finds it: a.txt and b.txt, nothing else.
+    // The roots as every input finds them: a.txt and b.txt in both, the odd names and sub/c.txt in
+    // the first, nothing else.
     void reset_root() const {
         std::error_code ignored;
-        for (const auto& entry : fs::directory_iterator(root, ignored)) fs::remove_all(entry.path(), ignored);
-        std::ofstream(root / "a.txt", std::ios::binary) << "one\ntwo\nthree\n";
-        std::ofstream(root / "b.txt", std::ios::binary) << "\x01\x02 alpha\r\nbeta\r\n";
+        for (const fs::path& dir : {root, second_root}) {
+            for (const auto& entry : fs::directory_iterator(dir, ignored)) fs::remove_all(entry.path(), ignored);
+            std::ofstream(dir / "a.txt", std::ios::binary) << "one\ntwo\nthree\n";
+            std::ofstream(dir / "b.txt", std::ios::binary) << "\x01\x02 alpha\r\nbeta\r\n";
+        }
+        for (const std::string& name : odd_names) std::ofstream(root / name, std::ios::binary) << "one\r\ntwo\n";
+        fs::create_directories(root / "sub", ignored);
+        std::ofstream(root / "sub" / "c.txt", std::ios::binary) << "one\n";
     }
 };
 
@@ -249,23 +265,45 @@ Json modern_meta(Rng& rng) {
             {std::string(protocol::meta_client_info), {{"name", "fuzz"}, {"version", "1"}}}};
 }
 
+// A path a call names: mostly a.txt (in both roots), else an odd name, a file of the second root by
+// its absolute path, one in a folder, one to create with a newline in its folder's name.
+std::string some_path(Rng& rng) {
+    switch (pick(rng, 8)) {
+        case 0: return odd_names[pick(rng, odd_names.size())];
+        case 1: return (setup().second_root / "a.txt").generic_string();
+        case 2: return "sub/c.txt";
+        case 3: return "new\n+++ b/dir/" + odd_names[pick(rng, odd_names.size())];
+        default: return "a.txt";
+    }
+}
+
 Json tool_arguments(const std::string& tool, Rng& rng) {
     const bool dry = pick(rng, 2) == 0;
-    if (tool == "read") return {{"file_path", "a.txt"}, {"offset", 1}, {"limit", 2}};
-    if (tool == "edit") return {{"file_path", "a.txt"}, {"old_string", "one"}, {"new_string", "uno"}, {"replace_all", false}, {"dry_run", dry}};
+    const std::string path = some_path(rng);
+    if (tool == "read") {
+        if (pick(rng, 3) == 0) return {{"file_paths", {path, some_path(rng), "missing.txt"}}};
+        return {{"file_path", path}, {"offset", 1}, {"limit", 2}};
+    }
+    if (tool == "edit") return {{"file_path", path}, {"old_string", "one"}, {"new_string", "uno"}, {"replace_all", false}, {"dry_run", dry}};
     if (tool == "multiedit")
-        return {{"file_path", "a.txt"}, {"edits", {{{"old_string", "one"}, {"new_string", "1"}}, {{"old_string", "two"}, {"new_string", "2"}}}}, {"dry_run", dry}};
-    if (tool == "write") return {{"file_path", "c.txt"}, {"content", "new\n"}, {"dry_run", dry}};
-    if (tool == "insert") return {{"file_path", "a.txt"}, {"line", 0}, {"text", "zero"}, {"dry_run", dry}};
+        return {{"file_path", path}, {"edits", {{{"old_string", "one"}, {"new_string", "1"}}, {{"old_string", "two"}, {"new_string", "2"}}}}, {"dry_run", dry}};
+    if (tool == "write") return {{"file_path", pick(rng, 2) ? std::string("c.txt") : path}, {"content", "new\n"}, {"dry_run", dry}};
+    if (tool == "insert") return {{"file_path", path}, {"line", 0}, {"text", "zero"}, {"dry_run", dry}};
     if (tool == "apply_diff")
-        return {{"file_path", "a.txt"}, {"diff", "<<<<<<< SEARCH\ntwo\n=======\nzwei\n>>>>>>> REPLACE\n"}, {"dry_run", dry}};
-    if (tool == "undo") return {{"file_path", "a.txt"}, {"dry_run", dry}};
-    return {{"file_path", "a.txt"}};  // changes
+        return {{"file_path", path}, {"diff", "<<<<<<< SEARCH\ntwo\n=======\nzwei\n>>>>>>> REPLACE\n"}, {"dry_run", dry}};
+    if (tool == "undo") return {{"file_path", path}, {"dry_run", dry}};
+    if (tool == "move") return {{"from", path}, {"to", some_path(rng) + ".moved"}, {"overwrite", pick(rng, 2) == 0}, {"dry_run", dry}};
+    if (tool == "delete") return {{"file_path", path}, {"dry_run", dry}};
+    if (tool == "list") return {{"path", pick(rng, 2) ? std::string(".") : setup().second_root.generic_string()}};
+    if (tool == "find") return {{"pattern", pick(rng, 2) ? "**/*.txt" : "{a,b,{c,d}}*"}};
+    if (tool == "grep") return {{"pattern", pick(rng, 2) ? "one|two" : "(a+)+$"}, {"path", "."}};
+    return {{"file_path", path}};  // changes
 }
 
 // One valid message of either era (or a client's answer to a request of the server's).
 Json template_message(Rng& rng) {
-    static const std::vector<std::string> tools = {"read", "edit", "multiedit", "write", "insert", "apply_diff", "undo", "changes"};
+    static const std::vector<std::string> tools = {"read", "edit", "multiedit", "write", "insert", "apply_diff", "undo",
+                                                   "changes", "move", "delete", "list", "find", "grep"};
     const Json id = pick(rng, 4) == 0 ? Json("s" + std::to_string(pick(rng, 50))) : Json(pick(rng, 50));
     const auto request = [&id](const std::string& method, Json params) {
         return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};

@@ -28,9 +28,6 @@ struct IdentityHash {
     }
 };
 
-// At most this many link targets are remembered; links to folders past it are not entered.
-constexpr std::size_t max_followed_links = 65536;
-
 std::string why_unreadable(int err) {
     if (err == ELOOP || err == ENOTDIR || err == EXDEV)
         return "it changed while the walk reached it (replaced by a symlink or a file)";
@@ -69,6 +66,7 @@ public:
             Level& level = stack_.back();
             if (level.next >= level.listing.entries.size()) {
                 summary_.unread += level.listing.unread;
+                if (level.listing.unread && summary_.crowded++ < max_capped_named) summary_.crowded_paths.push_back(level.path);
                 visitor_.leave_folder(level.path, level.depth - 1, level.listing.unread);
                 stack_.pop_back();
                 continue;
@@ -163,9 +161,12 @@ private:
                 w.link = LinkKind::inside;
                 if (st.kind == platform::FileKind::directory) {
                     w.kind = EntryKind::directory;
-                    if (inside_stack(st.identity) || followed_.count(st.identity) ||
-                        followed_.size() >= max_followed_links)
+                    if (inside_stack(st.identity) || followed_.count(st.identity)) {
                         w.link = LinkKind::loop;
+                    } else if (followed_.size() >= max_followed_links) {
+                        w.link = LinkKind::loop;  // not entered, and counted as a cap reached
+                        ++summary_.links_not_followed;
+                    }
                 } else if (st.kind == platform::FileKind::regular) {
                     w.kind = EntryKind::file;
                     w.size = st.size;
@@ -201,8 +202,12 @@ private:
             summary_.stopped = true;
             return false;
         }
-        if (!is_directory || refusal || next != WalkStep::go_on || level.depth >= options_.max_depth) return true;
+        if (!is_directory || refusal || next != WalkStep::go_on) return true;
         if (w.link != LinkKind::none && w.link != LinkKind::inside) return true;
+        if (level.depth >= options_.max_depth) {
+            if (summary_.too_deep++ < max_capped_named) summary_.too_deep_paths.push_back(path);
+            return true;
+        }
         Level child;
         child.path = path;
         child.depth = level.depth + 1;

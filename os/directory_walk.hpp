@@ -95,6 +95,9 @@ struct WalkOptions {
     const std::atomic<bool>* cancelled = nullptr;  // checked before each entry
 };
 
+// Paths of folders where a cap was reached, named in WalkSummary: at most this many of each.
+constexpr std::size_t max_capped_named = 3;
+
 struct WalkSummary {
     bool cancelled = false;        // the flag was seen set
     bool stopped = false;          // the visitor said stop
@@ -102,7 +105,18 @@ struct WalkSummary {
     std::uint64_t hidden = 0;      // dot-names left out (include_hidden false)
     std::uint64_t unread = 0;      // past max_entries_per_folder, all folders together
     std::uint64_t unreadable = 0;  // folders that could not be read
+    // Caps reached (each means the walk did not see everything below the start):
+    std::uint64_t too_deep = 0;          // folders at max_depth the visitor wanted entered: not entered
+    std::uint64_t crowded = 0;           // folders with entries past max_entries_per_folder
+    std::uint64_t links_not_followed = 0;  // links to folders not entered: max_followed_links were followed
+    std::vector<std::string> too_deep_paths;  // the first max_capped_named of them (relative to the start)
+    std::vector<std::string> crowded_paths;   // likewise ("" for the start itself)
+    // True when a cap was reached (cancellation and a visitor's stop are the caller's to tell).
+    bool capped() const { return too_deep || crowded || links_not_followed; }
 };
+
+// The number of links to folders a walk follows, at most (their targets are remembered).
+constexpr std::size_t max_followed_links = 65536;
 
 // The walk: depth first, each folder's entries sorted by name (bytewise), each folder's entry
 // visited before what is in it. Symlinks are followed only to places inside the roots, and never

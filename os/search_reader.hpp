@@ -25,8 +25,14 @@ public:
     SearchReader& operator=(const SearchReader&) = delete;
 
     // Reads the file at the absolute real path `real` whole; the bytes stay valid until the next
-    // call. Fails with the ReadFailure read_regular_file would give.
-    base::Result<std::string_view, ReadFailure> read(const std::string& real, std::uint64_t max_size);
+    // call. Fails with the ReadFailure read_regular_file would give. `skip_linked`: a file with
+    // other names (hard links, one of which may be an ignored file's) is not read at all: the
+    // result is empty and linked() is true (what `read` refuses under --ignore-reads).
+    base::Result<std::string_view, ReadFailure> read(const std::string& real, std::uint64_t max_size,
+                                                     bool skip_linked = false);
+
+    // Whether the last file read was left unread by skip_linked.
+    bool linked() const { return linked_; }
 
     // Whether the last file read holds a NUL byte, a CR: found piece by piece as it is read, while
     // each piece is still in the CPU's cache (a second pass over a big file would come from memory).
@@ -39,7 +45,7 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
-    bool nul_ = false, cr_ = false;
+    bool nul_ = false, cr_ = false, linked_ = false;
 };
 
 }  // namespace platform

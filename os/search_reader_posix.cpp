@@ -43,8 +43,10 @@ struct SearchReader::Impl {
 SearchReader::SearchReader() : impl_(std::make_unique<Impl>()) {}
 SearchReader::~SearchReader() = default;
 
-base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string& real, std::uint64_t max_size) {
+base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string& real, std::uint64_t max_size,
+                                                               bool skip_linked) {
     Impl& s = *impl_;
+    linked_ = nul_ = cr_ = false;
     const std::string name(os::name_of(real));
     const std::string folder = os::parent_of(real);
     if (name.empty() || name == "." || name == "..") return ReadFailure::failed(ReadFailure::Why::io, "not a file name");
@@ -73,11 +75,14 @@ base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string
     if (kind != FileKind::regular) return ReadFailure::not_regular_file(kind);
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size > max_size) return ReadFailure::over_limit(size);
+    if (skip_linked && st.st_nlink > 1) {  // checked on the descriptor that would be read
+        linked_ = true;
+        return std::string_view();
+    }
     // Room for one byte more than fstat said: a short read then ends the file in one call, and a
     // file that grew meanwhile fills the room and is read on, within max_size.
     s.reserve(static_cast<std::size_t>(size) + 1, 0);
     std::size_t have = 0;
-    nul_ = cr_ = false;
     for (;;) {
         if (have == s.capacity) {
             if (have > max_size) return ReadFailure::over_limit(have);

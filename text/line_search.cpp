@@ -1,10 +1,15 @@
-// The grep search core over PCRE2: the pattern runs over the whole file at once (multiline, so ^
-// and $ meet line ends), and each hit is confirmed on its line alone when it could depend on another.
+// The grep search core over PCRE2. A pattern that cannot see past a line's ends runs over the whole
+// file at once (multiline, so ^ and $ meet line ends) and each hit is confirmed on its line alone when
+// it could depend on another; any other pattern runs on each line as its own subject. Every PCRE2 call
+// tries a bounded number of start positions (an offset limit that adapts to how long calls take), and
+// the stop flag is checked between calls, so a cancelled search ends within milliseconds.
 #include "text/line_search.hpp"
 
 #include <pcre2.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cstring>
 #include <new>
 
@@ -17,9 +22,11 @@ namespace text {
 struct LinePattern::Code {
     pcre2_code* code = nullptr;
     bool jit = false;
-    // A match may look behind its start (lookbehind): on the whole buffer that could see the line
+    bool utf = false;  // compiled in UTF mode: a start offset must not fall inside a character
+    // A match may look behind its start (lookbehind, \b): on the whole buffer that could see the line
     // before, so such hits are confirmed on the line alone.
     bool looks_behind = false;
+    bool each_line_alone = false;  // see LinePattern::each_line_alone
     ~Code() {
         if (code) pcre2_code_free(code);
     }
@@ -28,7 +35,17 @@ struct LinePattern::Code {
 namespace {
 
 constexpr std::size_t binary_probe_bytes = 8 * 1024;
-constexpr std::uint32_t match_limit = 1'000'000;  // backtracking steps per match attempt
+constexpr std::uint32_t match_limit = 1'000'000;  // backtracking steps per start position (a few ms)
+// Start positions one PCRE2 call may try: the first call of a matcher tries first_slice; a call
+// that took under fast_call doubles it (up to max_slice), one over slow_call quarters it (down to 1).
+// One start position costs at most match_limit steps, so a call ends within a few milliseconds
+// once the slice has adapted, and the stop flag is looked at between calls.
+constexpr std::size_t first_slice = 64;
+constexpr std::size_t max_slice = 1 << 20;
+constexpr auto fast_call = std::chrono::milliseconds(1);
+constexpr auto slow_call = std::chrono::milliseconds(8);
+// A slow call that leaves the slice below this makes the matcher search line by line (see search()).
+constexpr std::size_t per_line_below = 1024;
 const std::string ellipsis = "\xE2\x80\xA6";
 
 std::string pcre2_message(int code) {
@@ -65,11 +82,36 @@ std::string pattern_error(std::string_view pattern, int code, std::size_t offset
     return message;
 }
 
+// Whether a match of `pattern` run over the whole file could differ from its matches on each line
+// alone in a way the confirmation of hits cannot repair, i.e. a line that matches alone might not
+// be found: assertions that look outside the match (lookaround; \A \Z \z \G), groups that do not
+// give back what they took (atomic groups, possessive quantifiers: on the whole file they may eat
+// the line end), backtracking verbs and leading options (*...), and options that turn multiline
+// off ((?-m), (?^)). Conservative: the words are looked for in the pattern's text as written
+// (an escaped or bracketed `(?=` too), and a false alarm costs only speed.
+bool sees_past_line(std::string_view pattern) {
+    for (const std::string_view word : {"(?=", "(?!", "(?<=", "(?<!", "(?*", "(?<*", "(?>", "(*", "\\A", "\\Z", "\\z",
+                                        "\\G", "*+", "++", "?+", "}+"})
+        if (pattern.find(word) != std::string_view::npos) return true;
+    // (?-m) (?i-m:...) (?^) (?^i): an option group that unsets options (multiline among them, maybe).
+    for (std::size_t at = pattern.find("(?"); at != std::string_view::npos; at = pattern.find("(?", at + 2)) {
+        std::size_t i = at + 2;
+        bool unsets = false;
+        while (i < pattern.size() && (std::isalpha(static_cast<unsigned char>(pattern[i])) || pattern[i] == '-' || pattern[i] == '^')) {
+            unsets = unsets || pattern[i] == '-' || pattern[i] == '^';
+            ++i;
+        }
+        if (unsets && i < pattern.size() && (pattern[i] == ')' || pattern[i] == ':')) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 base::Result<LinePattern, std::string> LinePattern::compile(std::string_view pattern, PatternOptions options) {
     // Multiline: the whole file is one subject, and ^ and $ meet every line's ends (a literal has neither).
-    std::uint32_t flags = options.literal ? PCRE2_LITERAL : PCRE2_MULTILINE;
+    // Offset limit: each call tries a bounded run of start positions (see first_slice).
+    std::uint32_t flags = (options.literal ? PCRE2_LITERAL : PCRE2_MULTILINE) | PCRE2_USE_OFFSET_LIMIT;
     if (options.case_insensitive) flags |= PCRE2_CASELESS;
     // UTF mode (`.` is a character, case folding beyond ASCII) when the pattern is UTF-8; files
     // with invalid bytes are still searched (such a byte is never part of a match).
@@ -88,6 +130,8 @@ base::Result<LinePattern, std::string> LinePattern::compile(std::string_view pat
     auto compiled = std::make_shared<Code>();
     compiled->code = code;
     compiled->jit = pcre2_jit_compile(code, PCRE2_JIT_COMPLETE) == 0;
+    compiled->utf = (flags & PCRE2_UTF) != 0;
+    compiled->each_line_alone = !options.literal && sees_past_line(pattern);
     std::uint32_t lookbehind = 0;
     if (pcre2_pattern_info(code, PCRE2_INFO_MAXLOOKBEHIND, &lookbehind) == 0) compiled->looks_behind = lookbehind > 0;
     LinePattern out;
@@ -96,20 +140,76 @@ base::Result<LinePattern, std::string> LinePattern::compile(std::string_view pat
     return out;
 }
 
+bool LinePattern::each_line_alone() const { return code_->each_line_alone; }
+
 bool FileSearch::matches_dropped() const { return kept_matches() < matching_lines; }
 
 std::size_t FileSearch::kept_matches() const {
     return static_cast<std::size_t>(std::count_if(lines.begin(), lines.end(), [](const FoundLine& l) { return l.match; }));
 }
 
+namespace {
+
+// What one attempt to find a match came to.
+enum class Attempt {
+    found,    // ovector holds the match
+    none,     // no match starts in the range
+    gave_up,  // PCRE2 stopped with an error (match, depth or heap limit; JIT stack)
+    stopped,  // the stop flag was seen set between calls
+};
+
+}  // namespace
+
 struct LineMatcher::State {
     pcre2_match_data* data = nullptr;
     pcre2_match_context* context = nullptr;
     pcre2_jit_stack* stack = nullptr;
+    std::size_t slice = first_slice;  // start positions per call, adapted to the pattern's cost
+    bool costly = false;  // slow calls shrank the slice below per_line_below: search line by line from then on
+    std::size_t slow_calls = 0;
     ~State() {
         if (data) pcre2_match_data_free(data);
         if (context) pcre2_match_context_free(context);
         if (stack) pcre2_jit_stack_free(stack);
+    }
+
+    // The first match in `subject` that starts in [start, last_start], found by calls that each
+    // try at most `slice` start positions. `subject_end(limit)`: the subject's length for a call
+    // whose matches start at most at `limit` (at least limit; a line's end, so no line is cut).
+    template <class SubjectEnd>
+    Attempt first_match(const LinePattern::Code& code, const char* subject, std::size_t start, std::size_t last_start,
+                        SubjectEnd subject_end, const std::atomic<bool>* stop) {
+        const auto* units = reinterpret_cast<PCRE2_SPTR>(subject);
+        for (;;) {
+            const std::size_t limit = last_start - start > slice ? start + slice : last_start;
+            const std::size_t length = subject_end(limit);
+            pcre2_set_offset_limit(context, limit);
+            const auto began = std::chrono::steady_clock::now();
+            const int rc = code.jit ? pcre2_jit_match(code.code, units, length, start, 0, data, context)
+                                    : pcre2_match(code.code, units, length, start, 0, data, context);
+            const auto took = std::chrono::steady_clock::now() - began;
+            if (took > slow_call) {
+                slice = std::max<std::size_t>(1, slice / 4);
+                // Three slow calls (not one preempted call) and a small slice: the pattern is costly.
+                costly = costly || (++slow_calls >= 3 && slice < per_line_below);
+            } else if (took < fast_call && rc == PCRE2_ERROR_NOMATCH && limit - start >= slice) {
+                slice = std::min(max_slice, slice * 2);
+            }
+            if (rc >= 0) return Attempt::found;
+            if (rc != PCRE2_ERROR_NOMATCH) return Attempt::gave_up;
+            if (limit >= last_start) return Attempt::none;
+            start = limit + 1;
+            // In UTF mode a start offset inside a character is refused: on to the next character's start.
+            if (code.utf)
+                for (int i = 0; i < 3 && start < last_start && (static_cast<unsigned char>(subject[start]) & 0xC0) == 0x80; ++i) ++start;
+            if (stop && stop->load(std::memory_order_relaxed)) return Attempt::stopped;
+        }
+    }
+
+    // Matches `line` alone (its own subject: nothing before or after it is seen).
+    Attempt line_alone(const LinePattern::Code& code, std::string_view line, const std::atomic<bool>* stop) {
+        const std::size_t size = line.size();
+        return first_match(code, line.data(), 0, size, [size](std::size_t) { return size; }, stop);
     }
 };
 
@@ -186,10 +286,7 @@ private:
 }  // namespace
 
 bool LineMatcher::matches_line(std::string_view line) {
-    const auto* subject = reinterpret_cast<PCRE2_SPTR>(line.data());
-    const int rc = code_->jit ? pcre2_jit_match(code_->code, subject, line.size(), 0, 0, state_->data, state_->context)
-                              : pcre2_match(code_->code, subject, line.size(), 0, 0, state_->data, state_->context);
-    return rc >= 0;
+    return state_->line_alone(*code_, line, nullptr) == Attempt::found;
 }
 
 FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limits, const KnownBytes* known) {
@@ -210,7 +307,6 @@ FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limit
     }
 
     const BodyLines lines(body, known ? known->cr : std::memchr(body.data(), '\r', body.size()) != nullptr);
-    const auto* subject = reinterpret_cast<PCRE2_SPTR>(body.data());
     PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(state_->data);
 
     std::size_t kept_bytes = 0, kept_matches = 0;
@@ -248,57 +344,93 @@ FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limit
         after_left = 0;
     };
 
+    // A line where the pattern gave up: counted, the first ones by number.
+    auto gave_up_on = [&](std::size_t begin) {
+        ++out.failed_lines;
+        if (out.failed_at.size() < FileSearch::max_failed_named) out.failed_at.push_back(number_of(begin));
+    };
+    // A matching line [begin, end), its match at [mb, me) of it.
+    auto matched = [&](std::size_t begin, std::size_t end, std::size_t mb, std::size_t me) {
+        ++out.matching_lines;
+        if (keeping && (kept_matches >= limits.max_kept_matches || kept_bytes >= limits.max_kept_bytes)) {
+            pay_after(begin);
+            keeping = false;
+        }
+        if (!keeping) return;
+        const std::size_t number = number_of(begin);
+        pay_after(begin);
+        // Context before: back from this line, not into lines already kept.
+        std::vector<std::pair<std::size_t, std::size_t>> before;  // line starts and ends, nearest first
+        std::size_t at = begin;
+        while (before.size() < limits.context && at > 0) {
+            const std::size_t prev_start = lines.start_of(at - 1);
+            if (prev_start < after_last_kept) break;
+            before.emplace_back(prev_start, lines.end_of(prev_start));
+            at = prev_start;
+        }
+        for (std::size_t i = before.size(); i-- > 0;) keep(number - i - 1, before[i].first, before[i].second, false, 0, 0);
+        keep(number, begin, end, true, mb, me);
+        after_left = limits.context;
+    };
+    // The line [begin, end) decided alone; false when the stop flag was seen.
+    auto decide_alone = [&](std::size_t begin, std::size_t end) {
+        switch (state_->line_alone(*code_, body.substr(begin, end - begin), limits.stop)) {
+            case Attempt::found: matched(begin, end, ovector[0], ovector[1]); return true;
+            case Attempt::none: return true;
+            case Attempt::gave_up: gave_up_on(begin); return true;
+            case Attempt::stopped: break;
+        }
+        out.stopped = true;
+        return false;
+    };
+
+    // The whole file as one subject. A call whose starts end at `limit` sees up to the end of the
+    // line holding `limit` (found once per line: later limits in the same line reuse it).
+    std::size_t end_known_from = 1, end_known = 0;  // end_known is the line end for limits in [end_known_from, end_known]
+    const auto subject_end = [&](std::size_t limit) {
+        if (limit >= body.size()) return body.size();
+        if (limit < end_known_from || limit > end_known) {
+            end_known_from = limit;
+            end_known = lines.end_of(limit);
+        }
+        return end_known;
+    };
     std::size_t from = 0;
+    bool alone = false;  // this file line by line from here on
     while (from < body.size()) {
         if (limits.stop && limits.stop->load(std::memory_order_relaxed)) {
             out.stopped = true;
             break;
         }
-        const int rc = code_->jit ? pcre2_jit_match(code_->code, subject, body.size(), from, 0, state_->data, state_->context)
-                                  : pcre2_match(code_->code, subject, body.size(), from, 0, state_->data, state_->context);
-        if (rc == PCRE2_ERROR_NOMATCH) break;
-        if (rc < 0) {
-            // The pattern gave up (backtracking limit, JIT stack) at this line: count it, go on after it.
-            ++out.failed_lines;
-            from = lines.next_start(lines.end_of(from));
+        // Line by line when the pattern asks for it, or once it proved so costly per start position
+        // that the slice shrank: then no start explores past its own line.
+        if (alone || code_->each_line_alone || state_->costly) {
+            const std::size_t end = lines.end_of(from);
+            if (!decide_alone(from, end)) break;
+            from = lines.next_start(end);
+            continue;
+        }
+        const Attempt attempt = state_->first_match(*code_, body.data(), from, body.size(), subject_end, limits.stop);
+        if (attempt == Attempt::none) break;
+        if (attempt == Attempt::stopped) {
+            out.stopped = true;
+            break;
+        }
+        if (attempt == Attempt::gave_up) {
+            // Somewhere from this line on the pattern gave up: from this line on, each line alone
+            // decides (so a line it gives up on costs one try, not two).
+            alone = true;
             continue;
         }
         const std::size_t s = ovector[0], e = ovector[1];
         std::size_t begin = lines.start_of(s);
         if (begin < from) begin = from;
         const std::size_t end = lines.end_of(begin);
-        std::size_t mb = s - begin, me = std::min(e, end) - begin;
         if (e > end || s > end || code_->looks_behind) {
             // The hit crossed a line end or may have looked at the line before: the line alone decides.
-            const std::string_view line = body.substr(begin, end - begin);
-            if (!matches_line(line)) {
-                from = lines.next_start(end);
-                continue;
-            }
-            mb = ovector[0];
-            me = ovector[1];
-        }
-        ++out.matching_lines;
-        if (keeping && (kept_matches >= limits.max_kept_matches || kept_bytes >= limits.max_kept_bytes)) {
-            pay_after(begin);
-            keeping = false;
-        }
-        if (keeping) {
-            const std::size_t number = number_of(begin);
-            pay_after(begin);
-            // Context before: back from this line, not into lines already kept.
-            std::vector<std::pair<std::size_t, std::size_t>> before;  // line starts and ends, nearest first
-            std::size_t at = begin;
-            while (before.size() < limits.context && at > 0) {
-                const std::size_t prev_start = lines.start_of(at - 1);
-                if (prev_start < after_last_kept) break;
-                before.emplace_back(prev_start, lines.end_of(prev_start));
-                at = prev_start;
-            }
-            for (std::size_t i = before.size(); i-- > 0;)
-                keep(number - i - 1, before[i].first, before[i].second, false, 0, 0);
-            keep(number, begin, end, true, mb, me);
-            after_left = limits.context;
+            if (!decide_alone(begin, end)) break;
+        } else {
+            matched(begin, end, s - begin, e - begin);
         }
         from = lines.next_start(end);
     }

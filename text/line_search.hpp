@@ -1,5 +1,7 @@
 // The grep tool's search core: a pattern (PCRE2, JIT-compiled once per call) run over one file's
 // bytes, yielding its matching lines with numbers and merged context, cut and shown as `read` shows them.
+// Each line is matched alone (lookaround, \A and \Z see only that line), and no single PCRE2 call
+// runs long: a cancelled search ends within milliseconds, whatever the pattern.
 #pragma once
 
 #include <atomic>
@@ -27,6 +29,12 @@ public:
     static base::Result<LinePattern, std::string> compile(std::string_view pattern, PatternOptions options);
 
     const std::string& source() const { return source_; }
+
+    // True when the pattern may see past a line's ends if run over the whole file (lookaround,
+    // \A \Z \z \G, atomic groups and possessive quantifiers, backtracking verbs, (?-m)): then
+    // every line is its own subject. Otherwise the file is one subject (much faster) and each hit
+    // is confirmed on its line alone when it could depend on another; the lines found are the same.
+    bool each_line_alone() const;
 
     struct Code;  // the PCRE2 code (line_search.cpp)
 
@@ -57,6 +65,8 @@ struct FileSearch {
     bool stopped = false;           // SearchLimits::stop was seen set: the file was not searched to its end
     std::size_t matching_lines = 0; // every matching line, kept or not
     std::size_t failed_lines = 0;   // lines where the pattern gave up (backtracking limit): not searched to the end
+    std::vector<std::size_t> failed_at;  // the first of those lines' numbers (at most max_failed_named)
+    static constexpr std::size_t max_failed_named = 10;
     std::vector<FoundLine> lines;   // the kept matching lines and their context, in order
     bool matches_dropped() const;   // some matching lines were only counted
     std::size_t kept_matches() const;
@@ -82,11 +92,12 @@ public:
     // `known`: the NUL and CR facts of `bytes`, so they are not looked for again.
     FileSearch search(std::string_view bytes, const SearchLimits& limits, const KnownBytes* known = nullptr);
 
-    // True when the line's own text (no terminator) matches.
+    // True when the line's own text (no terminator) matches (false too when the pattern gave up).
     bool matches_line(std::string_view line);
 
+    struct State;  // PCRE2's match data, match context and JIT stack, and the adaptive slice (line_search.cpp)
+
 private:
-    struct State;
     std::shared_ptr<const LinePattern::Code> code_;
     std::unique_ptr<State> state_;
 };

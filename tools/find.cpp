@@ -149,13 +149,16 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
     options.stat_files = by_modified;
     options.include_hidden = args.include_hidden || starts_with(pattern, ".") || pattern.find("/.") != std::string::npos ||
                              pattern.find("{.") != std::string::npos || pattern.find(",.") != std::string::npos;
-    if (pattern.find("**") == std::string::npos && glob->on_path())
-        options.max_depth = static_cast<std::size_t>(std::count(pattern.begin(), pattern.end(), '/')) + 1;
+    // A path pattern without `**` matches nothing below its own depth: the walk stops there (not a cap).
+    const bool depth_is_cap = !(pattern.find("**") == std::string::npos && glob->on_path());
+    if (!depth_is_cap) options.max_depth = static_cast<std::size_t>(std::count(pattern.begin(), pattern.end(), '/')) + 1;
     FindVisitor visitor(ctx, *glob, glob->on_path() ? literal_prefix(pattern) : "", by_modified, max_results);
     const os::WalkSummary summary = os::walk_directory(options, visitor);
     if (summary.cancelled)
-        return ToolResult::error("find under " + start->folder.display + " was cancelled.", base::ErrorReason::cancelled);
+        return ToolResult::error("find under " + shown_path(start->folder.display) + " was cancelled.", base::ErrorReason::cancelled);
     visitor.left_out().add_hidden(summary.hidden);
+    const std::string caps = walk_caps_text(summary, *start, options.max_depth, depth_is_cap, "find");
+    const bool complete = visitor.complete() && caps.empty();
 
     const std::size_t budget = std::min(listing_text_budget, ctx.limits.max_result_text);
     const std::vector<Match> matches = visitor.matches();
@@ -172,20 +175,21 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
         ++shown;
     }
     const std::uint64_t total = visitor.total();
-    const std::string where = start->folder.display == "." ? "" : " under " + shown_text(start->folder.display);
+    const std::string where = start->folder.display == "." ? "" : " under " + shown_path(start->folder.display);
     std::string out;
     if (total == 0) {
         out = "No file matches `" + shown_text(args.pattern) + "`" + where + ".";
         if (!glob->on_path()) out += " (A pattern without `/` matches file names at any depth.)";
     } else {
-        out = with_commas(total) + (visitor.complete() ? "" : "+") + (total == 1 ? " file matches `" : " files match `") +
+        out = with_commas(total) + (complete ? "" : "+") + (total == 1 ? " file matches `" : " files match `") +
               shown_text(args.pattern) + "`" + where + (by_modified ? ", newest first" : "") + ":\n" + body;
         if (shown < total)
-            out += "\xE2\x80\xA6 " + with_commas(total - shown) + (visitor.complete() ? "" : "+") +
+            out += "\xE2\x80\xA6 " + with_commas(total - shown) + (complete ? "" : "+") +
                    " more; narrow the pattern or the path" +
                    (shown < max_results ? " (one result stays under " + compact_size(budget) + " of JSON text)" : "") + ".\n";
     }
     std::string notes;
+    if (!caps.empty()) notes += caps + "\n";
     if (const std::string left = visitor.left_out().text(ctx.workspace, *start->root); !left.empty()) notes += left + "\n";
     if (!visitor.unreadable().empty()) {
         std::string s = "Could not read " + with_commas(visitor.unreadable().size()) +
@@ -197,10 +201,10 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
     ToolResult r;
     r.structured = {
         {"pattern", shown_text(args.pattern)},
-        {"path", shown_text(start->folder.display)},
+        {"path", shown_path(start->folder.display)},
         {"shown", shown},
         {"total", total},
-        {"complete", visitor.complete()},
+        {"complete", complete},
         {"truncated", shown < total},
         {"left_out", visitor.left_out().json(ctx.workspace, *start->root)},
     };

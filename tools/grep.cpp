@@ -46,6 +46,7 @@ struct GrepOutcome {
     std::size_t bytes = 0;  // what it holds, about (counted against window_result_bytes)
     bool too_large = false;
     bool unreadable = false;
+    bool linked = false;  // other names (hard links) under --ignore-reads: not read, as `read` refuses it
     std::string shown;
 };
 
@@ -167,10 +168,15 @@ private:
         GrepOutcome out;
         out.shown = job.shown;
         if (cancelled()) return out;
-        const auto read = reader.read(job.real, ctx_.limits.max_file_size);
+        const bool ignore_reads = ctx_.ignore && ctx_.ignore->settings().ignore_reads;
+        const auto read = reader.read(job.real, ctx_.limits.max_file_size, ignore_reads);
         if (!read) {
             out.too_large = read.error().why == platform::ReadFailure::Why::too_large;
             out.unreadable = !out.too_large;
+            return out;
+        }
+        if (reader.linked()) {
+            out.linked = true;
             return out;
         }
         const std::string_view bytes = *read;
@@ -205,8 +211,13 @@ public:
         ++searched_;
         if (o.too_large) ++too_large_;
         if (o.unreadable) ++unreadable_;
+        if (o.linked) ++linked_;
         if (o.search.binary) ++binary_;
-        if (o.search.failed_lines) failed_lines_ += o.search.failed_lines;
+        if (o.search.failed_lines) {
+            failed_lines_ += o.search.failed_lines;
+            for (const std::size_t line : o.search.failed_at)
+                if (failed_named_.size() < max_failed_named) failed_named_.push_back(o.shown + ":" + std::to_string(line));
+        }
         const std::size_t found = o.search.matching_lines;
         if (found == 0) return !full_;
         matches_ += found;
@@ -248,12 +259,13 @@ public:
     }
 
     // `notes`: what the walk left out (a line, or ""), after the counts; `left_out` its JSON (or null).
+    // `capped`: the walk reached a cap (said in notes): not every file was searched.
     ToolResult result(const std::string& pattern, const std::string& where, bool literal, const std::string& notes = "",
-                      const Json& left_out = nullptr) const {
+                      const Json& left_out = nullptr, bool capped = false) const {
         std::string head;
         if (matches_ == 0) {
             head = "No matches for " + std::string(literal ? "the text" : "the pattern") + " `" + shown_text(pattern) +
-                   "` in " + count_with_commas(searched_ - binary_ - too_large_ - unreadable_, "file", "files") + " under " + where +
+                   "` in " + count_with_commas(searched_ - binary_ - too_large_ - unreadable_ - linked_, "file", "files") + " under " + where +
                    ".";
         } else {
             head = count_with_commas(matches_, "matching line", "matching lines") + " in " +
@@ -269,14 +281,22 @@ public:
         if (binary_) skipped.push_back(count_with_commas(binary_, "binary file", "binary files"));
         if (too_large_) skipped.push_back(count_with_commas(too_large_, "file", "files") + " over --max-file-size");
         if (unreadable_) skipped.push_back(count_with_commas(unreadable_, "file", "files") + " that could not be read");
+        if (linked_)
+            skipped.push_back(count_with_commas(linked_, "file", "files") +
+                              " with other names (hard links), which --ignore-reads keeps from being read (one of "
+                              "the names may be an ignored file's)");
         if (!skipped.empty()) {
             tail += "\nNot searched: ";
             for (std::size_t i = 0; i < skipped.size(); ++i) tail += (i ? ", " : "") + skipped[i];
             tail += ".";
         }
-        if (failed_lines_)
+        if (failed_lines_) {
             tail += "\nThe pattern gave up (too much backtracking) on " + count_with_commas(failed_lines_, "line", "lines") +
-                    ": simplify nested repetitions such as (a+)+.";
+                    ", which " + (failed_lines_ == 1 ? "was" : "were") + " not searched: ";
+            for (std::size_t i = 0; i < failed_named_.size(); ++i) tail += (i ? ", " : "") + failed_named_[i];
+            if (failed_lines_ > failed_named_.size()) tail += ", and " + with_commas(failed_lines_ - failed_named_.size()) + " more";
+            tail += ". Simplify nested repetitions such as (a+)+ or long ranges such as [\\s\\S]{1,4000}.";
+        }
         ToolResult r;
         r.text = head + (text_.empty() ? "" : "\n" + text_) + tail;
         while (!r.text.empty() && r.text.back() == '\n') r.text.pop_back();
@@ -291,6 +311,7 @@ public:
             {"files_searched", searched_},
             {"binary_skipped", binary_},
             {"truncated", hidden_matches_ > 0},
+            {"complete", !capped && failed_lines_ == 0 && linked_ == 0 && too_large_ == 0 && unreadable_ == 0},
             {"files", files_},
         };
         if (!left_out.is_null()) r.structured["left_out"] = left_out;
@@ -312,7 +333,9 @@ private:
     std::string text_;
     Json files_ = Json::array();
     bool full_ = false;
-    std::uint64_t searched_ = 0, binary_ = 0, too_large_ = 0, unreadable_ = 0, failed_lines_ = 0;
+    static constexpr std::size_t max_failed_named = 10;  // lines the pattern gave up on, named as path:line
+    std::vector<std::string> failed_named_;
+    std::uint64_t searched_ = 0, binary_ = 0, too_large_ = 0, unreadable_ = 0, failed_lines_ = 0, linked_ = 0;
     std::uint64_t matches_ = 0, files_with_matches_ = 0, shown_matches_ = 0, hidden_matches_ = 0, hidden_files_ = 0;
 };
 
@@ -343,7 +366,7 @@ private:
 };
 
 ToolResult cancelled_result(const std::string& where) {
-    return ToolResult::error("grep under " + where + " was cancelled.", base::ErrorReason::cancelled);
+    return ToolResult::error("grep under " + shown_path(where) + " was cancelled.", base::ErrorReason::cancelled);
 }
 
 ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
@@ -377,13 +400,23 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     if (auto resolution = ctx.workspace.resolve(given); resolution && resolution->exists &&
         platform::stat_path(resolution->real).kind == platform::FileKind::regular) {
         const os::ResolvedPath& resolved = *resolution;
-        if (ctx.ignore && ctx.ignore->settings().ignore_reads)
+        const std::string shown = shown_path(resolved.display);
+        if (ctx.ignore && ctx.ignore->settings().ignore_reads) {
             if (auto refused = refuse_ignored(ctx, resolved, false); !refused) return ToolResult::error(std::move(refused).error());
+            // As `read` refuses it (the reader checks again on the descriptor it opens).
+            if (const auto links = platform::stat_path(resolved.real).links; links > 1)
+                return ToolResult::error("Refused: " + shown + " has " + std::to_string(links - 1) + " other name" +
+                                             (links == 2 ? "" : "s") +
+                                             " (hard links), and with --ignore-reads a file that may be an ignored file "
+                                             "under another name is not read or searched. Search other files, or ask "
+                                             "the user to give it a file of its own (copy it over itself).",
+                                         base::ErrorReason::ignored);
+        }
         Pipeline pipeline(ctx, *pattern, limits);
         pipeline.report_ = [&](GrepOutcome& o) { report.add(o); };
-        if (!pipeline.submit(Job{0, resolved.real, shown_text(resolved.display)}) || !pipeline.finish())
+        if (!pipeline.submit(Job{0, resolved.real, shown}) || !pipeline.finish())
             return cancelled_result(resolved.display);
-        return report.result(args.pattern, resolved.display, args.literal);
+        return report.result(args.pattern, shown, args.literal);
     }
 
     auto start = resolve_listing_start(ctx, args.path, "grep");
@@ -398,10 +431,13 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     const os::WalkSummary summary = os::walk_directory(options, visitor);
     if (summary.cancelled || !pipeline.finish()) return cancelled_result(start->folder.display);
     pipeline.close();
+    const std::string caps = walk_caps_text(summary, *start, options.max_depth, true, "grep");
     const std::string left = visitor.left_out().text(ctx.workspace, *start->root);
-    if (left.empty()) return report.result(args.pattern, start->folder.display, args.literal);
-    return report.result(args.pattern, start->folder.display, args.literal, left,
-                         visitor.left_out().json(ctx.workspace, *start->root));
+    const std::string notes = caps + (caps.empty() || left.empty() ? "" : "\n") + left;
+    const std::string where = shown_path(start->folder.display);
+    if (left.empty()) return report.result(args.pattern, where, args.literal, notes, nullptr, !caps.empty());
+    return report.result(args.pattern, where, args.literal, notes, visitor.left_out().json(ctx.workspace, *start->root),
+                         !caps.empty());
 }
 
 }  // namespace

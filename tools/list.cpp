@@ -89,13 +89,13 @@ public:
     void unreadable_folder(std::string_view path, std::string_view why) override {
         if (!path.empty() && folders_.size() > 1) folders_.pop_back();
         if (unreadable_.size() < max_unreadable_named)
-            unreadable_.push_back(shown_text(listing_path(start_, path)) + " (" + std::string(why) + ")");
+            unreadable_.push_back(listing_path(start_, path) + " (" + std::string(why) + ")");
         ++unreadable_count_;
     }
 
     ToolResult result(const os::WalkSummary& summary) {
         left_out_.add_hidden(summary.hidden);
-        std::string header = start_.folder.display == "." ? "./" : shown_text(start_.folder.display) + "/";
+        std::string header = start_.folder.display == "." ? "./" : shown_path(start_.folder.display) + "/";
         std::string out = header + "\n" + text_;
         if (shown_ == 0 && more_files_ == 0 && more_folders_ == 0) out += "  (empty)\n";
         std::string notes;
@@ -111,6 +111,12 @@ public:
         if (unopened_)
             note("Folders at depth " + std::to_string(depth_) + " were not opened: call list with path set to one of "
                  "them, or a larger depth (at most 10).");
+        if (linked_)
+            note("Line counts not shown for " + count_with_commas(linked_, "file", "files") +
+                 " with other names (hard links): with --ignore-reads such a file may be an ignored file under another "
+                 "name, and it is not read.");
+        const std::string caps = walk_caps_text(summary, start_, depth_, false, "list");
+        if (!caps.empty()) note(caps);
         if (const std::string left = left_out_.text(ctx_.workspace, *start_.root); !left.empty()) note(left);
         if (unreadable_count_) {
             std::string s = "Could not read " + with_commas(unreadable_count_) + (unreadable_count_ == 1 ? " folder: " : " folders: ");
@@ -120,12 +126,13 @@ public:
 
         ToolResult r;
         r.structured = {
-            {"path", shown_text(start_.folder.display)},
+            {"path", shown_path(start_.folder.display)},
             {"depth", depth_},
             {"shown", shown_},
             {"more_files", more_files_},
             {"more_folders", more_folders_},
             {"truncated", more_files_ + more_folders_ + summary.unread > 0},
+            {"complete", counted_all_ && caps.empty()},
             {"left_out", left_out_.json(ctx_.workspace, *start_.root)},
         };
         if (unreadable_count_) r.structured["unreadable"] = unreadable_;
@@ -152,13 +159,13 @@ private:
     std::string describe(const os::WalkEntry& e) {
         const std::string path = listing_path(start_, e.path);
         std::string line(2 * (e.depth - 1) + 2, ' ');
-        const auto target = [&] { return shown_text(ctx_.workspace.display_path(std::string(e.real))); };
+        const auto target = [&] { return shown_path(ctx_.workspace.display_path(std::string(e.real))); };
         switch (e.link) {
             case os::LinkKind::outside:
-                line += shown_text(e.name) + " -> (a symlink to outside the roots, not followed)";
+                line += shown_path(e.name) + " -> (a symlink to outside the roots, not followed)";
                 return line;
             case os::LinkKind::broken:
-                line += shown_text(e.name) + " -> (a broken symlink)";
+                line += shown_path(e.name) + " -> (a broken symlink)";
                 return line;
             case os::LinkKind::loop:
                 line += path + "/ -> " + target() + "/ (a symlink back into a folder already shown; not entered)";
@@ -170,14 +177,18 @@ private:
             line += path + "/";
             if (e.link == os::LinkKind::inside) line += " -> " + target() + "/";
         } else if (e.kind == os::EntryKind::file) {
-            line += shown_text(e.name);
+            line += shown_path(e.name);
             if (e.link == os::LinkKind::inside) line += " -> " + target();
             line += "  " + compact_size(e.size);
             if (e.size <= max_counted_file && counted_bytes_ + e.size <= max_counted_bytes) {
                 if (const auto read = platform::read_regular_file(std::string(e.real), max_counted_file)) {
                     const std::string& bytes = read->bytes;
                     counted_bytes_ += bytes.size();
-                    if (bytes.find('\0') != std::string::npos) {
+                    if (read->stat.links > 1 && ignore_reads_) {
+                        // What `read` refuses under --ignore-reads: its line count is not shown either.
+                        line += ", other names (hard links): not read";
+                        ++linked_;
+                    } else if (bytes.find('\0') != std::string::npos) {
                         line += ", binary";
                     } else {
                         std::uint64_t lines = static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
@@ -187,7 +198,7 @@ private:
                 }
             }
         } else {
-            line += shown_text(e.name) + "  (not a file or folder: a FIFO, socket or device)";
+            line += shown_path(e.name) + "  (not a file or folder: a FIFO, socket or device)";
         }
         return line;
     }
@@ -200,7 +211,8 @@ private:
     std::vector<Folder> folders_;  // folders_[d - 1]: the folder whose entries are at depth d
     std::string text_;
     std::uint64_t shown_ = 0, more_files_ = 0, more_folders_ = 0, unopened_ = 0, unread_ = 0;
-    std::uint64_t text_json_ = 0, counted_after_budget_ = 0, counted_bytes_ = 0, unreadable_count_ = 0;
+    std::uint64_t text_json_ = 0, counted_after_budget_ = 0, counted_bytes_ = 0, unreadable_count_ = 0, linked_ = 0;
+    const bool ignore_reads_ = ctx_.ignore && ctx_.ignore->settings().ignore_reads;
     bool over_budget_ = false, counted_all_ = true;
     std::vector<std::string> unreadable_;
 };
@@ -216,7 +228,7 @@ ToolResult list_folder(CallContext& ctx, const ListArgs& args) {
     ListVisitor visitor(ctx, *start, depth, budget);
     const os::WalkSummary summary = os::walk_directory(options, visitor);
     if (summary.cancelled)
-        return ToolResult::error("list of " + start->folder.display + " was cancelled.", base::ErrorReason::cancelled);
+        return ToolResult::error("list of " + shown_path(start->folder.display) + " was cancelled.", base::ErrorReason::cancelled);
     return visitor.result(summary);
 }
 

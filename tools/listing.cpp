@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "text/file_facts.hpp"
+#include "text/path_quoting.hpp"
 
 namespace tools {
 
@@ -60,7 +61,7 @@ std::string listing_path(const ListingStart& start, std::string_view relative) {
         if (out.back() != '/') out += '/';
         out.append(relative);
     }
-    return shown_text(out);
+    return shown_path(out);
 }
 
 std::size_t json_escaped_size(std::string_view text) {
@@ -133,6 +134,36 @@ std::string shown_text(std::string_view bytes) {
     return text::is_valid_utf8(bytes) ? std::string(bytes) : text::to_valid_utf8(bytes);
 }
 
+std::string shown_path(std::string_view bytes) { return text::quoted_path(bytes); }
+
+std::string walk_caps_text(const os::WalkSummary& summary, const ListingStart& start, std::size_t max_depth,
+                           bool depth_is_cap, std::string_view tool) {
+    const auto named = [&start](const std::vector<std::string>& paths, std::uint64_t count) {
+        std::string s;
+        for (std::size_t i = 0; i < paths.size(); ++i)
+            s += (i ? ", " : "") + (paths[i].empty() ? shown_path(start.folder.display) : listing_path(start, paths[i]));
+        if (count > paths.size()) s += ", and " + with_commas(count - paths.size()) + " more";
+        return s;
+    };
+    std::string out;
+    if (depth_is_cap && summary.too_deep)
+        out += "Incomplete: " + count_with_commas(summary.too_deep, "folder", "folders") + " " + std::to_string(max_depth) +
+               " levels down " + (summary.too_deep == 1 ? "was" : "were") + " not entered (the depth limit): " +
+               named(summary.too_deep_paths, summary.too_deep) + ". Call " + std::string(tool) +
+               " with path set to one of them to see below it.\n";
+    if (summary.crowded)
+        out += "Incomplete: " + count_with_commas(summary.crowded, "folder holds", "folders hold") + " more than " +
+               with_commas(os::WalkOptions{}.max_entries_per_folder) + " entries; " + with_commas(summary.unread) +
+               " entries past those were not read: " + named(summary.crowded_paths, summary.crowded) +
+               ". Call " + std::string(tool) + " on smaller folders, or narrow the pattern.\n";
+    if (summary.links_not_followed)
+        out += "Incomplete: " + count_with_commas(summary.links_not_followed, "symlink to a folder was", "symlinks to folders were") +
+               " not followed (at most " + with_commas(os::max_followed_links) + " are followed in one call). Call " +
+               std::string(tool) + " with path set to a folder below them.\n";
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    return out;
+}
+
 std::string compact_size(std::uint64_t bytes) {
     if (bytes < 1024) return std::to_string(bytes) + " B";
     static const char* const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -202,7 +233,7 @@ std::string LeftOut::text(const os::Workspace& workspace, const std::string& roo
             for (const auto& [key, n] : rules_) {
                 if (!first_rule) s += ", ";
                 first_rule = false;
-                s += "`" + shown_text(std::get<2>(key)) + "` in " + shown_text(file_shown(workspace, root, std::get<0>(key))) +
+                s += "`" + shown_text(std::get<2>(key)) + "` in " + shown_path(file_shown(workspace, root, std::get<0>(key))) +
                      " line " + std::to_string(std::get<1>(key)) + ": " + with_commas(n);
             }
             if (unnamed_rules_) s += ", other rules: " + with_commas(unnamed_rules_);
@@ -220,7 +251,7 @@ Json LeftOut::json(const os::Workspace& workspace, const std::string& root) cons
         Json rules = Json::array();
         for (const auto& [key, n] : rules_)
             rules.push_back({{"rule", shown_text(std::get<2>(key))},
-                             {"file", shown_text(file_shown(workspace, root, std::get<0>(key)))},
+                             {"file", shown_path(file_shown(workspace, root, std::get<0>(key)))},
                              {"line", std::get<1>(key)},
                              {"count", n}});
         out["rules"] = std::move(rules);

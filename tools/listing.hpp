@@ -55,6 +55,17 @@ std::string listing_path(const ListingStart& start, std::string_view relative);
 // A file name or path for display: bytes that are not UTF-8 become U+FFFD.
 std::string shown_text(std::string_view bytes);
 
+// A path or name as listings show it: quoted as git quotes it (text/path_quoting.hpp) when it
+// holds a control character, `"`, `\` or bytes that are not UTF-8, else as it is.
+std::string shown_path(std::string_view bytes);
+
+// The caps the walk reached, in words for a model, naming the folders and the call that sees past
+// them ("" when none was reached): folders too deep (`depth_is_cap` false: the depth was the
+// caller's own choice, said elsewhere), folders with more entries than are read, links to
+// folders past the followed-links bound. `tool` names the call to make next.
+std::string walk_caps_text(const os::WalkSummary& summary, const ListingStart& start, std::size_t max_depth,
+                           bool depth_is_cap, std::string_view tool);
+
 // 0 B, 812 B, 4.2 KiB, 13 MiB, 1.1 GiB.
 std::string compact_size(std::uint64_t bytes);
 // 1,204

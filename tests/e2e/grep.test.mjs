@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  assertNoProblems, drain, makeTempDir, requireBinary, show, tappedServer, textOf, validateTapDir, withRawSession,
+  assertNoProblems, drain, makeTempDir, requireBinary, show, sleep, tappedServer, textOf, validateTapDir, withRawSession,
 } from './helpers.mjs';
 
 requireBinary();
@@ -102,10 +102,11 @@ describe('grep', { concurrency: true }, () => {
       const narrowed = await s.grep({ pattern: 'match', glob: 'd01/*.txt', max_results: 1000 });
       assert.equal(narrowed.structuredContent.matches, 50, show(narrowed.structuredContent).slice(0, 300));
 
-      // A pattern that backtracks for long on every file (each try is cut at PCRE2's match limit):
-      // the whole search would take minutes; the cancelled call ends and the server goes on.
+      // A pattern that backtracks for long on every file (each try is cut at PCRE2's match limit;
+      // \\d, not a letter, so that PCRE2 cannot rule a line out by a character it lacks): the
+      // whole search takes seconds; the cancelled call ends and the server goes on.
       const controller = new AbortController();
-      const pending = s.grep({ pattern: '(x+x+)+y' }, { signal: controller.signal });
+      const pending = s.grep({ pattern: '(x+x+)+\\d' }, { signal: controller.signal });
       setTimeout(() => controller.abort(), 200);
       await assert.rejects(pending);
       const after = await s.grep({ pattern: 'match 7$', path: 'd07' });
@@ -117,12 +118,12 @@ describe('grep', { concurrency: true }, () => {
 
   test('a cancelled call stops its walk and workers: no CPU spent after it, no reply', async () => {
     const root = makeTempDir();
-    // Each file holds a run of x that `(x+x+)+y` backtracks over until PCRE2's match limit, at every
-    // start: searching them all would take a minute.
-    for (let i = 0; i < 800; i++) put(root, `d${i % 20}/f${i}.txt`, `${'x'.repeat(40)}\ny\n`);
+    // Each file holds runs of x that `(x+x+)+\\d` backtracks over until PCRE2's match limit, on
+    // every line: searching them all would take a minute.
+    for (let i = 0; i < 800; i++) put(root, `d${i % 20}/f${i}.txt`, `${'x'.repeat(40)}\n`.repeat(50));
     await withRawSession('grep cancelled', ['--root', root], async (s) => {
       await s.initialize();
-      s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'grep', arguments: { pattern: '(x+x+)+y' } } });
+      s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'grep', arguments: { pattern: '(x+x+)+\\d' } } });
       await new Promise((r) => setTimeout(r, 300));
       s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'test' } });
       const pong = await s.request(8, 'ping');
@@ -141,6 +142,50 @@ describe('grep', { concurrency: true }, () => {
       const exit = await s.close(5000);
       assert.deepEqual(exit, { code: 0, signal: null });
       assert.ok(!s.unconsumed().some((m) => m?.id === 7), 'no reply to the cancelled call');
+    });
+  });
+  test('a pattern that runs long inside one PCRE2 call: ping answers meanwhile, cancelled greps free the pool at once', async () => {
+    const root = makeTempDir();
+    // One 10 MB line without a digit: `[\s\S]{1,4000}\d` tries 4,000 characters at each of its
+    // 10 million start positions (48 s in one PCRE2 call before calls were bounded).
+    put(root, 'big.txt', 'a'.repeat(10 * 1024 * 1024));
+    put(root, 'small.txt', 'hello\n');
+    await withRawSession('grep long regex', ['--root', root], async (s) => {
+      await s.initialize();
+      const grep = (id) => s.send({ jsonrpc: '2.0', id, method: 'tools/call',
+        params: { name: 'grep', arguments: { pattern: '[\\s\\S]{1,4000}\\d', path: 'big.txt' } } });
+      grep(7);
+      grep(9);
+      await sleep(300);
+      let t = Date.now();
+      const pong = await s.request(8, 'ping');
+      const pingMs = Date.now() - t;
+      assert.deepEqual(pong.result, {});
+      // Timing: a generous bound so that a loaded machine does not fail it; the number is reported.
+      assert.ok(pingMs < 2000, `ping took ${pingMs} ms while two greps ran`);
+      assert.ok(!s.messages.some((m) => m.msg?.id === 7 || m.msg?.id === 9), 'the greps were still running when ping answered');
+      s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'test' } });
+      s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9, reason: 'test' } });
+      // Both greps held a pool thread; cancelled, they let go within milliseconds, and a read of
+      // a small file (which goes to the pool beside other calls) is not held up behind them.
+      t = Date.now();
+      const read = await s.request(10, 'tools/call', { name: 'read', arguments: { file_path: 'small.txt' } }, { timeout: 60000 });
+      const readMs = Date.now() - t;
+      assert.match(JSON.stringify(read.result), /hello/);
+      assert.ok(readMs < 2000, `the read after the cancelled greps took ${readMs} ms`);
+      const cpu = () => {
+        const fields = fs.readFileSync(`/proc/${s.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return Number(fields[11]) + Number(fields[12]);  // utime + stime, in clock ticks (1/100 s)
+      };
+      await sleep(300);
+      const before = cpu();
+      await sleep(1000);
+      const spent = cpu() - before;
+      console.log(`# ping during two long greps: ${pingMs} ms; read after cancelling them: ${readMs} ms; CPU in the second after: ${spent / 100} s`);
+      assert.ok(spent < 10, `the server spent ${spent / 100} s of CPU in the second after the cancellations`);
+      const exit = await s.close(5000);
+      assert.deepEqual(exit, { code: 0, signal: null });
+      assert.ok(!s.unconsumed().some((m) => m?.id === 7 || m?.id === 9), 'no reply to the cancelled calls');
     });
   });
 });

@@ -83,7 +83,7 @@ describe('list and find', { concurrency: true }, () => {
       assert.doesNotMatch(text, /out\.o|secret-key|HEAD/, 'ignored and .git entries are left out');
       assert.match(text, /Left out: 1 \.git folder; 2 entries the ignore rules cover \(`build\/` in \.gitignore line 1: 1, `secret-\*\.txt` in \.mcp-editignore line 1: 1\)/);
       if (POSIX) {
-        assert.match(text, /\n {2}name-\uFFFD\.c {2}0 B, 0 lines\n/, 'a non-UTF-8 name is shown with U+FFFD');
+        assert.match(text, /\n {2}"name-\\377\.c" {2}0 B, 0 lines\n/, 'a non-UTF-8 name is quoted as git quotes it');
         assert.match(text, /\n {2}to_outside -> \(a symlink to outside the roots, not followed\)\n/);
         assert.match(text, /\n {2}to_src\/ -> src\/\n {4}main\.c/, 'a symlink inside the roots is followed');
         assert.doesNotMatch(text, /leak/, 'nothing outside the roots is shown');
@@ -93,7 +93,7 @@ describe('list and find', { concurrency: true }, () => {
       const f = await call('find', { pattern: '**/*.{c,h}' });
       assert.equal(f.structuredContent.text, textOf(f), 'structuredContent alone carries the whole result');
       const found = textOf(f).split('\n').slice(1).filter((x) => x && !x.startsWith('Left out'));
-      const expected = POSIX ? ['name-\uFFFD.c', 'src/main.c', 'src/util.h', 'to_src/main.c', 'to_src/util.h'] : ['src/main.c', 'src/util.h'];
+      const expected = POSIX ? ['"name-\\377.c"', 'src/main.c', 'src/util.h', 'to_src/main.c', 'to_src/util.h'] : ['src/main.c', 'src/util.h'];
       assert.deepEqual(found, expected, textOf(f));
       const byName = await call('find', { pattern: 'main.c' });
       assert.equal(byName.structuredContent.total, POSIX ? 2 : 1, 'a name without / matches at any depth');

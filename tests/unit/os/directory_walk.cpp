@@ -100,6 +100,42 @@ TEST_CASE("directory walk: deep nesting stops at max_depth; per-folder bound cou
     CHECK(summary.unread == 3);
 }
 
+TEST_CASE("directory walk: the caps it reaches are counted and their folders named (depth, entries per folder)") {
+    WalkTree t;
+    t.dir("a/b/c/d");
+    t.put("a/x/y/f");
+    t.dir("a/b2/c2/d2");
+    for (int i = 0; i < 8; ++i) t.put("many/f" + std::to_string(i));
+    os::Workspace ws({t.root});
+    Recorder r;
+    auto s = walk(t, ws, r, nullptr, 3);
+    CHECK(s.too_deep == 3);  // a/b/c, a/b2/c2 and a/x/y: listed, not entered
+    CHECK(s.too_deep_paths == std::vector<std::string>{"a/b/c", "a/b2/c2", "a/x/y"});
+    CHECK(s.capped());
+    Recorder whole;
+    s = walk(t, ws, whole, nullptr, 4);
+    CHECK(s.too_deep == 2);  // a/b/c/d and a/b2/c2/d2 are at the bound: not entered (empty or not)
+    s = walk(t, ws, whole);
+    CHECK(s.too_deep == 0);
+    CHECK_FALSE(s.capped());
+    // A folder the visitor skips is not a cap reached.
+    Recorder skipping;
+    skipping.skip = "a";
+    CHECK(walk(t, ws, skipping, nullptr, 1).too_deep == 1);  // "many" at depth 1, wanted
+    CHECK(walk(t, ws, skipping, nullptr, 1).too_deep_paths == std::vector<std::string>{"many"});
+
+    os::WalkOptions options;
+    options.start = t.root;
+    options.workspace = &ws;
+    options.max_entries_per_folder = 5;
+    Recorder bounded;
+    s = os::walk_directory(options, bounded);
+    CHECK(s.crowded == 1);
+    CHECK(s.crowded_paths == std::vector<std::string>{"many"});
+    CHECK(s.unread == 3);
+    CHECK(s.capped());
+}
+
 TEST_CASE("directory walk: skip, stop and cancellation") {
     WalkTree t;
     t.put("a/1");

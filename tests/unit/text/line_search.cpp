@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "text/line_search.hpp"
@@ -149,4 +151,74 @@ TEST_CASE("line_search: a set stop flag ends the search where it is") {
     CHECK(s.matching_lines == 0);
     stop = false;
     CHECK(m.search("a\na\n", limits).matching_lines == 2);
+}
+
+TEST_CASE("line_search: each line is matched alone: lookahead, \\A, \\Z, (?-m) and atomic groups see no other line") {
+    // Lookahead past the line's end sees nothing (the line after is not there).
+    CHECK(run("foo(?=\\nbar)", "foo\nbar\n").matching_lines == 0);
+    CHECK(shown(run("foo(?![\\s\\S])", "foo\nfoo\nx")) == "1:foo\n2:foo\n");
+    CHECK(shown(run("o$(?!\\n)", "foo\r\nfoo\n")) == "1:foo\n2:foo\n");
+    // \A and \Z (and \z) are each line's start and end.
+    CHECK(shown(run("\\Afoo", "foo\nfoo\nbar foo\n")) == "1:foo\n2:foo\n");
+    CHECK(shown(run("foo\\Z", "foo\nfoo\nx\n")) == "1:foo\n2:foo\n");
+    CHECK(shown(run("foo\\z", "afoo\r\nfoo\n")) == "1:afoo\n2:foo\n");
+    // Lookbehind before the line's start sees nothing either (a negative one then holds).
+    CHECK(shown(run("(?<!\\n)b", "a\nb\n")) == "2:b\n");
+    // Options that turn multiline off: ^ is still each line's start.
+    CHECK(shown(run("(?-m)^b", "a\nb\n")) == "2:b\n");
+    // An atomic group or possessive quantifier cannot eat the line end and fail the line.
+    CHECK(shown(run("a(?>\\s*)$", "a\n  x\n")) == "1:a\n");
+    CHECK(shown(run("a\\s*+$", "a\n  x\n")) == "1:a\n");
+    // A backtracking verb does not end the search at the first line.
+    CHECK(shown(run("a(*COMMIT)b", "ac\nab\n")) == "2:ab\n");
+    CHECK(text::LinePattern::compile("a(?=b)", {}).value().each_line_alone());
+    CHECK_FALSE(text::LinePattern::compile("a(?:b|c)+d", {}).value().each_line_alone());
+    CHECK_FALSE(text::LinePattern::compile("(?=", {.literal = true}).value().each_line_alone());
+    // The same answers with context lines, CR line ends and a BOM.
+    CHECK(shown(run("\\Ab", "\xEF\xBB\xBF" "b1\r\na\r\nb2\r\n", 1)) == "1:b1\n2-a\n3:b2\n");
+}
+
+TEST_CASE("line_search: a stop flag set while one pattern runs long over a big file is seen within milliseconds") {
+    // [\\s\\S]{1,4000}\\d over lines without a digit: each start position runs on for 4,000
+    // characters across lines, 2 MB take half a minute in one PCRE2 call; now calls are bounded.
+    std::string file;
+    while (file.size() < (2u << 20)) file += std::string(79, 'a') + "\n";
+    for (const bool alone : {false, true}) {
+        const text::LinePattern p = compiled(alone ? "(?=a)[\\s\\S]{1,4000}\\d" : "[\\s\\S]{1,4000}\\d");
+        CHECK(p.each_line_alone() == alone);
+        text::LineMatcher m(p);
+        std::atomic<bool> stop{false};
+        text::SearchLimits limits;
+        limits.max_kept_matches = 10;
+        limits.max_kept_bytes = 1000;
+        limits.stop = &stop;
+        std::chrono::steady_clock::time_point set_at;
+        std::thread stopper([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));
+            set_at = std::chrono::steady_clock::now();
+            stop = true;
+        });
+        const auto s = m.search(file, limits);
+        const auto returned = std::chrono::steady_clock::now();
+        stopper.join();
+        const auto after_stop = std::chrono::duration_cast<std::chrono::milliseconds>(returned - set_at).count();
+        MESSAGE("stop seen " << after_stop << " ms after it was set (each_line_alone " << alone << ")");
+        if (returned > set_at) {  // the search may have ended on its own before the flag was set
+            CHECK(s.stopped);
+            CHECK(after_stop < 1000);
+        }
+        CHECK(s.matching_lines == 0);
+    }
+}
+
+TEST_CASE("line_search: lines where the pattern gives up are counted and named by number, the others searched") {
+    const std::string bad = std::string(60, 'a') + "!";
+    const auto s = run("^(a|aa)+$", bad + "\naa\n" + bad + "\nx\n");
+    CHECK(s.failed_lines == 2);
+    CHECK(s.failed_at == std::vector<std::size_t>{1, 3});
+    CHECK(shown(s) == "2:aa\n");
+    // Per line as well (a lookahead makes every line its own subject).
+    const auto alone = run("^(?=a)(a|aa)+$", bad + "\naa\n" + bad + "\n");
+    CHECK(alone.failed_at == std::vector<std::size_t>{1, 3});
+    CHECK(alone.matching_lines == 1);
 }

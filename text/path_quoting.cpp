@@ -62,8 +62,8 @@ bool needs_quoting(std::string_view path) {
     return false;
 }
 
-std::string quoted_path(std::string_view path) {
-    if (!needs_quoting(path)) return std::string(path);
+std::string quoted_path(std::string_view path, bool always) {
+    if (!always && !needs_quoting(path)) return std::string(path);
     std::string out;
     out.reserve(path.size() + 8);
     out += '"';

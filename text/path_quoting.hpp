@@ -21,6 +21,8 @@ bool needs_quoting(std::string_view path);
 // other byte that made it quoted. Reading it back as git's unquote_c_style (or a C string) gives
 // the bytes; for a name with only \n \t \r \" \\ \b \f escapes the quoted form is also a JSON
 // string literal of the name, so an agent can pass it back as a path argument as it is.
-std::string quoted_path(std::string_view path);
+// With `always`, quoted even when needs_quoting is false (a diff header quotes a name with a
+// trailing blank, which readers of headers would cut).
+std::string quoted_path(std::string_view path, bool always = false);
 
 }  // namespace text

@@ -2,6 +2,7 @@
 #include "text/unified_headers.hpp"
 
 #include "text/lines.hpp"
+#include "text/path_quoting.hpp"
 
 namespace text {
 
@@ -95,37 +96,8 @@ std::optional<std::string> unquote(std::string_view s, std::size_t* at) {
 }
 
 std::string quote_path(std::string_view prefix, std::string_view name) {
-    std::string whole = std::string(prefix) + std::string(name);
-    const auto unsafe = [](unsigned char c) { return c < 0x20 || c == 0x7F || c == '"' || c == '\\'; };
-    bool quote = !whole.empty() && (whole.front() == ' ' || whole.back() == ' ');
-    for (const char c : whole) quote = quote || unsafe(static_cast<unsigned char>(c));
-    if (!quote) return whole;
-    std::string out = "\"";
-    for (const char ch : whole) {
-        const auto c = static_cast<unsigned char>(ch);
-        switch (c) {
-            case '\a': out += "\\a"; break;
-            case '\b': out += "\\b"; break;
-            case '\t': out += "\\t"; break;
-            case '\n': out += "\\n"; break;
-            case '\v': out += "\\v"; break;
-            case '\f': out += "\\f"; break;
-            case '\r': out += "\\r"; break;
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            default:
-                if (unsafe(c)) {
-                    out += '\\';
-                    out += static_cast<char>('0' + ((c >> 6) & 7));
-                    out += static_cast<char>('0' + ((c >> 3) & 7));
-                    out += static_cast<char>('0' + (c & 7));
-                } else {
-                    out += ch;
-                }
-        }
-    }
-    out += '"';
-    return out;
+    const std::string whole = std::string(prefix) + std::string(name);
+    return quoted_path(whole, !whole.empty() && (whole.front() == ' ' || whole.back() == ' '));
 }
 
 // The name on a "--- " / "+++ " line (after the marker): quoted, or up to a tab, trailing blanks cut.

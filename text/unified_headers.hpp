@@ -19,10 +19,10 @@ HunkHeader parse_hunk_header(std::string_view line);
 // A git C-quoted name ("a/b\tc") from s[*at] (at the opening quote); advances past the closing one.
 std::optional<std::string> unquote(std::string_view s, std::size_t* at);
 
-// `prefix` + `name` as a diff header writes it: as is, or, when it holds a byte that would end or
-// forge a line (a control character: newline, CR, tab, ESC...), a quote or backslash, or a
-// leading or trailing blank, wrapped in double quotes with C escapes as git writes it
-// ("a/odd\nname"). git apply, patch and header_name read both forms back to the same bytes.
+// `prefix` + `name` as a diff header writes it: as is, or quoted as git quotes it
+// (text::quoted_path: "a/odd\nname") when it holds a byte that would end or forge a line, a quote
+// or backslash, or a leading or trailing blank. git apply, patch and header_name read both forms
+// back to the same bytes.
 std::string quote_path(std::string_view prefix, std::string_view name);
 
 // The name on a "--- " / "+++ " line (after the marker): quoted, or up to a tab, trailing blanks cut.

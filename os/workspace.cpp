@@ -207,8 +207,13 @@ Workspace::WithClientRoots Workspace::with_client_roots(const std::vector<std::s
             else if (is_within(root, client)) allowed.push_back(root);  // the client's root is wider: ours stays
         }
     }
-    if (!allowed.empty())
-        return {Workspace(allowed, "where the client's roots (" + theirs + ") and this server's --root (" + ours + ") overlap"), ""};
+    if (!allowed.empty()) {
+        Workspace overlap(allowed, "where the client's roots (" + theirs + ") and this server's --root (" + ours + ") overlap");
+        std::string note;
+        if (!overlap.problems().empty())
+            note = "Some of the client's roots cannot be used: " + list_text(overlap.problems()) + ".";
+        return {std::move(overlap), std::move(note)};
+    }
     Workspace unchanged = *this;
     unchanged.origin_ = "this server's --root; the client's roots (" + theirs + ") are outside it";
     std::string note;

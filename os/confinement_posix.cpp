@@ -48,13 +48,14 @@ struct HeldEntry {
 
 std::shared_mutex held_mutex;
 std::vector<HeldEntry>& held_roots() {
-    static std::vector<HeldEntry> roots;  // never destroyed before the last use: leaked on purpose
-    return roots;
+    // Leaked on purpose: a workspace or a pool thread may use it while static objects are destroyed.
+    static auto* roots = new std::vector<HeldEntry>;
+    return *roots;
 }
 // hold_directory's roots: held until the process ends.
 std::vector<RootHold>& kept_roots() {
-    static std::vector<RootHold> roots;
-    return roots;
+    static auto* roots = new std::vector<RootHold>;  // leaked: held until the process ends
+    return *roots;
 }
 
 bool path_is_under_root(std::string_view path, std::string_view root) {

@@ -25,12 +25,13 @@ struct HeldEntry {
 
 std::mutex held_mutex;
 std::vector<HeldEntry>& held_roots() {
-    static std::vector<HeldEntry> roots;  // leaked on purpose: used until the process ends
-    return roots;
+    // Leaked on purpose: a workspace or a pool thread may use it while static objects are destroyed.
+    static auto* roots = new std::vector<HeldEntry>;
+    return *roots;
 }
 std::vector<RootHold>& kept_roots() {  // hold_directory's, kept until the process ends
-    static std::vector<RootHold> roots;
-    return roots;
+    static auto* roots = new std::vector<RootHold>;  // leaked: held until the process ends
+    return *roots;
 }
 
 bool path_is_under_root(std::string_view path, std::string_view root) {

@@ -4,6 +4,7 @@
 #include "os/confinement_posix.hpp"
 
 #include <atomic>
+#include <memory>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
@@ -19,6 +20,7 @@
 #define MCP_EDIT_HAVE_OPENAT2 1
 #endif
 
+#include "os/confinement.hpp"
 #include "os/paths.hpp"
 #include "os/platform.hpp"
 
@@ -28,19 +30,32 @@ namespace {
 
 struct HeldRoot {
     std::string path;  // a real path, no trailing '/' (except "/" itself)
-    int fd = -1;       // held until the process ends
+    int fd = -1;       // open while any hold of it lives
     dev_t dev = 0;     // the folder `fd` holds: what `path` named when it was held
     ino_t ino = 0;
+    HeldRoot(std::string p, int f, dev_t d, ino_t i) : path(std::move(p)), fd(f), dev(d), ino(i) {}
+    HeldRoot(const HeldRoot&) = delete;
+    HeldRoot& operator=(const HeldRoot&) = delete;
+    ~HeldRoot() { ::close(fd); }
 };
 
-// At most this many roots are held (client roots can change during a session); a path under a
-// root beyond the bound is still walked from the held server root that contains it.
-constexpr std::size_t max_held_roots = 256;
+// The held roots by path: one entry per path, found while any hold of it lives (a workspace's,
+// or a call's that walks from it), pruned when the last one goes.
+struct HeldEntry {
+    std::string path;
+    std::weak_ptr<HeldRoot> root;
+};
 
 std::shared_mutex held_mutex;
-std::vector<HeldRoot>& held_roots() {
-    static std::vector<HeldRoot> roots;  // never destroyed before the last use: leaked on purpose
-    return roots;
+std::vector<HeldEntry>& held_roots() {
+    // Leaked on purpose: a workspace or a pool thread may use it while static objects are destroyed.
+    static auto* roots = new std::vector<HeldEntry>;
+    return *roots;
+}
+// hold_directory's roots: held until the process ends.
+std::vector<RootHold>& kept_roots() {
+    static auto* roots = new std::vector<RootHold>;  // leaked: held until the process ends
+    return *roots;
 }
 
 bool path_is_under_root(std::string_view path, std::string_view root) {
@@ -48,12 +63,14 @@ bool path_is_under_root(std::string_view path, std::string_view root) {
     return path.size() == root.size() || root.back() == '/' || path[root.size()] == '/';
 }
 
-// The held root with the longest path that contains `path`, or nullptr; the caller holds
+// The live held root with the longest path that contains `path`, or nullptr; the caller holds
 // held_mutex.
-const HeldRoot* best_held_root(const std::string& path) {
-    const HeldRoot* best = nullptr;
-    for (const auto& root : held_roots())
-        if (path_is_under_root(path, root.path) && (!best || root.path.size() > best->path.size())) best = &root;
+std::shared_ptr<HeldRoot> best_held_root(const std::string& path) {
+    std::shared_ptr<HeldRoot> best;
+    for (const auto& entry : held_roots()) {
+        if (!path_is_under_root(path, entry.path) || (best && entry.path.size() <= best->path.size())) continue;
+        if (auto live = entry.root.lock()) best = std::move(live);
+    }
     return best;
 }
 
@@ -64,13 +81,24 @@ std::string part_below_root(const std::string& path, const HeldRoot& root) {
     return path.substr(skip);
 }
 
-// The held root with the longest path that contains `path`: its descriptor and `path`'s part
-// below it ("" for the root itself); fd -1 when none holds it.
-std::pair<int, std::string> held_root_of(const std::string& path) {
+// The held root with the longest path that contains `path` (kept open while this lives) and
+// `path`'s part below it ("" for the root itself); no root when none holds it.
+struct HeldLookup {
+    std::shared_ptr<HeldRoot> root;
+    std::string relative;
+    int fd() const { return root ? root->fd : -1; }
+};
+HeldLookup held_root_of(const std::string& path) {
     std::shared_lock lock(held_mutex);
-    const HeldRoot* best = best_held_root(path);
-    if (!best) return {-1, ""};
-    return {best->fd, part_below_root(path, *best)};
+    HeldLookup out;
+    out.root = best_held_root(path);
+    if (out.root) out.relative = part_below_root(path, *out.root);
+    return out;
+}
+
+std::string without_trailing_slashes(std::string path) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    return path;
 }
 
 // One component, followed by no symlink: a directory below `fd` (which stays open).
@@ -133,66 +161,102 @@ void split_parent(const std::string& path, std::string& parent, std::string& nam
 
 }  // namespace
 
-void hold_directory(const std::string& real_dir) {
-    if (real_dir.empty() || real_dir[0] != '/') return;
-    std::string path = real_dir;
-    while (path.size() > 1 && path.back() == '/') path.pop_back();
-    {
-        std::shared_lock lock(held_mutex);
-        for (const auto& root : held_roots())
-            if (root.path == path) return;
-    }
-    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return;  // the workspace reports unusable roots itself
-    std::unique_lock lock(held_mutex);
-    auto& roots = held_roots();
-    for (const auto& root : roots)
-        if (root.path == path) {
-            ::close(fd);
-            return;
-        }
-    if (roots.size() >= max_held_roots) {
-        ::close(fd);
-        return;
-    }
+base::Result<RootHold, std::string> hold_root(const std::string& real_dir) {
+    if (real_dir.empty() || real_dir[0] != '/') return base::fail(real_dir + " is not an absolute path");
+    std::string path = without_trailing_slashes(real_dir);
+    int fd;
+    do fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) return base::fail(path + " cannot be held open: " + error_text(errno));
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
+        const int err = errno;
         ::close(fd);
-        return;
+        return base::fail(path + " cannot be held open: " + error_text(err));
     }
-    roots.push_back({std::move(path), fd, st.st_dev, st.st_ino});
+    std::unique_lock lock(held_mutex);
+    auto& roots = held_roots();
+    std::erase_if(roots, [](const HeldEntry& e) { return e.root.expired(); });
+    for (auto& entry : roots) {
+        if (entry.path != path) continue;
+        if (auto live = entry.root.lock(); live && live->dev == st.st_dev && live->ino == st.st_ino) {
+            ::close(fd);
+            return RootHold(std::move(live));
+        }
+        // The path names another folder now: later lookups find the new one; the old one stays
+        // open for the holds that still have it.
+        auto fresh = std::make_shared<HeldRoot>(path, fd, st.st_dev, st.st_ino);
+        entry.root = fresh;
+        return RootHold(std::move(fresh));
+    }
+    if (roots.size() >= max_held_roots) {
+        ::close(fd);
+        return base::fail(path + " cannot be used: this server already holds " + std::to_string(max_held_roots) +
+                          " root folders open (the roots in use, including those of calls still running), and no "
+                          "file is ever reached by name instead");
+    }
+    auto fresh = std::make_shared<HeldRoot>(path, fd, st.st_dev, st.st_ino);
+    roots.push_back({std::move(path), fresh});
+    return RootHold(std::move(fresh));
+}
+
+void hold_directory(const std::string& real_dir) {
+    auto held = hold_root(real_dir);
+    if (!held) return;  // the workspace reports unusable roots itself
+    std::unique_lock lock(held_mutex);
+    kept_roots().push_back(std::move(held).value());
+}
+
+RootState root_state(const std::string& real_root) {
+    const std::string path = without_trailing_slashes(real_root);
+    std::shared_ptr<HeldRoot> root;
+    {
+        std::shared_lock lock(held_mutex);
+        for (const auto& entry : held_roots())
+            if (entry.path == path) root = entry.root.lock();
+    }
+    if (!root) return RootState::not_held;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || st.st_dev != root->dev || st.st_ino != root->ino) return RootState::moved;
+    return RootState::held;
+}
+
+std::size_t held_root_count() {
+    std::shared_lock lock(held_mutex);
+    std::size_t n = 0;
+    for (const auto& entry : held_roots()) n += entry.root.expired() ? 0 : 1;
+    return n;
 }
 
 namespace posix {
 
-bool under_held_root(const std::string& path) { return held_root_of(path).first >= 0; }
+bool under_held_root(const std::string& path) { return held_root_of(path).root != nullptr; }
 
 Fd open_directory(const std::string& dir) {
-    const auto [root_fd, relative] = held_root_of(dir);
-    if (root_fd < 0) {
+    const HeldLookup held = held_root_of(dir);
+    if (!held.root) {
         int fd;
         do fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         while (fd < 0 && errno == EINTR);
         return Fd{fd};
     }
-    return walk_below(root_fd, relative);
+    return walk_below(held.fd(), held.relative);
 }
 
 bool already_real(const std::string& path) {
 #ifdef __linux__
     if (path.size() < 2 || path[0] != '/' || path.back() == '/' || path.find("//") != std::string::npos) return false;
-    int root_fd = -1;
+    std::shared_ptr<HeldRoot> root;
     std::string relative;
     {
         // The root's path must still name the folder held for it (no rename, no symlink put in
         // its place since): else the name and the held folder part, and realpath says where the
         // name leads now.
         std::shared_lock lock(held_mutex);
-        const HeldRoot* root = best_held_root(path);
+        root = best_held_root(path);
         if (!root) return false;
         struct stat st {};
         if (::lstat(root->path.c_str(), &st) != 0 || st.st_dev != root->dev || st.st_ino != root->ino) return false;
-        root_fd = root->fd;
         relative = part_below_root(path, *root);
     }
     if (relative.empty()) return true;
@@ -205,7 +269,7 @@ bool already_real(const std::string& path) {
         rest.remove_prefix(slash + 1);
     }
     const auto last = relative.rfind('/');
-    Fd parent = last == std::string::npos ? Fd::borrow(root_fd) : walk_below(root_fd, relative.substr(0, last));
+    Fd parent = last == std::string::npos ? Fd::borrow(root->fd, root) : walk_below(root->fd, relative.substr(0, last));
     if (!parent) return false;
     struct stat st {};
     const std::string name = last == std::string::npos ? relative : relative.substr(last + 1);
@@ -223,11 +287,13 @@ bool locate(const std::string& path, Located& out) {
         errno = EINVAL;
         return false;
     }
-    const auto [root_fd, relative] = held_root_of(parent);
-    if (root_fd >= 0 && relative.empty())
-        out.dir = Fd::borrow(root_fd);  // held until the process ends
-    else
+    HeldLookup held = held_root_of(parent);
+    if (held.root && held.relative.empty()) {
+        const int root_fd = held.fd();
+        out.dir = Fd::borrow(root_fd, std::move(held.root));  // open while out.dir lives
+    } else {
         out.dir = open_directory(parent);
+    }
     return static_cast<bool>(out.dir);
 }
 
@@ -238,7 +304,9 @@ bool locate_creating(const std::string& path, bool sync, Located& out) {
         errno = EINVAL;
         return false;
     }
-    auto [root_fd, relative] = held_root_of(parent);
+    HeldLookup held = held_root_of(parent);
+    const int root_fd = held.fd();
+    std::string relative = std::move(held.relative);
     std::string start = "/";
     if (root_fd < 0) relative = parent.size() > 1 ? parent.substr(1) : "";
     Fd current = root_fd >= 0 ? reopen(root_fd) : Fd{::open(start.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};

@@ -1,9 +1,10 @@
-// POSIX path confinement: the roots' directory descriptors, held for the life of the process, and
-// the walk from one of them down to a path, following no symlink. Shared by the reading and the
+// POSIX path confinement: the roots' directory descriptors, held while a workspace (or a call
+// walking from one) uses them (see os/confinement.hpp), and the walk from one of them down to a path, following no symlink. Shared by the reading and the
 // writing half of the platform layer, so both act on the folders they checked, never on a name
 // looked up again (a folder swapped for a symlink mid-call cannot send a read or a write outside).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -14,23 +15,26 @@
 
 namespace platform::posix {
 
-// An owned file descriptor, closed when it goes; or, made by borrow(), one that outlives it (a
-// held root's), which it never closes.
+// An owned file descriptor, closed when it goes; or, made by borrow(), a held root's, which it
+// never closes and keeps open (through `keep`, the root's hold) while it lives.
 class Fd {
 public:
     Fd() = default;
     explicit Fd(int fd) : fd_(fd) {}
-    static Fd borrow(int fd) {
+    static Fd borrow(int fd, std::shared_ptr<const void> keep) {
         Fd out(fd);
         out.owned_ = false;
+        out.keep_ = std::move(keep);
         return out;
     }
-    Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)), owned_(std::exchange(o.owned_, true)) {}
+    Fd(Fd&& o) noexcept
+        : fd_(std::exchange(o.fd_, -1)), owned_(std::exchange(o.owned_, true)), keep_(std::move(o.keep_)) {}
     Fd& operator=(Fd&& o) noexcept {
         if (this != &o) {
             reset();
             fd_ = std::exchange(o.fd_, -1);
             owned_ = std::exchange(o.owned_, true);
+            keep_ = std::move(o.keep_);
         }
         return *this;
     }
@@ -46,11 +50,13 @@ public:
         if (fd_ >= 0 && owned_) ::close(fd_);
         fd_ = -1;
         owned_ = true;
+        keep_.reset();
     }
 
 private:
     int fd_ = -1;
     bool owned_ = true;
+    std::shared_ptr<const void> keep_;  // a borrowed descriptor's root hold
 };
 
 // Whether `path` lies under a held root (see platform::hold_directory).
@@ -67,7 +73,8 @@ FileKind kind_of_mode(mode_t mode);
 Fd open_directory(const std::string& dir);
 
 // The folder holding `path` and the last component's name in it; false with errno set. A file
-// directly in a held root gets the root's own descriptor, borrowed (no open, no close): do not
+// directly in a held root gets the root's own descriptor, borrowed (no open, no close; the root
+// stays held while it lives): do not
 // flock it (a lock needs a descriptor of its own; see lock_folder).
 struct Located {
     Fd dir;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "os/confinement.hpp"
 #include "base/error_reason.hpp"
 #include "base/result.hpp"
 
@@ -14,8 +15,12 @@ namespace os {
 
 struct ResolvedPath {
     std::string real;       // absolute, symlinks resolved (for a new file: resolved parent + name)
-    std::string display;    // what messages show: relative to its root when inside the first root
+    std::string display;    // what messages show (Workspace::display_path): names this one file when passed back
     bool exists = false;
+    // The path as it was spelled, made absolute the one way every spelling is (`~/`, a root's
+    // name, relative to a root), with no symlink resolved: what a check of the link itself
+    // (move and delete refuse symlinks) looks at.
+    std::string spelled;
 };
 
 struct PathError {
@@ -34,14 +39,25 @@ public:
     const std::vector<std::string>& problems() const { return problems_; }
     const std::string& origin() const { return origin_; }
 
-    // Resolves `path` (absolute, or relative to the first root). For a path that does not exist,
-    // its nearest existing ancestor must resolve inside a root and the rest may hold no `..`.
-    // Fails with a PathError a model can act on.
+    // Resolves `path`: absolute; `~/...`; or relative. With one root, relative to it. With
+    // several, a path that starts with a root's label (see display_path) is in that root; any
+    // other relative path is in the one root where it exists (refused, naming them, when it
+    // exists in several), or, existing nowhere, in the first root. For a path that does not
+    // exist, its nearest existing ancestor must resolve inside a root and the rest may hold no
+    // `..`. A root whose path no longer names the folder held for it (renamed away, replaced) is
+    // refused as moved. Refusals of paths outside the roots never say where a link leads or
+    // whether an outside path exists. Fails with a PathError a model can act on.
     base::Result<ResolvedPath, PathError> resolve(const std::string& path) const;
 
-    // The path as shown to the model and in diff headers: relative to the first root that holds
-    // it, absolute otherwise.
+    // The path as shown to the model, in listings and in diff headers; passed back to resolve it
+    // names this file and no other. With one root: relative to it ("." for the root itself).
+    // With several: the root's label, then the path below it ("api/src/x.py", "api" for the root
+    // itself). Outside the roots: absolute.
     std::string display_path(const std::string& real) const;
+
+    // Each root's label, as display_path starts paths with it when there are several roots: the
+    // root folder's base name, made unique with "~2", "~3" when two roots share one.
+    const std::vector<std::string>& labels() const { return labels_; }
 
     bool inside_roots(const std::string& real) const;
     // The first root that holds `real`; nullptr when none does.
@@ -61,7 +77,18 @@ public:
     static std::string list_text(const std::vector<std::string>& items);
 
 private:
+    // `path` made absolute (see ResolvedPath::spelled); fails when a relative path exists in
+    // several roots.
+    base::Result<std::string, PathError> absolute_of(const std::string& path) const;
+    // The refusal for a root that moved, when `absolute` is under one; nullopt otherwise.
+    std::optional<PathError> moved_root(const std::string& absolute) const;
+    // Whether the dangling symlink `link` leads to a place whose nearest existing folder is
+    // outside the roots (then refused as outside, like any path there).
+    bool dangling_link_leads_outside(std::string link) const;
+
     std::vector<std::string> roots_;
+    std::vector<std::string> labels_;            // one per root
+    std::vector<platform::RootHold> holds_;      // one per root: held by descriptor while this lives
     std::vector<std::string> problems_;
     std::string origin_;
 };

@@ -33,14 +33,6 @@ asio::awaitable<std::vector<ledger::FileLanes::Guard>> take_lanes(CallContext& c
     co_return lanes;
 }
 
-// The path as given, made absolute against the first root without resolving anything: what a
-// symlink check looks at (the workspace resolves links, which is right for editing a link's
-// target and wrong for moving or deleting the link).
-std::string as_given(const CallContext& ctx, const std::string& path) {
-    if (platform::is_absolute(path) || ctx.workspace.roots().empty()) return path;
-    return ctx.workspace.roots().front() + "/" + path;
-}
-
 // One of two texts (GCC 12 cannot compile `cond ? "literal" : "other literal"` in a coroutine).
 std::string either(bool first, std::string_view a, std::string_view b) { return std::string(first ? a : b); }
 
@@ -62,8 +54,9 @@ base::Result<os::ResolvedPath> resolve_existing(const CallContext& ctx, const st
     if (!resolved) return refusal(std::move(resolved.error().message), resolved.error().reason);
     const os::ResolvedPath& out = *resolved;
     if (auto refused = refuse_ignored(ctx, out, true); !refused) return base::fail(std::move(refused).error());
-    const std::string given = as_given(ctx, path);
-    if (platform::is_symlink(given))
+    // The link itself, as the path spells it (`~/`, a root's name or relative: the workspace's one
+    // reading of every spelling), not where it leads.
+    if (platform::is_symlink(out.spelled))
         return refusal("Refused: " + path + " is a symbolic link (to " + out.display + "). " + tool +
                            " works on regular files, never through a link, so that the link and its target do not "
                            "part ways unseen. Call " + tool + " with " + role + " set to " + out.display + " itself.",
@@ -252,6 +245,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
 
     auto resolved = ctx.workspace.resolve(args.to);
     if (!resolved) co_return ToolResult::error(resolved.error().message, resolved.error().reason);
+    const std::string to_spelled = resolved->spelled;  // `to` itself, as the workspace reads its spelling
     if (platform::stat_path(resolved->real).kind == platform::FileKind::directory) {
         // `to` is a folder: the file goes into it, under its own name.
         const std::string into = resolved->real + "/" + std::string(os::name_of(source.real));
@@ -264,7 +258,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
         co_return ToolResult::error("Nothing to move: from and to name the same file (" + source.display +
                                         "). Give `to` the new path.",
                                     base::ErrorReason::invalid_arguments);
-    if (platform::is_symlink(destination.real) || platform::is_symlink(as_given(ctx, args.to)))
+    if (platform::is_symlink(destination.real) || platform::is_symlink(to_spelled))
         co_return ToolResult::error("Refused: " + args.to + " is a symbolic link; move does not replace a link. Pick "
                                         "another `to`, or delete the link yourself first.",
                                     base::ErrorReason::not_a_file);
@@ -373,8 +367,8 @@ std::string move_not_undoable(const CallContext& ctx, const os::ResolvedPath& pa
 
 asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_real, const std::string& to_real, bool dry_run) {
     ledger::History& history = *ctx.history;
-    const os::ResolvedPath from{from_real, ctx.workspace.display_path(from_real), false};
-    const os::ResolvedPath to{to_real, ctx.workspace.display_path(to_real), true};
+    const os::ResolvedPath from{from_real, ctx.workspace.display_path(from_real), false, from_real};
+    const os::ResolvedPath to{to_real, ctx.workspace.display_path(to_real), true, to_real};
     std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, from_real, to_real);
     if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
     const auto moved_in = history.latest(to_real);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "os/confinement.hpp"
+#include "os/confinement_posix.hpp"
 #include "os/platform.hpp"
 
 namespace fs = std::filesystem;
@@ -264,4 +267,61 @@ TEST_CASE("real_path: a root replaced by a symlink after it was held is not take
     // realpath says where the name leads now, so the workspace can refuse it as outside.
     CHECK(platform::real_path(plain) == (t.outside / "t.txt").string());
     CHECK(platform::real_path(t.root.string()) == t.outside.string());
+}
+
+// How many descriptors this process has open on `dir` (Linux: /proc/self/fd).
+static int open_on(const fs::path& dir) {
+    int n = 0;
+    std::error_code ec;
+    for (const auto& fd : fs::directory_iterator("/proc/self/fd", ec)) {
+        std::error_code link_ec;
+        if (fs::read_symlink(fd.path(), link_ec) == dir) ++n;
+    }
+    return n;
+}
+
+TEST_CASE("hold_root (issue 39, item 2): held while a hold lives, closed and forgotten after; a borrowed descriptor keeps it open" *
+          doctest::skip(!fs::exists("/proc/self/fd"))) {
+    Tree t;  // holds t.root for good; the folder below is held here only
+    const fs::path dir = t.root / "real";
+    Tree::put(dir / "t.txt", "inside\n");
+    const std::string path = dir.string();
+    CHECK(platform::root_state(path) == platform::RootState::not_held);
+    std::optional<platform::RootHold> held = platform::hold_root(path).value();
+    CHECK(open_on(dir) == 1);
+    CHECK(platform::root_state(path) == platform::RootState::held);
+    std::optional<platform::RootHold> again = platform::hold_root(path).value();  // the same folder: the same descriptor
+    CHECK(*again == *held);
+    CHECK(open_on(dir) == 1);
+    platform::posix::Located at;
+    REQUIRE(platform::posix::locate(path + "/t.txt", at));
+    CHECK(at.dir.borrowed());
+    held.reset();
+    again.reset();
+    // The located folder's borrowed descriptor still names the folder, so it is still open.
+    CHECK(open_on(dir) == 1);
+    char byte = 0;
+    const int fd = ::openat(at.dir.get(), at.name.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    CHECK(::read(fd, &byte, 1) == 1);
+    ::close(fd);
+    CHECK(byte == 'i');
+    at.dir.reset();
+    CHECK(open_on(dir) == 0);
+    CHECK(platform::root_state(path) == platform::RootState::not_held);
+}
+
+TEST_CASE("root_state (issue 39, item 3): a held root renamed away and replaced by a folder is moved; held again, it is the new one") {
+    Tree t;
+    const std::string path = (t.root / "real").string();
+    auto held = platform::hold_root(path);
+    REQUIRE(held.ok());
+    CHECK(platform::root_state(path) == platform::RootState::held);
+    fs::rename(t.root / "real", t.root / "real.moved");
+    CHECK(platform::root_state(path) == platform::RootState::moved);
+    fs::create_directory(t.root / "real");
+    CHECK(platform::root_state(path) == platform::RootState::moved);
+    auto fresh = platform::hold_root(path);
+    REQUIRE(fresh.ok());
+    CHECK(platform::root_state(path) == platform::RootState::held);
 }

@@ -5,6 +5,8 @@
 
 #ifndef _WIN32  // modes and symlinks as POSIX has them
 
+#include <cstdlib>
+
 #include <sys/stat.h>
 
 #include "tests/unit/tools/fixture.hpp"
@@ -396,6 +398,32 @@ TEST_CASE("undo of one side of a move whose other side changed since is refused"
     CHECK(refused.is_error);
     CHECK(f.get("b.txt") == "a\n");
     CHECK(f.get("a.txt") == "someone else\n");
+}
+
+TEST_CASE("move and delete (issue 39, item 4): a symlink named through ~/ is refused like any other spelling") {
+    MoveFixture f;
+    f.put("bin/target.txt", "t\n");
+    tools_test::fs::create_symlink(f.root / "bin/target.txt", f.root / "bin/binlink");
+    REQUIRE(!f.read("bin/target.txt").is_error);
+    // HOME is the root's parent, so ~/<root's name>/bin/binlink names the link.
+    const char* saved = std::getenv("HOME");
+    const std::string saved_home = saved ? saved : "";
+    ::setenv("HOME", f.root.parent_path().c_str(), 1);
+    const std::string via_home = "~/" + f.root.filename().string() + "/bin/binlink";
+    const auto deleted = f.remove(via_home);
+    const auto moved = f.move(via_home, "elsewhere.txt");
+    const auto moved_onto = f.move("bin/target.txt", via_home, {{"overwrite", true}});
+    if (saved) ::setenv("HOME", saved_home.c_str(), 1);
+    else ::unsetenv("HOME");
+    INFO(deleted.text);
+    CHECK(deleted.is_error);
+    CHECK(has(deleted.text, "symbolic link"));
+    CHECK(moved.is_error);
+    CHECK(has(moved.text, "symbolic link"));
+    CHECK(moved_onto.is_error);
+    CHECK(f.get("bin/target.txt") == "t\n");
+    CHECK(tools_test::fs::is_symlink(f.root / "bin/binlink"));
+    CHECK(!tools_test::fs::exists(f.root / "elsewhere.txt"));
 }
 
 #endif  // _WIN32

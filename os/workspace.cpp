@@ -8,6 +8,7 @@
 
 #include "os/paths.hpp"
 #include "os/platform.hpp"
+#include "text/path_quoting.hpp"
 
 namespace os {
 
@@ -348,6 +349,16 @@ std::optional<PathError> Workspace::moved_root(const std::string& absolute) cons
 }
 
 base::Result<ResolvedPath, PathError> Workspace::resolve(const std::string& path) const {
+    // A path as listings and diffs show an odd name ("odd\nname.txt", quotes and escapes included),
+    // passed back as shown: the name it stands for, unless a file really has the quoted name.
+    if (auto name = text::unquoted_path(path)) {
+        auto literal = absolute_of(path);
+        if (!literal || platform::stat_path(*literal).kind == platform::FileKind::missing) return resolve_spelled(*name);
+    }
+    return resolve_spelled(path);
+}
+
+base::Result<ResolvedPath, PathError> Workspace::resolve_spelled(const std::string& path) const {
     using base::ErrorReason;
     auto refuse = [](std::string message, ErrorReason reason = ErrorReason::invalid_arguments) {
         return base::fail(PathError{std::move(message), reason});

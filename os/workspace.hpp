@@ -46,7 +46,9 @@ public:
     // exist, its nearest existing ancestor must resolve inside a root and the rest may hold no
     // `..`. A root whose path no longer names the folder held for it (renamed away, replaced) is
     // refused as moved. Refusals of paths outside the roots never say where a link leads or
-    // whether an outside path exists. Fails with a PathError a model can act on.
+    // whether an outside path exists. A whole git-quoted path (as listings show an odd name) is
+    // the name it stands for, unless a file has the quoted name itself. Fails with a PathError a
+    // model can act on.
     base::Result<ResolvedPath, PathError> resolve(const std::string& path) const;
 
     // The path as shown to the model, in listings and in diff headers; passed back to resolve it
@@ -80,6 +82,7 @@ private:
     // `path` made absolute (see ResolvedPath::spelled); fails when a relative path exists in
     // several roots.
     base::Result<std::string, PathError> absolute_of(const std::string& path) const;
+    base::Result<ResolvedPath, PathError> resolve_spelled(const std::string& path) const;  // resolve, unquoted
     // The refusal for a root that moved, when `absolute` is under one; nullopt otherwise.
     std::optional<PathError> moved_root(const std::string& absolute) const;
     // Whether the dangling symlink `link` leads to a place whose nearest existing folder is

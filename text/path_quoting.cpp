@@ -1,6 +1,8 @@
 // git-style path quoting for every path the server lists or shows (see path_quoting.hpp).
 #include "text/path_quoting.hpp"
 
+#include "text/unified_headers.hpp"
+
 #include <cstdint>
 
 namespace text {
@@ -96,6 +98,14 @@ std::string quoted_path(std::string_view path, bool always) {
     }
     out += '"';
     return out;
+}
+
+std::optional<std::string> unquoted_path(std::string_view path) {
+    if (path.size() < 2 || path.front() != '"' || path.back() != '"') return std::nullopt;
+    std::size_t at = 0;
+    auto name = unquote(path, &at);
+    if (!name || at != path.size() || name->empty()) return std::nullopt;
+    return name;
 }
 
 }  // namespace text

@@ -4,6 +4,7 @@
 // lines of a listing, a grep result or a diff header. One helper for every listing and diff.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,5 +25,9 @@ bool needs_quoting(std::string_view path);
 // With `always`, quoted even when needs_quoting is false (a diff header quotes a name with a
 // trailing blank, which readers of headers would cut).
 std::string quoted_path(std::string_view path, bool always = false);
+
+// The name a whole quoted path stands for (`"odd\nname"` with its quotes, as quoted_path writes
+// it and a model may pass it back); nothing when `path` is not one quoted string.
+std::optional<std::string> unquoted_path(std::string_view path);
 
 }  // namespace text

@@ -171,6 +171,17 @@ TEST_CASE("list, find and grep: names with newlines, CR and escapes are quoted: 
     const auto read = f.call(tools::read_handler(), {{"file_path", Json::parse(shown).get<std::string>()}});
     CHECK_FALSE(read.is_error);
     CHECK(has(read.text, "NEEDLE"));
+    // Passed back exactly as shown, quotes and escapes included, it names the file too, whatever the
+    // escape (ESC is \033 there, which JSON does not have).
+    for (const char* as_shown : {"\"evil\\n5:forged match\"", "\"esc\\033[2Kname\\r.txt\"", "\"odd\\ndir/inner.txt\""}) {
+        CAPTURE(as_shown);
+        const auto again = f.call(tools::read_handler(), {{"file_path", as_shown}});
+        CHECK_FALSE(again.is_error);
+        CHECK(has(again.text, "NEEDLE"));
+    }
+    // A file whose name really is quoted is that file.
+    f.put("\"plain.txt\"", "QUOTED\n");
+    CHECK(has(f.call(tools::read_handler(), {{"file_path", "\"plain.txt\""}}).text, "QUOTED"));
     // grep on the folder and on the file by their names.
     CHECK(grep(f, {{"pattern", "NEEDLE"}, {"path", "odd\ndir"}}).text ==
           "1 matching line in 1 file under \"odd\\ndir\" (1 file searched):\n\"odd\\ndir/inner.txt\"\n1:NEEDLE");

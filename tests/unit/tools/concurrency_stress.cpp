@@ -164,7 +164,7 @@ TEST_CASE("stress: hundreds of edits, reads and cancellations on one file and on
         REQUIRE(o.result.has_value());
         const std::string now = s.get(o.file);
         if (o.tool == "read") {
-            CHECK_FALSE(o.result->is_error);
+            CHECK_MESSAGE(!o.result->is_error, "read of " << o.file << ": " << o.result->text);
             ++reads;
             continue;
         }

@@ -168,17 +168,17 @@ base::Result<void, CommitFailure> stage_all(const CallContext& ctx, const std::v
     return {};
 }
 
-// The answer to a call cancelled before its first rename (issue 39, item 10: one cancelled while
-// it waited for a folder's lock was written once the lock came free).
-base::Failure cancelled_before_writing(std::string_view when) {
-    return base::Failure{"Cancelled by the client " + std::string(when) + "; nothing was written.",
-                         base::ErrorReason::cancelled};
+// The answer to a call cancelled before its first rename, as if_cancelled words it (issue 39, item
+// 10: one cancelled while it waited for a folder's lock was written once the lock came free). The
+// client never sees it (a cancelled request gets no response); the log does.
+base::Failure cancelled_before_writing() {
+    return base::Failure{"Cancelled by the client; nothing was written.", base::ErrorReason::cancelled};
 }
 
 // With the folders locked: re-checks every file, then commits them in order, all or nothing. A
 // call cancelled by now writes nothing: this is the last moment before the first rename.
 base::Result<void, CommitFailure> recheck_and_commit(const CallContext& ctx, std::vector<StagedChange>& staged) {
-    if (ctx.cancelled->load()) return abandon(ctx, staged, cancelled_before_writing("before the write"));
+    if (ctx.cancelled->load()) return abandon(ctx, staged, cancelled_before_writing());
     for (const auto& change : staged)
         if (auto r = verify_unchanged(ctx, change.change->before); !r) return abandon(ctx, staged, std::move(r).error());
     for (auto& change : staged)
@@ -231,22 +231,6 @@ asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>,
     CallContext& ctx) {
     using Locks = std::vector<std::unique_ptr<platform::FolderLock>>;
     Locks locks;
-    // While it waits, reads of these files are served from disk (nothing is written yet); only
-    // changes of them queue behind it. Reads stop passing when the wait ends.
-    struct ReadsPass {
-        CallContext& ctx;
-        const std::vector<ledger::FileLanes::Guard>& lanes;
-        bool passing = false;
-        void start() {
-            if (passing) return;
-            passing = true;
-            for (const auto& lane : lanes) ctx.lanes.let_reads_pass(lane.key(), true);
-        }
-        ~ReadsPass() {
-            if (passing)
-                for (const auto& lane : lanes) ctx.lanes.let_reads_pass(lane.key(), false);
-        }
-    } reads_pass{ctx, lanes_};
     std::optional<asio::steady_timer> pause_timer;
     for (const auto& folder : folders_of(changes_)) {
         auto lock = std::make_unique<platform::FolderLock>();
@@ -263,7 +247,7 @@ asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>,
                                                    base::ErrorReason::io_error});
             if (*taken) break;
             if (ctx.cancelled->load())
-                co_return base::fail(cancelled_before_writing("while the write waited for the lock of the folder " + folder));
+                co_return base::fail(cancelled_before_writing());
             const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
             if (waited >= ctx.limits.folder_lock_wait) co_return base::fail(lock_timeout(folder, waited));
             if (!logged && waited >= lock_wait_logged) {
@@ -272,7 +256,6 @@ asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>,
                                 holder.empty() ? std::string("another process") : holder);
                 logged = true;
             }
-            reads_pass.start();
             if (!pause_timer) pause_timer.emplace(co_await asio::this_coro::executor);
             pause_timer->expires_after(pause);
             co_await pause_timer->async_wait(asio::use_awaitable);

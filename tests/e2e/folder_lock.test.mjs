@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
-import { RawSession, makeTempDir, show, textOf, sleep } from './helpers.mjs';
+import { RawSession, makeTempDir, show, sleep } from './helpers.mjs';
 
 const call = (id, name, args) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 const ok = (r) => r.result && !r.result.isError;
@@ -64,21 +64,19 @@ test('a folder lock held by another process: ping, reads and writes elsewhere an
     }
     const read = await timed(s, 30, 'tools/call', { name: 'read', arguments: { file_path: 'other/c.txt' } });
     assert.ok(ok(read.r), show(read.r).slice(0, 300));
-    // A read of a file in the locked folder, and of the very file the edit waits to write.
+    // A read of another file in the locked folder. (A read of the file the edit waits to write
+    // waits for it: a read sent after a change sees that change.)
     const beside = await timed(s, 31, 'tools/call', { name: 'read', arguments: { file_path: 'locked/b.txt' } });
     assert.ok(ok(beside.r), show(beside.r).slice(0, 300));
-    const same = await timed(s, 32, 'tools/call', { name: 'read', arguments: { file_path: 'locked/a.txt' } });
-    assert.ok(ok(same.r), show(same.r).slice(0, 300));
-    assert.match(textOf(same.r.result), /two/);
     const elsewhere = await timed(s, 33, 'tools/call', { name: 'edit', arguments: { file_path: 'other/c.txt', old_string: 'elsewhere', new_string: 'changed' } });
     assert.ok(ok(elsewhere.r), show(elsewhere.r).slice(0, 300));
     const worst = Math.max(...pings);
     t.diagnostic(`while an edit waited for a held folder lock: ping ${pings.map((ms) => ms.toFixed(1)).join(', ')} ms; ` +
-      `read elsewhere ${read.ms.toFixed(1)} ms, read beside ${beside.ms.toFixed(1)} ms, read of the waiting file ${same.ms.toFixed(1)} ms, ` +
+      `read elsewhere ${read.ms.toFixed(1)} ms, read beside ${beside.ms.toFixed(1)} ms, ` +
       `edit elsewhere ${elsewhere.ms.toFixed(1)} ms`);
     // 100 ms is the goal (measured: about 1 ms); 2 s keeps a loaded machine from failing the test.
     for (const [what, ms] of [['ping', worst], ['read elsewhere', read.ms], ['read beside', beside.ms],
-      ['read of the waiting file', same.ms], ['edit elsewhere', elsewhere.ms]])
+      ['edit elsewhere', elsewhere.ms]])
       assert.ok(ms < 2000, `${what} took ${ms.toFixed(0)} ms while an edit waited for a folder lock`);
 
     // Cancelled while it waits; then the lock comes free: nothing is written, and no reply comes.

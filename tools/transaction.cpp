@@ -232,7 +232,8 @@ asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>,
     using Locks = std::vector<std::unique_ptr<platform::FolderLock>>;
     Locks locks;
     std::optional<asio::steady_timer> pause_timer;
-    for (const auto& folder : folders_of(changes_)) {
+    const std::vector<std::string> folders = folders_of(changes_);  // named: no temporary lives across a co_await
+    for (const auto& folder : folders) {
         auto lock = std::make_unique<platform::FolderLock>();
         const auto started = std::chrono::steady_clock::now();
         auto pause = first_lock_pause;

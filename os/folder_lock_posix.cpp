@@ -20,8 +20,10 @@
 #include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/types.h>
+#ifdef __linux__
+#include <sys/sysmacros.h>  // major, minor (macOS: sys/types.h)
+#endif
 #include <unistd.h>
 
 #include "os/confinement_posix.hpp"

@@ -36,7 +36,7 @@ struct Folder {
     fs::path lock_file() const { return dir / ".mcp-edit-lock"; }
 };
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -54,12 +54,12 @@ TEST_CASE("folder lock: one try never waits; another holder is told apart and na
     const std::string pid = std::to_string(holder.pid());
     const std::string named = platform::folder_lock_holder(f.dir.string());
     CAPTURE(named);
-    CHECK(contains(named, "process " + pid + " (lock-holder, user "));
-    CHECK_FALSE(contains(named, "stopped"));
+    CHECK(mentions(named, "process " + pid + " (lock-holder, user "));
+    CHECK_FALSE(mentions(named, "stopped"));
     holder.stop();  // as a server stopped with SIGSTOP (or Ctrl-Z) would hold it
     const std::string stopped = platform::folder_lock_holder(f.dir.string());
     CAPTURE(stopped);
-    CHECK(contains(stopped, "stopped: `kill -CONT " + pid + "` resumes it"));
+    CHECK(mentions(stopped, "stopped: `kill -CONT " + pid + "` resumes it"));
 #endif
     // Another folder's lock is another lock.
     fs::create_directories(f.dir / "sub");
@@ -134,7 +134,7 @@ TEST_CASE("folder lock: a symlink or a folder in the lock file's place is refuse
     fs::create_directory(f.lock_file());
     const auto folder = platform::try_lock_folder(f.dir.string(), lock);
     REQUIRE_FALSE(folder.ok());
-    CHECK(contains(folder.error().message, "is not a plain file"));
+    CHECK(mentions(folder.error().message, "is not a plain file"));
     CHECK_FALSE(lock.held());
 }
 

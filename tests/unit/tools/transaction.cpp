@@ -367,8 +367,8 @@ TEST_CASE("transaction: another process's folder lock is waited for on a timer; 
     const auto done = commit_while_ticking(f, before, "two\n", [&holder](int tick) {
         if (tick == 60) holder.release();
     });
-    CAPTURE(done.longest_gap.count());
-    CAPTURE(done.took.count());
+    MESSAGE("waited " << done.took.count() << " ms for the holder; the io thread's longest gap meanwhile: "
+                      << done.longest_gap.count() << " ms");
     CHECK_FALSE(done.failure.has_value());
     CHECK(done.took >= std::chrono::milliseconds(250));  // it did wait for the holder
     CHECK(done.longest_gap < std::chrono::milliseconds(200));

@@ -28,21 +28,28 @@ function startFailure(binary, error) {
 }
 
 function runNative(binary, args) {
-  const child = spawn(binary, args, { stdio: "inherit", windowsHide: true });
+  // The handlers come first: the server runs (and may answer its client) as soon as spawn returns,
+  // and a signal that reached this process before they were in place would end it by default,
+  // leaving the server behind. One that comes before the child exists is passed on when it does.
+  let child = null;
+  const early = [];
+  const forward = (signal) => {
+    try {
+      // Windows knows no SIGHUP to send (the console's close reaches the child itself): end it.
+      child.kill(process.platform === "win32" && signal === "SIGHUP" ? "SIGTERM" : signal);
+    } catch {
+      // already gone
+    }
+  };
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
+    process.on(signal, () => (child ? forward(signal) : early.push(signal)));
+  }
+  child = spawn(binary, args, { stdio: "inherit", windowsHide: true });
   child.on("error", (error) => {
     process.stderr.write(startFailure(binary, error));
     process.exit(1);
   });
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) {
-    process.on(signal, () => {
-      try {
-        // Windows knows no SIGHUP to send (the console's close reaches the child itself): end it.
-        child.kill(process.platform === "win32" && signal === "SIGHUP" ? "SIGTERM" : signal);
-      } catch {
-        // already gone
-      }
-    });
-  }
+  for (const signal of early) forward(signal);
   child.on("exit", (code, signal) => {
     if (signal) {
       // Die of the same signal, as a shell would report it; the handlers above no longer apply.

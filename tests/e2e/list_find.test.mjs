@@ -164,9 +164,11 @@ describe('list and find', { concurrency: true }, () => {
     try {
       const ac = new AbortController();
       const pending = call('find', { pattern: '**/*.nothing' }, { signal: ac.signal });
-      // Cancelled at once (not after a timer, which a loaded machine fires late, after a walk of
-      // 50 ms has ended and been answered): the cancel is written right behind the request.
-      setImmediate(() => ac.abort());
+      // Cancelled at once, in the same tick: the SDK writes the request and then the cancel to the
+      // server's stdin before this test yields. A timer (even setImmediate) waited behind the other
+      // tests of this file, whose synchronous creation of 50,000 files held the event loop past
+      // the end of a 50 ms walk on a loaded CI machine, and the walk was answered before the cancel.
+      ac.abort();
       await assert.rejects(pending, 'the cancelled call rejects on the client side');
       const next = await call('list', { depth: 1 });
       assert.match(textOf(next), /level0\//);
@@ -179,6 +181,8 @@ describe('list and find', { concurrency: true }, () => {
     const cancelled = messages.find((m) => m.dir === 'c2s' && m.msg.method === 'notifications/cancelled');
     assert.ok(cancelled, 'the SDK sent notifications/cancelled');
     const id = cancelled.msg.params.requestId;
-    assert.equal(messages.filter((m) => m.dir === 's2c' && m.msg.id === id).length, 0, 'a cancelled request gets no response');
+    const replies = messages.filter((m) => m.dir === 's2c' && m.msg.id === id);
+    assert.equal(replies.length, 0, `a cancelled request gets no response; got ${show(replies).slice(0, 600)}; ` +
+      `in order: ${show(messages.map((m) => `${m.dir} ${m.msg.method ?? ''} ${m.msg.id ?? m.msg.params?.requestId ?? ''}`))}`);
   });
 });

@@ -62,9 +62,11 @@ std::optional<AlignmentFailure> beside_left_out(OriginalFile& file, const std::v
     lines += ")";
     const std::string what = added.size() == 1 ? "its added line " + quoted(added.front())
                                                : "its added lines from " + quoted(added.front());
-    return AlignmentFailure("it leaves out " + lines + ", and " + what + " could go before line " + n + " (after line " +
-                                std::to_string(from - 1) + ") or after " + (from == to ? std::string("it") : "line " + m) +
-                                " (before line " + std::to_string(to + 1) + "); nothing in it says which",
+    const std::string before = from == 1 ? "at the start of the file" : "after line " + std::to_string(from - 1);
+    const std::string after = to == file.line_count() ? "at the end of the file" : "before line " + std::to_string(to + 1);
+    return AlignmentFailure("it leaves out " + lines + ", and " + what + " could go before line " + n + " (" + before +
+                                ") or after " + (from == to ? std::string("it") : "line " + m) + " (" + after +
+                                "); nothing in it says which",
                             from, to);
 }
 

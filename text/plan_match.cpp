@@ -209,7 +209,7 @@ private:
         bool one_run = true;  // the counts were merely wrong: the old lines are there as one run
         for (std::size_t i = 0; i < k && one_run; ++i) one_run = file_.line(first + i) == old_lines[i];
         if (one_run) {
-            note_end_lines_left_out(old_lines, first, stated);
+            note_end_lines_left_out(old_lines, first, stated, false);
             return std::nullopt;
         }
         std::vector<LineAlignment> spanning;
@@ -218,26 +218,37 @@ private:
         }
         std::vector<AlignedChange> distinct;
         const auto change = one_change(spanning, &header_why_not_, &distinct);
-        if (!change) return std::nullopt;
-        return from_alignment(*change);
+        if (change) return from_alignment(*change);
+        if (spanning.empty()) {
+            bool run_at_end = true;  // its old lines are one run ending where the header's span ends
+            for (std::size_t i = 0; i < k && run_at_end; ++i) run_at_end = file_.line(last - k + 1 + i) == old_lines[i];
+            if (run_at_end) note_end_lines_left_out(old_lines, first, stated, true);
+        }
+        return std::nullopt;
     }
 
     // A hunk that starts or ends with added lines, whose old lines are one run at one end of the
     // lines its header spans, both counts saying the same number of lines more than it shows: it
     // left out the lines at the other end (a context line dropped), and its added lines could go on
     // either side of those. Recorded in header_why_not_ (refused), unless the file comes out the same.
-    void note_end_lines_left_out(const std::vector<std::string_view>& old_lines, std::size_t first, std::size_t stated) {
+    // `at_start`: the run ends the span (lines left out before it, beside leading added lines).
+    void note_end_lines_left_out(const std::vector<std::string_view>& old_lines, std::size_t first, std::size_t stated,
+                                 bool at_start) {
         const std::size_t k = old_lines.size();
         const std::vector<std::string_view> new_lines = block_lines(b_.new_text);
         if (!b_.stated_new_count || *b_.stated_new_count < new_lines.size() ||
             *b_.stated_new_count - new_lines.size() != stated - k || b_.ops.empty()) {
             return;
         }
-        const std::size_t trailing = b_.ops.size() - 1 - b_.ops.find_last_not_of('+');
-        if (trailing > 0 && trailing < b_.ops.size()) {
-            const std::vector<std::string_view> added(new_lines.end() - static_cast<std::ptrdiff_t>(trailing), new_lines.end());
-            header_why_not_ = beside_left_out(file_, added, first + k, first + stated - 1);
-        }
+        const std::size_t plain = at_start ? b_.ops.find_first_not_of('+') : b_.ops.find_last_not_of('+');
+        if (plain == std::string::npos) return;
+        const std::size_t count = at_start ? plain : b_.ops.size() - 1 - plain;  // the added lines at that end
+        if (count == 0) return;
+        const auto n = static_cast<std::ptrdiff_t>(count);
+        const std::vector<std::string_view> added = at_start ? std::vector<std::string_view>(new_lines.begin(), new_lines.begin() + n)
+                                                             : std::vector<std::string_view>(new_lines.end() - n, new_lines.end());
+        header_why_not_ = at_start ? beside_left_out(file_, added, first, first + stated - k - 1)
+                                   : beside_left_out(file_, added, first + k, first + stated - 1);
     }
 
     // Why the block cannot be written over its lines where they are, with the left-out lines: the

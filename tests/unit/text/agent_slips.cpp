@@ -335,6 +335,14 @@ TEST_CASE("slip 7: added lines beside a left-out line are placed only where the 
     CHECK(end_left_out.error.find("it leaves out line 4 (\"  .default_num = 0,\"), and its added line \"  .choices = "
                                   "list,\" could go before line 4 (after line 3) or after it (before line 5)") !=
           std::string::npos);
+    // The same at its start: a hunk that starts with an added line and left out line 1.
+    const Patched start_left_out = patch("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n+// flags\n   .type = FLAG,\n   .scope = SERVER,\n",
+                                         file);
+    INFO(start_left_out.error);
+    CHECK(start_left_out.bytes.empty());
+    CHECK(start_left_out.error.find("it leaves out line 1 (\"{ .name = \"x\",\"), and its added line \"// flags\" could "
+                                    "go before line 1 (at the start of the file) or after it (before line 2)") !=
+          std::string::npos);
     // Counted as shown, the same hunk is pinned where it ends: placed.
     const Patched pinned = patch("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
                                  "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",

@@ -2,6 +2,7 @@
 // (apply_patch), near the stated line first on large files, then on the whole file; an exact-tier
 // ambiguity settled by whole lines; by similarity last, when the options allow it.
 #include <algorithm>
+#include <utility>
 
 #include "text/byte_scan.hpp"
 #include "text/line_alignment.hpp"
@@ -180,17 +181,26 @@ private:
                                             std::optional<AlignmentFailure>* why_not, std::vector<AlignedChange>* distinct) {
         const std::vector<std::string_view> old_lines = block_lines(b_.old_text);
         const std::vector<std::string_view> new_lines = block_lines(b_.new_text);
+        bool beside_left_out = false;  // some place has added lines that could go on either side of a line
         for (const LineAlignment& a : alignments) {
             auto change = apply_alignment(file_, old_lines, new_lines, a, b_.ops);
             if (!change) {
-                if (why_not && !*why_not) *why_not = change.error();
+                if (change.error().left_out_first && !beside_left_out) {
+                    beside_left_out = true;
+                    if (why_not) *why_not = change.error();
+                    why_place_ = {a.first(), a.last()};
+                } else if (why_not && !*why_not) {
+                    *why_not = change.error();
+                    why_place_ = {a.first(), a.last()};
+                }
                 continue;
             }
             const bool known = std::any_of(distinct->begin(), distinct->end(),
                                            [&](const AlignedChange& c) { return same_change(file_, c, *change); });
             if (!known) distinct->push_back(std::move(change.value()));
         }
-        if (distinct->size() != 1) return std::nullopt;
+        // Another way of laying its lines there, or another place, that would guess: no answer.
+        if (distinct->size() != 1 || beside_left_out) return std::nullopt;
         return distinct->front();
     }
 
@@ -282,7 +292,7 @@ private:
                               true) +
                    ", so which is meant cannot be told; add the left-out lines.";
         } else if (why_not) {
-            note = left_out_note(all.front().first(), all.front().last(), *why_not);
+            note = left_out_note(why_place_.first, why_place_.second, *why_not);
         }
         return std::nullopt;
     }
@@ -331,6 +341,7 @@ private:
     bool same_lines_ = false;
     EditSpec spec_;
     std::optional<AlignmentFailure> header_why_not_;  // why the lines its header spans could not take it
+    std::pair<std::size_t, std::size_t> why_place_;    // the lines of the place one_change's why_not is about
 };
 
 }  // namespace

@@ -335,6 +335,13 @@ TEST_CASE("slip 7: added lines beside a left-out line are placed only where the 
     CHECK(end_left_out.error.find("it leaves out line 4 (\"  .default_num = 0,\"), and its added line \"  .choices = "
                                   "list,\" could go before line 4 (after line 3) or after it (before line 5)") !=
           std::string::npos);
+    // Two ways to lay a hunk's lines onto the file: one places "A" (the second "a" goes), the other
+    // would guess beside the left-out lines 3-4. Which "a" the hunk removes cannot be told: refused.
+    const Patched two_ways = patch("--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n x\n-a\n+A\n y\n", "x\na\ng\na\ny\n");
+    INFO(two_ways.error);
+    CHECK(two_ways.bytes.empty());
+    CHECK(two_ways.error.find("it leaves out lines 3-4 (\"g\", \"a\")") != std::string::npos);
+    CHECK(two_ways.error.find("Send the hunk again with lines 3-4 in it") != std::string::npos);
     // The same at its start: a hunk that starts with an added line and left out line 1.
     const Patched start_left_out = patch("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n+// flags\n   .type = FLAG,\n   .scope = SERVER,\n",
                                          file);

@@ -252,7 +252,11 @@ base::Result<AlignedChange, AlignmentFailure> apply_alignment(OriginalFile& file
                 if (after_removal) {
                     std::size_t f = e;
                     while (f < edits.size() && edits[f].op == LineOp::add) ++f;
-                    unpinned = f < edits.size() && edits[f].op == LineOp::common && alignment.file_line[edits[f].old_index];
+                    // (Without ops the order is diff_lines', not the caller's: a removed line
+                    // after added ones says nothing there.)
+                    unpinned = f < edits.size() && (edits[f].op == LineOp::common
+                                                        ? alignment.file_line[edits[f].old_index] != 0
+                                                        : !ops_given);
                 }
                 if (unpinned) {
                     std::vector<std::string_view> run;  // this run of added lines, from here on

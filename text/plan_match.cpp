@@ -65,9 +65,7 @@ public:
         }
         if (!hint && region > 1) hint = region;
         mo.start_line_hint = hint;
-        if (hint) {
-            if (auto near = near_hint(mo, *hint)) return std::move(*near);
-        }
+        // Before the fast path near the hint: the header may say lines were left out there.
         if (auto by_header = placed_by_header_counts()) return std::move(*by_header);
         // Its header's counts say it left lines out there, and added lines sit beside them: not
         // placed elsewhere either (a run of its lines found nearby, blank lines say, is no answer).
@@ -78,6 +76,9 @@ public:
             message.erase(0, 1);
             message[0] = 'i';  // the reason alone: "its lines are at ..."
             return unplaced(BlockFailureKind::ambiguous, std::move(message));
+        }
+        if (hint) {
+            if (auto near = near_hint(mo, *hint)) return std::move(*near);
         }
         auto m = match_edit(file_.haystack(), spec_, mo);
         if (m.ok()) {

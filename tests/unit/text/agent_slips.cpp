@@ -350,6 +350,18 @@ TEST_CASE("slip 7: added lines beside a left-out line are placed only where the 
     CHECK(start_left_out.error.find("it leaves out line 1 (\"{ .name = \"x\",\"), and its added line \"// flags\" could "
                                     "go before line 1 (at the start of the file) or after it (before line 2)") !=
           std::string::npos);
+    // The same in a file over 1 MiB, where an exact place near the stated line is taken fast: the
+    // header's evidence is read first.
+    std::string large;
+    for (int i = 0; i < 80000; ++i) large += "// filler line " + std::to_string(i) + "\n";
+    REQUIRE(large.size() > (std::size_t{1} << 20));
+    large += file;
+    const Patched large_end = patch("--- a/f\n+++ b/f\n@@ -80001,4 +80001,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
+                                    "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",
+                                    large);
+    INFO(large_end.error);
+    CHECK(large_end.bytes.empty());
+    CHECK(large_end.error.find("it leaves out line 80004") != std::string::npos);
     // Counted as shown, the same hunk is pinned where it ends: placed.
     const Patched pinned = patch("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
                                  "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",

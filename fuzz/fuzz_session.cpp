@@ -5,7 +5,8 @@
 // every request with an id of its own gets one reply at most (exactly one unless the input cancels
 // requests or the server is left waiting on the client at EOF), a trailing ping is answered, and
 // the end of input ends the session. The server has two roots with files of the same names, and
-// files whose names hold a newline, an ESC, quotes or 255 bytes.
+// files whose names hold a newline, an ESC, quotes or 255 bytes; an input may have another holder
+// keep the folder lock (hold_lock_line), and then the ping is answered while writes wait.
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -23,6 +24,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
@@ -133,6 +138,21 @@ std::vector<std::string> split_lines(std::string_view text) {
 }
 
 constexpr std::string_view final_ping_id = "fuzz-final-ping";
+// A line of the input that the driver takes, not the server: from there on, another holder keeps
+// the first root's folder lock (an flock on its lock file through a descriptor of the driver's), so
+// writes there wait for it, and cancellations meet them waiting. It is let go at the end of input.
+constexpr std::string_view hold_lock_line = "#hold-folder-lock";
+
+// The folder lock of `dir` held as another process would hold it; -1 when it could not be taken.
+int hold_folder_lock(const fs::path& dir) {
+    const int fd = ::open((dir / ".mcp-edit-lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) return -1;
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
 
 // The ids of requests in `lines` that no other message of the input names (so their replies can
 // be counted): single lines, parsed, without a repeated key.
@@ -210,14 +230,27 @@ void run_one(std::string_view input) {
         io.restart();
         io.poll();
     };
+    int held_lock = -1;
     for (const std::string& line : lines) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // as the stdio transport skips it
+        if (line == hold_lock_line) {
+            if (held_lock < 0) held_lock = hold_folder_lock(s.root);
+            continue;
+        }
         transport.receiver.on_line(line);
         settle();
     }
     transport.receiver.on_line(final_ping);
     settle();
     const Output before_eof = read_output(transport.sent);
+    if (held_lock >= 0) {
+        // While writes wait for the lock, the io thread goes on: the ping is answered at once.
+        const auto ping = before_eof.replies.find(protocol::RequestId(std::string(final_ping_id)).key());
+        if (!ping_id_taken && ping == before_eof.replies.end())
+            fail("the trailing ping was not answered while another process held the folder lock");
+        ::flock(held_lock, LOCK_UN);
+        ::close(held_lock);
+    }
 
     transport.receiver.on_eof();
     bool finished = false;
@@ -473,9 +506,10 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
     std::vector<std::string> lines = split_lines(std::string_view(reinterpret_cast<const char*>(data), size));
     if (lines.size() == 1 && lines[0].empty()) lines.clear();
     const std::size_t i = pick(rng, lines.size());
-    switch (pick(rng, 10)) {
+    switch (pick(rng, 11)) {
         case 0:
         case 1: lines.insert(lines.begin() + static_cast<long>(std::min(i, lines.size())), template_message(rng).dump()); break;
+        case 9: lines.insert(lines.begin() + static_cast<long>(std::min(i, lines.size())), std::string(hold_lock_line)); break;
         case 2:
             if (lines.empty()) lines.push_back(template_message(rng).dump());
             else lines[i] = template_message(rng).dump();

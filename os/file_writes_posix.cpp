@@ -12,7 +12,6 @@
 #include <mutex>
 #include <set>
 #include <span>
-#include <thread>
 #include <vector>
 
 #include <dirent.h>
@@ -348,26 +347,6 @@ base::Result<void> take_lock(const std::string& path, FileLock& lock) {
         return failed(std::strerror(err));
     }
     lock.handle_ = reinterpret_cast<void*>(static_cast<std::intptr_t>(fd) + 1);
-    return {};
-}
-
-base::Result<void> lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock) {
-    Fd fd = posix::open_directory(dir);
-    if (!fd) return failed("cannot open the folder " + dir + " to lock it: " + posix::walk_error(dir, errno));
-    const auto deadline = std::chrono::steady_clock::now() + wait;
-    auto pause = std::chrono::microseconds(200);
-    for (;;) {
-        if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) break;
-        if (errno != EWOULDBLOCK && errno != EINTR)
-            return failed("cannot lock the folder " + dir + ": " + error_text(errno));
-        if (std::chrono::steady_clock::now() >= deadline)
-            return failed("another mcp-edit process has held the lock of the folder " + dir + " for over " +
-                              std::to_string(wait.count() / 1000) + " s",
-                          base::ErrorReason::timeout);
-        std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::microseconds(20000));
-    }
-    lock.handle_ = reinterpret_cast<void*>(static_cast<std::intptr_t>(fd.release()) + 1);
     return {};
 }
 

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <random>
 #include <thread>
+#include <utility>
 
 namespace platform {
 
@@ -261,7 +262,11 @@ base::Result<void> take_lock(const std::string& path, FileLock& lock) {
     return {};
 }
 
-base::Result<void> lock_folder(const std::string& dir, std::chrono::milliseconds wait, FileLock& lock) {
+FolderLock::~FolderLock() {
+    if (handle_) CloseHandle(handle_);  // drops the lock
+}
+
+base::Result<bool> try_lock_folder(const std::string& dir, FolderLock& lock) {
     // The folder's name as NTFS compares names (upper-cased), hashed (FNV-1a) into a lock file's name.
     std::wstring name = widen(dir);
     CharUpperBuffW(name.data(), static_cast<DWORD>(name.size()));
@@ -274,19 +279,16 @@ base::Result<void> lock_folder(const std::string& dir, std::chrono::milliseconds
     CreateDirectoryW(system_path(locks).c_str(), nullptr);
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-    const std::string path = locks + "/" + hex + ".lock";
-    const auto deadline = std::chrono::steady_clock::now() + wait;
-    for (;;) {
-        auto taken = take_lock(path, lock);
-        if (taken) return {};
-        if (taken.error().reason != base::ErrorReason::conflict)
-            return failed("cannot lock the folder " + dir + ": " + taken.error().message);
-        if (std::chrono::steady_clock::now() >= deadline)
-            return failed("another mcp-edit process has held the lock of the folder " + dir + " for over " +
-                              std::to_string(wait.count() / 1000) + " s",
-                          base::ErrorReason::timeout);
-        Sleep(2);
+    FileLock taken_lock;
+    auto taken = take_lock(locks + "/" + hex + ".lock", taken_lock);
+    if (!taken) {
+        if (taken.error().reason == base::ErrorReason::conflict) return false;
+        return failed("cannot lock the folder " + dir + ": " + taken.error().message);
     }
+    lock.handle_ = std::exchange(taken_lock.handle_, nullptr);
+    return true;
 }
+
+std::string folder_lock_holder(const std::string&) { return {}; }  // Windows does not say who holds a LockFileEx lock
 
 }  // namespace platform

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -44,6 +45,9 @@ using Json = nlohmann::json;
 struct Limits {
     std::uint64_t max_file_size = 256ull << 20;
     std::size_t max_result_text = 1u << 20;  // bytes of text a result may carry
+    // How long a write waits for another process's lock of its folder (a server holds it for
+    // milliseconds; longer means it is stuck, or the lock is held on purpose).
+    std::chrono::milliseconds folder_lock_wait{30000};
 };
 
 struct CallContext {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -152,10 +153,20 @@ public:
 
     // Stages every change, re-checks every file (still as loaded, or still absent), then commits
     // them in order; on a failure, discards what is staged and reverts what was committed.
-    // Runs where WorkPlacement decides (inline for a lone call over small files).
+    // Runs where WorkPlacement decides (inline for a lone call over small files); the folders'
+    // locks are waited for without blocking (see lock_folders). A call cancelled before the first
+    // rename writes nothing and fails with reason cancelled.
     asio::awaitable<base::Result<void, CommitFailure>> commit(CallContext& ctx);
 
 private:
+    // The lock of every folder a change writes in, against other mcp-edit processes, taken in
+    // sorted order. One held by another process is tried again on a timer, never waited for on
+    // the io thread, until it is free, the call is cancelled (reason cancelled) or
+    // ctx.limits.folder_lock_wait has passed (reason timeout, naming the holder when it can).
+    // Reads of these files still queue behind it: a read sent after a change sees it.
+    asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>, base::Failure>> lock_folders(
+        CallContext& ctx);
+
     // The request for the gate over every change (images in the order of changes()).
     ApprovalRequest approval_request(const Shown& shown, std::string asked_again_because) const;
 

@@ -121,4 +121,32 @@ describe('read of several files and of images', { concurrency: true }, () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test('ping answers while a read of a 200 MB file is in progress (the read runs off the io thread)', async () => {
+    const dir = makeTempDir();
+    const file = path.join(dir, 'big.log');
+    fs.writeFileSync(file, Buffer.alloc(200 * 1024 * 1024, 'log line\n'));
+    const tr = new StdioClientTransport({ command: BINARY, args: ['--root', dir] });
+    drain(tr.stderr);
+    const client = new Client({ name: 'mcp-edit-e2e-ping-big-read', version: '0.0.0' }, { capabilities: {} });
+    await client.connect(tr);
+    try {
+      const started = performance.now();
+      let readDone = 0;
+      const read = client.callTool({ name: 'read', arguments: { file_path: file, limit: 5 } }, undefined, { timeout: 60000 })
+        .then((r) => { readDone = performance.now() - started; return r; });
+      await new Promise((resolve) => setTimeout(resolve, 20));  // the read has begun
+      const pingStarted = performance.now();
+      await client.ping();
+      const pingMs = performance.now() - pingStarted;
+      const r = await read;
+      console.log(`# ping took ${pingMs.toFixed(1)} ms; the read of 200 MB took ${readDone.toFixed(0)} ms`);
+      assert.notEqual(r.isError, true, show(r).slice(0, 300));
+      assert.ok(pingMs < 2000, `ping took ${pingMs} ms during the read`);
+      if (readDone > 20 + pingMs + 50) assert.ok(pingStarted - started + pingMs < readDone, 'ping answered before the read ended');
+    } finally {
+      await client.close().catch(() => {});
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -13,6 +13,7 @@
 
 #include "tools/file_moves.hpp"
 #include "ledger/history_journal.hpp"
+#include "os/platform.hpp"
 
 #ifndef _WIN32
 #include <fcntl.h>
@@ -26,11 +27,14 @@ using ledger::SessionChanges;
 
 namespace {
 
+// A path no other test process uses (a new private folder's child, not made yet: as a journal's
+// folder is before its first write). Unseeded std::rand() names once collided between processes.
 struct Dir {
-    fs::path path = fs::temp_directory_path() / ("mcp-edit-journal-" + std::to_string(std::rand()));
+    fs::path base = fs::path(platform::make_private_directory("mcp-edit-journal-").value());
+    fs::path path = base / "journal";
     ~Dir() {
         std::error_code ignored;
-        fs::remove_all(path, ignored);
+        fs::remove_all(base, ignored);
     }
     std::string str() const { return path.generic_string(); }
 };

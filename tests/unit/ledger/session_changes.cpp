@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ledger/session_changes.hpp"
+#include "os/platform.hpp"
 #include "ledger/session_patch.hpp"
 
 namespace fs = std::filesystem;
@@ -48,8 +49,7 @@ TEST_CASE("session changes: bases past the byte cap are not kept, and the patch 
 }
 
 TEST_CASE("session patch: created, changed, deleted and changed-back files against their bases") {
-    const fs::path dir = fs::temp_directory_path() / ("mcp-edit-patch-" + std::to_string(std::rand()));
-    fs::create_directories(dir);
+    const fs::path dir = fs::path(platform::make_private_directory("mcp-edit-patch-").value());
     const os::Workspace workspace({dir.generic_string()});
     const std::string root = workspace.roots().front();
     const auto put = [&](const std::string& name, const std::string& bytes) {

@@ -1,6 +1,6 @@
 // The platform layer under a held root: a folder swapped for a symlink between the check and the
-// act sends no read, write, folder or removal outside; the cross-process folder lock; the sweep of
-// temp files a killed server left.
+// act sends no read, write, folder or removal outside; the sweep of temp files a killed server left
+// (the folder lock's tests: folder_lock_posix.cpp).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -123,21 +123,6 @@ TEST_CASE("confinement: real paths under a held root work: nested folders made, 
     CHECK(over_file.error().reason == base::ErrorReason::not_a_file);
     REQUIRE(platform::remove_file(dir + "/f.txt", true).ok());
     CHECK_FALSE(fs::exists(dir + "/f.txt"));
-}
-
-TEST_CASE("lock_folder: a second holder waits, then is told who holds it") {
-    Tree t;
-    platform::FileLock first, second;
-    REQUIRE(platform::lock_folder(t.root.string(), std::chrono::milliseconds(100), first).ok());
-    const auto waited = platform::lock_folder(t.root.string(), std::chrono::milliseconds(50), second);
-    REQUIRE_FALSE(waited.ok());
-    CHECK(waited.error().message.find("another mcp-edit process") != std::string::npos);
-    CHECK(waited.error().reason == base::ErrorReason::timeout);
-    CHECK_FALSE(second.held());
-    {
-        platform::FileLock other_folder;
-        CHECK(platform::lock_folder((t.root / "real").string(), std::chrono::milliseconds(50), other_folder).ok());
-    }
 }
 
 TEST_CASE("take_lock: a lock held elsewhere is a conflict, said at once") {

@@ -1,7 +1,9 @@
 // Unit tests of the transaction: the write path (platform staging + a transaction's commit) keeps
 // mode and owner, symlinks and hard links, leaves no temp files, with both fsync settings, creates
 // new files with their folders, and re-checks before writing over a file changed since it was
-// read; a list of files commits all or nothing; a refused approval writes nothing.
+// read; a list of files commits all or nothing; a refused approval writes nothing; a folder lock
+// another process holds is waited for on a timer (the io thread goes on), a cancellation during
+// that wait writes nothing, and a wait too long names the holder (issue 39, items 10 and 11).
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -19,8 +21,18 @@
 #include <utility>
 #include <vector>
 
+#include <chrono>
+
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <asio/steady_timer.hpp>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
+
+#include "tests/unit/os/folder_lock_holder_posix.hpp"
 #endif
 
 #include "tests/unit/tools/fixture.hpp"
@@ -283,3 +295,148 @@ TEST_CASE("transaction: an approved patch of two files writes both and records b
     CHECK(history.depth(f.path("b.txt")) == 1);
     CHECK(f.states.known_hash(f.path("b.txt")).has_value());
 }
+
+#ifndef _WIN32
+
+namespace {
+
+// A commit of `before` -> `new_bytes` run while a ticker on the same io thread ticks every 5 ms:
+// `on_tick(n)` runs at tick n (to release a lock holder, to cancel). What came of it, and the
+// longest the io thread left the ticker waiting.
+struct TickedCommit {
+    std::optional<base::Failure> failure;
+    std::chrono::milliseconds longest_gap{0};
+    std::chrono::milliseconds took{0};
+};
+TickedCommit commit_while_ticking(Fixture& f, const tools::FileSnapshot& before, std::string new_bytes,
+                                  const std::function<void(int)>& on_tick) {
+    tools::Transaction change("test", {});
+    change.changes().push_back({before, std::move(new_bytes), false});
+    TickedCommit out;
+    bool done = false;
+    const auto started = std::chrono::steady_clock::now();
+    asio::co_spawn(
+        f.io,
+        [&]() -> asio::awaitable<void> {
+            auto written = co_await change.commit(f.ctx);
+            if (!written) out.failure = written.error().failure;
+            done = true;
+        },
+        [](std::exception_ptr error) {
+            if (error) std::rethrow_exception(error);
+        });
+    asio::co_spawn(
+        f.io,
+        [&]() -> asio::awaitable<void> {
+            asio::steady_timer timer(co_await asio::this_coro::executor);
+            auto last = std::chrono::steady_clock::now();
+            for (int tick = 1; !done && tick < 2000; ++tick) {  // 10 s at most
+                timer.expires_after(std::chrono::milliseconds(5));
+                co_await timer.async_wait(asio::use_awaitable);
+                const auto now = std::chrono::steady_clock::now();
+                out.longest_gap = std::max(out.longest_gap, std::chrono::duration_cast<std::chrono::milliseconds>(now - last));
+                last = now;
+                on_tick(tick);
+            }
+        },
+        [](std::exception_ptr error) {
+            if (error) std::rethrow_exception(error);
+        });
+    f.io.restart();
+    f.io.run();
+    REQUIRE(done);
+    out.took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    return out;
+}
+
+bool staging_files_left(const Fixture& f) {
+    for (const auto& entry : fs::directory_iterator(f.root))
+        if (entry.path().filename().string().rfind(".mcp-edit-stage-", 0) == 0) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("transaction: another process's folder lock is waited for on a timer; the io thread goes on serving") {
+    Fixture f;
+    f.put("a.txt", "one\n");
+    auto before = f.snapshot("a.txt");
+    lock_test::LockHolder holder(f.root.string());
+    // The holder lets go after ~300 ms (60 ticks); until then the commit waits, and the io thread
+    // must go on ticking (issue 39, item 11: it slept in flock's retry loop for up to 30 s).
+    const auto done = commit_while_ticking(f, before, "two\n", [&holder](int tick) {
+        if (tick == 60) holder.release();
+    });
+    MESSAGE("waited " << done.took.count() << " ms for the holder; the io thread's longest gap meanwhile: "
+                      << done.longest_gap.count() << " ms");
+    CHECK_FALSE(done.failure.has_value());
+    CHECK(done.took >= std::chrono::milliseconds(250));  // it did wait for the holder
+    CHECK(done.longest_gap < std::chrono::milliseconds(200));
+    CHECK(f.get("a.txt") == "two\n");
+    CHECK(f.entries() == 1);  // the killed holder's lock file was taken over and removed, no temp file left
+}
+
+TEST_CASE("transaction: a commit cancelled while it waits for a folder lock writes nothing once the lock is freed") {
+    for (const bool together : {false, true}) {
+        // Cancelled, then the lock freed later; or both in the same moment (the lock is then taken,
+        // and the cancellation is seen after it, before the first rename).
+        CAPTURE(together);
+        Fixture f;
+        f.put("a.txt", "one\n");
+        auto before = f.snapshot("a.txt");
+        lock_test::LockHolder holder(f.root.string());
+        const auto done = commit_while_ticking(f, before, "two\n", [&](int tick) {
+            if (tick == 20) f.ctx.cancelled->store(true);
+            if (tick == (together ? 20 : 40)) holder.release();
+        });
+        REQUIRE(done.failure.has_value());
+        CHECK(done.failure->reason == base::ErrorReason::cancelled);
+        CHECK(done.failure->message == "Cancelled by the client; nothing was written.");
+        CHECK(done.took < std::chrono::seconds(2));
+        CHECK(f.get("a.txt") == "one\n");
+        CHECK_FALSE(staging_files_left(f));
+    }
+}
+
+TEST_CASE("transaction: a folder lock held past the limit fails the commit naming the holder; nothing written") {
+    Fixture f;
+    f.put("a.txt", "one\n");
+    auto before = f.snapshot("a.txt");
+    f.ctx.limits.folder_lock_wait = std::chrono::milliseconds(300);
+    lock_test::LockHolder holder(f.root.string());
+    holder.stop();  // a second server stopped with SIGSTOP while it held the lock
+    const auto done = commit_while_ticking(f, before, "two\n", [](int) {});
+    REQUIRE(done.failure.has_value());
+    CHECK(done.failure->reason == base::ErrorReason::timeout);
+    const std::string& message = done.failure->message;
+    CAPTURE(message);
+    CHECK(has(message, "Nothing was written: the lock of the folder " + f.root.string() + " (which mcp-edit servers take for "
+                       "the milliseconds of a write there) was held by "));
+#ifdef __linux__
+    const std::string pid = std::to_string(holder.pid());
+    CHECK(has(message, "by process " + pid + " (lock-holder, user "));
+    CHECK(has(message, "stopped: `kill -CONT " + pid + "` resumes it) for over 0."));
+#endif
+    CHECK(has(message, "resume or end it; then call again."));
+    CHECK_FALSE(has(message, "another mcp-edit process"));
+    CHECK(done.longest_gap < std::chrono::milliseconds(200));
+    CHECK(f.get("a.txt") == "one\n");
+    CHECK_FALSE(staging_files_left(f));
+}
+
+TEST_CASE("transaction: a process that can only read the folder (an flock on the folder itself) does not stall a commit") {
+    Fixture f;
+    f.put("a.txt", "one\n");
+    auto before = f.snapshot("a.txt");
+    f.ctx.limits.folder_lock_wait = std::chrono::milliseconds(2000);
+    const int reader = ::open(f.root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    REQUIRE(reader >= 0);
+    REQUIRE(::flock(reader, LOCK_EX | LOCK_NB) == 0);
+    const auto done = commit_while_ticking(f, before, "two\n", [](int) {});
+    ::close(reader);
+    CHECK_FALSE(done.failure.has_value());
+    CHECK(done.took < std::chrono::milliseconds(1000));
+    CHECK(f.get("a.txt") == "two\n");
+}
+
+#endif  // _WIN32

@@ -47,6 +47,29 @@ std::size_t LineAlignment::last() const {
     return 0;
 }
 
+std::optional<AlignmentFailure> beside_left_out(OriginalFile& file, const std::vector<std::string_view>& added,
+                                                std::size_t from, std::size_t to) {
+    if (added.empty() || from == 0 || to < from || to > file.line_count()) return std::nullopt;
+    std::string gap, run;
+    for (std::size_t n = from; n <= to; ++n) (gap += file.line(n)) += '\n';
+    for (const std::string_view line : added) (run += line) += '\n';
+    if (run + gap == gap + run) return std::nullopt;
+    const std::string n = std::to_string(from);
+    const std::string m = std::to_string(to);
+    std::string lines = from == to ? "line " + n : "lines " + n + "-" + m;
+    lines += " (" + quoted(file.line(from));
+    if (to > from) lines += to > from + 1 ? ", ..." : ", " + quoted(file.line(to));
+    lines += ")";
+    const std::string what = added.size() == 1 ? "its added line " + quoted(added.front())
+                                               : "its added lines from " + quoted(added.front());
+    const std::string before = from == 1 ? "at the start of the file" : "after line " + std::to_string(from - 1);
+    const std::string after = to == file.line_count() ? "at the end of the file" : "before line " + std::to_string(to + 1);
+    return AlignmentFailure("it leaves out " + lines + ", and " + what + " could go before line " + n + " (" + before +
+                                ") or after " + (from == to ? std::string("it") : "line " + m) + " (" + after +
+                                "); nothing in it says which",
+                            from, to);
+}
+
 std::vector<std::string_view> block_lines(std::string_view block_text) {
     if (block_text.empty()) return {};  // a block that removes lines only has no new lines
     return split_lf_lines(block_text).lines;
@@ -157,12 +180,12 @@ bool same_change(OriginalFile& file, const AlignedChange& a, const AlignedChange
     return rendered(a) == rendered(b);
 }
 
-base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, const std::vector<std::string_view>& old_lines,
+base::Result<AlignedChange, AlignmentFailure> apply_alignment(OriginalFile& file, const std::vector<std::string_view>& old_lines,
                                                          const std::vector<std::string_view>& new_lines,
                                                          const LineAlignment& alignment, std::string_view ops) {
     const std::size_t first = alignment.first();
     const std::size_t last = alignment.last();
-    if (first == 0) return base::fail(std::string("none of its old lines was found in the file"));
+    if (first == 0) return base::fail(AlignmentFailure{"none of its old lines was found in the file"});
     std::vector<LineEdit> edits;
     const bool ops_given = !ops.empty();
     if (ops_given) {
@@ -176,7 +199,7 @@ base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, con
                 edits.push_back({LineOp::common, o++, n++});
             }
         }
-        if (o != old_lines.size() || n != new_lines.size()) return base::fail(std::string("its lines do not add up"));
+        if (o != old_lines.size() || n != new_lines.size()) return base::fail(AlignmentFailure{"its lines do not add up"});
     } else {
         edits = diff_lines(old_lines, new_lines);
     }
@@ -213,18 +236,37 @@ base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, con
         const LineEdit& edit = edits[e];
         if (edit.op == LineOp::add) {
             if (kept_inside_removals) {
-                return base::fail("its removed lines have file lines it does not show between them, and whether "
-                                  "the added line " +
-                                  quoted(new_lines[edit.new_index]) + " goes before or after those cannot be told");
+                return base::fail(AlignmentFailure{
+                    "its removed lines have file lines it does not show between them, and whether the added line " +
+                    quoted(new_lines[edit.new_index]) + " goes before or after those cannot be told"});
             }
-            // Unmentioned file lines between here and the next placed line: added lines that do not
-            // replace a removed line could belong on either side of them.
-            if (!after_removal && next_file > first && next_placed[e] > next_file) {
-                return base::fail("the added line " + quoted(new_lines[edit.new_index]) + " comes between file lines " +
-                                  std::to_string(next_file - 1) + " and " + std::to_string(next_placed[e]) +
-                                  ", and the block does not show line " + std::to_string(next_file) +
-                                  (next_placed[e] - next_file > 1 ? "-" + std::to_string(next_placed[e] - 1) : std::string()) +
-                                  ", so whether it goes before or after that cannot be told");
+            // Unmentioned file lines between here and the next placed line: the added line could
+            // belong on either side of them, unless the block's own lines pin it on both sides. After
+            // removed lines it is pinned when a removed line follows (in a hunk's order the next run
+            // of changes starts after the gap: removed lines come first in a run) or a context line
+            // found nowhere (the block's own line stands there); not when placed context follows,
+            // even one for one with the removed lines: "-a +A" beside a left-out line is also what
+            // moving A past that line looks like.
+            if (next_file > first && next_placed[e] > next_file) {
+                bool unpinned = !after_removal;
+                if (after_removal) {
+                    std::size_t f = e;
+                    while (f < edits.size() && edits[f].op == LineOp::add) ++f;
+                    // (Without ops the order is diff_lines', not the caller's: a removed line
+                    // after added ones says nothing there.)
+                    unpinned = f < edits.size() && (edits[f].op == LineOp::common
+                                                        ? alignment.file_line[edits[f].old_index] != 0
+                                                        : !ops_given);
+                }
+                if (unpinned) {
+                    std::vector<std::string_view> run;  // this run of added lines, from here on
+                    for (std::size_t f = e; f < edits.size() && edits[f].op == LineOp::add; ++f) {
+                        run.push_back(new_lines[edits[f].new_index]);
+                    }
+                    if (auto failure = beside_left_out(file, run, next_file, next_placed[e] - 1)) {
+                        return base::fail(std::move(*failure));
+                    }
+                }
             }
             const std::string_view line = new_lines[edit.new_index];
             if (indents.shifted() && !indentation(line).empty()) {
@@ -246,14 +288,16 @@ base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, con
                         census_read = true;
                     }
                     if (indents.in_file(indentation(line))) {
-                        return base::fail("it is indented otherwise than the file, and the added line " + quoted(line) +
-                                          " is indented in a way the file also uses, so whether to keep or change "
-                                          "its indentation cannot be told");
+                        return base::fail(AlignmentFailure{
+                            "it is indented otherwise than the file, and the added line " + quoted(line) +
+                            " is indented in a way the file also uses, so whether to keep or change its indentation "
+                            "cannot be told"});
                     }
                 }
                 if (!found.indent) {
-                    return base::fail("it is indented otherwise than the file, and which indentation the added line " +
-                                      quoted(line) + " should have there cannot be told");
+                    return base::fail(AlignmentFailure{"it is indented otherwise than the file, and which indentation "
+                                                       "the added line " +
+                                                       quoted(line) + " should have there cannot be told"});
                 }
                 out.text += *found.indent;
                 out.text += line.substr(indentation(line).size());
@@ -267,7 +311,8 @@ base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, con
         const std::size_t at = alignment.file_line[edit.old_index];
         if (edit.op == LineOp::remove) {
             if (!at) {
-                return base::fail("its removed line " + quoted(old_lines[edit.old_index]) + " is not in the file");
+                return base::fail(
+                    AlignmentFailure{"its removed line " + quoted(old_lines[edit.old_index]) + " is not in the file"});
             }
             if (!ops_given && after_removal && at > next_file) kept_inside_removals = true;
             if (!after_removal || run_added > 0) {

@@ -51,13 +51,33 @@ struct AlignedChange {
     std::string text;
 };
 
+// Why a block cannot be written over an alignment: the reason (for a message), and, when it is
+// that added lines sit beside file lines the block leaves out, those lines (the call that works
+// sends the block again with them in it; 0 when the reason is another).
+struct AlignmentFailure {
+    explicit AlignmentFailure(std::string reason, std::size_t first = 0, std::size_t last = 0)
+        : why(std::move(reason)), left_out_first(first), left_out_last(last) {}
+    std::string why;
+    std::size_t left_out_first = 0;
+    std::size_t left_out_last = 0;
+};
+
+// Added lines `added` (in order) beside file lines [from, to] that a block leaves out: the failure
+// naming those lines and the two places, or none when the file comes out the same on either side
+// (the added lines and the left-out ones are the same text, blank lines say).
+std::optional<AlignmentFailure> beside_left_out(OriginalFile& file, const std::vector<std::string_view>& added,
+                                                std::size_t from, std::size_t to);
+
 // Applies the block (old_lines -> new_lines, in the order `ops` gives, PatchBlock::ops; paired by
 // diff_lines when empty) over `alignment`: a context line is the file's own line, a removed line's
 // file line goes, added lines go where the block puts them, and file lines the block does not
-// mention stay. Fails (with the reason, for a message) when a removed line has no file line, or
-// when which side of an unmentioned file line added lines go cannot be told: they follow context,
-// not a removed line, or (ops not given) the removed lines before them have one between them.
-base::Result<AlignedChange, std::string> apply_alignment(OriginalFile& file, const std::vector<std::string_view>& old_lines,
+// mention stay. An added line is placed only where the block's own lines pin it: beside file lines
+// the block leaves out, only after removed lines and before a removed line (a hunk's next run of
+// changes starts after the left-out lines). Fails when a removed line has no file line, or when
+// which side of an unmentioned file line added lines go cannot be told: they follow context, or
+// follow removed lines with context after them, or (ops not given) the removed lines before them
+// have one between them.
+base::Result<AlignedChange, AlignmentFailure> apply_alignment(OriginalFile& file, const std::vector<std::string_view>& old_lines,
                                                          const std::vector<std::string_view>& new_lines,
                                                          const LineAlignment& alignment, std::string_view ops);
 

@@ -251,6 +251,7 @@ private:
             block.at_end_of_file = true;
         }
         if (header.old_count && has_context_or_removed) block.stated_old_count = *header.old_count;
+        if (header.new_count && has_context_or_removed) block.stated_new_count = *header.new_count;
         if (header.old_start) {
             const std::size_t start = *header.old_start;
             const std::size_t count = header.old_count.value_or(1);

@@ -2,6 +2,7 @@
 // (apply_patch), near the stated line first on large files, then on the whole file; an exact-tier
 // ambiguity settled by whole lines; by similarity last, when the options allow it.
 #include <algorithm>
+#include <utility>
 
 #include "text/byte_scan.hpp"
 #include "text/line_alignment.hpp"
@@ -64,10 +65,21 @@ public:
         }
         if (!hint && region > 1) hint = region;
         mo.start_line_hint = hint;
+        // Before the fast path near the hint: the header may say lines were left out there.
+        if (auto by_header = placed_by_header_counts()) return std::move(*by_header);
+        // Its header's counts say it left lines out there, and added lines sit beside them: not
+        // placed elsewhere either (a run of its lines found nearby, blank lines say, is no answer).
+        if (header_why_not_ && header_why_not_->left_out_first) {
+            const std::size_t first = *b_.start_line;
+            const std::size_t last = first + *b_.stated_old_count - 1;
+            std::string message = left_out_note(first, last, *header_why_not_, ", where its header's counts place it");
+            message.erase(0, 1);
+            message[0] = 'i';  // the reason alone: "its lines are at ..."
+            return unplaced(BlockFailureKind::ambiguous, std::move(message));
+        }
         if (hint) {
             if (auto near = near_hint(mo, *hint)) return std::move(*near);
         }
-        if (auto by_header = placed_by_header_counts()) return std::move(*by_header);
         auto m = match_edit(file_.haystack(), spec_, mo);
         if (m.ok()) {
             if (!aligned(m.value(), 0)) {
@@ -166,21 +178,30 @@ private:
 
     // Of `alignments`, the change they all make, when they make one and the same; `why_not` gets
     // the reason when none can be written.
-    std::optional<AlignedChange> one_change(const std::vector<LineAlignment>& alignments, std::string* why_not,
-                                            std::vector<AlignedChange>* distinct) {
+    std::optional<AlignedChange> one_change(const std::vector<LineAlignment>& alignments,
+                                            std::optional<AlignmentFailure>* why_not, std::vector<AlignedChange>* distinct) {
         const std::vector<std::string_view> old_lines = block_lines(b_.old_text);
         const std::vector<std::string_view> new_lines = block_lines(b_.new_text);
+        bool beside_left_out = false;  // some place has added lines that could go on either side of a line
         for (const LineAlignment& a : alignments) {
             auto change = apply_alignment(file_, old_lines, new_lines, a, b_.ops);
             if (!change) {
-                if (why_not && why_not->empty()) *why_not = change.error();
+                if (change.error().left_out_first && !beside_left_out) {
+                    beside_left_out = true;
+                    if (why_not) *why_not = change.error();
+                    why_place_ = {a.first(), a.last()};
+                } else if (why_not && !*why_not) {
+                    *why_not = change.error();
+                    why_place_ = {a.first(), a.last()};
+                }
                 continue;
             }
             const bool known = std::any_of(distinct->begin(), distinct->end(),
                                            [&](const AlignedChange& c) { return same_change(file_, c, *change); });
             if (!known) distinct->push_back(std::move(change.value()));
         }
-        if (distinct->size() != 1) return std::nullopt;
+        // Another way of laying its lines there, or another place, that would guess: no answer.
+        if (distinct->size() != 1 || beside_left_out) return std::nullopt;
         return distinct->front();
     }
 
@@ -198,15 +219,61 @@ private:
         if (last > file_.line_count()) return std::nullopt;
         bool one_run = true;  // the counts were merely wrong: the old lines are there as one run
         for (std::size_t i = 0; i < k && one_run; ++i) one_run = file_.line(first + i) == old_lines[i];
-        if (one_run) return std::nullopt;
+        if (one_run) {
+            note_end_lines_left_out(old_lines, first, stated, false);
+            return std::nullopt;
+        }
         std::vector<LineAlignment> spanning;
         for (LineAlignment& a : gap_alignments(file_, old_lines, stated - k, 64)) {
             if (a.first() == first && a.last() == last) spanning.push_back(std::move(a));
         }
         std::vector<AlignedChange> distinct;
-        const auto change = one_change(spanning, nullptr, &distinct);
-        if (!change) return std::nullopt;
-        return from_alignment(*change);
+        const auto change = one_change(spanning, &header_why_not_, &distinct);
+        if (change) return from_alignment(*change);
+        if (spanning.empty()) {
+            bool run_at_end = true;  // its old lines are one run ending where the header's span ends
+            for (std::size_t i = 0; i < k && run_at_end; ++i) run_at_end = file_.line(last - k + 1 + i) == old_lines[i];
+            if (run_at_end) note_end_lines_left_out(old_lines, first, stated, true);
+        }
+        return std::nullopt;
+    }
+
+    // A hunk that starts or ends with added lines, whose old lines are one run at one end of the
+    // lines its header spans, both counts saying the same number of lines more than it shows: it
+    // left out the lines at the other end (a context line dropped), and its added lines could go on
+    // either side of those. Recorded in header_why_not_ (refused), unless the file comes out the same.
+    // `at_start`: the run ends the span (lines left out before it, beside leading added lines).
+    void note_end_lines_left_out(const std::vector<std::string_view>& old_lines, std::size_t first, std::size_t stated,
+                                 bool at_start) {
+        const std::size_t k = old_lines.size();
+        const std::vector<std::string_view> new_lines = block_lines(b_.new_text);
+        if (!b_.stated_new_count || *b_.stated_new_count < new_lines.size() ||
+            *b_.stated_new_count - new_lines.size() != stated - k || b_.ops.empty()) {
+            return;
+        }
+        const std::size_t plain = at_start ? b_.ops.find_first_not_of('+') : b_.ops.find_last_not_of('+');
+        if (plain == std::string::npos) return;
+        const std::size_t count = at_start ? plain : b_.ops.size() - 1 - plain;  // the added lines at that end
+        if (count == 0) return;
+        const auto n = static_cast<std::ptrdiff_t>(count);
+        const std::vector<std::string_view> added = at_start ? std::vector<std::string_view>(new_lines.begin(), new_lines.begin() + n)
+                                                             : std::vector<std::string_view>(new_lines.end() - n, new_lines.end());
+        header_why_not_ = at_start ? beside_left_out(file_, added, first, first + stated - k - 1)
+                                   : beside_left_out(file_, added, first + k, first + stated - 1);
+    }
+
+    // Why the block cannot be written over its lines where they are, with the left-out lines: the
+    // next call that works is the block again with those lines in it.
+    std::string left_out_note(std::size_t first, std::size_t last, const AlignmentFailure& why,
+                              std::string_view where = {}) const {
+        if (!why.left_out_first) {
+            return " Its lines are at " + lines_words(first, last) + " with lines it leaves out between them, but " +
+                   why.why + "; add the left-out lines.";
+        }
+        const std::string left_out = lines_words(why.left_out_first, why.left_out_last);
+        return " Its lines are at " + lines_words(first, last) + std::string(where) + ", but " + why.why + ". Send the " +
+               std::string(ctx_.subject.words.block) + " again with " + left_out + " in it, as the file has " +
+               (why.left_out_first == why.left_out_last ? "it" : "them") + ", and the added lines on the side they go.";
     }
 
     // A block not found as one run whose old lines are, in order, in one place of the file with a
@@ -216,7 +283,7 @@ private:
         const std::vector<std::string_view> old_lines = block_lines(b_.old_text);
         const std::vector<LineAlignment> all = gap_alignments(file_, old_lines, kMaxLeftOut, 16);
         if (all.empty()) return std::nullopt;
-        std::string why_not;
+        std::optional<AlignmentFailure> why_not;
         std::vector<AlignedChange> distinct;
         if (const auto change = one_change(all, &why_not, &distinct)) return from_alignment(*change);
         if (distinct.size() > 1) {
@@ -225,9 +292,8 @@ private:
                               [&](std::size_t i) { return lines_words(distinct[i].first_line, distinct[i].last_line); },
                               true) +
                    ", so which is meant cannot be told; add the left-out lines.";
-        } else if (!why_not.empty()) {
-            note = " Its lines are at " + lines_words(all.front().first(), all.front().last()) +
-                   " with lines it leaves out between them, but " + why_not + "; add the left-out lines.";
+        } else if (why_not) {
+            note = left_out_note(why_place_.first, why_place_.second, *why_not);
         }
         return std::nullopt;
     }
@@ -275,6 +341,8 @@ private:
     const PatchBlock& b_;
     bool same_lines_ = false;
     EditSpec spec_;
+    std::optional<AlignmentFailure> header_why_not_;  // why the lines its header spans could not take it
+    std::pair<std::size_t, std::size_t> why_place_;    // the lines of the place one_change's why_not is about
 };
 
 }  // namespace

@@ -168,11 +168,13 @@ std::string not_similar_note(const SimilarityRanking& found, std::string_view sc
 }
 
 std::string similar_but_unaligned_message(const PlanSubject& s, std::size_t first, std::size_t last, double similarity,
-                                          std::string_view why) {
+                                          std::string_view why, std::string_view left_out) {
     return std::string(s.words.old_text) + " was not found as it is; by similarity it is most like " +
            lines_words(first, last) + " (" + score(similarity) + "), but there " + std::string(why) +
            ", so applying it would delete or misplace lines it does not mention. Nothing was applied. Read " +
-           lines_words(first, last) + " and send the " + std::string(s.words.block) + " again with every line as the file has it.";
+           lines_words(first, last) + " and send the " + std::string(s.words.block) +
+           " again with every line as the file has it" +
+           (left_out.empty() ? std::string() : ", " + std::string(left_out) + " in it") + ".";
 }
 
 std::string similar_places_message(const PlanSubject& s, const SimilarityRanking& found, std::string_view scope,

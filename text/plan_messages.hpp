@@ -58,9 +58,10 @@ std::string similarity_stopped_message(const PlanSubject& s, const SimilarityRan
                                        std::size_t k);
 std::string not_similar_note(const SimilarityRanking& found, std::string_view scope, std::size_t k, double threshold);
 // The most similar place, lines [first, last], where the block's lines cannot be laid one by one
-// onto the file's (`why`): nothing applied.
+// onto the file's (`why`): nothing applied. `left_out`: file lines the block must show to be
+// placed (lines_words), when that is the reason.
 std::string similar_but_unaligned_message(const PlanSubject& s, std::size_t first, std::size_t last, double similarity,
-                                          std::string_view why);
+                                          std::string_view why, std::string_view left_out = {});
 std::string similar_places_message(const PlanSubject& s, const SimilarityRanking& found, std::string_view scope,
                                    std::size_t k, double margin);
 

@@ -95,8 +95,10 @@ SimilarityOutcome locate_by_similarity(PlanContext& ctx, const BlockAt& at, std:
     const auto [one, other] = similarity_alignments(ctx.file, old_lines, from, to, kMinLineSimilarity);
     auto change = apply_alignment(ctx.file, old_lines, new_lines, one, at.block.ops);
     if (!change) {
-        out.failure = Unplaced{BlockFailureKind::not_found,
-                               similar_but_unaligned_message(ctx.subject, start, end_line, chosen->similarity, change.error())};
+        const AlignmentFailure& why = change.error();
+        const std::string left_out = why.left_out_first ? lines_words(why.left_out_first, why.left_out_last) : std::string();
+        out.failure = Unplaced{BlockFailureKind::not_found, similar_but_unaligned_message(ctx.subject, start, end_line,
+                                                                                         chosen->similarity, why.why, left_out)};
         return out;
     }
     if (other.file_line != one.file_line) {

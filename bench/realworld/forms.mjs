@@ -9,7 +9,7 @@ export const TYPES = [
   ['edit-trailing-ws', 'edit'], ['edit-tabs-as-spaces', 'edit'], ['edit-curly-quotes', 'edit'],
   ['edit-lineno-arrow', 'edit'], ['edit-lineno-tab', 'edit'], ['edit-crlf-as-lf', 'edit'],
   ['udiff', 'udiff'], ['udiff-shifted', 'udiff'], ['udiff-nonum', 'udiff'], ['udiff-miscount', 'udiff'],
-  ['udiff-ctx-first', 'udiff'], ['udiff-ctx-mid', 'udiff'], ['udiff-ctx-last', 'udiff'],
+  ['udiff-ctx-first', 'udiff'], ['udiff-ctx-mid', 'udiff'], ['udiff-ctx-last', 'udiff'], ['udiff-ctx-added', 'udiff'],
   ['udiff-crlf-as-lf', 'udiff'], ['udiff-create', 'udiff'], ['udiff-create-crlf', 'udiff'],
   ['sr', 'sr'], ['sr-hint', 'sr'], ['sr-tabs-as-spaces', 'sr'], ['sr-crlf-as-lf', 'sr'],
   ['codex', 'codex'], ['codex-add', 'codex'],
@@ -112,9 +112,11 @@ function udiff(rel, hunks, { header = 'exact', r = null, omit = null, lf = false
 }
 
 // The context line a model leaves out: the hunk's first line, its last, or one between changes.
-// In the middle, only a line whose place the rest still fixes: one between two change blocks that
-// each remove a line (their added lines take the removed lines' place). Beside a block that only
-// adds lines, the added lines could go on either side of the line left out: no right answer.
+// 'mid': only a line whose place the rest still fixes: one between two change blocks that each
+// remove a line (the second block's removed lines, listed first in it, mark where it starts).
+// 'added': a line in the middle next to added lines that 'mid' does not take (issue 40): the added
+// lines could go on either side of it and nothing in the hunk says which, so the one right answer
+// is a refusal; a tool that guesses is WRONG as often as the guess is.
 function omitIndex(lines, where) {
   if (where === 'first') return lines.length > 1 && lines[0][0] === ' ' ? 0 : -1;
   if (where === 'last') return lines.length > 1 && lines[lines.length - 1][0] === ' ' ? lines.length - 1 : -1;
@@ -123,8 +125,11 @@ function omitIndex(lines, where) {
     return false;
   };
   for (let i = 1; i < lines.length - 1; i++) {
-    if (lines[i][0] !== ' ' || lines[i - 1][0] === ' ' || lines[i + 1][0] === ' ') continue;
-    if (blockRemoves(i - 1, -1) && blockRemoves(i + 1, 1)) return i;
+    if (lines[i][0] !== ' ') continue;
+    const between = lines[i - 1][0] !== ' ' && lines[i + 1][0] !== ' ';
+    const fixed = between && blockRemoves(i - 1, -1) && blockRemoves(i + 1, 1);
+    if (where === 'mid' && fixed) return i;
+    if (where === 'added' && !fixed && (lines[i - 1][0] === '+' || lines[i + 1][0] === '+')) return i;
   }
   return -1;
 }
@@ -219,6 +224,7 @@ export function casesOf(ch, rel, abs) {
   add('udiff-ctx-first', ud({ omit: 'first' }));
   add('udiff-ctx-mid', ud({ omit: 'mid' }));
   add('udiff-ctx-last', ud({ omit: 'last' }));
+  add('udiff-ctx-added', ud({ omit: 'added' }));
   if (crlf) add('udiff-crlf-as-lf', ud({ lf: true }));
   const expected = applyHunks(ch.pre, ch.hunks);
   // A Codex patch has no way to say "no newline at end of file": only where that does not change.

@@ -153,11 +153,21 @@ TEST_CASE("slip 5: a file created by a unified diff keeps the newlines it was gi
 
 TEST_CASE("slip 4: a hunk one context line short is placed by its header's counts") {
     // The header says 4 old lines from line 1; the body has 3 (the blank context line after the
-    // removed one is missing). GNU patch replaces line 1; so must we.
+    // removed one is missing). The counts find the place, lines 1-4; but the added line could go
+    // before or after the left-out line 2 (GNU patch guesses before): refused, naming line 2
+    // (issue 40, part 1).
     const Patched p = patch("--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n-\n+from __future__ import y\n from . import x\n \n",
                             "\n\nfrom . import x\n\n");
-    CHECK(p.error == "");
-    CHECK(p.bytes == "from __future__ import y\n\nfrom . import x\n\n");
+    INFO(p.error);
+    CHECK(p.bytes.empty());
+    CHECK(p.error.find("leaves out line 2 (\"\"), and its added line \"from __future__ import y\" could go before line 2 "
+                       "(after line 1) or after it (before line 3)") != std::string::npos);
+    CHECK(p.error.find("again with line 2 in it") != std::string::npos);
+    // With that line in it, the hunk applies.
+    const Patched whole = patch("--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n-\n+from __future__ import y\n \n from . import x\n \n",
+                                "\n\nfrom . import x\n\n");
+    CHECK(whole.error == "");
+    CHECK(whole.bytes == "from __future__ import y\n\nfrom . import x\n\n");
     // Counts that agree with a body found at the stated line: the body wins, as before.
     const Patched miscounted = patch("--- a/f\n+++ b/f\n@@ -2,4 +2,4 @@\n b\n-c\n+C\n d\n", "a\nb\nc\nd\ne\n");
     CHECK(miscounted.error == "");
@@ -167,10 +177,17 @@ TEST_CASE("slip 4: a hunk one context line short is placed by its header's count
 TEST_CASE("slip 4b: a hunk whose only flaw is a missing context line applies when its place is unique") {
     const std::string file = "int f(void)\n{\n\tif (x) {\n\t\tfoo();\n\t\treturn (-1);\n\t}\n\treturn (0);\n}\n";
     // Counts recomputed for the short body: no header evidence, but one place only.
-    const Patched p = patch("--- a/f\n+++ b/f\n@@ -3,4 +3,4 @@\n \tif (x) {\n-\t\tfoo();\n+\t\tbar();\n \t}\n \treturn (0);\n",
+    const Patched p = patch("--- a/f\n+++ b/f\n@@ -3,4 +3,4 @@\n \tif (x) {\n \t\tfoo();\n \t}\n-\treturn (0);\n+\treturn (1);\n",
                             file);
     CHECK(p.error == "");
-    CHECK(p.bytes == "int f(void)\n{\n\tif (x) {\n\t\tbar();\n\t\treturn (-1);\n\t}\n\treturn (0);\n}\n");
+    CHECK(p.bytes == "int f(void)\n{\n\tif (x) {\n\t\tfoo();\n\t\treturn (-1);\n\t}\n\treturn (1);\n}\n");
+    // A changed line beside the left-out line: "bar();" could go before "return (-1);" or after
+    // it (a commit that removed foo() and added bar() after the return reads the same): refused.
+    const Patched beside = patch("--- a/f\n+++ b/f\n@@ -3,4 +3,4 @@\n \tif (x) {\n-\t\tfoo();\n+\t\tbar();\n \t}\n \treturn (0);\n",
+                                 file);
+    INFO(beside.error);
+    CHECK(beside.bytes.empty());
+    CHECK(beside.error.find("leaves out line 5") != std::string::npos);
     // The hunk's own order says where added lines go around a left-out line ...
     CHECK(patch("--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n x\n-a\n+A\n-b\n+B\n y\n", "x\na\ng\nb\ny\n").bytes ==
           "x\nA\ng\nB\ny\n");
@@ -194,16 +211,28 @@ TEST_CASE("slip 6: fuzzy placement aligns line by line: unmentioned lines stay, 
     // is similar enough, but laid there line by line it keeps the left-out line.
     const std::string diff =
         "--- a/f\n+++ b/f\n@@ -4,6 +4,6 @@\n \tif (argc < 2 || argv == NULL || argv[0] == NULL) {\n"
-        "-\t\tprint_usage_and_exit(args, \"missing arguments\");\n"
-        "+\t\tprint_usage_and_exit(args, \"missing an argument\");\n \t}\n"
-        " \targs->argv_consumed_so_far ++;\n \treturn (0);\n";
+        " \t\tprint_usage_and_exit(args, \"missing arguments\");\n \t}\n"
+        " \targs->argv_consumed_so_far ++;\n-\treturn (0);\n+\treturn (1);\n";
     const Patched p = patch(diff, file, 0.8);
     CHECK(p.error == "");
     CHECK(p.bytes ==
           "static int\nparse_arguments(struct arguments *args, int argc, char **argv)\n{\n"
           "\tif (argc < 2 || argv == NULL || argv[0] == NULL) {\n"
-          "\t\tprint_usage_and_exit(args, \"missing an argument\");\n\t\treturn (-1);\n\t}\n"
-          "\targs->argv_consumed_so_far++;\n\treturn (0);\n}\n");
+          "\t\tprint_usage_and_exit(args, \"missing arguments\");\n\t\treturn (-1);\n\t}\n"
+          "\targs->argv_consumed_so_far++;\n\treturn (1);\n}\n");
+    // Its changed line next to the left-out line could go on either side of it: refused, naming it
+    // (issue 40, part 1: the fuzzy tier places added lines by the same rule).
+    const std::string beside =
+        "--- a/f\n+++ b/f\n@@ -4,6 +4,6 @@\n \tif (argc < 2 || argv == NULL || argv[0] == NULL) {\n"
+        "-\t\tprint_usage_and_exit(args, \"missing arguments\");\n"
+        "+\t\tprint_usage_and_exit(args, \"missing an argument\");\n \t}\n"
+        " \targs->argv_consumed_so_far ++;\n \treturn (0);\n";
+    const Patched unsure = patch(beside, file, 0.8);
+    INFO(unsure.error);
+    CHECK(unsure.bytes.empty());
+    CHECK(unsure.error.find("it leaves out line 6 (\"\t\treturn (-1);\")") != std::string::npos);
+    CHECK(unsure.error.find("before line 6 (after line 5) or after it (before line 7)") != std::string::npos);
+    CHECK(unsure.error.find("again with every line as the file has it, line 6 in it") != std::string::npos);
     // A removed line that is nowhere in the file is not "applied" to some other line.
     const std::string removes_missing =
         "--- a/f\n+++ b/f\n@@ -4,6 +4,5 @@\n \tif (argc < 2 || argv == NULL || argv[0] == NULL) {\n"
@@ -255,4 +284,96 @@ TEST_CASE("not found: a line the file breaks in two is said to be broken there, 
                        "one line") != std::string::npos);
     CHECK(e.error.find("b)") != std::string::npos);
     CHECK(e.error.find("read lines 2-3") != std::string::npos);
+}
+
+TEST_CASE("slip 7: added lines beside a left-out line are placed only where the block's own lines pin them") {
+    // Issue 40, part 1: the hunk leaves out ".scope" (file line 3), which sits between its added
+    // lines in the real commit. ".type = CHOICE" takes the removed line's place; ".choices" could go
+    // before or after line 3, and nothing in the call says which: refused, naming line 3, the two
+    // places and the call that would work.
+    const std::string file = "{ .name = \"x\",\n  .type = FLAG,\n  .scope = SERVER,\n  .default_num = 0,\n},\n";
+    const std::string hunk = "@@ -1,4 +1,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n+  .type = CHOICE,\n+  .choices = list,\n"
+                             "   .default_num = 0,\n";
+    auto refused_well = [](const Patched& p) {
+        INFO(p.error);
+        CHECK(p.bytes.empty());
+        CHECK(p.error.find("leaves out line 3 (\"  .scope = SERVER,\")") != std::string::npos);
+        CHECK(p.error.find("before line 3 (after line 2) or after it (before line 4)") != std::string::npos);
+        CHECK(p.error.find("with line 3 in it") != std::string::npos);
+    };
+    refused_well(patch("--- a/f\n+++ b/f\n" + hunk, file));
+    refused_well(patch("--- a/f\n+++ b/f\n" + hunk, file, 0.8));
+    refused_well(patch("--- a/f\n+++ b/f\n@@ @@\n" + hunk.substr(hunk.find('\n') + 1), file));
+    refused_well(patch("<<<<<<< SEARCH\n{ .name = \"x\",\n  .type = FLAG,\n  .default_num = 0,\n=======\n"
+                       "{ .name = \"x\",\n  .type = CHOICE,\n  .choices = list,\n  .default_num = 0,\n>>>>>>> REPLACE\n",
+                       file));
+    refused_well(patch("*** Begin Patch\n*** Update File: f\n@@\n { .name = \"x\",\n-  .type = FLAG,\n+  .type = CHOICE,\n"
+                       "+  .choices = list,\n   .default_num = 0,\n*** End Patch\n",
+                       file));
+    // (The fuzzy tier's refusal of the same: slip 6.)
+
+    // Sent again with line 3 in it, the hunk applies.
+    const Patched full = patch("--- a/f\n+++ b/f\n@@ -1,4 +1,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n+  .type = CHOICE,\n"
+                               "   .scope = SERVER,\n+  .choices = list,\n   .default_num = 0,\n",
+                               file);
+    CHECK(full.error == "");
+    CHECK(full.bytes == "{ .name = \"x\",\n  .type = CHOICE,\n  .scope = SERVER,\n  .choices = list,\n  .default_num = 0,\n},\n");
+    // One added line for one removed line is no better pinned: "-a +A" beside a left-out line is
+    // also what a commit that moved A past that line looks like.
+    const Patched one_for_one = patch("--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
+                                      "+  .type = CHOICE,\n   .default_num = 0,\n",
+                                      file);
+    CHECK(one_for_one.bytes.empty());
+    CHECK(one_for_one.error.find("before line 3 (after line 2) or after it (before line 4)") != std::string::npos);
+    // A hunk that ends with added lines, its counts one line more on both sides than it shows: it
+    // left out the line after its last one (line 4), and the added line could go on either side.
+    const Patched end_left_out = patch("--- a/f\n+++ b/f\n@@ -1,4 +1,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
+                                       "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",
+                                       file);
+    INFO(end_left_out.error);
+    CHECK(end_left_out.bytes.empty());
+    CHECK(end_left_out.error.find("it leaves out line 4 (\"  .default_num = 0,\"), and its added line \"  .choices = "
+                                  "list,\" could go before line 4 (after line 3) or after it (before line 5)") !=
+          std::string::npos);
+    // Two ways to lay a hunk's lines onto the file: one places "A" (the second "a" goes), the other
+    // would guess beside the left-out lines 3-4. Which "a" the hunk removes cannot be told: refused.
+    const Patched two_ways = patch("--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n x\n-a\n+A\n y\n", "x\na\ng\na\ny\n");
+    INFO(two_ways.error);
+    CHECK(two_ways.bytes.empty());
+    CHECK(two_ways.error.find("it leaves out lines 3-4 (\"g\", \"a\")") != std::string::npos);
+    CHECK(two_ways.error.find("Send the hunk again with lines 3-4 in it") != std::string::npos);
+    // The same at its start: a hunk that starts with an added line and left out line 1.
+    const Patched start_left_out = patch("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n+// flags\n   .type = FLAG,\n   .scope = SERVER,\n",
+                                         file);
+    INFO(start_left_out.error);
+    CHECK(start_left_out.bytes.empty());
+    CHECK(start_left_out.error.find("it leaves out line 1 (\"{ .name = \"x\",\"), and its added line \"// flags\" could "
+                                    "go before line 1 (at the start of the file) or after it (before line 2)") !=
+          std::string::npos);
+    // The same in a file over 1 MiB, where an exact place near the stated line is taken fast: the
+    // header's evidence is read first.
+    std::string large;
+    for (int i = 0; i < 80000; ++i) large += "// filler line " + std::to_string(i) + "\n";
+    REQUIRE(large.size() > (std::size_t{1} << 20));
+    large += file;
+    const Patched large_end = patch("--- a/f\n+++ b/f\n@@ -80001,4 +80001,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
+                                    "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",
+                                    large);
+    INFO(large_end.error);
+    CHECK(large_end.bytes.empty());
+    CHECK(large_end.error.find("it leaves out line 80004") != std::string::npos);
+    // Counted as shown, the same hunk is pinned where it ends: placed.
+    const Patched pinned = patch("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
+                                 "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",
+                                 file);
+    CHECK(pinned.error == "");
+    CHECK(pinned.bytes == full.bytes);
+    // ... and added lines between two runs that each remove lines belong to the first run (a hunk
+    // lists a run's removed lines first, so a removed line after them starts the next run).
+    const Patched between_removals = patch("--- a/f\n+++ b/f\n@@ -2,3 +2,4 @@\n-  .type = FLAG,\n+  .type = CHOICE,\n"
+                                           "+  .choices = list,\n-  .default_num = 0,\n+  .default_num = 1,\n",
+                                           file);
+    CHECK(between_removals.error == "");
+    CHECK(between_removals.bytes ==
+          "{ .name = \"x\",\n  .type = CHOICE,\n  .choices = list,\n  .scope = SERVER,\n  .default_num = 1,\n},\n");
 }

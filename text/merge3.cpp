@@ -79,13 +79,17 @@ std::string side_text(const std::vector<std::string_view>& base, const std::vect
     return out;
 }
 
-}  // namespace
+// One merge of line sequences: `merged` holds views of the inputs' lines.
+struct LineMerge {
+    bool clean = true;
+    std::vector<std::string_view> merged;
+    std::vector<MergeConflict> conflicts;
+    std::size_t ours_hunks = 0, theirs_hunks = 0;
+};
 
-MergeResult merge3(std::string_view base_bytes, std::string_view ours_bytes, std::string_view theirs_bytes) {
-    MergeResult result;
-    const auto base = lines_of(base_bytes);
-    const auto ours = lines_of(ours_bytes);
-    const auto theirs = lines_of(theirs_bytes);
+LineMerge merge_lines(const std::vector<std::string_view>& base, const std::vector<std::string_view>& ours,
+                      const std::vector<std::string_view>& theirs) {
+    LineMerge result;
     std::vector<Hunk> hunks = hunks_of(diff_lines(base, ours), 0);
     result.ours_hunks = hunks.size();
     {
@@ -97,7 +101,21 @@ MergeResult merge3(std::string_view base_bytes, std::string_view ours_bytes, std
         return a.base_begin != b.base_begin ? a.base_begin < b.base_begin : a.base_end < b.base_end;
     });
 
-    std::string merged;
+    const auto take = [&](const std::vector<std::string_view>& from, std::size_t begin, std::size_t end) {
+        result.merged.insert(result.merged.end(), from.begin() + static_cast<std::ptrdiff_t>(begin),
+                             from.begin() + static_cast<std::ptrdiff_t>(end));
+    };
+    const auto take_side = [&](const std::vector<std::string_view>& side, const std::vector<Hunk>& group, int which,
+                               std::size_t g0, std::size_t g1) {
+        std::size_t at = g0;
+        for (const Hunk& h : group) {
+            if (h.side != which) continue;
+            take(base, at, h.base_begin);
+            take(side, h.side_begin, h.side_end);
+            at = h.base_end;
+        }
+        take(base, at, g1);
+    };
     std::size_t at = 0;  // base lines before `at` are emitted
     std::ptrdiff_t theirs_shift = 0;  // theirs' line of a base line: base + shift (before the group)
     std::size_t i = 0;
@@ -109,36 +127,85 @@ MergeResult merge3(std::string_view base_bytes, std::string_view ours_bytes, std
             g0 = std::min(g0, hunks[i].base_begin);
             g1 = std::max(g1, hunks[i].base_end);
         }
-        merged += join(base, at, g0);
+        take(base, at, g0);
         at = g1;
         const bool has_ours = std::any_of(group.begin(), group.end(), [](const Hunk& h) { return h.side == 0; });
         const bool has_theirs = std::any_of(group.begin(), group.end(), [](const Hunk& h) { return h.side == 1; });
-        const std::string theirs_part = side_text(base, theirs, group, 1, g0, g1);
         const std::size_t theirs_first = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(g0) + theirs_shift) + 1;
         for (const Hunk& h : group)
             if (h.side == 1)
                 theirs_shift += static_cast<std::ptrdiff_t>(h.side_end - h.side_begin) -
                                 static_cast<std::ptrdiff_t>(h.base_end - h.base_begin);
         if (!has_theirs) {
-            merged += side_text(base, ours, group, 0, g0, g1);
+            take_side(ours, group, 0, g0, g1);
             continue;
         }
+        const std::string theirs_part = side_text(base, theirs, group, 1, g0, g1);
         if (!has_ours) {
-            merged += theirs_part;
+            take_side(theirs, group, 1, g0, g1);
             continue;
         }
         std::string ours_part = side_text(base, ours, group, 0, g0, g1);
         if (ours_part == theirs_part) {
-            merged += ours_part;
+            take_side(ours, group, 0, g0, g1);
             continue;
         }
         result.clean = false;
         result.conflicts.push_back({g0 + 1, g1 - g0, theirs_first,
                                     join(base, g0, g1), std::move(ours_part), theirs_part});
     }
-    if (!result.clean) return result;
-    merged += join(base, at, base.size());
-    result.merged = std::move(merged);
+    if (result.clean) take(base, at, base.size());
+    return result;
+}
+
+// The lines that base, ours and theirs do not all share at their start and end, as one conflict:
+// for a merge whose result depends on how repeated lines are aligned.
+MergeConflict unaligned_region(const std::vector<std::string_view>& base, const std::vector<std::string_view>& ours,
+                               const std::vector<std::string_view>& theirs) {
+    const std::size_t shortest = std::min({base.size(), ours.size(), theirs.size()});
+    std::size_t prefix = 0;
+    while (prefix < shortest && base[prefix] == ours[prefix] && base[prefix] == theirs[prefix]) ++prefix;
+    std::size_t suffix = 0;
+    while (prefix + suffix < shortest && base[base.size() - 1 - suffix] == ours[ours.size() - 1 - suffix] &&
+           base[base.size() - 1 - suffix] == theirs[theirs.size() - 1 - suffix])
+        ++suffix;
+    return {prefix + 1, base.size() - prefix - suffix, prefix + 1, join(base, prefix, base.size() - suffix),
+            join(ours, prefix, ours.size() - suffix), join(theirs, prefix, theirs.size() - suffix), true};
+}
+
+}  // namespace
+
+MergeResult merge3(std::string_view base_bytes, std::string_view ours_bytes, std::string_view theirs_bytes) {
+    const auto base = lines_of(base_bytes);
+    const auto ours = lines_of(ours_bytes);
+    const auto theirs = lines_of(theirs_bytes);
+    LineMerge forward = merge_lines(base, ours, theirs);
+    MergeResult result;
+    result.ours_hunks = forward.ours_hunks;
+    result.theirs_hunks = forward.theirs_hunks;
+    if (!forward.clean) {
+        result.clean = false;
+        result.conflicts = std::move(forward.conflicts);
+        return result;
+    }
+    // Repeated lines can be aligned in more than one shortest way, and the alignment decides where
+    // one side's change lands relative to the other's. The diff prefers the earliest alignment;
+    // merged again back to front it prefers the latest. A result that differs between the two is
+    // a guess: a conflict, never a success.
+    if (forward.ours_hunks > 0 && forward.theirs_hunks > 0) {
+        const auto reversed = [](std::vector<std::string_view> lines) {
+            std::reverse(lines.begin(), lines.end());
+            return lines;
+        };
+        LineMerge backward = merge_lines(reversed(base), reversed(ours), reversed(theirs));
+        std::reverse(backward.merged.begin(), backward.merged.end());
+        if (!backward.clean || backward.merged != forward.merged) {
+            result.clean = false;
+            result.conflicts.push_back(unaligned_region(base, ours, theirs));
+            return result;
+        }
+    }
+    for (const auto line : forward.merged) result.merged += line;
     return result;
 }
 

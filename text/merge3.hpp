@@ -19,6 +19,8 @@ struct MergeConflict {
     std::string base_text;         // base's lines there
     std::string ours_text;         // what ours made of them
     std::string theirs_text;       // what theirs made of them
+    bool unaligned = false;        // not an overlap: repeated lines let theirs' change land in
+                                   //   more than one place relative to ours (the region around both)
 };
 
 struct MergeResult {
@@ -31,7 +33,8 @@ struct MergeResult {
 
 // Changes that replace the same lines with the same text merge as one. Changes that are only
 // adjacent (one ends where the other starts) merge; an insertion at the edge of, or inside, the
-// other side's changed lines is a conflict, as are overlapping lines.
+// other side's changed lines is a conflict, as are overlapping lines. A merge whose result depends
+// on which of several repeated lines the diff pairs up is a conflict too (never a guess).
 MergeResult merge3(std::string_view base, std::string_view ours, std::string_view theirs);
 
 }  // namespace text

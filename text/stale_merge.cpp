@@ -36,6 +36,8 @@ std::string conflict_report(const std::vector<text::MergeConflict>& conflicts) {
         const auto& c = conflicts[i];
         out += "\n@@ " + (c.base_count == 0 ? "before line " + std::to_string(c.base_first) : lines_word(c.base_first, c.base_count)) +
                " of the file as this change saw it; from line " + std::to_string(c.theirs_first) + " of the file now @@\n";
+        if (c.unaligned)
+            out += "(these lines repeat, so where the other change belongs relative to this one is not certain)\n";
         out += "<<<<<<< this change\n" + ended(bounded(c.ours_text)) + "=======\n" + ended(bounded(c.theirs_text)) +
                ">>>>>>> the file now\n";
     }

@@ -75,3 +75,21 @@ TEST_CASE("merge3: a large file with changes at both ends") {
     CHECK(r.merged.substr(r.merged.size() - 5) == "LAST\n");
     CHECK(r.merged.size() == base.size() - 7);
 }
+
+TEST_CASE("merge3: a change whose place depends on how repeated lines are aligned is a conflict, not a guess") {
+    // Ours doubled the block; which copy is the old one is not said by the bytes, so theirs' change
+    // to the block could belong to either copy.
+    const auto doubled = merge3("x = 1\ny = 2\n", "x = 1\ny = 2\nx = 1\ny = 2\n", "x = 10\ny = 2\n");
+    CHECK_FALSE(doubled.clean);
+    CHECK(doubled.merged.empty());
+    REQUIRE(doubled.conflicts.size() == 1);
+    CHECK(doubled.conflicts[0].base_first == 1);
+    CHECK(doubled.conflicts[0].unaligned);
+    CHECK(doubled.conflicts[0].theirs_text.find("x = 10") != std::string::npos);
+    // The same the other way round: theirs doubled, ours changed one copy.
+    CHECK_FALSE(merge3("x = 1\ny = 2\n", "x = 10\ny = 2\n", "x = 1\ny = 2\nx = 1\ny = 2\n").clean);
+    // Repeated lines that every alignment places the same way still merge.
+    const auto braces = merge3("f\n}\n}\ng\n", "F\n}\n}\ng\n", "f\n}\n}\nG\n");
+    REQUIRE(braces.clean);
+    CHECK(braces.merged == "F\n}\n}\nG\n");
+}

@@ -20,6 +20,19 @@ TEST_CASE("stale merge: write over a file changed since it was read keeps the ot
     CHECK(r.text.find("Merged: a.txt changed on disk since this session last read or wrote it") != std::string::npos);
 }
 
+TEST_CASE("stale merge: a write that doubles a block the other program changed is refused, not placed by guess") {
+    Fixture f;
+    f.put("a.py", "x = 1\ny = 2\n");
+    REQUIRE_FALSE(f.read("a.py").is_error);
+    f.put("a.py", "x = 10\ny = 2\n");  // another program changes the block
+    const auto r = f.call(tools::write_handler(), {{"file_path", f.path("a.py")}, {"content", "x = 1\ny = 2\nx = 1\ny = 2\n"}});
+    REQUIRE(r.is_error);
+    CHECK(r.reason == base::ErrorReason::stale);
+    CHECK(r.text.find("these lines repeat, so where the other change belongs relative to this one is not certain") !=
+          std::string::npos);
+    CHECK(f.get("a.py") == "x = 10\ny = 2\n");
+}
+
 TEST_CASE("stale merge: write over an overlapping change is refused as stale, with both sides") {
     Fixture f;
     f.put("a.txt", "one\ntwo\n");

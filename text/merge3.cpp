@@ -50,11 +50,17 @@ std::vector<Hunk> hunks_of(const std::vector<LineEdit>& script, int side) {
     return hunks;
 }
 
-// Do the base ranges [a0, a1) and [b0, b1) collide? Overlapping lines do; an insertion (an empty
-// range) collides with a range it touches or lies in, and with an insertion at the same place.
-bool collide(std::size_t a0, std::size_t a1, std::size_t b0, std::size_t b1) {
-    if (a0 == a1) return b0 <= a0 && a0 <= b1;
-    if (b0 == b1) return a0 <= b0 && b0 <= a1;
+// What an insertion at the edge of the other side's changed lines is: a conflict (the merge's
+// rule), or placed on its own side of them (only to compare alignments, see merge3).
+enum class Touching { conflict, ordered };
+
+// Do the base ranges [a0, a1) and [b0, b1) collide? Overlapping lines do, and so does an insertion
+// (an empty range) inside a range, or at the same place as another insertion; an insertion at
+// the edge of a range does when `touching` says so.
+bool collide(std::size_t a0, std::size_t a1, std::size_t b0, std::size_t b1, Touching touching) {
+    if (a0 == a1 && b0 == b1) return a0 == b0;
+    if (a0 == a1) return touching == Touching::conflict ? b0 <= a0 && a0 <= b1 : b0 < a0 && a0 < b1;
+    if (b0 == b1) return touching == Touching::conflict ? a0 <= b0 && b0 <= a1 : a0 < b0 && b0 < a1;
     return std::max(a0, b0) < std::min(a1, b1);
 }
 
@@ -88,7 +94,7 @@ struct LineMerge {
 };
 
 LineMerge merge_lines(const std::vector<std::string_view>& base, const std::vector<std::string_view>& ours,
-                      const std::vector<std::string_view>& theirs) {
+                      const std::vector<std::string_view>& theirs, Touching touching) {
     LineMerge result;
     std::vector<Hunk> hunks = hunks_of(diff_lines(base, ours), 0);
     result.ours_hunks = hunks.size();
@@ -122,7 +128,8 @@ LineMerge merge_lines(const std::vector<std::string_view>& base, const std::vect
     while (i < hunks.size()) {
         std::vector<Hunk> group{hunks[i]};
         std::size_t g0 = hunks[i].base_begin, g1 = hunks[i].base_end;
-        for (++i; i < hunks.size() && collide(g0, g1, hunks[i].base_begin, hunks[i].base_end); ++i) {
+        for (++i; i < hunks.size() && collide(g0, g1, hunks[i].base_begin, hunks[i].base_end, touching);
+             ++i) {
             group.push_back(hunks[i]);
             g0 = std::min(g0, hunks[i].base_begin);
             g1 = std::max(g1, hunks[i].base_end);
@@ -179,7 +186,7 @@ MergeResult merge3(std::string_view base_bytes, std::string_view ours_bytes, std
     const auto base = lines_of(base_bytes);
     const auto ours = lines_of(ours_bytes);
     const auto theirs = lines_of(theirs_bytes);
-    LineMerge forward = merge_lines(base, ours, theirs);
+    LineMerge forward = merge_lines(base, ours, theirs, Touching::conflict);
     MergeResult result;
     result.ours_hunks = forward.ours_hunks;
     result.theirs_hunks = forward.theirs_hunks;
@@ -191,13 +198,17 @@ MergeResult merge3(std::string_view base_bytes, std::string_view ours_bytes, std
     // Repeated lines can be aligned in more than one shortest way, and the alignment decides where
     // one side's change lands relative to the other's. The diff prefers the earliest alignment;
     // merged again back to front it prefers the latest. A result that differs between the two is
-    // a guess: a conflict, never a success.
+    // a guess: a conflict, never a success. (On real merges, where both alignments merged and
+    // differed, the first was the merge commit's bytes about as often as the second.) Back to
+    // front, an insertion at the edge of the other side's lines is placed on its side of them:
+    // blank lines around an insertion slide, and a slide that only makes it touch the other change
+    // changes nothing.
     if (forward.ours_hunks > 0 && forward.theirs_hunks > 0) {
         const auto reversed = [](std::vector<std::string_view> lines) {
             std::reverse(lines.begin(), lines.end());
             return lines;
         };
-        LineMerge backward = merge_lines(reversed(base), reversed(ours), reversed(theirs));
+        LineMerge backward = merge_lines(reversed(base), reversed(ours), reversed(theirs), Touching::ordered);
         std::reverse(backward.merged.begin(), backward.merged.end());
         if (!backward.clean || backward.merged != forward.merged) {
             result.clean = false;

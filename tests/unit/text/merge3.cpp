@@ -88,6 +88,11 @@ TEST_CASE("merge3: a change whose place depends on how repeated lines are aligne
     CHECK(doubled.conflicts[0].theirs_text.find("x = 10") != std::string::npos);
     // The same the other way round: theirs doubled, ours changed one copy.
     CHECK_FALSE(merge3("x = 1\ny = 2\n", "x = 10\ny = 2\n", "x = 1\ny = 2\nx = 1\ny = 2\n").clean);
+    // A blank line that slides around an insertion, so that one alignment makes it touch the
+    // other change, leaves one result: merged.
+    const auto slide = merge3("a\n\nb\n", "a\n\nx\n\nb\n", "A\n\nb\n");
+    REQUIRE(slide.clean);
+    CHECK(slide.merged == "A\n\nx\n\nb\n");
     // Repeated lines that every alignment places the same way still merge.
     const auto braces = merge3("f\n}\n}\ng\n", "F\n}\n}\ng\n", "f\n}\n}\nG\n");
     REQUIRE(braces.clean);

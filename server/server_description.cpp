@@ -69,16 +69,17 @@ Json tools_list_result(const Config& config, const tools::Registry& registry, co
                             {"ui/resourceUri", review_view_uri},
                             {"openai/outputTemplate", review_view_uri}};
     Json tools = Json::array();
-    for (const auto& listed : registry.list()) {
-        const std::string name = listed.at("name").get<std::string>();
-        if (name == "review" && !client_renders_view(envelope.capabilities)) continue;
-        Json t = listed;
-        if (name == "review") {
+    const Json& listed = registry.list();
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+        const tools::ToolKind kind = registry.specs()[i]->traits.kind;
+        if (kind == tools::ToolKind::review_decision && !client_renders_view(envelope.capabilities)) continue;
+        Json t = listed[i];
+        if (kind == tools::ToolKind::review_decision) {
             t["_meta"] = {{"ui", {{"visibility", {"app"}}}}, {"openai/visibility", "private"}};
-        } else if (t.value("annotations", Json::object()).value("readOnlyHint", false) == false) {
+        } else if (tools::changes_files(kind)) {
             t["description"] = t["description"].get<std::string>() + approval_note;
             t["_meta"] = view_meta;
-        } else if (name == "changes") {
+        } else if (kind == tools::ToolKind::session_patch) {
             t["_meta"] = view_meta;
         }
         tools.push_back(std::move(t));

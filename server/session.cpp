@@ -14,6 +14,7 @@
 #include "base/log.hpp"
 #include "server/logging.hpp"
 #include "server/server_description.hpp"
+#include "tools/review.hpp"
 
 namespace server {
 
@@ -279,6 +280,7 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         co_return;
     }
     ToolCall& call = *resolved;
+    const tools::ToolKind kind = tools::Registry::spec(*call.tool).traits.kind;
     const std::shared_ptr<RpcPeer::Call> rpc_call = reply.call();
 
     ++tool_calls_;
@@ -306,10 +308,10 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
     } else if (auto wrong = workbench_.check(call)) {
         outcome = std::move(*wrong);
         // The view reads every refusal of a decision as "not written" (ui/README.md): say so.
-        if (call.name == "review") outcome.text += "\nNothing was written.";
+        if (kind == tools::ToolKind::review_decision) outcome.text += "\nNothing was written.";
     } else {
         if (!workspace) workspace = co_await roots_.for_call(client_has_roots, rpc_call);
-        if (call.name == "review") {
+        if (kind == tools::ToolKind::review_decision) {
             outcome = co_await decide_review(call.args, envelope, rpc_call);
         } else {
             // Named first: GCC 12 destroys a temporary argument of a coroutine inside co_await twice.
@@ -318,13 +320,13 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         }
         if (!outcome.is_error && outcome.meta.is_null() && outcome.structured.is_object() &&
             client_renders_view(envelope.capabilities)) {
-            if (call.name == "changes") outcome.meta = {{tools::review_meta_key, session_patch_view(outcome.structured)}};
+            if (kind == tools::ToolKind::session_patch) outcome.meta = {{tools::review_meta_key, session_patch_view(outcome.structured)}};
             else if (outcome.structured.value("dry_run", false))
                 outcome.meta = {{tools::review_meta_key, dry_run_view(call.name, outcome.structured)}};
         }
     }
     // What the user decided in the review view since the model's last call, said once.
-    if (call.name != "review" && !outcome.input_required)
+    if (kind != tools::ToolKind::review_decision && !outcome.input_required)
         for (const auto& note : approvals_.take_review_notes()) add_note(outcome, note);
 
     // Said once, to the first call the client's roots affect; then what this call's arguments lost.

@@ -78,11 +78,12 @@ std::string mebibytes(std::size_t bytes) {
 OversizedFacts oversized_facts(const ToolCall& call, const tools::ToolResult& outcome) {
     OversizedFacts facts;
     facts.tool = call.name;
-    if (call.name == "read") {
+    facts.kind = tools::Registry::spec(*call.tool).traits.kind;
+    if (facts.kind == tools::ToolKind::read_lines) {
         const std::int64_t first = integer_member(outcome.structured, "start_line", 1);
         facts.offset = first;
         facts.lines = std::max<std::int64_t>(0, integer_member(outcome.structured, "end_line", first - 1) - first + 1);
-    } else if (call.name != "changes" && !outcome.is_error) {
+    } else if (tools::changes_files(facts.kind) && !outcome.is_error) {
         const Json* dry = protocol::member(outcome.structured, "dry_run");
         facts.written = !(dry && dry->is_boolean() && dry->get<bool>());
     }
@@ -92,7 +93,7 @@ OversizedFacts oversized_facts(const ToolCall& call, const tools::ToolResult& ou
 Json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_t limit, protocol::Era era) {
     const std::string size = mebibytes(bytes) + " of JSON, over the " + mebibytes(limit) + " one message may carry";
     std::string text;
-    if (facts.tool == "read") {
+    if (facts.kind == tools::ToolKind::read_lines) {
         // Lines vary: aim at three quarters of what would fit on average.
         const auto fit = static_cast<std::int64_t>(static_cast<double>(facts.lines) * static_cast<double>(limit) /
                                                    static_cast<double>(bytes) * 0.75);
@@ -100,9 +101,13 @@ Json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_
                " (characters JSON must escape, such as control characters, take up to six bytes each). Nothing is "
                "wrong with the file: read fewer lines at a time, e.g. offset: " + std::to_string(facts.offset) +
                ", limit: " + std::to_string(std::max<std::int64_t>(1, fit)) + ".";
-    } else if (facts.tool == "changes") {
+    } else if (facts.kind == tools::ToolKind::session_patch) {
         text = "The result of changes would be " + size +
                ". Ask for one file at a time with file_path, or read the resource mcp-edit://session/patch.";
+    } else if (facts.kind == tools::ToolKind::read_listing || facts.kind == tools::ToolKind::review_decision) {
+        text = "The result of this " + facts.tool + " would be " + size +
+               "; nothing was changed. Narrow the call: a folder further down, a narrower pattern or glob, or fewer "
+               "results (max_results).";
     } else if (facts.written) {
         text = "The " + facts.tool + " was applied and written to disk: do not repeat it. Only its result could not be "
                "sent: it would be " + size + ". To see the file now, read it in parts with offset/limit.";

@@ -39,6 +39,7 @@ nlohmann::json call_tool_result(tools::ToolResult& outcome, protocol::Era era);
 // change was written, and for read the lines it held. Taken before call_tool_result.
 struct OversizedFacts {
     std::string tool;
+    tools::ToolKind kind = tools::ToolKind::read_listing;
     bool written = false;     // a change that was approved and written
     std::int64_t offset = 1;  // read: the first line of the reply, and how many lines it held
     std::int64_t lines = 0;

@@ -11,12 +11,29 @@
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
 #include "tools/transaction.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 #include "text/patch_detect.hpp"
 #include "text/patch_plan.hpp"
 #include "text/unified_diff.hpp"
 
 namespace tools {
+
+struct ApplyDiffArgs {
+    std::string file_path;  // "" when not given (the patch names its files)
+    std::string diff;
+    std::optional<double> fuzzy_threshold;  // nullopt: the server's --fuzzy-threshold
+    bool dry_run = false;
+};
+inline void from_json(const nlohmann::json& j, ApplyDiffArgs& out) {
+    out.file_path = j.value("file_path", std::string());
+    out.diff = j.at("diff").get<std::string>();
+    if (const auto it = j.find("fuzzy_threshold"); it != j.end()) out.fuzzy_threshold = it->get<double>();
+    out.dry_run = j.value("dry_run", false);
+}
+inline void to_json(nlohmann::json& j, const ApplyDiffArgs& in) {
+    j = {{"file_path", in.file_path}, {"diff", in.diff}, {"dry_run", in.dry_run}};
+    j["fuzzy_threshold"] = in.fuzzy_threshold ? nlohmann::json(*in.fuzzy_threshold) : nlohmann::json();
+}
 
 namespace {
 
@@ -425,6 +442,15 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     co_return co_await change.carry_out(ctx, std::move(steps), [&patch, &planned, dry_run](Done done) {
         return report(patch, planned, dry_run, done.decision, std::move(done.checks), std::move(done.notes));
     });
+}
+
+const ToolSpec& apply_diff_tool() {
+    static const ToolSpec spec = define_tool("apply_diff", &run_apply_diff, {
+        .kind = ToolKind::change,
+        .safety_arguments = "`dry_run` (or `preview`)",
+        .summary = "Apply a unified diff, search/replace blocks or an apply_patch envelope",
+    });
+    return spec;
 }
 
 }  // namespace tools

@@ -236,17 +236,18 @@ base::Result<void> map_safety_name(Json& args, std::string_view from, std::strin
     return {};
 }
 
-// Other agents' safety arguments on our mutating tools: `preview` is dry_run (every one); on write,
-// `no_clobber` and `if_not_exists` are create_only, and `overwrite: false` is create_only: true.
+}  // namespace
+
 base::Result<void> map_safety_names(Json& args, CallShape& shape) {
-    static constexpr std::array<std::string_view, 6> mutating = {"edit", "multiedit", "write", "insert", "apply_diff", "undo"};
-    if (std::find(mutating.begin(), mutating.end(), shape.tool) == mutating.end()) return {};
+    if (!args.is_object()) return {};
     if (auto mapped = map_safety_name(args, "preview", "dry_run", false, shape); !mapped) return mapped;
     if (shape.tool != "write") return {};
     for (const auto name : {"no_clobber", "if_not_exists"})
         if (auto mapped = map_safety_name(args, name, "create_only", false, shape); !mapped) return mapped;
     return map_safety_name(args, "overwrite", "create_only", true, shape);
 }
+
+namespace {
 
 std::string trim(std::string_view s) {
     const auto b = s.find_first_not_of(" \t\r\n");
@@ -432,7 +433,6 @@ base::Result<CallShape> map_call_shape(std::string_view tool, Json& args) {
         mapped = map_roo_xml(args, shape);
     }
     if (!mapped) return base::fail(std::move(mapped).error());
-    if (auto safety = map_safety_names(args, shape); !safety) return base::fail(std::move(safety).error());
     // `~/`: the workspace expands it to the user's home, then checks the roots as usual.
     for (const auto name : {"file_path", "path", "filePath"})
         if (const auto p = args.find(name); p != args.end() && p->is_string() && p->get_ref<const std::string&>().starts_with("~/"))

@@ -27,6 +27,11 @@ struct CallShape {
 // invalid_arguments) is a shape that cannot be mapped, with the message for the model.
 base::Result<CallShape> map_call_shape(std::string_view tool, nlohmann::json& args);
 
+// Other agents' safety arguments, for a call of a tool that changes files (shape.tool, once
+// mapped): `preview` is dry_run; on write, `no_clobber` and `if_not_exists` are create_only, and
+// `overwrite: false` is create_only: true. Each mapping adds a note; contradicting values fail.
+base::Result<void> map_safety_names(nlohmann::json& args, CallShape& shape);
+
 // One file of Roo Code's multi-file apply_diff XML:
 // <args><file><path>P</path><diff><content>SEARCH/REPLACE</content><start_line>N</start_line></diff>...</file>...</args>
 struct RooFileDiff {

@@ -3,10 +3,15 @@
 #include "tools/change.hpp"
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 #include "ledger/session_patch.hpp"
 
 namespace tools {
+
+struct ChangesArgs {
+    std::string file_path;  // "" for every file
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ChangesArgs, file_path)
 
 asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
     if (!ctx.session_changes) co_return ToolResult::error("This server keeps no record of its changes.", base::ErrorReason::internal);
@@ -66,6 +71,15 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
     result.structured = {{"summary", summary}, {"patch", patch.text}, {"files", std::move(files_json)}};
     if (truncated) result.structured["patch_truncated"] = true;
     co_return result;
+}
+
+const ToolSpec& changes_tool() {
+    static const ToolSpec spec = define_tool("changes", &run_changes, {
+        .kind = ToolKind::session_patch,
+        .safety_arguments = "",
+        .summary = "What this session changed, as one patch, with Undo per file",
+    });
+    return spec;
 }
 
 }  // namespace tools

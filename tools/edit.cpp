@@ -3,11 +3,22 @@
 // old_string creates a file that does not exist.
 #include "tools/edit.hpp"
 
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 #include "text/matcher.hpp"
 #include "text/splice.hpp"
 
 namespace tools {
+
+struct EditArgs {
+    std::string file_path;
+    std::string old_string;
+    std::string new_string;
+    bool replace_all = false;
+    std::int64_t expected_replacements = 0;  // 0: not given; else the places old_string must match
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EditArgs, file_path, old_string, new_string, replace_all,
+                                                expected_replacements, dry_run)
 
 base::ErrorReason match_error_reason(text::MatchErrorKind kind) {
     switch (kind) {
@@ -85,6 +96,15 @@ asio::awaitable<ToolResult> run_edit(CallContext& ctx, EditArgs args) {
         return apply_one_edit(before.file.bytes, before.exists, display, edit, text::dominant_newline(before.file.facts), Plan{});
     };
     co_return co_await run_change(ctx, std::move(request));
+}
+
+const ToolSpec& edit_tool() {
+    static const ToolSpec spec = define_tool("edit", &run_edit, {
+        .kind = ToolKind::change,
+        .safety_arguments = "`dry_run` (or `preview`), `expected_replacements`, `replace_all`",
+        .summary = "Replace one unique occurrence of a text (or all of them)",
+    });
+    return spec;
 }
 
 }  // namespace tools

@@ -2,16 +2,27 @@
 // planner, and each step of multiedit's.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "text/matcher.hpp"
-#include "tools/arguments.hpp"
 #include "tools/change.hpp"
 
 namespace tools {
+
+// One replacement: what `edit` plans, and one element of multiedit's `edits`.
+struct OneEdit {
+    std::string old_string;
+    std::string new_string;
+    bool replace_all = false;
+    std::int64_t expected_replacements = 0;  // 0: not given
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OneEdit, old_string, new_string, replace_all, expected_replacements)
 
 // The error reason a matching failure is reported with.
 base::ErrorReason match_error_reason(text::MatchErrorKind kind);

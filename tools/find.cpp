@@ -8,9 +8,18 @@
 #include "text/glob.hpp"
 #include "tools/listing.hpp"
 #include "tools/placement.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 
 namespace tools {
+
+struct FindArgs {
+    std::string pattern;
+    std::string path;            // "" = the first root
+    std::string sort = "path";   // or "modified"
+    std::int64_t max_results = 200;
+    bool include_hidden = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FindArgs, pattern, path, sort, max_results, include_hidden)
 
 namespace {
 
@@ -222,6 +231,15 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
 
 asio::awaitable<ToolResult> run_find(CallContext& ctx, FindArgs args) {
     co_return co_await WorkPlacement::run(ctx, false, [&ctx, &args] { return find_files(ctx, args); });
+}
+
+const ToolSpec& find_tool() {
+    static const ToolSpec spec = define_tool("find", &run_find, {
+        .kind = ToolKind::read_listing,
+        .safety_arguments = "",
+        .summary = "Find files by name (glob patterns)",
+    });
+    return spec;
 }
 
 }  // namespace tools

@@ -15,9 +15,21 @@
 #include "tools/file_access.hpp"
 #include "tools/listing.hpp"
 #include "tools/placement.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 
 namespace tools {
+
+struct GrepArgs {
+    std::string pattern;
+    std::string path;  // "" = the first root; a folder or one file
+    std::string glob;  // "" = every file
+    bool literal = false;
+    bool case_insensitive = false;
+    std::int64_t context = 0;
+    std::int64_t max_results = 200;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GrepArgs, pattern, path, glob, literal, case_insensitive, context,
+                                                max_results)
 
 namespace {
 
@@ -444,6 +456,15 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
 
 asio::awaitable<ToolResult> run_grep(CallContext& ctx, GrepArgs args) {
     co_return co_await WorkPlacement::run(ctx, false, [&ctx, &args] { return grep_files(ctx, args); });
+}
+
+const ToolSpec& grep_tool() {
+    static const ToolSpec spec = define_tool("grep", &run_grep, {
+        .kind = ToolKind::read_listing,
+        .safety_arguments = "",
+        .summary = "Find the lines that match a pattern, in files under a folder",
+    });
+    return spec;
 }
 
 }  // namespace tools

@@ -2,10 +2,18 @@
 // -1 = at the end), in the file's line-ending style. After line N only when this session has read
 // (or written) the file and it has not changed since: the number must be one the model saw.
 #include "tools/change.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 #include "text/splice.hpp"
 
 namespace tools {
+
+struct InsertArgs {
+    std::string file_path;
+    long long line = 0;
+    std::string text;
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InsertArgs, file_path, line, text, dry_run)
 
 asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args) {
     ChangeRequest request("insert", std::move(args.file_path), args.dry_run);
@@ -31,6 +39,15 @@ asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args) {
         return plan;
     };
     co_return co_await run_change(ctx, std::move(request));
+}
+
+const ToolSpec& insert_tool() {
+    static const ToolSpec spec = define_tool("insert", &run_insert, {
+        .kind = ToolKind::change,
+        .safety_arguments = "`dry_run` (or `preview`)",
+        .summary = "Insert whole lines at a line number",
+    });
+    return spec;
 }
 
 }  // namespace tools

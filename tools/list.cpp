@@ -5,9 +5,16 @@
 
 #include "tools/listing.hpp"
 #include "tools/placement.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 
 namespace tools {
+
+struct ListArgs {
+    std::string path;  // "" = the first root
+    std::int64_t depth = 2;
+    bool include_hidden = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ListArgs, path, depth, include_hidden)
 
 namespace {
 
@@ -236,6 +243,15 @@ ToolResult list_folder(CallContext& ctx, const ListArgs& args) {
 
 asio::awaitable<ToolResult> run_list(CallContext& ctx, ListArgs args) {
     co_return co_await WorkPlacement::run(ctx, false, [&ctx, &args] { return list_folder(ctx, args); });
+}
+
+const ToolSpec& list_tool() {
+    static const ToolSpec spec = define_tool("list", &run_list, {
+        .kind = ToolKind::read_listing,
+        .safety_arguments = "",
+        .summary = "List a folder's files and folders, with sizes and line counts",
+    });
+    return spec;
 }
 
 }  // namespace tools

@@ -13,11 +13,25 @@
 #include "tools/file_access.hpp"
 #include "tools/file_moves.hpp"
 #include "ledger/history_journal.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 #include "ledger/session_patch.hpp"
 #include "tools/transaction.hpp"
 
 namespace tools {
+
+struct MoveArgs {
+    std::string from;
+    std::string to;
+    bool overwrite = false;  // replace a file that exists at `to`
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MoveArgs, from, to, overwrite, dry_run)
+
+struct DeleteArgs {
+    std::string file_path;
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeleteArgs, file_path, dry_run)
 
 namespace {
 
@@ -438,6 +452,24 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
         }
     };
     co_return co_await carry_out(ctx, change, std::move(outcome), to.display, from.display, dry_run, false, popped);
+}
+
+const ToolSpec& move_tool() {
+    static const ToolSpec spec = define_tool("move", &run_move, {
+        .kind = ToolKind::change,
+        .safety_arguments = "`dry_run` (or `preview`), `overwrite: false`",
+        .summary = "Move or rename a file",
+    });
+    return spec;
+}
+
+const ToolSpec& delete_tool() {
+    static const ToolSpec spec = define_tool("delete", &run_delete, {
+        .kind = ToolKind::change,
+        .safety_arguments = "`dry_run` (or `preview`)",
+        .summary = "Delete a file (or an empty folder)",
+    });
+    return spec;
 }
 
 }  // namespace tools

@@ -6,11 +6,23 @@
 #include <string>
 
 #include "tools/edit.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 #include "text/matcher.hpp"
 #include "text/splice.hpp"
 
 namespace tools {
+
+// What multiedit's edits are located on: the result of the edit before, or the file as it was.
+enum class Against { previous, original };
+NLOHMANN_JSON_SERIALIZE_ENUM(Against, {{Against::previous, "previous"}, {Against::original, "original"}})
+
+struct MultieditArgs {
+    std::string file_path;
+    std::vector<OneEdit> edits;
+    Against against = Against::previous;
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MultieditArgs, file_path, edits, against, dry_run)
 
 namespace {
 
@@ -170,6 +182,15 @@ asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) 
         return plan;
     };
     co_return co_await run_change(ctx, std::move(request));
+}
+
+const ToolSpec& multiedit_tool() {
+    static const ToolSpec spec = define_tool("multiedit", &run_multiedit, {
+        .kind = ToolKind::change,
+        .safety_arguments = "`dry_run` (or `preview`), `edits[].expected_replacements`, `edits[].replace_all`",
+        .summary = "Several edits to one file, all or nothing",
+    });
+    return spec;
 }
 
 }  // namespace tools

@@ -11,10 +11,18 @@
 #include "tools/placement.hpp"
 #include "os/crypto.hpp"
 #include "os/hash.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 #include "text/file_facts.hpp"
 
 namespace tools {
+
+struct ReadArgs {
+    std::string file_path;                // "" when not given (then file_paths)
+    std::vector<std::string> file_paths;  // several files in one call
+    std::int64_t offset = 1;
+    std::int64_t limit = 2000;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReadArgs, file_path, file_paths, offset, limit)
 
 namespace {
 
@@ -308,6 +316,15 @@ asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args) {
     if (!args.file_path.empty()) paths.push_back(args.file_path);
     for (auto& p : args.file_paths) paths.push_back(p);
     co_return co_await read_many(ctx, args, std::move(paths));
+}
+
+const ToolSpec& read_tool() {
+    static const ToolSpec spec = define_tool("read", &run_read, {
+        .kind = ToolKind::read_lines,
+        .safety_arguments = "",
+        .summary = "Read a file's lines, numbered, with its encoding and line endings",
+    });
+    return spec;
 }
 
 }  // namespace tools

@@ -16,15 +16,16 @@
 #include <valijson/validator.hpp>
 
 #include "protocol/jsonrpc.hpp"
+#include "tools/catalog.hpp"
 #include "tools/schema_table.hpp"
 
 namespace tools {
 
 struct ToolDefinition {
     std::string name;
+    const ToolSpec* spec = nullptr;
     const Json* input_schema_json = nullptr;  // its inputSchema, in the registry's list (set once all are loaded)
     valijson::Schema input_schema;
-    Handler handler;
     std::string arguments_summary;  // "file_path (string, required), offset (integer), ..."
     std::vector<std::string> argument_names;  // the inputSchema's top-level properties
 };
@@ -60,6 +61,39 @@ std::string summarize_arguments(const Json& input_schema) {
     return out;
 }
 
+// A schema file's text, embedded at build time ("" when there is none).
+std::string_view embedded_schema(std::string_view name) {
+    for (const auto& s : embedded_schemas())
+        if (s.name == name) return s.text;
+    return {};
+}
+
+// An outputSchema written as {"$ref": "change_report.json", "properties": {...}}: the shared
+// schema in that file (schemas/change_report.json: what every change reports), with the tool's
+// own properties added. Clients do not resolve references across files: tools/list serves it whole.
+void resolve_shared_schema(Json& schema, const std::string& tool) {
+    const auto ref = schema.find("$ref");
+    if (!schema.is_object() || ref == schema.end() || !ref->is_string()) return;
+    const std::string file = ref->get<std::string>();
+    const std::string_view text = file.ends_with(".json") ? embedded_schema(file.substr(0, file.size() - 5)) : "";
+    if (text.empty())
+        throw std::runtime_error("schemas/" + tool + ".json: its outputSchema refers to schemas/" + file + ", which is not there");
+    Json shared = Json::parse(text);
+    for (auto& [key, value] : schema.items()) {
+        if (key == "$ref") continue;
+        if (key != "properties") {
+            shared[key] = std::move(value);
+            continue;
+        }
+        for (auto& [name, property] : value.items()) {
+            if (shared["properties"].contains(name))
+                throw std::runtime_error("schemas/" + tool + ".json: its outputSchema redefines " + name + " of schemas/" + file);
+            shared["properties"][name] = std::move(property);
+        }
+    }
+    schema = std::move(shared);
+}
+
 std::string json_pointer(const std::vector<std::string>& context) {
     // valijson contexts look like {"<root>", "[file_path]", "[0]"}.
     Json::json_pointer pointer;
@@ -75,7 +109,10 @@ std::string json_pointer(const std::vector<std::string>& context) {
 
 }  // namespace
 
-Registry::Registry(OnBroken on_broken) : list_(Json::array()), on_broken_(std::move(on_broken)) {}
+Registry::Registry(OnBroken on_broken) : Registry(served_tools(), std::move(on_broken)) {}
+
+Registry::Registry(std::vector<const ToolSpec*> tools, OnBroken on_broken)
+    : specs_(std::move(tools)), list_(Json::array()), on_broken_(std::move(on_broken)) {}
 
 void Registry::start_loading() const {
     std::call_once(loading_started_, [this] {
@@ -90,22 +127,9 @@ void Registry::start_loading() const {
     });
 }
 
-// The contract's order, then `changes`. A tool appears in tools/list only once it is added here.
+// A tool appears in tools/list only once it is added here.
 void Registry::load() const {
-    add("read", &run_read);
-    add("edit", &run_edit);
-    add("multiedit", &run_multiedit);
-    add("write", &run_write);
-    add("insert", &run_insert);
-    add("apply_diff", &run_apply_diff);
-    add("undo", &run_undo);
-    add("changes", &run_changes);  // issue 13: the session patch for hosts that ignore resources
-    add("list", &run_list);        // issue 25: list, find, grep, move, delete
-    add("find", &run_find);
-    add("grep", &run_grep);
-    add("move", &run_move);        // issue 25: after list, find, grep
-    add("delete", &run_delete);
-    add("review", &run_review);    // issue 37: the review view's decision; app-only (see server_description)
+    for (const ToolSpec* spec : specs_) add(*spec);
     // The list is complete: its elements stay where they are from here on.
     for (std::size_t i = 0; i < tools_.size(); ++i) tools_[i]->input_schema_json = &list_[i].at("inputSchema");
 }
@@ -127,29 +151,29 @@ std::string Registry::fields_mismatch(const Json& input_schema, const std::vecto
     return out;
 }
 
-void Registry::add(std::string_view name, Handler handler, const std::vector<std::string>& fields) const {
-    const EmbeddedSchema* found = nullptr;
-    for (const auto& s : embedded_schemas())
-        if (s.name == name) found = &s;
-    if (!found) throw std::runtime_error("no schema file schemas/" + std::string(name) + ".json");
+void Registry::add(const ToolSpec& spec) const {
+    std::string_view schema = spec.schema.empty() ? embedded_schema(spec.name) : std::string_view(spec.schema);
+    if (schema.empty()) throw std::runtime_error("no schema file schemas/" + spec.name + ".json");
     auto def = std::make_unique<ToolDefinition>();
-    def->name = std::string(name);
+    def->name = spec.name;
+    def->spec = &spec;
     // As served by tools/list: the file's object and the tool's name (the file's own "name", if it
     // had one, would win). Built in place and moved into the list: no copy of it is made.
-    Json definition = Json::parse(found->text);
+    Json definition = Json::parse(schema);
     definition.emplace("name", def->name);
+    if (const auto output = definition.find("outputSchema"); output != definition.end())
+        resolve_shared_schema(*output, def->name);
     const Json& input = definition.at("inputSchema");
     if (input.value("type", "") != "object")
         throw std::runtime_error("schemas/" + def->name + ".json: inputSchema.type must be \"object\"");
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
     valijson::adapters::NlohmannJsonAdapter adapter(input);
     parser.populateSchema(adapter, def->input_schema);
-    if (const std::string mismatch = fields_mismatch(input, fields); !mismatch.empty())
+    if (const std::string mismatch = fields_mismatch(input, spec.fields); !mismatch.empty())
         throw std::runtime_error("schemas/" + def->name + ".json and the tool's arguments struct disagree: " + mismatch);
     def->arguments_summary = summarize_arguments(input);
     if (const auto props = input.find("properties"); props != input.end() && props->is_object())
         for (const auto& [key, prop] : props->items()) def->argument_names.push_back(key);
-    def->handler = std::move(handler);
     list_.push_back(std::move(definition));
     tools_.push_back(std::move(def));
 }
@@ -172,7 +196,9 @@ const ToolDefinition* Registry::find(std::string_view name) const {
     return nullptr;
 }
 
-const Handler& Registry::handler(const ToolDefinition& tool) const { return tool.handler; }
+const Handler& Registry::handler(const ToolDefinition& tool) const { return tool.spec->handler; }
+
+const ToolSpec& Registry::spec(const ToolDefinition& tool) { return *tool.spec; }
 
 void Registry::apply_aliases(Json& args, const ToolDefinition* tool) {
     auto rename = [tool](Json& obj) {
@@ -343,18 +369,6 @@ bool speaks_of_safety(std::string_view name) {
     return std::any_of(safety_words.begin(), safety_words.end(), [&](std::string_view w) { return c.find(w) != std::string::npos; });
 }
 
-// The safety arguments a tool that changes files honours, as the refusal lists them; "" for a
-// tool that changes nothing (read, changes: an argument dropped there cannot cost a file).
-std::string safety_arguments(std::string_view tool) {
-    const std::string dry = "`dry_run` (or `preview`)";
-    if (tool == "edit") return dry + ", `expected_replacements`, `replace_all`";
-    if (tool == "multiedit") return dry + ", `edits[].expected_replacements`, `edits[].replace_all`";
-    if (tool == "write") return dry + ", `create_only` (or `no_clobber`, `if_not_exists`, `overwrite: false`)";
-    if (tool == "insert" || tool == "apply_diff" || tool == "undo" || tool == "delete") return dry;
-    if (tool == "move") return dry + ", `overwrite: false`";
-    return "";
-}
-
 }  // namespace
 
 std::optional<std::string> Registry::likely_meant(const ToolDefinition& tool, std::string_view unknown) {
@@ -408,7 +422,7 @@ base::Result<UnknownArguments> Registry::set_aside_unknown_arguments(const ToolD
     for (const auto& key : unknown) {
         const auto meant = likely_meant(tool, key);
         if (!meant) {
-            if (const std::string honoured = safety_arguments(tool.name); !honoured.empty() && speaks_of_safety(key)) {
+            if (const std::string honoured(tool.spec->traits.safety_arguments); !honoured.empty() && speaks_of_safety(key)) {
                 findings.push_back("`" + shown_name(key) + "` is not an argument of " + tool.name +
                                    ", and its name speaks of a safety condition, so the call is refused rather than "
                                    "run without it (nothing was changed). " + tool.name + " honours " + honoured +

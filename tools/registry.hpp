@@ -15,35 +15,12 @@
 #include <vector>
 
 #include "base/result.hpp"
-#include "tools/arguments.hpp"
 #include "tools/tool.hpp"
+#include "tools/tool_definition.hpp"
 
 namespace tools {
 
 struct ToolDefinition;
-
-// Each tool: its typed arguments and what it does with them, defined in tools/<tool>.cpp.
-asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args);
-asio::awaitable<ToolResult> run_edit(CallContext& ctx, EditArgs args);
-asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args);
-asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args);
-asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args);
-asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args);
-asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args);
-asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args);
-asio::awaitable<ToolResult> run_list(CallContext& ctx, ListArgs args);
-asio::awaitable<ToolResult> run_find(CallContext& ctx, FindArgs args);
-asio::awaitable<ToolResult> run_grep(CallContext& ctx, GrepArgs args);
-asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args);
-asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args);
-asio::awaitable<ToolResult> run_review(CallContext& ctx, ReviewArgs args);
-
-// A tool bound by the type of its arguments: the call's JSON (already validated against the
-// schema) is read into `Args` once, here, and the tool gets the struct.
-template <class Args>
-Handler typed_handler(asio::awaitable<ToolResult> (*tool)(CallContext&, Args)) {
-    return [tool](CallContext& ctx, const Json& args) { return tool(ctx, args.get<Args>()); };
-}
 
 // What became of the top-level arguments a tool does not take: host bookkeeping (Gemini CLI adds
 // `wait_for_previous` to every call) is dropped so the call goes on; a likely misspelling of one
@@ -65,7 +42,10 @@ public:
     // the first test run) makes ready(), and so each of those, throw std::runtime_error; the
     // loading thread hands it to `on_broken` first, when given.
     using OnBroken = std::function<void(const std::exception&)>;
+    // Serves the tools of tools/catalog.hpp.
     explicit Registry(OnBroken on_broken = nullptr);
+    // Serves `tools`, in this order (they outlive the registry).
+    explicit Registry(std::vector<const ToolSpec*> tools, OnBroken on_broken = nullptr);
     ~Registry();  // waits for the loading thread, if it was started
     // Starts the loading thread, unless it was started already. Any thread.
     void start_loading() const;
@@ -108,46 +88,29 @@ public:
     base::Result<void> validate(const ToolDefinition& tool, const Json& args) const;
 
     const Handler& handler(const ToolDefinition& tool) const;
+    // What the tool says about itself.
+    static const ToolSpec& spec(const ToolDefinition& tool);
+    // Every tool's spec, in the order of list().
+    const std::vector<const ToolSpec*>& specs() const { return specs_; }
 
     // "" when the top-level properties of `input_schema` are exactly `fields` (an arguments
     // struct's); else what differs, naming each side's extra names.
     static std::string fields_mismatch(const Json& input_schema, const std::vector<std::string>& fields);
 
 private:
-    // Serves `name` (its schema is schemas/<name>.json) with `tool`, whose arguments struct must
-    // have exactly the schema's properties as fields (else std::runtime_error: a build defect).
-    template <class Args>
-    void add(std::string_view name, asio::awaitable<ToolResult> (*tool)(CallContext&, Args)) const {
-        const Json written = Args{};  // every field a struct writes, so every field it reads
-        std::vector<std::string> fields;
-        for (auto it = written.begin(); it != written.end(); ++it) fields.push_back(it.key());
-        add(name, typed_handler(tool), fields);
-    }
-    void add(std::string_view name, Handler handler, const std::vector<std::string>& fields) const;
+    // Serves `spec` (its schema is spec.schema, or schemas/<name>.json), whose arguments struct
+    // must have exactly the schema's properties as fields (else std::runtime_error: a build defect).
+    void add(const ToolSpec& spec) const;
     void load() const;  // every tool's registration (on the loading thread)
 
     // Written by the loading thread only (mutable: a const registry starts it too), read only
     // after loaded_ is ready.
+    std::vector<const ToolSpec*> specs_;
     mutable std::vector<std::unique_ptr<ToolDefinition>> tools_;
     mutable Json list_;
     OnBroken on_broken_;
     mutable std::once_flag loading_started_;
     mutable std::shared_future<void> loaded_;  // set once, under loading_started_
 };
-
-// Each tool's handler on its own (tests call a tool without a registry).
-inline Handler read_handler() { return typed_handler(&run_read); }
-inline Handler edit_handler() { return typed_handler(&run_edit); }
-inline Handler multiedit_handler() { return typed_handler(&run_multiedit); }
-inline Handler write_handler() { return typed_handler(&run_write); }
-inline Handler insert_handler() { return typed_handler(&run_insert); }
-inline Handler apply_diff_handler() { return typed_handler(&run_apply_diff); }
-inline Handler undo_handler() { return typed_handler(&run_undo); }
-inline Handler changes_handler() { return typed_handler(&run_changes); }
-inline Handler list_handler() { return typed_handler(&run_list); }
-inline Handler find_handler() { return typed_handler(&run_find); }
-inline Handler grep_handler() { return typed_handler(&run_grep); }
-inline Handler move_handler() { return typed_handler(&run_move); }
-inline Handler delete_handler() { return typed_handler(&run_delete); }
 
 }  // namespace tools

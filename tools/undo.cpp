@@ -5,10 +5,16 @@
 #include "tools/file_access.hpp"
 #include "tools/file_moves.hpp"
 #include "ledger/history_journal.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 #include "text/unified_diff.hpp"
 
 namespace tools {
+
+struct UndoArgs {
+    std::string file_path;
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UndoArgs, file_path, dry_run)
 
 namespace {
 
@@ -136,6 +142,15 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
         if (journal && undone->seq) journal->popped(undone->real_path);
     };
     co_return co_await run_change(ctx, std::move(request));
+}
+
+const ToolSpec& undo_tool() {
+    static const ToolSpec spec = define_tool("undo", &run_undo, {
+        .kind = ToolKind::change,
+        .safety_arguments = "`dry_run` (or `preview`)",
+        .summary = "Undo this session's last change to a file",
+    });
+    return spec;
 }
 
 }  // namespace tools

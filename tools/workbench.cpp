@@ -33,6 +33,11 @@ base::Result<PreparedCall, std::string> prepare_call(const Registry& registry, s
         call.tool = mapped;
         call.name = call.shape.tool;
     }
+    if (changes_files(Registry::spec(*call.tool).traits.kind))
+        if (auto safety = map_safety_names(call.args, call.shape); !safety) {
+            call.unmappable = std::move(safety).error();
+            return call;
+        }
     Registry::apply_aliases(call.args, call.tool);
     return call;
 }

@@ -2,11 +2,19 @@
 // has not changed since (or whose changes since merge with this write's); with create_only, an
 // existing file is refused. Over an existing file, its CRLF line endings and BOM are kept.
 #include "tools/change.hpp"
-#include "tools/registry.hpp"
+#include "tools/catalog.hpp"
 #include "text/stale_merge.hpp"
 #include "text/splice.hpp"
 
 namespace tools {
+
+struct WriteArgs {
+    std::string file_path;
+    std::string content;
+    bool create_only = false;  // refuse an existing file
+    bool dry_run = false;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WriteArgs, file_path, content, create_only, dry_run)
 
 asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
     ChangeRequest request("write", std::move(args.file_path), args.dry_run);
@@ -57,6 +65,15 @@ asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
         return plan;
     };
     co_return co_await run_change(ctx, std::move(request));
+}
+
+const ToolSpec& write_tool() {
+    static const ToolSpec spec = define_tool("write", &run_write, {
+        .kind = ToolKind::change,
+        .safety_arguments = "`dry_run` (or `preview`), `create_only` (or `no_clobber`, `if_not_exists`, `overwrite: false`)",
+        .summary = "Create a file, or overwrite one read before",
+    });
+    return spec;
 }
 
 }  // namespace tools

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "tools/change.hpp"
+#include "tests/unit/tools/handlers.hpp"
 #include "tools/registry.hpp"
 
 namespace fs = std::filesystem;

@@ -18,6 +18,7 @@
 #include <asio/io_context.hpp>
 #include <unistd.h>
 
+#include "tests/unit/tools/handlers.hpp"
 #include "tools/registry.hpp"
 #include "tools/transaction.hpp"
 

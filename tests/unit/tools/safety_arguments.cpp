@@ -9,25 +9,22 @@
 #include "os/ignore_files.hpp"
 #include "tests/unit/tools/fixture.hpp"
 #include "tools/call_shapes.hpp"
+#include "tools/workbench.hpp"
 #include "ledger/history.hpp"
 
 using namespace tools_test;
 
 namespace {
 
-// The arguments as the server prepares them before a handler runs (server/tool_call.cpp): call
-// shapes, aliases, arguments the tool does not take, validation. The failure's message otherwise.
+// The arguments as the server prepares them before a handler runs (tools/workbench.hpp): call
+// shapes, other agents' safety arguments, aliases, arguments the tool does not take, validation.
+// The failure's message otherwise.
 base::Result<Json, std::string> prepared(const std::string& tool, Json args) {
     static const tools::Registry registry;
-    auto shape = tools::map_call_shape(tool, args);
-    if (!shape) return base::fail(shape.error().message);
-    const tools::ToolDefinition* def = registry.find(shape.value().tool);
-    REQUIRE(def);
-    tools::Registry::apply_aliases(args);
-    auto unknown = registry.set_aside_unknown_arguments(*def, args);
-    if (!unknown) return base::fail(unknown.error().message);
-    if (auto valid = registry.validate(*def, args); !valid) return base::fail(valid.error().message);
-    return args;
+    auto call = tools::prepare_call(registry, tool, std::move(args));
+    if (!call) return base::fail(call.error());
+    if (auto wrong = tools::check_arguments(registry, *call)) return base::fail(wrong->text);
+    return call->args;
 }
 
 }  // namespace

@@ -23,8 +23,9 @@
 //                                   critical; `warn` is read as warning) whose message matches
 //                                   REGEX ($ROOT replaced); such lines are expected (below)
 //   ! posix-only REASON             skipped when the binary is a Windows one (see below)
-// All input is written (pausing only at `! wait`), stdin is closed, and the output is compared
-// once the server exits:
+// All input is written (pausing only at `! wait`), stdin is closed, and the output and the exit
+// status (0 unless `! exit` says otherwise; a signal is always a failure) are compared once the
+// server exits:
 // every `<` line must match the next unmatched output line in order, each `<~` line any line;
 // no output line may be left over. The server runs with --log-level info (unless the transcript
 // gives --log-level itself) and its standard error is checked line by line: a log line
@@ -183,7 +184,7 @@ function runOne(file) {
       clearTimeout(timer);
       const failures = [...waitFailures];
       if (signal) failures.push(`server killed by ${signal} (hang?)`);
-      else if (code !== t.exit) failures.push(`exit status ${code}, expected ${t.exit}`);
+      else if (code !== t.exit) failures.push(`exit status ${code}, expected ${t.exit}${t.exit === 0 ? ' (the server exits 0 when its input ends)' : ''}`);
       const outLines = stdout.split("\n").filter((l) => l !== "");
       const actual = [];
       for (const l of outLines) {

@@ -268,7 +268,7 @@ function unexpectedStderr(stderr, declared, logs, root) {
     if (m) {
       const i = logs.findIndex((l) => l.level === m[1] && new RegExp(l.re.replaceAll("$ROOT", root), "s").test(m[2]));
       if (i >= 0) used[i] = true;
-      else failures.push(`the server logged a ${m[1]} no "! log ${m[1]} REGEX" line declares: ${line}`);
+      else failures.push(`the server logged a line at ${m[1]} that no "! log ${m[1]} REGEX" declares: ${line}`);
     } else if (!(windows && wineLine.test(line))) {
       failures.push(`the server's standard error has a line that is not a log line (sanitizer? crash?): ${line}`);
     }

@@ -447,7 +447,7 @@ function alarming(text, what, allow) {
     const m = LOG_LINE.exec(line);
     if (m && ['trace', 'debug', 'info'].includes(m[1])) continue;
     if (m && allow.some((re) => re.test(m[2]))) continue;
-    bad.push(m ? `${what} has a ${m[1]} line: ${line}` : `${what} has a line that is not a log line (sanitizer? crash?): ${line}`);
+    bad.push(m ? `${what} has a line at ${m[1]}: ${line}` : `${what} has a line that is not a log line (sanitizer? crash?): ${line}`);
   }
   return bad;
 }

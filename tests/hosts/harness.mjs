@@ -4,8 +4,9 @@
 // usually makes, running a host non-interactively with a bound on its time (runScripted: one
 // whole scripted run, with a failure message that shows what the model saw and what the host
 // printed), mcp-edit's --log-file, a stdio recorder that logs every JSON-RPC line between a
-// client and mcp-edit, mcp-edit's own reply to one call (no host in between), and reading what
-// the model reads as is or JSON-escaped.
+// client and mcp-edit, the watcher that records how the mcp-edit a host started ended (its exit
+// status, the signals the host sent, its stderr and log: serverEnded), mcp-edit's own reply to one
+// call (no host in between), and reading what the model reads as is or JSON-escaped.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -404,6 +405,9 @@ export function recordedServer(dir, args) {
 
 // ---------------------------------------------------------------------------------------------
 // How the server a host started ended: its exit status and what it logged.
+// Observed 2026-11-29 (the pinned versions): Claude Code ends mcp-edit with SIGINT; Codex, Gemini
+// CLI and the AI SDK with SIGTERM; opencode, Qwen Code and LangChain close its stdin. None uses
+// SIGKILL; a host that did would show as a start with no exit record (serverEnded says so).
 
 const WATCHER = path.join(HERE, 'server_watch.mjs');
 

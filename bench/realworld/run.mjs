@@ -9,8 +9,13 @@
 //   --types=a,b          only these case types        --sample[=K]  K cases per type (default 12), by hash
 //   --case=ID            one case: prints the calls, and expected vs actual for each tool
 //   --dump=DIR           writes each WRONG case as a standalone reproduction (file, calls, expected)
-//   --fail-on-wrong      exit 1 when any WRONG (the ctest sample)   --out=FILE (default results.json
-//                        beside this script for a full default run; none otherwise)
+//   --fail-on-wrong      exit 1 when mcp-edit has any WRONG, or any refused call of it changed the
+//                        file (the ctest sample)   --out=FILE (default results.json beside this script
+//                        for a full default run; none otherwise)
+//   --expect=FILE        exit 1 unless each mcp-edit tool's CORRECT count, per case type, is the one
+//                        FILE records (sample-expected.json beside this script: the ctest sample's),
+//                        so a server that refuses what it used to get right fails too
+//   --write-expect=FILE  records this run's counts in FILE (after a change that gets more right)
 //   --wrong-list=FILE    writes every WRONG case (tool, id, type, short diff) to FILE
 // Environment: MCP_EDIT_BIN (default build/mcp-edit), BENCH_TMPDIR (default /dev/shm, else the system tmpdir),
 // BENCH_LIST_REFUSED=1 (each refusal's case id and last reply on stderr).
@@ -32,7 +37,7 @@ const opt = (name) => {
   if (a === undefined) return undefined;
   return a.includes('=') ? a.slice(a.indexOf('=') + 1) : true;
 };
-const KNOWN = ['corpus', 'public', 'tools', 'types', 'sample', 'case', 'dump', 'fail-on-wrong', 'out', 'wrong-list'];
+const KNOWN = ['corpus', 'public', 'tools', 'types', 'sample', 'case', 'dump', 'fail-on-wrong', 'out', 'wrong-list', 'expect', 'write-expect'];
 for (const a of argv) {
   const n = a.replace(/^--/, '').split('=')[0];
   if (!a.startsWith('--') || !KNOWN.includes(n)) {
@@ -175,7 +180,9 @@ async function serverRun(tool, cases, root) {
     let ok = true;
     let ms = 0;
     let calls = 0;
-    for (const call of c.calls) {
+    let changedByRefusal = null; // {call, before}: a refused call after which the file was not as before it
+    for (const [i, call] of c.calls.entries()) {
+      const before = readNow(c);
       let params;
       if (tool.id === 'filesystem') params = fsCall(call);
       else params = { name: call.tool, arguments: tool.id === 'mcp-edit-fuzzy' ? { ...call.args, fuzzy_threshold: 0.8 } : call.args };
@@ -184,9 +191,13 @@ async function serverRun(tool, cases, root) {
       ms += performance.now() - t0;
       calls++;
       texts.push(resultText(r));
-      if (!resultOk(r)) { ok = false; break; }
+      if (!resultOk(r)) {
+        ok = false;
+        if (readNow(c) !== before) changedByRefusal = { call: i, before };
+        break;
+      }
     }
-    out.push({ c, ok, after: readNow(c), texts, ms: ms / calls });
+    out.push({ c, ok, after: readNow(c), texts, ms: ms / calls, changedByRefusal });
   }
   await rpc.close();
   return out;
@@ -204,7 +215,9 @@ function cliRun(tool, cases, root) {
     const t0 = performance.now();
     const r = spawnSync(cmd, args, { cwd: root, input: diff, encoding: 'utf8', env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(root) } });
     const ms = performance.now() - t0;
-    out.push({ c, ok: r.status === 0, after: readNow(c), texts: [`exit ${r.status}: ${(r.stdout + r.stderr).trim().slice(0, 600)}`], ms });
+    const after = readNow(c);
+    const changedByRefusal = r.status !== 0 && after !== c.pre ? { call: 0, before: c.pre } : null;
+    out.push({ c, ok: r.status === 0, after, texts: [`exit ${r.status}: ${(r.stdout + r.stderr).trim().slice(0, 600)}`], ms, changedByRefusal });
   }
   return out;
 }
@@ -282,6 +295,7 @@ async function main() {
   const t0 = performance.now();
   const results = {};   // tool -> type -> {C,W,R,dirty,ms:[]}
   const wrongs = [];
+  const changedByRefusal = []; // {tool, r}: a refused call that still changed the file
   const single = opt('case');
   let caseCount = 0;
   for (const tool of TOOLS) {
@@ -302,6 +316,7 @@ async function main() {
       cell.ms.push(r.ms);
       if (v === 'R' && r.after !== r.c.pre) cell.dirty++;
       if (v === 'W') wrongs.push({ tool, r });
+      if (r.changedByRefusal) changedByRefusal.push({ tool, r });
       if (single) {
         console.log(`## ${tool.label}: ${v === 'C' ? 'CORRECT' : v === 'W' ? 'WRONG' : 'REFUSED'} (${r.ms.toFixed(1)} ms)`);
         console.log(r.texts.map((t) => t.split('\n').slice(0, 12).join('\n')).join('\n---\n'));
@@ -327,6 +342,13 @@ async function main() {
     wrongLines.push(`${line}\n${shortDiff(r.c.expected, r.after)}\n  tool said: ${r.texts[r.texts.length - 1].split('\n')[0].slice(0, 200)}`);
   }
   if (wrongLines.length) process.stdout.write(wrongLines.join('\n') + '\n\n');
+  // Refused calls that changed the file anyway: a refusal must leave the file as it was.
+  for (const { tool, r } of changedByRefusal) {
+    const { call, before } = r.changedByRefusal;
+    process.stdout.write(`REFUSED BUT CHANGED ${tool.id} ${r.c.id} (${r.c.type}): call ${call + 1} of ${r.c.calls.length} was refused, ` +
+      `and the file is not as it was before it:\n${before === null ? '  (there was no file)' : shortDiff(before, r.after)}\n` +
+      `  tool said: ${r.texts[r.texts.length - 1].split('\n')[0].slice(0, 200)}\n\n`);
+  }
   if (opt('wrong-list')) fs.writeFileSync(String(opt('wrong-list')), wrongLines.join('\n') + (wrongLines.length ? '\n' : ''));
 
   // The table.
@@ -366,11 +388,71 @@ async function main() {
     fs.writeFileSync(outFile, JSON.stringify(json, null, 1) + '\n');
   }
   fs.rmSync(TMP, { recursive: true, force: true });
+  let failed = false;
+  const ours = used.filter((t) => t.id.startsWith('mcp-edit'));
+  if (opt('write-expect')) writeExpected(String(opt('write-expect')), ours, results);
+  if (opt('expect')) failed = !checkExpected(String(opt('expect')), ours, results) || failed;
   const nWrong = wrongs.filter(({ tool }) => tool.id.startsWith('mcp-edit')).length;
+  const nChanged = changedByRefusal.filter(({ tool }) => tool.id.startsWith('mcp-edit')).length;
   if (opt('fail-on-wrong')) {
-    console.log(`${caseCount} cases: ${nWrong} WRONG for mcp-edit`);
-    if (nWrong) process.exit(1);
+    console.log(`${caseCount} cases: ${nWrong} WRONG for mcp-edit, ${nChanged} refused calls of mcp-edit that changed the file`);
+    if (nWrong || nChanged) failed = true;
   }
+  if (failed) process.exit(1);
+}
+
+// ---- the expected counts (--expect, --write-expect) ------------------------------------------------
+// What a run's counts depend on besides the server: the corpus, the sample, the case types.
+const runShape = () => ({ corpus: path.relative(repo, corpusFile), sample: opt('sample') === true ? 12 : opt('sample') ? Number(opt('sample')) : null,
+  types: opt('types') ? String(opt('types')) : null });
+const rerun = (file) => `node bench/realworld/run.mjs ${argv.filter((a) => !/^--(expect|write-expect|fail-on-wrong|out)(=|$)/.test(a)).join(' ')} ` +
+  `--write-expect=${path.relative(repo, path.resolve(file))}   (from the top of the repository, MCP_EDIT_BIN the new build)`;
+
+function writeExpected(file, tools, results) {
+  const counts = Object.fromEntries(tools.map((t) => [t.id, Object.fromEntries(TYPES.filter(([type]) => results[t.id][type])
+    .map(([type]) => { const x = results[t.id][type]; return [type, { cases: x.C + x.W + x.R, correct: x.C }]; }))]));
+  // One line per case type, so a change of the counts reads as a short diff.
+  const head = JSON.stringify({
+    about: 'CORRECT counts of mcp-edit on this sample of the real-history corpus, per tool and case type; run.mjs --expect fails when a run differs. Written by run.mjs --write-expect.',
+    ...runShape(),
+  }, null, 1).slice(0, -2);
+  const body = Object.entries(counts).map(([tool, types]) => `  ${JSON.stringify(tool)}: {\n${Object.entries(types)
+    .map(([type, x]) => `   ${JSON.stringify(type)}: ${JSON.stringify(x)}`).join(',\n')}\n  }`).join(',\n');
+  fs.writeFileSync(file, `${head},\n "counts": {\n${body}\n }\n}\n`);
+  console.log(`wrote the counts to ${file}`);
+}
+
+/** Compares the run with the counts `file` records; prints each difference; true when there is none. */
+function checkExpected(file, tools, results) {
+  const expected = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const shape = runShape();
+  const diffs = [];
+  for (const k of Object.keys(shape)) {
+    if (expected[k] !== shape[k]) diffs.push(`the counts are for ${k} ${JSON.stringify(expected[k])}, this run has ${JSON.stringify(shape[k])}`);
+  }
+  for (const t of tools) {
+    const want = expected.counts?.[t.id];
+    if (!want) { diffs.push(`${t.id}: ${file} has no counts for this tool`); continue; }
+    for (const [type] of TYPES) {
+      const x = results[t.id][type];
+      const got = x ? { cases: x.C + x.W + x.R, correct: x.C } : undefined;
+      const w = want[type];
+      if (!got && !w) continue;
+      if (!got || !w) { diffs.push(`${t.id} ${type}: ${got ? `${got.cases} cases, none expected` : `no cases, expected ${w.cases}`}`); continue; }
+      if (got.cases !== w.cases) diffs.push(`${t.id} ${type}: ${got.cases} cases, expected ${w.cases} (the corpus or the sample changed)`);
+      else if (got.correct !== w.correct) {
+        diffs.push(`${t.id} ${type}: ${got.correct} of ${got.cases} CORRECT, expected ${w.correct} (${got.correct < w.correct ? 'fewer: refused or wrong where it used to be right' : 'more'})`);
+      }
+    }
+  }
+  if (diffs.length === 0) {
+    console.log(`CORRECT counts as ${path.relative(repo, path.resolve(file))} expects`);
+    return true;
+  }
+  console.log(`CORRECT counts differ from ${file}:\n  ${diffs.join('\n  ')}\n` +
+    'A regression (fewer CORRECT) is to be fixed. If the change is an improvement (more CORRECT and no WRONG), or the corpus ' +
+    `was regenerated on purpose, record the new counts and commit the file:\n  ${rerun(file)}`);
+  return false;
 }
 
 main().catch((e) => { console.error(e.stack || String(e)); process.exit(1); });

@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import {
-  BINARY, CRLF_EDITED, TOOLS, fixtures, holds, modelCalls, numbered, numberedUnpadded, projectFile, referenceError, runScripted, seenAt, serverArgs,
+  CRLF_EDITED, TOOLS, assertCleanEnd, fixtures, holds, modelCalls, numbered, numberedUnpadded, projectFile, referenceError, runScripted, seenAt, serverArgs, watchedServer,
 } from './harness.mjs';
 import { startAnthropicMock } from './mock_anthropic.mjs';
 
@@ -44,16 +44,18 @@ function runClaude({ names, mcpFlags = [], settings }) {
     host: 'claude',
     steps: () => modelCalls('', ...names),
     startMock: startAnthropicMock,
-    setup: ({ home, project, mock }) => {
+    setup: ({ base, home, project, mock }) => {
       const config = path.join(home, 'mcp.json');
+      const server = watchedServer(base, serverArgs(project, mcpFlags));
       fs.writeFileSync(config, JSON.stringify({
-        mcpServers: { edit: { type: 'stdio', command: BINARY, args: serverArgs(project, mcpFlags) } },
+        mcpServers: { edit: { type: 'stdio', command: server.command, args: server.args } },
       }));
       if (settings) {
         fs.mkdirSync(path.join(home, '.claude'), { recursive: true });
         fs.writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify(settings(home)));
       }
       return {
+        watch: server.watch,
         args: ['-p', 'Work on the files in this folder with the edit tools.',
           '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__edit',
           '--output-format', 'json'],
@@ -88,6 +90,8 @@ describe('claude -p, --approval auto: one run reads, edits a CRLF file, hits an 
     assert.equal(r.run.timedOut, false, `claude timed out\n${r.context()}`);
     assert.equal(r.run.code, 0, `claude failed\n${r.context()}`);
   });
+
+  test('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
 
   test('(a) all thirteen tools are offered as mcp__edit__<tool> with input schemas', () => {
     assert.ok(r.mock.main.length > 0, `no model request offered the mcp tools\n${r.context()}`);
@@ -165,6 +169,8 @@ describe('claude -p, default --approval ask, no hook: -p cancels the form by its
     assert.equal(res.isError, true, `a cancelled approval did not reach the model as an error\n${r.context()}`);
   });
 
+  test('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
+
   test('(e) the error blames no user and names --approval auto and the Elicitation hook', () => {
     // Target behaviour of the server change.
     const res = resultAt(r, 0);
@@ -197,6 +203,7 @@ test('claude -p, default --approval ask, Elicitation hook answers apply: the edi
   assert.equal(res.isError, false, `the approved edit failed\n${r.context()}`);
   assert.ok(holds(res.text, '\n+TWO\n'), `the model did not see the diff\n${r.context()}`);
   assert.match(res.text, /"approval":"user"/, `the result does not say a user approved\n${r.context()}`);
+  assertCleanEnd(r);
 });
 
 describe('claude -p, --approval auto: with no other file tool, one run lists, finds, greps, reads, edits, moves and deletes', () => {
@@ -220,12 +227,14 @@ describe('claude -p, --approval auto: with no other file tool, one run lists, fi
       host: 'claude',
       steps: () => steps,
       startMock: startAnthropicMock,
-      setup: ({ home, project, mock }) => {
+      setup: ({ base, home, project, mock }) => {
         const config = path.join(home, 'mcp.json');
+        const server = watchedServer(base, serverArgs(project, ['--approval', 'auto']));
         fs.writeFileSync(config, JSON.stringify({
-          mcpServers: { edit: { type: 'stdio', command: BINARY, args: serverArgs(project, ['--approval', 'auto']) } },
+          mcpServers: { edit: { type: 'stdio', command: server.command, args: server.args } },
         }));
         return {
+          watch: server.watch,
           args: ['-p', 'Find the file that says two, fix it, archive the notes and drop the unfinished file.',
             '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__edit', '--output-format', 'json'],
           env: { ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-dummy-for-mock', ENABLE_TOOL_SEARCH: 'false' },
@@ -248,6 +257,8 @@ describe('claude -p, --approval auto: with no other file tool, one run lists, fi
     assert.equal(r.run.code, 0, `claude failed\n${r.context()}`);
     assert.equal(r.mock.results.length, steps.length, `not every tool result reached the model\n${r.context()}`);
   });
+
+  test('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
 
   test('list shows each fixture with its size and line count', (t) => {
     const seen = seenJson(t, 0);

@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import {
-  CRLF_EDITED, TOOLS, fixtures, modelCalls, onWire, projectFile, recordedServer, runScripted, seenAt, serverArgs, toolCalls,
+  CRLF_EDITED, TOOLS, assertCleanEnd, fixtures, modelCalls, onWire, projectFile, recordedServer, runScripted, seenAt, serverArgs, toolCalls,
 } from './harness.mjs';
 import { startResponsesMock, toolDef, toolNames } from './mock_openai_responses.mjs';
 
@@ -79,6 +79,7 @@ function runCodex(names, { approval, toolsApproval = 'approve' }) {
         args: ['exec', '--skip-git-repo-check', '--ephemeral', '--color', 'never', 'Use the edit tools as instructed.'],
         env: { CODEX_HOME: codexHome, MOCK_OPENAI_API_KEY: 'mock-key', RUST_LOG: 'error' },
         wireLog: server.wireLog,
+        watch: server.watch,
       };
     },
   });
@@ -106,6 +107,8 @@ describe('codex exec + mcp-edit', { timeout: 110000 }, () => {
     assert.equal(r.run.code, 0, `codex failed\n${r.context()}`);
     assert.equal(r.script.seen.length, 3, `expected 3 tool results\n${r.context()}`);
   });
+
+  test('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
 
   test('(a) the thirteen tools, in the namespace mcp__edit', () => {
     const first = r.mock.modelRequests[0];
@@ -199,6 +202,7 @@ describe('codex exec + mcp-edit --approval ask (default)', { timeout: 110000 }, 
     const text = seenAt(r, 0);
     assert.match(text, /--approval auto/, `the way out is named\n${r.context()}`);
     assert.doesNotMatch(text, /The user (cancelled|declined)/, `no human was asked\n${r.context()}`);
+    assertCleanEnd(r);
   });
 
   test("(e) without default_tools_approval_mode, Codex's own gate refuses the edit before mcp-edit sees it", async () => {
@@ -207,5 +211,6 @@ describe('codex exec + mcp-edit --approval ask (default)', { timeout: 110000 }, 
     assert.equal(onWire(r.wire, 'c2s', 'tools/call').length, 0, `mcp-edit got a call\n${r.context()}`);
     assert.match(seenAt(r, 0), /MCP tool call requires approval, but approval policy is never/, r.context());
     assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), fixtures()['crlf.txt'], r.context());
+    assertCleanEnd(r);
   });
 });

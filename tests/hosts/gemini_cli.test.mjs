@@ -29,14 +29,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  BINARY, CRLF_EDITED, TOOLS, jsonEscaped, modelCalls, projectFile, runScripted, scratch, serverArgs, serverLog,
+  CRLF_EDITED, TOOLS, assertCleanEnd, jsonEscaped, modelCalls, projectFile, runScripted, scratch, serverArgs, serverLog, watchedServer,
 } from './harness.mjs';
 import { declarations, functionResponses, startGeminiMock } from './mock_gemini.mjs';
 
 const CRLF_BEFORE = 'one\r\ntwo\r\nthree\r\n';
 
-/** Writes HOME/.gemini/settings.json: API-key auth, quiet, no folder trust, the edit server. */
-function configure(home, mcpArgs) {
+/** Writes HOME/.gemini/settings.json: API-key auth, quiet, no folder trust, the edit server (a watchedServer()). */
+function configure(home, server) {
   const dir = path.join(home, '.gemini');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({
@@ -50,7 +50,7 @@ function configure(home, mcpArgs) {
     general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
     // trust: the server's tools run without Gemini CLI's own confirmation (needed without
     // --yolo: in a headless run untrusted MCP tools are not even offered to the model).
-    mcpServers: { edit: { command: BINARY, args: mcpArgs, trust: true } },
+    mcpServers: { edit: { command: server.command, args: server.args, trust: true } },
   }, null, 2));
 }
 
@@ -69,8 +69,10 @@ async function runGemini({ steps, flags = [], outside = false }) {
     outside,
     setup: ({ base, home, project, mock }) => {
       const log = serverLog(base);
-      configure(home, serverArgs(project, [...flags, ...log.flags]));
+      const server = watchedServer(base, serverArgs(project, [...flags, ...log.flags]));
+      configure(home, server);
       return {
+        watch: server.watch,
         args: ['-p', 'Use the edit tools on the files here.', '--approval-mode', 'yolo', '--output-format', 'json'],
         env: {
           GEMINI_API_KEY: 'mock-key-not-real',
@@ -131,6 +133,8 @@ describe('Gemini CLI + mcp-edit --approval auto, cwd = --root', () => {
     assert.equal(JSON.parse(r.run.stdout).response, 'All done.', r.context());
   });
 
+  it('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
+
   it('(a) offers the model the thirteen tools as mcp_edit_<tool>, each with wait_for_previous added', () => {
     const declared = r.mock.toolNames();
     const ours = declared.filter((n) => n.startsWith('mcp_edit_'));
@@ -183,6 +187,8 @@ describe('Gemini CLI + mcp-edit with the default --approval ask (headless)', () 
     assert.match(text, /^\+TWO\r?$/m, r.context());
     assert.match(text, /without asking/i, r.context());
   });
+
+  it('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
 });
 
 // Target behaviour 5: a tool argument the server did not list (once refused as "Invalid arguments
@@ -204,6 +210,8 @@ describe('Gemini CLI + mcp-edit: the model fills in wait_for_previous', () => {
     assert.deepEqual(r.mock.calls.map((c) => c.args.wait_for_previous), [false, true]);
     assertReadThenEdit(r);
   });
+
+  it('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
 });
 
 // Target behaviour 6: client roots disjoint from --root (once "no usable root: the client's roots
@@ -217,6 +225,8 @@ describe('Gemini CLI + mcp-edit: working directory outside --root (sent as the c
   it('keeps --root: the read and the edit inside it still work', () => {
     assertReadThenEdit(r);
   });
+
+  it('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
 });
 
 // The fixture this file relies on, checked so a changed fixture fails loudly here.

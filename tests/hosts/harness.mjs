@@ -4,8 +4,9 @@
 // usually makes, running a host non-interactively with a bound on its time (runScripted: one
 // whole scripted run, with a failure message that shows what the model saw and what the host
 // printed), mcp-edit's --log-file, a stdio recorder that logs every JSON-RPC line between a
-// client and mcp-edit, mcp-edit's own reply to one call (no host in between), and reading what
-// the model reads as is or JSON-escaped.
+// client and mcp-edit, the watcher that records how the mcp-edit a host started ended (its exit
+// status, the signals the host sent, its stderr and log: serverEnded), mcp-edit's own reply to one
+// call (no host in between), and reading what the model reads as is or JSON-escaped.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -280,10 +281,13 @@ export function runHost(command, args, { env, cwd, timeoutMs = 120000, input } =
  * One headless run of the host `host` (its binary BIN(host)) against a fresh scratch area
  * (scratch(`mcp-edit-${host}-`)), the model playing `steps(project)` and then `finalText`.
  * `startMock(script)` starts the mock model. `setup({...area, mock})` writes the host's config
- * and returns {args, env, log?, wireLog?}: the host's arguments, its variables on top of hostEnv(),
- * the serverLog() mcp-edit writes and the recorder's wire log, when there are. The host runs in
+ * and returns {args, env, log?, wireLog?, watch?, allowLog?}: the host's arguments, its variables
+ * on top of hostEnv(), the serverLog() mcp-edit writes, the recorder's wire log and the
+ * watchedServer()'s watch, when there are, and regular expressions for log messages the run
+ * provokes on purpose (see serverEnded; with `outside`, ROOTS_OUTSIDE_WARNING is one). The host runs in
  * the project, or with `outside` in the area's `elsewhere`. Resolves to {s (the area), script,
- * mock, run (runHost's result), cwd, serverLog (its text), wire (readWire()), context()}, where
+ * mock, run (runHost's result), cwd, serverLog (its text), wire (readWire()), serverEnd (what
+ * serverEnded() found wrong, [] when nothing; undefined without a watch), context()}, where
  * context() is a failure message: what the model saw, the host's exit and output, the model
  * requests, the log and wire tails, and `notes(mock)` (lines a host test adds).
  */
@@ -303,6 +307,9 @@ export async function runScripted({ host, steps, finalText, startMock, setup, ou
   }
   const log = launch.log ? textIfAny(launch.log.file) : '';
   const wire = launch.wireLog ? readWire(launch.wireLog) : [];
+  // A host run outside --root sends that directory as its root, and mcp-edit warns that it keeps --root.
+  const allow = [...(launch.allowLog ?? []), ...(outside ? [ROOTS_OUTSIDE_WARNING] : [])];
+  const serverEnd = launch.watch ? await serverEnded(launch.watch, { allow }) : undefined;
   const context = () => [
     shown(script),
     `--- ${host} exit ${run.code}${run.timedOut ? ' (timed out)' : ''} after ${run.ms} ms, cwd ${cwd} ---`,
@@ -313,8 +320,17 @@ export async function runScripted({ host, steps, finalText, startMock, setup, ou
     ...(launch.wireLog ? [`--- wire (last lines) ---\n${wireTail(wire)}`] : []),
     ...(notes ? notes(mock) : []),
   ].join('\n');
-  return { s, script, mock, run, cwd, serverLog: log, wire, context };
+  return { s, script, mock, run, cwd, serverLog: log, wire, serverEnd, context };
 }
+
+/** Fails unless the mcp-edit that runScripted()'s host started (through watchedServer) ended cleanly (serverEnded). */
+export function assertCleanEnd(r) {
+  assert.ok(r.serverEnd, 'this run did not start mcp-edit through watchedServer(), so how it ended is unknown');
+  assert.deepEqual(r.serverEnd, [], `mcp-edit did not end cleanly:\n  ${r.serverEnd.join('\n  ')}\n${r.context()}`);
+}
+
+/** The warning mcp-edit logs when a client's roots lie outside its --root (which it keeps). */
+export const ROOTS_OUTSIDE_WARNING = /^The client's roots \(.*\) are outside this server's --root \(.*\); --root is used\.$/;
 
 /** Rejects when `promise` takes longer than `ms`; `what` (a text, or a function giving it) names it. */
 export function bounded(promise, ms, what) {
@@ -378,12 +394,104 @@ for (const s of ['SIGTERM', 'SIGINT']) process.on(s, () => child.kill(s));
 `;
 
 /**
- * mcp-edit with `args` behind the recorder, for a client's stdio config: {command, args, wireLog}
- * (the wire log in `dir`).
+ * mcp-edit with `args` behind the recorder, for a client's stdio config: {command, args, wireLog,
+ * watch} (the wire log in `dir`; the recorder starts it through the watcher, see watchedServer).
  */
 export function recordedServer(dir, args) {
   const wireLog = path.join(dir, 'wire.jsonl');
-  return { command: process.execPath, args: ['-e', RECORDER, wireLog, BINARY, ...args], wireLog };
+  const watched = watchedServer(dir, args);
+  return { command: process.execPath, args: ['-e', RECORDER, wireLog, watched.command, ...watched.args], wireLog, watch: watched.watch };
+}
+
+// ---------------------------------------------------------------------------------------------
+// How the server a host started ended: its exit status and what it logged.
+// Observed 2026-11-29 (the pinned versions): Claude Code ends mcp-edit with SIGINT; Codex, Gemini
+// CLI and the AI SDK with SIGTERM; opencode, Qwen Code and LangChain close its stdin. None uses
+// SIGKILL; a host that did would show as a start with no exit record (serverEnded says so).
+
+const WATCHER = path.join(HERE, 'server_watch.mjs');
+
+/**
+ * mcp-edit with `args` behind server_watch.mjs, for a host's stdio config: {command, args, watch}.
+ * `watch` ({status, logFile}: the watcher's record in `dir`, and the --log-file in `args` if any)
+ * is what serverEnded() reads.
+ */
+export function watchedServer(dir, args) {
+  const status = path.join(dir, 'mcp-edit-status.jsonl');
+  const at = args.indexOf('--log-file');
+  const logFile = at >= 0 ? args[at + 1] : undefined;
+  return { command: process.execPath, args: [WATCHER, status, BINARY, ...args], watch: { status, logFile } };
+}
+
+/** The watcher's records: [{watcher, pid, stderr, signals: [...], exit?: {code, signal, error}}], by start. */
+function watchedRuns(status) {
+  const runs = new Map();
+  for (const line of textIfAny(status).split('\n').filter(Boolean)) {
+    const e = JSON.parse(line);
+    if (!runs.has(e.watcher)) runs.set(e.watcher, { watcher: e.watcher, signals: [] });
+    const run = runs.get(e.watcher);
+    if (e.event === 'start') Object.assign(run, { pid: e.pid, stderr: e.stderr });
+    else if (e.event === 'signal') run.signals.push(e.signal);
+    else if (e.event === 'exit') run.exit = { code: e.code, signal: e.signal, error: e.error };
+  }
+  return [...runs.values()];
+}
+
+const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3} (trace|debug|info|warning|error|critical) (.*)$/;
+
+/**
+ * The lines of mcp-edit's log or stderr that are wrong: a log line at warning, error or critical
+ * (unless its message matches one of `allow`), and in stderr any line that is not a log line
+ * (a sanitizer's report, a crash message, a stray print). The rule of tests/transcripts/run.mjs.
+ */
+function alarming(text, what, allow) {
+  const bad = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (line === '') continue;
+    const m = LOG_LINE.exec(line);
+    if (m && ['trace', 'debug', 'info'].includes(m[1])) continue;
+    if (m && allow.some((re) => re.test(m[2]))) continue;
+    bad.push(m ? `${what} has a line at ${m[1]}: ${line}` : `${what} has a line that is not a log line (sanitizer? crash?): ${line}`);
+  }
+  return bad;
+}
+
+/**
+ * Waits (up to `timeoutMs`) until every mcp-edit the host started through watchedServer() has
+ * ended, then returns what is wrong with how they ended: [] when each one exited 0 and its stderr
+ * and log (watch.logFile) hold no line alarming() finds. A server the host stopped by a signal
+ * the watcher saw (SIGTERM, SIGINT: mcp-edit exits 0 on them) must still have exited 0. `allow`:
+ * regular expressions for warning/error messages a test provokes on purpose.
+ */
+export async function serverEnded(watch, { allow = [], timeoutMs = 15000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let runs = watchedRuns(watch.status);
+  while (runs.some((r) => !r.exit) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    runs = watchedRuns(watch.status);
+  }
+  const problems = [];
+  if (runs.length === 0) problems.push(`the host never started mcp-edit (no record in ${watch.status})`);
+  for (const r of runs) {
+    const who = `mcp-edit pid ${r.pid ?? '?'} (watcher ${r.watcher}${r.signals.length ? `, the host sent ${r.signals.join(', ')}` : ''})`;
+    if (!r.exit) {
+      problems.push(`${who} has no exit record ${timeoutMs} ms after the host ended: still running, or the host ` +
+        'killed the watcher with SIGKILL (which cannot be recorded)');
+    } else if (r.exit.error) {
+      problems.push(`${who}: ${r.exit.error}`);
+    } else if (r.exit.code !== 0) {
+      problems.push(`${who} ended with ${r.exit.signal ? `signal ${r.exit.signal}` : `exit status ${r.exit.code}`}, not exit 0`);
+    }
+    if (r.stderr) problems.push(...alarming(textIfAny(r.stderr), `${who}: stderr`, allow));
+  }
+  if (watch.logFile) problems.push(...alarming(textIfAny(watch.logFile), `the mcp-edit log ${watch.logFile}`, allow));
+  return problems;
+}
+
+/** Fails, showing `context` (a text or a function giving it), unless serverEnded() finds nothing wrong. */
+export async function assertServerEnded(watch, context = '', options = {}) {
+  const problems = await serverEnded(watch, options);
+  assert.deepEqual(problems, [], `mcp-edit did not end cleanly:\n  ${problems.join('\n  ')}\n${typeof context === 'function' ? context() : context}`);
 }
 
 /** The recorded wire: [{dir, msg}] in order (msg {unparsed: line} for a line that is not JSON). */

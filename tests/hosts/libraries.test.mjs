@@ -46,8 +46,8 @@ import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 
 import {
-  CRLF_EDITED, ModelScript, REPO, TOOLS, bounded, fixtures, hostEnv, modelCalls, onWire, pickTool, projectFile, readWire,
-  readable, recordedServer, scratch, seenAt, serverArgs, serverLog, shown, tail, textIfAny, toolCalls, waitForBinary, wireTail,
+  CRLF_EDITED, ModelScript, REPO, TOOLS, assertCleanEnd, bounded, fixtures, hostEnv, modelCalls, onWire, pickTool, projectFile, readWire,
+  readable, recordedServer, scratch, seenAt, serverArgs, serverEnded, serverLog, shown, tail, textIfAny, toolCalls, waitForBinary, wireTail,
 } from './harness.mjs';
 
 const NOT_FOUND = 'old_string was not found in the file';
@@ -67,7 +67,8 @@ function serverCommand(area, extraFlags) {
  * One library session played to its end: a fresh scratch area (`prefix`), `open(area, flags,
  * options)` (a session: {toolNames, call, close, wireLog, log, ...}), the model playing the calls
  * `names` of modelCalls(project), then the session closed. Each call's result, as the library hands
- * it to its model, is recorded in script.seen. Returns {area, script, session, context()}.
+ * it to its model, is recorded in script.seen. Returns {area, script, session, serverEnd (for
+ * assertCleanEnd), context()}.
  */
 async function play(prefix, open, names, flags, options) {
   const area = scratch(prefix);
@@ -80,10 +81,12 @@ async function play(prefix, open, names, flags, options) {
       script.record(step, await session.call(pickTool(session.toolNames, next.tool), next.args, step));
     }
   } finally { await session.close(); }
+  // How the server ended (the library closed the session: stdin EOF or a signal; see serverEnded).
+  const serverEnd = await serverEnded(session.watch);
   /** What a failure message shows: the model's inputs, the wire's last lines, the server log. */
   const context = () => `${shown(script)}\n--- wire (last lines) ---\n${wireTail(readWire(session.wireLog))}` +
     `\n--- server log ---\n${tail(textIfAny(session.log.file), 2500) || '(no log)'}`;
-  return { area, script, session, context };
+  return { area, script, session, serverEnd, context };
 }
 
 /** The raw result of the session's last tools/call, from the wire. */
@@ -208,6 +211,8 @@ describe('Vercel AI SDK (@ai-sdk/mcp 2.0.99)', () => {
     assertToolList(r.session.listed);
   });
 
+  it('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
+
   it('speaks protocol 2026-07-28 (server/discover, stateless) and declares neither elicitation nor roots by default', () => {
     const wire = readWire(r.session.wireLog);
     const first = wire.find((w) => w.dir === 'c2s')?.msg;
@@ -242,6 +247,7 @@ describe('Vercel AI SDK (@ai-sdk/mcp 2.0.99)', () => {
     const ask = await play('mcp-edit-aisdk-ask-', aiSdkSession, ['edit'], []);
     assertEditShown(ask, 0);
     assertApproval(ask, 'policy');
+    assertCleanEnd(ask);
   });
 
   it('(e) --approval ask with elicitation declared and the form declined: nothing written, the ways out reach the model', async () => {
@@ -262,6 +268,7 @@ describe('Vercel AI SDK (@ai-sdk/mcp 2.0.99)', () => {
     assert.equal(declined.session.outputs[0].output?.isError, true, declined.context());
     assert.ok(text.includes('--approval auto'), `the model is not told about --approval auto\n${declined.context()}`);
     assert.ok(!/The user (cancelled|declined)/.test(text), `the model is told a user refused\n${declined.context()}`);
+    assertCleanEnd(declined);
   });
 
   it('(e) --approval ask with elicitation declared and Apply chosen: written, approval "user"', async () => {
@@ -273,6 +280,7 @@ describe('Vercel AI SDK (@ai-sdk/mcp 2.0.99)', () => {
     assert.equal(forms.length, 1, `forms shown: ${JSON.stringify(forms)}\n${applied.context()}`);
     assertEditShown(applied, 0);
     assertApproval(applied, 'user');
+    assertCleanEnd(applied);
   });
 });
 
@@ -323,6 +331,8 @@ describe('LangChain.js (@langchain/mcp-adapters 1.1.4)', () => {
     assertToolList(r.session.listed);
   });
 
+  it('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
+
   it('speaks protocol 2025-11-25 (initialize) and declares neither elicitation nor roots', () => {
     const wire = readWire(r.session.wireLog);
     const init = onWire(wire, 'c2s', 'initialize')[0]?.msg;
@@ -366,5 +376,6 @@ describe('LangChain.js (@langchain/mcp-adapters 1.1.4)', () => {
     const ask = await play('mcp-edit-langchain-ask-', langchainSession, ['edit'], []);
     assertEditShown(ask, 0);
     assertApproval(ask, 'policy');
+    assertCleanEnd(ask);
   });
 });

@@ -17,7 +17,7 @@
 // askWritesAtOnce() and outsideRootWorks() are the two cases both hosts' tests run alike.
 import assert from 'node:assert/strict';
 import {
-  CRLF_EDITED, lines, modelCalls, pickTool, projectFile, runScripted, sendJson, startHttp,
+  CRLF_EDITED, assertCleanEnd, lines, modelCalls, pickTool, projectFile, runScripted, sendJson, startHttp,
 } from './harness.mjs';
 
 /** The text of a message's content: a string as is; anything else JSON-stringified. */
@@ -192,7 +192,8 @@ export function assertEdited(r, step) {
 
 /**
  * The default --approval ask with a host that declares no elicitation: `run(options)` (the host's
- * runner) makes the CRLF edit, which is written at once, and its diff reaches the model. Returns
+ * runner) makes the CRLF edit, which is written at once, its diff reaches the model, and mcp-edit
+ * ends cleanly (assertCleanEnd). Returns
  * the run for the host's own checks.
  */
 export async function askWritesAtOnce(t, run, options = {}) {
@@ -202,13 +203,14 @@ export async function askWritesAtOnce(t, run, options = {}) {
   assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), CRLF_EDITED, r.context());
   const seen = lines(r.seen(0));
   assert.ok(seen.includes('-two') && seen.includes('+TWO'), `the diff did not reach the model\n${r.context()}`);
+  assertCleanEnd(r);
   return r;
 }
 
 /**
  * A host run from a cwd outside --root (which it sends as its root), --approval auto: the read and
  * the CRLF edit by absolute path still work. `showsLine2(text)` tells whether the text the model
- * read for the read holds notes.txt's numbered line 2. Returns the run.
+ * read for the read holds notes.txt's numbered line 2; mcp-edit ends cleanly. Returns the run.
  */
 export async function outsideRootWorks(t, run, showsLine2) {
   const r = await run({ outside: true, flags: ['--approval', 'auto'], steps: (p) => modelCalls(p, 'read', 'edit') });
@@ -216,5 +218,6 @@ export async function outsideRootWorks(t, run, showsLine2) {
   assert.equal(r.run.code, 0, r.context());
   assert.ok(showsLine2(r.seen(0)), `read failed with the client's root outside --root\n${r.context()}`);
   assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), CRLF_EDITED, r.context());
+  assertCleanEnd(r);
   return r;
 }

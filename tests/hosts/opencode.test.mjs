@@ -27,7 +27,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  BINARY, TOOLS, lines, modelCalls, numbered, referenceError, serverArgs, serverLog,
+  TOOLS, assertCleanEnd, lines, modelCalls, numbered, referenceError, serverArgs, serverLog, watchedServer,
 } from './harness.mjs';
 import { askWritesAtOnce, assertEdited, outsideRootWorks, runChatHost } from './mock_chat_completions.mjs';
 
@@ -46,10 +46,14 @@ function routeOpencode(step, names) {
   return { name, args: step.args };
 }
 
-/** Writes opencode.json (the mock provider, the edit server) and the pre-seeded global config dir. */
+/**
+ * Writes opencode.json (the mock provider, the edit server: a watchedServer()) and the pre-seeded
+ * global config dir; returns {configFile, watch}.
+ */
 function configure({ base, home, project, mock }, serverFlags) {
   const configFile = path.join(base, 'config', 'opencode.json');
   fs.mkdirSync(path.dirname(configFile));
+  const server = watchedServer(base, serverArgs(project, serverFlags));
   fs.writeFileSync(configFile, JSON.stringify({
     $schema: 'https://opencode.ai/config.json',
     provider: {
@@ -63,7 +67,7 @@ function configure({ base, home, project, mock }, serverFlags) {
     model: 'mock/mock-model',
     small_model: 'mock/mock-model',
     mcp: {
-      edit: { type: 'local', command: [BINARY, ...serverArgs(project, serverFlags)], enabled: true },
+      edit: { type: 'local', command: [server.command, ...server.args], enabled: true },
     },
     permission: 'allow',
     autoupdate: false,
@@ -75,7 +79,7 @@ function configure({ base, home, project, mock }, serverFlags) {
   const deps = { dependencies: { '@opencode-ai/plugin': '1.18.33' } };
   fs.writeFileSync(path.join(globalConfig, 'package.json'), JSON.stringify(deps));
   fs.writeFileSync(path.join(globalConfig, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': deps } }));
-  return configFile;
+  return { configFile, watch: server.watch };
 }
 
 /**
@@ -93,8 +97,9 @@ async function runOpencode({ steps, flags = [], outside = false }) {
     route: routeOpencode,
     setup: (area) => {
       const log = serverLog(area.base, 'debug');
-      const configFile = configure(area, [...flags, ...log.flags]);
+      const { configFile, watch } = configure(area, [...flags, ...log.flags]);
       return {
+        watch,
         args: ['run', 'Use the edit tools on the files here.'],
         env: {
           OPENCODE_CONFIG: configFile,
@@ -140,6 +145,7 @@ describe('opencode 1.18.33 with mcp-edit', { concurrency: true }, () => {
     const message = await referenceError(r.s.project, modelCalls(r.s.project, 'missing')[0]);
     assert.match(message, /old_string was not found in the file/);
     assert.ok(r.seen(2).includes(message), `the model did not get the whole error message ${JSON.stringify(message)}\n${r.context()}`);
+    assertCleanEnd(r);
   });
 
   test('approval: default --approval ask (opencode declares no elicitation): the change is written at once', async (t) => {

@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  BINARY, TOOLS, holds, lines, modelCalls, numbered, numberedUnpadded, referenceError, serverArgs, serverLog,
+  TOOLS, assertCleanEnd, holds, lines, modelCalls, numbered, numberedUnpadded, referenceError, serverArgs, serverLog, watchedServer,
 } from './harness.mjs';
 import { askWritesAtOnce, assertEdited, messagesText, outsideRootWorks, runChatHost } from './mock_chat_completions.mjs';
 
@@ -59,12 +59,13 @@ function runQwen({ steps, flags = [], alwaysLoadTools = false, outside = false }
     route: routeQwen,
     setup: ({ base, home, project, mock }) => {
       const log = serverLog(base, 'debug');
+      const server = watchedServer(base, serverArgs(project, [...flags, ...log.flags]));
       fs.mkdirSync(path.join(home, '.qwen'));
       fs.writeFileSync(path.join(home, '.qwen', 'settings.json'), JSON.stringify({
         mcpServers: {
           edit: {
-            command: BINARY,
-            args: serverArgs(project, [...flags, ...log.flags]),
+            command: server.command,
+            args: server.args,
             ...(alwaysLoadTools ? { alwaysLoadTools: true } : {}),
           },
         },
@@ -85,6 +86,7 @@ function runQwen({ steps, flags = [], alwaysLoadTools = false, outside = false }
           QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
         },
         log,
+        watch: server.watch,
       };
     },
   });
@@ -136,6 +138,7 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
     const error = r.seen(2);
     assert.ok(holds(error, message), `the model did not get the whole error message ${JSON.stringify(message)}\n${r.context()}`);
     assert.ok(error.includes('"isError":true'), `Qwen Code's error text no longer shows isError\n${r.context()}`);
+    assertCleanEnd(r);
   });
 
   test('structuredContent, which Qwen Code shows as JSON before content[], carries read\'s text and the edit\'s summary (targets 1, 2)', async (t) => {
@@ -162,6 +165,7 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
     assert.ok(readSc && readSc.text === '(the numbered lines are in the text after this JSON)' && readSc.total_lines === 3,
       `read's structuredContent (facts, and text pointing to the lines) did not reach the model\n${r.context()}`);
     assert.equal(r.seen(0).split('beta line').length - 1, 1, `the model saw line 2 other than once\n${r.context()}`);
+    assertCleanEnd(r);
   });
 
   test('approval: default --approval ask (Qwen Code declares no elicitation): the change is written at once', async (t) => {

@@ -17,12 +17,23 @@
 //   <~ JSON                         an expected server line, matched anywhere in the output
 //   ! exit CODE                     the expected exit status (default 0)
 //   ! stderr REGEX                  the server's standard error must match REGEX ($ROOT replaced;
-//                                   `.` matches newlines too); several lines, several matches
+//                                   `.` matches newlines too); several lines, several matches.
+//                                   The stderr lines inside the match count as expected (below)
+//   ! log LEVEL REGEX               the server logs at least one line at LEVEL (warning, error or
+//                                   critical; `warn` is read as warning) whose message matches
+//                                   REGEX ($ROOT replaced); such lines are expected (below)
 //   ! posix-only REASON             skipped when the binary is a Windows one (see below)
-// All input is written (pausing only at `! wait`), stdin is closed, and the output is compared
-// once the server exits:
+// All input is written (pausing only at `! wait`), stdin is closed, and the output and the exit
+// status (0 unless `! exit` says otherwise; a signal is always a failure) are compared once the
+// server exits:
 // every `<` line must match the next unmatched output line in order, each `<~` line any line;
-// no output line may be left over. Expected values match when equal; objects match when every
+// no output line may be left over. The server runs with --log-level info (unless the transcript
+// gives --log-level itself) and its standard error is checked line by line: a log line
+// (`2026-11-29T03:24:49.239 info message`) at trace, debug or info is fine; one at warning, error or
+// critical must be declared by a `! log` line; any other line (a sanitizer's `ERROR:
+// AddressSanitizer`, `runtime error:`, a crash message, a stray print) must lie inside a `! stderr`
+// match; everything else fails the transcript, so a server that logs an error or trips a sanitizer
+// in any transcript is caught. Expected values match when equal; objects match when every
 // expected key matches (extra keys allowed), arrays when they have the same length and match
 // element-wise. The string "$ANY" matches anything, "$ROOT" is replaced by the temporary root, and
 // a string starting with "$RE:" is a regular expression the actual string must match.
@@ -95,7 +106,7 @@ function mismatch(expected, actual, where = "") {
 function parseTranscript(file) {
   // steps: what is done once the server runs, in order: {send: Buffer} | {wait: RegExp source,
   // at} | {file: {name, content}}
-  const t = { args: [], files: [], steps: [], expected: [], stderr: [], exit: 0 };
+  const t = { args: [], files: [], steps: [], expected: [], stderr: [], logs: [], exit: 0 };
   const send = (bytes) => t.steps.push({ send: bytes });
   const lines = fs.readFileSync(file, "utf8").split("\n");
   lines.forEach((line, i) => {
@@ -114,6 +125,13 @@ function parseTranscript(file) {
     else if (line.startsWith("! argv ")) t.args.push(...JSON.parse(line.slice(7)));
     else if (line.startsWith("! exit ")) t.exit = Number(line.slice(7));
     else if (line.startsWith("! stderr ")) t.stderr.push({ re: line.slice(9).trim(), at });
+    else if (line.startsWith("! log ")) {
+      const m = /^! log (\w+) (.*)$/.exec(line);
+      const level = m && (m[1] === "warn" ? "warning" : m[1]);
+      if (!m || !["warning", "error", "critical"].includes(level))
+        throw new Error(`${at}: expected "! log warning|error|critical REGEX": ${line}`);
+      t.logs.push({ level, re: m[2].trim(), at });
+    }
     else if (line.startsWith("! file ")) {
       const rest = line.slice(7);
       const space = rest.indexOf(" ");
@@ -146,8 +164,9 @@ function runOne(file) {
     else spawnSyncMkfifo(p);
   }
   const fakeLsp = process.env.MCP_EDIT_FAKE_LSP ? rootAsServerSees(process.env.MCP_EDIT_FAKE_LSP) : "(MCP_EDIT_FAKE_LSP is not set)";
-  const args = ["--root", root, "--no-fsync", "--log-level", "off",
-                ...t.args.map((a) => a.replaceAll("$ROOT", root).replaceAll("$FAKE_LSP", fakeLsp))];
+  const transcriptArgs = t.args.map((a) => a.replaceAll("$ROOT", root).replaceAll("$FAKE_LSP", fakeLsp));
+  const logLevel = transcriptArgs.includes("--log-level") ? [] : ["--log-level", "info"];
+  const args = ["--root", root, "--no-fsync", ...logLevel, ...transcriptArgs];
   return new Promise((resolve) => {
     const child = spawn(launcher[0], [...launcher.slice(1), ...args], { cwd: localRoot, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -165,7 +184,7 @@ function runOne(file) {
       clearTimeout(timer);
       const failures = [...waitFailures];
       if (signal) failures.push(`server killed by ${signal} (hang?)`);
-      else if (code !== t.exit) failures.push(`exit status ${code}, expected ${t.exit}`);
+      else if (code !== t.exit) failures.push(`exit status ${code}, expected ${t.exit}${t.exit === 0 ? ' (the server exits 0 when its input ends)' : ''}`);
       const outLines = stdout.split("\n").filter((l) => l !== "");
       const actual = [];
       for (const l of outLines) {
@@ -195,11 +214,14 @@ function runOne(file) {
         cursor++;
       }
       for (const a of actual) if (!a.used) failures.push(`unexpected output line: ${brief(a.value)}`);
+      const declared = []; // [start, end) spans of stderr that a `! stderr` line matched
       for (const e of t.stderr) {
         const re = e.re.replaceAll("$ROOT", root);
-        if (!new RegExp(re, "s").test(stderr))
-          failures.push(`${e.at}: standard error does not match /${re}/; it was ${JSON.stringify(stderr)}`);
+        const m = new RegExp(re, "s").exec(stderr);
+        if (m) declared.push([m.index, m.index + m[0].length]);
+        else failures.push(`${e.at}: standard error does not match /${re}/; it was ${JSON.stringify(stderr)}`);
       }
+      failures.push(...unexpectedStderr(stderr, declared, t.logs, root));
       fs.rmSync(localRoot, { recursive: true, force: true });
       resolve({ failures, stderr });
     });
@@ -224,6 +246,37 @@ function runOne(file) {
       child.stdin.end();
     })();
   });
+}
+
+// The server's stderr lines that no declaration covers (see the top of this file), and the `! log`
+// declarations no line matched.
+const logLine = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3} (trace|debug|info|warning|error|critical) (.*)$/;
+// Wine's own complaints (not the server's) when a Windows binary runs under it.
+const wineLine = /^(wine: |[0-9a-f]{4}:(fixme|err|warn|trace):)/;
+function unexpectedStderr(stderr, declared, logs, root) {
+  const failures = [];
+  const used = logs.map(() => false);
+  let offset = 0;
+  for (const raw of stderr.split("\n")) {
+    const start = offset;
+    offset += raw.length + 1;
+    const line = raw.replace(/\r$/, "");
+    if (line === "") continue;
+    if (declared.some(([from, to]) => start >= from && start + raw.length <= to)) continue;
+    const m = logLine.exec(line);
+    if (m && ["trace", "debug", "info"].includes(m[1])) continue;
+    if (m) {
+      const i = logs.findIndex((l) => l.level === m[1] && new RegExp(l.re.replaceAll("$ROOT", root), "s").test(m[2]));
+      if (i >= 0) used[i] = true;
+      else failures.push(`the server logged a line at ${m[1]} that no "! log ${m[1]} REGEX" declares: ${line}`);
+    } else if (!(windows && wineLine.test(line))) {
+      failures.push(`the server's standard error has a line that is not a log line (sanitizer? crash?): ${line}`);
+    }
+  }
+  logs.forEach((l, i) => {
+    if (!used[i]) failures.push(`${l.at}: the server logged no ${l.level} line matching /${l.re}/`);
+  });
+  return failures;
 }
 
 function spawnSyncMkfifo(p) {

@@ -30,8 +30,6 @@ std::string RequestId::key() const {
     return "s:" + std::get<std::string>(value_);
 }
 
-namespace {
-
 // Deepest nesting of arrays/objects in `line`, stopping early once it passes `limit`.
 // Strings are skipped so brackets inside them do not count.
 std::size_t nesting_depth(std::string_view line, std::size_t limit) {
@@ -54,6 +52,8 @@ std::size_t nesting_depth(std::string_view line, std::size_t limit) {
     }
     return deepest;
 }
+
+namespace {
 
 // Builds the value as Json::parse does (nlohmann's own builder, driven as a SAX handler) and on the
 // way finds a key that appears twice in one object, and where. Keys are compared in a short list

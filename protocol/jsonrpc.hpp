@@ -86,6 +86,10 @@ struct ParseLimits {
 
 ParsedLine parse_line(std::string_view line, const ParseLimits& limits = {});
 
+// Deepest nesting of arrays and objects in the JSON text `line` (brackets inside strings do not
+// count), stopping early once it passes `limit`.
+std::size_t nesting_depth(std::string_view line, std::size_t limit);
+
 Json make_result(const RequestId& id, Json result);
 Json make_error(const std::optional<RequestId>& id, int code, std::string_view message,
                 const Json& data = Json());

@@ -454,6 +454,30 @@ base::Result<UnknownArguments> Registry::set_aside_unknown_arguments(const ToolD
     return base::fail(base::Failure{invalid_arguments_message(tool, findings), base::ErrorReason::invalid_arguments});
 }
 
+std::string Registry::decode_stringified_arguments(const ToolDefinition& tool, Json& args) const {
+    if (!args.is_object()) return "";
+    const auto props = tool.input_schema_json->find("properties");
+    if (props == tool.input_schema_json->end() || !props->is_object()) return "";
+    std::string decoded;
+    for (auto& [key, value] : args.items()) {
+        if (!value.is_string()) continue;
+        const auto prop = props->find(key);
+        if (prop == props->end() || !prop->is_object()) continue;
+        const std::string wanted = prop->value("type", "");
+        if (wanted != "array" && wanted != "object") continue;
+        const std::string& text = value.get_ref<const std::string&>();
+        // As deep as a request may nest (protocol::ParseLimits), so parsing cannot run deep.
+        if (protocol::nesting_depth(text, protocol::ParseLimits{}.max_depth) > protocol::ParseLimits{}.max_depth) continue;
+        Json held = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+        if (held.is_discarded() || (wanted == "array" ? !held.is_array() : !held.is_object())) continue;
+        value = std::move(held);
+        decoded += (decoded.empty() ? "`" : ", `") + key + "`";
+    }
+    if (decoded.empty()) return "";
+    return "Read " + decoded + ", sent as a JSON string, as the JSON value it holds (send it as " +
+           "a JSON array or object, not a string).";
+}
+
 base::Result<void> Registry::validate(const ToolDefinition& tool, const Json& args) const {
     std::vector<std::string> findings = validation_findings(tool, args);
     if (findings.empty()) return {};

@@ -83,6 +83,12 @@ public:
     // aliases. nullopt when it looks like nothing the tool takes.
     static std::optional<std::string> likely_meant(const ToolDefinition& tool, std::string_view unknown);
 
+    // Arguments sent as a JSON string where the tool's inputSchema asks for an array or an object
+    // (Claude Code sends multiedit's `edits` and read's `file_paths` so): replaced, in place, by
+    // the value the string holds when it is of that type. Returns the note for the result ("" when
+    // none was); a string that holds anything else is left for validate to refuse.
+    std::string decode_stringified_arguments(const ToolDefinition& tool, Json& args) const;
+
     // nullopt when `args` conforms to the tool's inputSchema; otherwise a message for the model
     // naming the JSON pointer of each bad field and what the tool takes.
     base::Result<void> validate(const ToolDefinition& tool, const Json& args) const;

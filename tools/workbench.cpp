@@ -47,6 +47,8 @@ std::optional<ToolResult> check_arguments(const Registry& registry, PreparedCall
     auto unknown = registry.set_aside_unknown_arguments(*call.tool, call.args);
     if (!unknown) return ToolResult::error(std::move(unknown).error());
     call.unknown = std::move(unknown).value();
+    if (std::string note = registry.decode_stringified_arguments(*call.tool, call.args); !note.empty())
+        call.shape.notes.push_back(std::move(note));
     if (auto valid = registry.validate(*call.tool, call.args); !valid) return ToolResult::error(std::move(valid).error());
     call.checked = true;
     return std::nullopt;

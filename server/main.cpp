@@ -275,9 +275,26 @@ void judge_roots(server::Config& config, const os::Workspace& workspace) {
                               os::Workspace::list_text(workspace.roots()) + ")");
 }
 
+// A SIGINT or SIGTERM that comes before the session's own signal handling is set up (a client
+// that starts a server and stops it at once, as client 2.4.0 does with its probe process): noted
+// here and acted on once it is, so the server still finishes and exits 0 instead of dying of it.
+volatile std::sig_atomic_t early_stop_signal = 0;
+
+extern "C" void note_early_stop(int signo) { early_stop_signal = signo; }
+
+// Before main and before other static initialisers (the signal can come while they run).
+#if defined(__GNUC__)
+__attribute__((constructor(101)))
+#endif
+void notice_early_stops() {
+    std::signal(SIGINT, note_early_stop);
+    std::signal(SIGTERM, note_early_stop);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    notice_early_stops();
 #if defined(__GLIBC__)
     // A file's bytes and its new image (1 MiB and more) come from mmap and go back to the system
     // when the call ends. glibc otherwise raises its mmap threshold after the first such buffer is
@@ -347,6 +364,13 @@ int main(int argc, char** argv) {
         base::log::info("signal {}: finishing in-flight work", signo);
         session->shut_down();
     });
+    // The signal set's handlers are in place: one that came before them is acted on now.
+    if (const int signo = early_stop_signal) {
+        asio::post(io, [session, signo] {
+            base::log::info("signal {} (before the server was ready): finishing in-flight work", signo);
+            session->shut_down();
+        });
+    }
     // Windows: the console closing (or logoff, shutdown) ends the session like SIGTERM.
     const platform::ConsoleCloseHook console_close([&io, session] {
         asio::post(io, [session] {

@@ -10,6 +10,18 @@ target_compile_options(mcp_edit_warnings INTERFACE
   # every member whose type is in that source's anonymous namespace (-Wsubobject-linkage).
   $<$<AND:$<CXX_COMPILER_ID:GNU>,$<BOOL:$<TARGET_PROPERTY:UNITY_BUILD>>>:-Wno-subobject-linkage>)
 
+# MCP_EDIT_SANITIZE takes its documented values only: a misspelt one (address, tsan, yes, ...) must
+# not quietly become AddressSanitizer or none.
+string(TOUPPER "${MCP_EDIT_SANITIZE}" mcp_edit_sanitize_value)
+if(mcp_edit_sanitize_value MATCHES "^(|OFF|0)$")
+  set(MCP_EDIT_SANITIZE OFF)
+elseif(mcp_edit_sanitize_value MATCHES "^(ON|1)$")
+  set(MCP_EDIT_SANITIZE ON)
+elseif(NOT MCP_EDIT_SANITIZE STREQUAL "thread")
+  message(FATAL_ERROR "MCP_EDIT_SANITIZE=${MCP_EDIT_SANITIZE} is not one of its values: OFF, 0 or empty (no "
+    "sanitizer), ON or 1 (AddressSanitizer and UndefinedBehaviorSanitizer), thread (ThreadSanitizer)")
+endif()
+
 add_library(mcp_edit_sanitizers INTERFACE)
 if(MCP_EDIT_SANITIZE STREQUAL "thread")
   # ThreadSanitizer: the unit tests (with tests/unit/concurrency_stress.cpp) as its workload.

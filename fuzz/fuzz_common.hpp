@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -17,9 +18,11 @@
 
 namespace fuzz {
 
-// A failed invariant: abort, so that libFuzzer keeps the input.
-inline void require(bool condition) {
-    if (!condition) std::abort();
+// A failed invariant: abort, so that libFuzzer keeps the input (saying which, when `why` is given).
+inline void require(bool condition, const char* why = nullptr) {
+    if (condition) return;
+    if (why) std::fprintf(stderr, "fuzz: %s\n", why);
+    std::abort();
 }
 
 // An input is the patch, then optionally "\0\0" and the bytes of the file it is applied to.
@@ -97,9 +100,54 @@ inline void plan_all(const text::Patch& patch, std::string_view file, double fuz
     }
 }
 
-// One parser's target: read the patch, check the model, plan every file, and ask the detector
-// (which agrees or says no; it never crashes). The last byte of the input chooses exact matching or
-// a similarity threshold.
+// Whether two readings of a patch are the same model (the fields every parser fills).
+inline bool same_patch(const text::Patch& a, const text::Patch& b) {
+    if (a.format != b.format || a.block_count != b.block_count || a.files.size() != b.files.size()) return false;
+    for (std::size_t i = 0; i < a.files.size(); ++i) {
+        const text::FilePatch& fa = a.files[i];
+        const text::FilePatch& fb = b.files[i];
+        if (fa.action != fb.action || fa.path != fb.path || fa.move_to != fb.move_to || fa.patch_line != fb.patch_line ||
+            fa.blocks.size() != fb.blocks.size())
+            return false;
+        for (std::size_t j = 0; j < fa.blocks.size(); ++j) {
+            const text::PatchBlock& x = fa.blocks[j];
+            const text::PatchBlock& y = fb.blocks[j];
+            if (x.index != y.index || x.patch_line != y.patch_line || x.old_text != y.old_text || x.new_text != y.new_text ||
+                x.start_line != y.start_line || x.ops != y.ops || x.new_text_as_given != y.new_text_as_given)
+                return false;
+        }
+    }
+    return true;
+}
+
+// The detector as apply_diff uses it (text::parse_patch: detect, then that format's parser), held
+// against what this target's parser read. A patch the detector gives this parser is read by
+// apply_diff exactly as this parser read it; one it gives another format is read as that format
+// (never refused with the detector's error); one it calls no format is refused with its message.
+// (The detector may give a patch this parser reads to another format: the first distinctive line
+// decides, and a parser may skip lines before its own.)
+inline void check_detector(const text::Patch& read, std::string_view patch) {
+    const auto detected = text::detect_patch_format(patch);
+    const auto via_apply_diff = text::parse_patch(patch);
+    if (!detected.ok()) {
+        require(!detected.error().message.empty(), "the detector refused the patch with no message");
+        require(!via_apply_diff.ok() && via_apply_diff.error().message == detected.error().message,
+                "the detector found no format, but parse_patch did not refuse the patch with the detector's message");
+        return;
+    }
+    if (detected.value() == read.format) {
+        require(via_apply_diff.ok(), "the detector named this parser's format, but parse_patch refused the patch");
+        require(same_patch(via_apply_diff.value(), read),
+                "the detector named this parser's format, but parse_patch read the patch otherwise than the parser");
+    } else if (via_apply_diff.ok()) {
+        require(via_apply_diff.value().format == detected.value(),
+                "parse_patch read the patch in another format than the detector named");
+    }
+}
+
+// One parser's target: read the patch, check the model, plan every file, and hold the detector
+// against the reading (check_detector). The last byte of the input chooses exact matching or a
+// similarity threshold.
 template <class Parse>
 int run_parser_target(const std::uint8_t* data, std::size_t size, Parse&& parse) {
     const Input input = split(data, size);
@@ -111,7 +159,7 @@ int run_parser_target(const std::uint8_t* data, std::size_t size, Parse&& parse)
     check_patch(patch.value(), input.patch);
     const double threshold = size > 0 && (data[size - 1] & 1) ? 0.5 + (data[size - 1] % 50) / 100.0 : 1.0;
     plan_all(patch.value(), input.file, threshold);
-    (void)text::detect_patch_format(input.patch);
+    check_detector(patch.value(), input.patch);
     return 0;
 }
 

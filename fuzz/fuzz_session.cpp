@@ -3,7 +3,7 @@
 // messages and confuses them: values of another JSON type, numbers out of range, deep nesting, huge
 // strings, missing and repeated keys. Promises checked on every input: no crash, no internal error,
 // every request with an id of its own gets one reply at most (exactly one unless the input cancels
-// requests or the server is left waiting on the client at EOF), a trailing ping is answered, and
+// that request or the server is left waiting on the client at EOF), a trailing ping is answered, and
 // the end of input ends the session. The server has two roots with files of the same names, and
 // files whose names hold a newline, an ESC, quotes or 255 bytes; an input may have another holder
 // keep the folder lock (hold_lock_line), and then the ping is answered while writes wait.
@@ -21,8 +21,10 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <fcntl.h>
@@ -179,6 +181,30 @@ std::map<std::string, protocol::RequestId> countable_requests(const std::vector<
     return requests;
 }
 
+// The ids (keys) that the input's cancellation notifications name, in single lines and batches: a
+// request so cancelled may end without a reply; every other request must get one.
+std::set<std::string> cancelled_requests(const std::vector<std::string>& lines) {
+    std::set<std::string> cancelled;
+    for (const std::string& line : lines) {
+        if (line.find("notifications/cancelled") == std::string::npos) continue;
+        protocol::ParsedLine parsed = protocol::parse_line(line);
+        if (parsed.kind == protocol::ParsedLine::Kind::failure) continue;
+        const auto note = [&cancelled](const Json& v) {
+            protocol::Message m = protocol::classify(v);
+            const auto* n = std::get_if<protocol::Notification>(&m);
+            if (!n || n->method != "notifications/cancelled") return;
+            if (const Json* id = protocol::member(n->params, "requestId"))
+                if (auto rid = protocol::RequestId::from_json(*id)) cancelled.insert(rid->key());
+        };
+        if (parsed.kind == protocol::ParsedLine::Kind::batch) {
+            for (const Json& v : parsed.value) note(v);
+        } else {
+            note(parsed.value);
+        }
+    }
+    return cancelled;
+}
+
 // Replies by id key, from everything the server wrote; also whether it asked the client anything.
 struct Output {
     std::map<std::string, std::vector<Json>> replies;
@@ -216,7 +242,6 @@ void run_one(std::string_view input) {
     s.reset_root();
     s.logged->errors.clear();
     std::vector<std::string> lines = split_lines(input);
-    const bool cancels = input.find("notifications/cancelled") != std::string_view::npos;
     const bool ping_id_taken = input.find(final_ping_id) != std::string_view::npos;
     const std::string final_ping =
         Json{{"jsonrpc", "2.0"}, {"id", std::string(final_ping_id)}, {"method", "ping"}}.dump();
@@ -273,14 +298,15 @@ void run_one(std::string_view input) {
             fail("the trailing ping was not answered once with a result");
     }
     lines.push_back(final_ping);
+    const std::set<std::string> cancelled = cancelled_requests(lines);
     for (const auto& [key, id] : countable_requests(lines)) {
         const auto it = out.replies.find(key);
         const std::size_t n = it == out.replies.end() ? 0 : it->second.size();
         if (n > 1) fail("request " + key + " got " + std::to_string(n) + " replies");
-        // No reply is allowed only for a cancelled request, or one left waiting on the client at EOF.
+        // No reply is allowed only for a request the input cancels, or one left waiting on the client at EOF.
         const bool answered_before_eof = before_eof.replies.count(key) > 0;
-        if (n == 0 && !cancels && !(before_eof.asked_client && !answered_before_eof))
-            fail("request " + key + " got no reply");
+        if (n == 0 && cancelled.count(key) == 0 && !(before_eof.asked_client && !answered_before_eof))
+            fail("request " + key + " got no reply" + (cancelled.empty() ? std::string() : " (it was not cancelled)"));
     }
     session.reset();
 }

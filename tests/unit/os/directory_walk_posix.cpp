@@ -1,8 +1,14 @@
 // Unit tests of os/directory_walk that need POSIX: symlinks in and out of the roots and loops, a
-// folder swapped for a symlink mid-walk, an unreadable folder.
+// folder swapped for a symlink mid-walk, an unreadable folder (walked as user 65534 when the tests run as root).
 #include <doctest/doctest.h>
 
+#include <grp.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
 
 #include "tests/unit/os/directory_walk_fixture.hpp"
 
@@ -51,20 +57,73 @@ TEST_CASE("directory walk: a folder swapped for a symlink to outside after it wa
     CHECK(r.unreadable[0] == "sub: it changed while the walk reached it (replaced by a symlink or a file)");
 }
 
-TEST_CASE("directory walk: an unreadable folder is reported and the walk goes on") {
-    WalkTree t;
-    if (::geteuid() == 0) {  // root reads any folder: only a non-root run can see EACCES
-        MESSAGE("skipped: running as root");
-        return;
-    }
-    t.put("locked/x.txt");
-    t.put("open/y.txt");
-    fs::permissions(t.base / "root" / "locked", fs::perms::none);
+namespace {
+
+// What a walk saw, one line per fact ("seen <entry>", "unreadable <why>", "summary <count>"): passed
+// from a child process to the parent as text.
+std::string walked(const WalkTree& t) {
     os::Workspace ws({t.root});
     Recorder r;
     const auto summary = walk(t, ws, r);
-    CHECK(r.seen == std::vector<std::string>{"locked d", "open d", "open/y.txt f 1"});
-    REQUIRE(r.unreadable.size() == 1);
-    CHECK(r.unreadable[0] == "locked: Permission denied");
-    CHECK(summary.unreadable == 1);
+    std::string out;
+    for (const auto& line : r.seen) out += "seen " + line + "\n";
+    for (const auto& line : r.unreadable) out += "unreadable " + line + "\n";
+    out += "summary " + std::to_string(summary.unreadable) + "\n";
+    return out;
+}
+
+// walked(t) as user and group 65534 (nobody), in a child process, when this process is root (root
+// reads any folder: only another user meets EACCES); directly otherwise. Either way the walk's lines,
+// or what kept the child from walking.
+std::string walked_unprivileged(const WalkTree& t) {
+    if (::geteuid() != 0) return walked(t);
+    int out[2];
+    REQUIRE(::pipe(out) == 0);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        ::close(out[0]);
+        std::string said;
+        if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)
+            said = "child: could not become user 65534: " + std::string(std::strerror(errno)) + "\n";
+        else if (::geteuid() == 0 || ::setuid(0) == 0)
+            said = "child: still root after dropping privileges\n";
+        else
+            said = walked(t);
+        const bool wrote = ::write(out[1], said.data(), said.size()) == static_cast<ssize_t>(said.size());
+        ::_exit(wrote ? 0 : 1);
+    }
+    ::close(out[1]);
+    std::string said;
+    char buffer[512];
+    for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) > 0;) said.append(buffer, static_cast<std::size_t>(n));
+    ::close(out[0]);
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    INFO("the child said: " << said);
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+    return said;
+}
+
+}  // namespace
+
+TEST_CASE("directory walk: an unreadable folder is reported and the walk goes on") {
+    WalkTree t;
+    t.put("locked/x.txt");
+    t.put("open/y.txt");
+    // As root, the walk runs as user 65534 (see walked_unprivileged), who must reach the tree.
+    const auto others_may = [](const fs::path& p, fs::perms what) {
+        fs::permissions(p, what, fs::perm_options::add);
+    };
+    const fs::perms read_enter = fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec;
+    for (const fs::path& dir : {t.base, t.base / "root", t.base / "root" / "open"}) others_may(dir, read_enter);
+    others_may(t.base / "root" / "open" / "y.txt", fs::perms::group_read | fs::perms::others_read);
+    fs::permissions(t.base / "root" / "locked", fs::perms::none);
+    CHECK(walked_unprivileged(t) ==
+          "seen locked d\n"
+          "seen open d\n"
+          "seen open/y.txt f 1\n"
+          "unreadable locked: Permission denied\n"
+          "summary 1\n");
 }

@@ -139,7 +139,8 @@ TEST_CASE("folder lock: a symlink or a folder in the lock file's place is refuse
 }
 
 TEST_CASE("folder lock: another user's lock file that this user may not open counts as held, and says whose" *
-          doctest::skip(::geteuid() != 0)) {
+          doctest::skip(::geteuid() != 0) *
+          doctest::description("needs root, to act as two users (root and 65534)")) {
     // Needs root to act as two users: root makes the lock file (0600), a child as `nobody` tries.
     Folder f;
     ::chmod(f.dir.c_str(), 0777);

@@ -133,10 +133,17 @@ TEST_CASE("run_process: a descendant that left the group with setsid is killed w
     CHECK(orphan.timed_out);
     auto exited = sh("(setsid sleep 987.656 >/dev/null 2>&1 </dev/null &); exit 0", 10000ms);
     CHECK(exited.exit_code == 0);
-    std::this_thread::sleep_for(100ms);
-    const auto left = processes_with("987.65");
-    CHECK_MESSAGE(left.empty(), "still running: " << left.size() << " sleep 987.65x processes");
-    const auto zombies = zombie_children();
+    // A killed process may take a moment to go and be reaped: polled until both are done or 10 s
+    // have passed, then checked.
+    std::vector<std::string> left = processes_with("987.65");
+    std::vector<std::string> zombies = zombie_children();
+    for (const auto give_up = std::chrono::steady_clock::now() + 10s;
+         (!left.empty() || !zombies.empty()) && std::chrono::steady_clock::now() < give_up;) {
+        std::this_thread::sleep_for(10ms);
+        left = processes_with("987.65");
+        zombies = zombie_children();
+    }
+    CHECK_MESSAGE(left.empty(), "still running after 10 s: " << left.size() << " sleep 987.65x processes");
     std::string names;
     for (const auto& z : zombies) names += (names.empty() ? "" : ", ") + z;
     CHECK_MESSAGE(zombies.empty(), zombies.size() << " zombie children left: " << names);
@@ -154,12 +161,23 @@ TEST_CASE("run_process: the child gets descriptors 0, 1 and 2 only, even one ope
 
 TEST_CASE("run_process: cancellation stops it") {
     std::atomic<bool> cancelled{false};
+    // Cancelled once the shell has started (it leaves a file first), not after a guessed time.
+    const std::filesystem::path started =
+        std::filesystem::temp_directory_path() / ("mcp-edit-cancel-started-" + std::to_string(::getpid()));
+    std::filesystem::remove(started);
+    bool seen_started = false;
     std::thread canceller([&] {
-        std::this_thread::sleep_for(200ms);
+        for (const auto give_up = std::chrono::steady_clock::now() + 15s;
+             !seen_started && std::chrono::steady_clock::now() < give_up;) {
+            seen_started = std::filesystem::exists(started);
+            if (!seen_started) std::this_thread::sleep_for(5ms);
+        }
         cancelled = true;
     });
-    auto out = sh("sleep 30", 20000ms, 1024, &cancelled);
+    auto out = sh("echo > '" + started.string() + "'; sleep 30", 20000ms, 1024, &cancelled);
     canceller.join();
+    std::filesystem::remove(started);
+    CHECK_MESSAGE(seen_started, "the shell never started (no " << started << " within 15 s)");
     CHECK(out.cancelled);
     CHECK_FALSE(out.timed_out);
     CHECK(out.duration < 5000ms);

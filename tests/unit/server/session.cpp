@@ -215,7 +215,10 @@ TEST_CASE("session: a client that declares roots is asked with roots/list; its r
     CHECK_FALSE(c.reply(1)["result"].value("isError", false));
     // Known now: no second roots/list, and the file outside the client's root is refused.
     c.request(2, "tools/call", Client::call_params("read", {{"file_path", c.path("out.txt")}}));
-    CHECK(c.reply(2)["result"].value("isError", false));
+    Json refused = c.reply(2)["result"];
+    CHECK(refused.value("isError", false));
+    CHECK(refused.value("_meta", Json::object()).value(base::reason_meta_key, "") == "outside_root");
+    CHECK(refused["content"][0].value("text", "").find("outside the allowed roots") != std::string::npos);
     // After list_changed the next call asks again.
     c.notify("notifications/roots/list_changed");
     c.request(3, "tools/call", Client::call_params("read", {{"file_path", c.path("sub/in.txt")}}));

@@ -3,6 +3,8 @@
 // until the message a test waits for has been written. No child process, no pipes.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <chrono>
 #include <deque>
 #include <filesystem>
@@ -119,19 +121,28 @@ public:
         }, limit);
         return found;
     }
-    // The reply to request `id` (a response, not a request of the server's with that id).
+    // The reply to request `id` (a response, not a request of the server's with that id). Each wait
+    // below fails the test when what it waits for has not come within 5 s (and returns null).
     Json reply(const Json& id) {
         auto r = wait_for([&](const Json& m) { return m.is_object() && !m.contains("method") && m.value("id", Json()) == id; });
-        return r ? *r : Json();
+        return r ? *r : missing("the reply to request " + id.dump());
     }
     // A request the server sent the client (elicitation/create, roots/list).
     Json server_request(const std::string& method) {
         auto r = wait_for([&](const Json& m) { return m.is_object() && m.value("method", "") == method && m.contains("id"); });
-        return r ? *r : Json();
+        return r ? *r : missing("a " + method + " request from the server");
     }
     Json notification(const std::string& method) {
         auto r = wait_for([&](const Json& m) { return m.is_object() && m.value("method", "") == method && !m.contains("id"); });
-        return r ? *r : Json();
+        return r ? *r : missing("a " + method + " notification");
+    }
+    // A wait that ended without its message: a failure naming what was awaited and what came instead.
+    Json missing(const std::string& what) const {
+        std::string instead;
+        for (const auto& line : transport_.sent) instead += "\n  " + line.substr(0, 300);
+        FAIL_CHECK("waited 5 s for " << what << "; it did not come. Written and not taken meanwhile:"
+                                     << (instead.empty() ? std::string(" nothing") : instead));
+        return Json();
     }
     // Lets the server work for `time` and returns everything it wrote meanwhile (taken out).
     std::vector<Json> drain(std::chrono::milliseconds time = std::chrono::milliseconds(50)) {

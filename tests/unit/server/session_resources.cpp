@@ -40,7 +40,8 @@ TEST_CASE("session resources: list and read the session patch and a file's diff 
     CHECK(c.reply(2)["result"] == Json::object());
     CHECK_FALSE(edit(c, 3, "a.txt", "one", "two")["result"].value("isError", false));
     CHECK(c.notification("notifications/resources/updated")["params"]["uri"] == "mcp-edit://session/patch");
-    c.notification("notifications/resources/list_changed");
+    // The first change made the file's resource: the list changed (waited for, not assumed).
+    CHECK(c.notification("notifications/resources/list_changed")["method"] == "notifications/resources/list_changed");
     CHECK_FALSE(edit(c, 4, "a.txt", "two", "three")["result"].value("isError", false));
 
     c.request(5, "resources/list");
@@ -69,9 +70,13 @@ TEST_CASE("session resources: list and read the session patch and a file's diff 
     CHECK(c.reply(10)["result"] == Json({{"prompts", Json::array()}}));
     c.request(11, "resources/unsubscribe", {{"uri", "mcp-edit://session/patch"}});
     CHECK(c.reply(11)["result"] == Json::object());
-    edit(c, 12, "a.txt", "three", "four");
+    // Unsubscribed: the change is made (its reply waited for) and no update follows it.
+    const Json fourth = edit(c, 12, "a.txt", "three", "four");
+    REQUIRE_MESSAGE(fourth.contains("result"), fourth.dump());
+    CHECK_FALSE(fourth["result"].value("isError", false));
+    CHECK(c.get("a.txt") == "four\n");
     c.request(13, "ping");
-    c.reply(13);
+    CHECK(c.reply(13)["result"] == Json::object());
     CHECK(count(c, "notifications/resources/updated") == 1);
 }
 
@@ -79,16 +84,21 @@ TEST_CASE("session resources: a client that never looked at resources gets no no
     Client c([](server::Config& config) { config.approval = server::ApprovalPolicy::automatic; });
     c.initialize();
     c.put("a.txt", "one\n");
-    edit(c, 1, "a.txt", "one", "two");
+    const Json changed = edit(c, 1, "a.txt", "one", "two");
+    REQUIRE_MESSAGE(changed.contains("result"), changed.dump());
+    CHECK_FALSE(changed["result"].value("isError", false));
     c.request(2, "ping");
-    c.reply(2);
+    CHECK(c.reply(2)["result"] == Json::object());
     CHECK(count(c, "notifications/resources/list_changed") == 0);
+    CHECK(count(c, "notifications/resources/updated") == 0);
 }
 
 TEST_CASE("session resources: the 2026-07-28 era lists and reads them with its result fields") {
     Client c([](server::Config& config) { config.approval = server::ApprovalPolicy::automatic; });
     c.put("b.txt", "x\n");
-    edit(c, 1, "b.txt", "x", "y", true);
+    const Json changed = edit(c, 1, "b.txt", "x", "y", true);
+    REQUIRE_MESSAGE(changed.contains("result"), changed.dump());
+    CHECK_FALSE(changed["result"].value("isError", false));
     c.request(2, "resources/list", {{"_meta", Client::modern_meta()}});
     const Json list = c.reply(2)["result"];
     CHECK(list["resultType"] == "complete");

@@ -113,7 +113,10 @@ TEST_CASE("list: a file, a missing path and a path outside the roots are refused
     const auto missing = list(f, {{"path", "nope"}});
     CHECK(missing.is_error);
     CHECK(has(missing.text, "does not exist. Call list with path set to its parent folder"));
-    CHECK(list(f, {{"path", "/"}}).is_error);
+    const auto outside = list(f, {{"path", "/"}});
+    CHECK(outside.is_error);
+    CHECK(outside.reason == base::ErrorReason::outside_root);
+    CHECK(has(outside.text, "outside the allowed roots"));
 }
 
 TEST_CASE("find: globs with **, braces and sets, names at any depth, sorted by path, bounded") {
@@ -141,7 +144,11 @@ TEST_CASE("find: globs with **, braces and sets, names at any depth, sorted by p
     const auto none = find(f, {{"pattern", "*.py"}});
     CHECK(none.text == "No file matches `*.py`. (A pattern without `/` matches file names at any depth.)");
     CHECK(find(f, {{"pattern", "src/"}}).is_error);
-    CHECK(find(f, {{"pattern", "/etc/*"}}).is_error);
+    // An absolute pattern (here one outside the roots) is refused as not relative to `path`.
+    const auto absolute = find(f, {{"pattern", "/etc/*"}});
+    CHECK(absolute.is_error);
+    CHECK(absolute.reason == base::ErrorReason::invalid_arguments);
+    CHECK(has(absolute.text, "find: the pattern /etc/* must be relative to `path`"));
 }
 
 TEST_CASE("find: sort modified is newest first; a pattern naming a dot-file finds hidden files") {

@@ -152,6 +152,8 @@ TEST_CASE("move: into an existing folder; folders, symlinks, ignored and outside
 
     const auto outside = f.move("dir/keep.txt", "/tmp/mcp-edit-outside-move.txt");
     CHECK(outside.is_error);
+    CHECK(outside.reason == base::ErrorReason::outside_root);
+    CHECK(has(outside.text, "outside the allowed roots"));
     CHECK(f.get("dir/keep.txt") == "k\n");
     CHECK(!tools_test::fs::exists("/tmp/mcp-edit-outside-move.txt"));
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,15 +18,27 @@ using namespace tools_test;
 
 namespace {
 
-// A gate that keeps the form open for `open_for`, saying so when `says_it_waits` (as the session's
-// legacy gate does), then approves.
+// A gate that opens a form, saying so when `says_it_waits` (as the session's legacy gate does), and
+// approves: once `answer_when` holds (polled; at most 10 s) or, without it, after `open_for`.
+// `on_open` runs when the form opens.
 tools::ApprovalGate slow_gate(asio::io_context& io, std::chrono::milliseconds open_for, bool says_it_waits,
-                              std::vector<std::string>& log) {
-    return [&io, open_for, says_it_waits, &log](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
+                              std::vector<std::string>& log, std::function<void()> on_open = {},
+                              std::function<bool()> answer_when = {}) {
+    return [&io, open_for, says_it_waits, &log, on_open, answer_when](
+               const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
         if (says_it_waits && ask.waiting_for_human) ask.waiting_for_human();
         log.push_back("form open");
-        asio::steady_timer t(io, open_for);
-        co_await t.async_wait(asio::use_awaitable);
+        if (on_open) on_open();
+        if (answer_when) {
+            const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (!answer_when() && std::chrono::steady_clock::now() < give_up) {
+                asio::steady_timer t(io, std::chrono::milliseconds(1));
+                co_await t.async_wait(asio::use_awaitable);
+            }
+        } else {
+            asio::steady_timer t(io, open_for);
+            co_await t.async_wait(asio::use_awaitable);
+        }
         log.push_back("answered");
         tools::ApprovalDecision d;
         d.kind = tools::ApprovalDecision::Kind::approved;
@@ -37,14 +50,19 @@ tools::ApprovalGate slow_gate(asio::io_context& io, std::chrono::milliseconds op
 }  // namespace
 
 TEST_CASE("read: does not wait behind an open approval form of the same file; returns the bytes on disk") {
-    for (const char* tool : {"edit", "apply_diff"}) {
+    for (const std::string tool : {"edit", "apply_diff"}) {
         CAPTURE(tool);
         Fixture f;
         f.put("a.txt", "one\ntwo\n");
         std::vector<std::string> log;
-        f.ctx.approve = slow_gate(f.io, std::chrono::milliseconds(400), true, log);
         std::optional<tools::ToolResult> change, read_before_form, read_while_open;
-        if (std::string(tool) == "edit")
+        // The second read starts when the form opens; the form is answered once both reads have
+        // ended (or 10 s have passed: then the order checked below shows which read waited).
+        f.ctx.approve = slow_gate(
+            f.io, std::chrono::milliseconds(0), true, log,
+            [&] { f.start(tools::read_handler(), {{"file_path", f.path("a.txt")}}, read_while_open, &log, "read 2 done"); },
+            [&] { return read_before_form.has_value() && read_while_open.has_value(); });
+        if (tool == "edit")
             f.start(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "two"}, {"new_string", "TWO"}}, change,
                     &log, "change done");
         else
@@ -52,10 +70,6 @@ TEST_CASE("read: does not wait behind an open approval form of the same file; re
                     "change done");
         // In line before the form opened: let go when it opens.
         f.start(tools::read_handler(), {{"file_path", f.path("a.txt")}}, read_before_form, &log, "read 1 done");
-        asio::steady_timer later(f.io, std::chrono::milliseconds(50));
-        later.async_wait([&](std::error_code) {
-            f.start(tools::read_handler(), {{"file_path", f.path("a.txt")}}, read_while_open, &log, "read 2 done");
-        });
         f.io.run();
         REQUIRE(change.has_value());
         CHECK_FALSE(change->is_error);

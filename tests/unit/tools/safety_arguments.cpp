@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "os/ignore_files.hpp"
 #include "tests/unit/tools/fixture.hpp"
@@ -96,12 +98,23 @@ TEST_CASE("write: create_only refuses an existing file (even one this session re
 }
 
 TEST_CASE("other agents' safety arguments are read as ours: preview, overwrite: false, no_clobber, if_not_exists") {
-    for (const char* tool : {"edit", "multiedit", "write", "insert", "apply_diff", "undo"}) {
-        Json args = {{"file_path", "f.txt"}, {"preview", true}};
-        auto out = prepared(tool, args);
-        // Other required arguments may be missing: what matters is that preview became dry_run.
-        if (out) CHECK(out.value().at("dry_run") == true);
-        else CHECK_MESSAGE(out.error().find("preview") == std::string::npos, out.error());
+    // A valid call of each tool that changes files (every required argument), with preview.
+    const std::vector<std::pair<std::string, Json>> calls = {
+        {"edit", {{"file_path", "f.txt"}, {"old_string", "a"}, {"new_string", "b"}}},
+        {"multiedit", {{"file_path", "f.txt"}, {"edits", Json::array({{{"old_string", "a"}, {"new_string", "b"}}})}}},
+        {"write", {{"file_path", "f.txt"}, {"content", "x"}}},
+        {"insert", {{"file_path", "f.txt"}, {"line", 1}, {"text", "x"}}},
+        {"apply_diff", {{"file_path", "f.txt"}, {"diff", "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n"}}},
+        {"undo", {{"file_path", "f.txt"}}},
+    };
+    for (const auto& [tool, call] : calls) {
+        CAPTURE(tool);
+        Json args = call;
+        args["preview"] = true;
+        const auto out = prepared(tool, args);
+        REQUIRE_MESSAGE(out.ok(), (out.ok() ? std::string() : out.error()));
+        CHECK(out.value().value("dry_run", Json()) == true);
+        CHECK_FALSE(out.value().contains("preview"));
     }
     const auto write = [](Json extra) {
         Json args = {{"file_path", "f.txt"}, {"content", "x"}};

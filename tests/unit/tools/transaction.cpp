@@ -144,7 +144,8 @@ std::optional<std::pair<uid_t, gid_t>> other_owner() {
 }  // namespace
 
 TEST_CASE("commit keeps the owner when permitted (skipped for a user with no second group)" *
-          doctest::skip(!other_owner())) {
+          doctest::skip(!other_owner()) *
+          doctest::description("not root, and this user has no second group to give a file")) {
     const auto [uid, gid] = other_owner().value();
     Fixture f;
     f.put("owned.txt", "x\n");

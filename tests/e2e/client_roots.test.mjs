@@ -185,6 +185,7 @@ describe('a --root that does not exist is served', () => {
     const problem = `mcp-edit is misconfigured: --root ${missing} does not exist. Fix the server's arguments in the host's configuration`;
     const project = dirWith({ 'a.txt': 'alpha\n' });
     await withServer('missing --root, legacy', ['--root', missing, '--no-fsync'], async (s) => {
+      s.expectLog(/^\S+ error mcp-edit is misconfigured: --root \S+ does not exist\. /);
       const init = await s.initialize('2025-11-25', ROOTS_CAPS);
       assert.ok(init.instructions?.startsWith(problem), `instructions must lead with the problem: ${show(init.instructions)}`);
       const list = await s.request(1, 'tools/list');
@@ -204,6 +205,7 @@ describe('a --root that does not exist is served', () => {
     const missing = path.join(makeTempDir(), 'does-not-exist');
     const problem = `mcp-edit is misconfigured: --root ${missing} does not exist.`;
     await withServer('missing --root, modern', ['--root', missing], async (s) => {
+      s.expectLog(/^\S+ error mcp-edit is misconfigured: --root \S+ does not exist\. /);
       const d = await s.request(1, 'server/discover', { _meta: modernMeta() });
       assert.ok(d.result?.instructions?.startsWith(problem), show(d));
       const r = await s.request(2, 'tools/call', { name: 'edit', arguments: {

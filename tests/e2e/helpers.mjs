@@ -10,10 +10,12 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { after, afterEach, beforeEach } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -63,6 +65,7 @@ process.on('exit', () => {
 export function makeTempDir(prefix = 'mcp-edit-e2e-') {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
   tempDirs.push(dir);
+  if (prefix.includes('tap')) tapDirs.push({ dir, test: currentTest() });
   return dir;
 }
 
@@ -617,21 +620,27 @@ export class ConnectionValidator {
 // ---------------------------------------------------------------------------------------------
 // Transcripts written by tap.mjs
 
-/** Reads every tap-*.jsonl in `dir`: [{file, entries: [{dir, bytes, t}], exit}] (one per process). */
+/**
+ * Reads every tap-*.jsonl in `dir`: [{file, entries: [{dir, bytes, t}], stderr, exit}] (one per
+ * process; `stderr` is the server's stderr text, `exit` its {code, signal} or undefined).
+ */
 export function readTapDir(dir) {
-  const out = [];
-  for (const f of fs.readdirSync(dir).filter((n) => /^tap-\d+\.jsonl$/.test(n)).sort()) {
-    const entries = [];
-    let exit;
-    for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n')) {
-      if (!line) continue;
-      const e = JSON.parse(line);
-      if (e.dir === 'exit') exit = e;
-      else entries.push({ dir: e.dir, t: e.t, bytes: Buffer.from(e.b64, 'base64'), unterminated: !!e.unterminated });
-    }
-    out.push({ file: f, entries, exit });
+  return fs.readdirSync(dir).filter((n) => /^tap-\d+\.jsonl$/.test(n)).sort()
+    .map((f) => ({ file: f, ...readTapFile(path.join(dir, f)) }));
+}
+
+function readTapFile(file) {
+  const entries = [];
+  let exit;
+  let stderr = '';
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line);
+    if (e.dir === 'exit') exit = e;
+    else if (e.dir === 'err') stderr += Buffer.from(e.b64, 'base64').toString('utf8') + (e.unterminated ? '' : '\n');
+    else entries.push({ dir: e.dir, t: e.t, bytes: Buffer.from(e.b64, 'base64'), unterminated: !!e.unterminated });
   }
-  return out;
+  return { entries, stderr, exit };
 }
 
 /** Validates every transcript in a tap dir; returns {connections, problems}. */
@@ -651,7 +660,7 @@ export function validateTapDir(dir) {
       }
     }
     problems.push(...v.problems);
-    connections.push({ file: t.file, validator: v, messages, exit: t.exit });
+    connections.push({ file: t.file, validator: v, messages, exit: t.exit, stderr: t.stderr });
   }
   return { connections, problems };
 }
@@ -754,6 +763,227 @@ export function assertReadTool(tools, label) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Every server process a test file starts is checked when the file ends
+//
+// spawn() is wrapped (the CommonJS export, which cross-spawn and so both SDK transports call, and
+// the ES named export, re-synced) so that any process that is the server binary, or runs it (tap.mjs,
+// `sh -c ... exec BINARY`), is registered with the test that started it. A root after() hook,
+// registered after the test file's own hooks so it runs last, waits for every one to end and fails
+// the file unless each exited 0 with nothing but non-error log lines on its stderr; a server that a
+// client process started out of our sight (the Inspector CLI) is checked from its tap transcript.
+// A test that kills or crashes a server on purpose says what exit it expects (`expectExit`), and
+// one whose server logs an error on purpose says which (`allowLog`).
+
+// `2026-11-29T03:24:49.239 info message`
+const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3} (trace|debug|info|notice|warn|warning|error|critical) /;
+const ERROR_LEVEL = new Set(['error', 'critical']);
+const CLEAN_EXIT = Object.freeze({ code: 0, signal: null });
+const STDERR_KEEP = 4 * 1024 * 1024;
+
+const servers = [];
+const tapDirs = [];
+const runningTests = [];
+const currentTest = () => (runningTests.length ? runningTests.join(' > ') : '(outside any test: a before/after hook)');
+
+/** Where in a test file the spawn came from: `name.test.mjs:LINE`. */
+function callSite() {
+  const m = /([^/\\\s(]+\.test\.mjs):(\d+)/.exec(new Error().stack ?? '');
+  return m ? `${m[1]}:${m[2]}` : '(no test file on the stack)';
+}
+
+/** The problems with one server's stderr: lines that are not log lines, error lines not allowed. */
+export function stderrProblems(text, allowed = []) {
+  const problems = [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (const line of lines) {
+    if (allowed.some((re) => re.test(line))) continue;
+    const m = LOG_LINE.exec(line);
+    if (!m) problems.push(`not a log line on stderr: ${show(short(line, 400))}`);
+    else if (ERROR_LEVEL.has(m[1])) problems.push(`${m[1]} logged: ${show(short(line, 400))}`);
+  }
+  return problems;
+}
+
+/** One server process started by a test (directly, behind tap.mjs, or through a launcher). */
+export class ServerProcess {
+  constructor(child, { kind, tapFile, label, test = currentTest(), where = callSite() }) {
+    this.child = child;
+    this.kind = kind;
+    this.tapFile = tapFile;
+    this.label = label;
+    this.test = test;
+    this.where = where;
+    this.expected = CLEAN_EXIT;
+    this.expectedWhy = 'a server the test did not kill must exit 0';
+    this.allowed = [];
+    this.required = [];
+    this.stderrText = '';
+    this.exit = undefined;
+    if (child) {
+      child.stderr?.on('data', (c) => {
+        if (this.stderrText.length < STDERR_KEEP) this.stderrText += c.toString('utf8');
+      });
+      this.closed = new Promise((resolve) => child.on('close', (code, signal) => {
+        this.exit = { code, signal };
+        resolve();
+      }));
+      child.on('error', (e) => { this.spawnError = e; });
+    }
+  }
+
+  get name() {
+    return `server ${show(this.label)} (pid ${this.child?.pid ?? '?'}, started in test ${show(this.test)} at ${this.where})`;
+  }
+
+  /**
+   * The exit this server must end with instead of 0: {code, signal}, or a function of the exit
+   * returning true when it is right. `why` says why (shown on failure).
+   */
+  expectExit(expected, why) {
+    this.expected = expected;
+    this.expectedWhy = why;
+    return this;
+  }
+
+  /** Stderr lines matching `re` are allowed (an error the test may provoke). */
+  allowLog(re) {
+    this.allowed.push(re);
+    return this;
+  }
+
+  /** The test provokes an error on purpose: a stderr line must match `re` (and is allowed). */
+  expectLog(re) {
+    this.allowed.push(re);
+    this.required.push(re);
+    return this;
+  }
+
+  /** The server's own exit and stderr: from the tap transcript when it ran behind tap.mjs. */
+  outcome() {
+    if (this.kind !== 'tap') return { exit: this.exit, stderr: this.stderrText };
+    let t;
+    try {
+      t = readTapFile(this.tapFile);
+    } catch (e) {
+      return { exit: undefined, stderr: '', missing: `no tap transcript ${this.tapFile} (${e.message}); the tap ended ${show(this.exit)}` };
+    }
+    return { exit: t.exit && { code: t.exit.code, signal: t.exit.signal }, stderr: t.stderr,
+      missing: t.exit ? undefined : `the tap transcript records no exit: the tap itself ended ${show(this.exit)}, so the server's end is unknown` };
+  }
+
+  problems() {
+    if (this.spawnError) return [`could not start: ${this.spawnError.message}`];
+    const { exit, stderr, missing } = this.outcome();
+    const p = [];
+    if (missing) p.push(missing);
+    else if (typeof this.expected === 'function' ? !this.expected(exit) : !isDeepStrictEqual(exit, this.expected)) {
+      p.push(`exited ${show(exit)}, expected ${typeof this.expected === 'function' ? `(${this.expectedWhy})` : `${show(this.expected)} (${this.expectedWhy})`}`);
+    }
+    p.push(...stderrProblems(stderr, this.allowed));
+    for (const re of this.required) {
+      if (!stderr.split('\n').some((l) => re.test(l))) p.push(`no stderr line matches ${re}, which the test expects`);
+    }
+    const tail = stderr.trim() ? stderr.slice(-1200).replace(/\n$/, '').replace(/^/gm, '      | ') : '      (empty)';
+    return p.length ? [`${this.name}:\n      ${p.slice(0, 10).join('\n      ')}\n    stderr tail:\n${tail}`] : [];
+  }
+}
+
+const childProcess = createRequire(import.meta.url)('node:child_process');
+const realSpawn = childProcess.spawn;
+
+/** 'direct' when `command args` runs the server binary itself, 'tap' behind tap.mjs, else null. */
+function serverKind(command, args) {
+  if (path.resolve(String(command)) === BINARY) return 'direct';
+  if (!Array.isArray(args)) return null;
+  if (args[0] === TAP && path.resolve(String(args[2])) === BINARY) return 'tap';
+  if (args.some((a) => typeof a === 'string' && path.resolve(a) === BINARY)) return 'direct';
+  return null;
+}
+
+childProcess.spawn = function spawnWatched(command, args, options) {
+  if (!Array.isArray(args)) return realSpawn.apply(this, arguments);
+  const kind = serverKind(command, args);
+  if (!kind) return realSpawn.call(this, command, args, options);
+  // The server's stderr must come to us: an inherited one is piped and passed on.
+  const opts = { ...options };
+  const stdio = typeof opts.stdio === 'string' ? [opts.stdio, opts.stdio, opts.stdio] : [...(opts.stdio ?? ['pipe', 'pipe', 'pipe'])];
+  const passOn = stdio[2] === undefined || stdio[2] === 'inherit' || stdio[2] === process.stderr || stdio[2] === 2;
+  if (passOn || stdio[2] === 'ignore' || stdio[2] === null) stdio[2] = 'pipe';
+  opts.stdio = stdio;
+  const child = realSpawn.call(this, command, args, opts);
+  if (passOn) child.stderr?.on('data', (c) => process.stderr.write(c));
+  watchServer(child, {
+    kind,
+    tapFile: kind === 'tap' && child.pid ? path.join(args[1], `tap-${child.pid}.jsonl`) : undefined,
+    label: kind === 'tap' ? `tap.mjs ${args.slice(3).join(' ')}` : `${path.basename(String(command))} ${args.join(' ')}`,
+  });
+  return child;
+};
+syncBuiltinESMExports();
+
+/**
+ * Registers a server process the wrapper cannot recognise (a launcher running a copy of the
+ * binary); its exit and stderr are checked when the file ends. Returns its ServerProcess.
+ */
+export function watchServer(child, { kind = 'direct', tapFile, label = 'server', test, where } = {}) {
+  const s = new ServerProcess(child, { kind, tapFile, label: short(label, 200), test, where });
+  servers.push(s);
+  return s;
+}
+
+/** The ServerProcess of a child process, a pid, a RawSession or an SDK transport (its pid). */
+export function serverOf(x) {
+  const pid = typeof x === 'number' ? x : x?.child?.pid ?? x?.pid;
+  const s = servers.find((r) => r.child?.pid === pid);
+  assert.ok(s, `no server process with pid ${pid} was started by this file (known: ${servers.map((r) => r.child?.pid).join(', ')})`);
+  return s;
+}
+
+/** Every server process this file has started so far. */
+export const startedServers = () => [...servers];
+
+beforeEach((t) => { runningTests.push(t.name); });
+afterEach(() => { runningTests.pop(); });
+
+async function checkServers() {
+  const deadline = Date.now() + 15000;
+  const problems = [];
+  const waitAll = Promise.all(servers.map((s) => s.closed));
+  let timer;
+  await Promise.race([waitAll, new Promise((r) => { timer = setTimeout(r, Math.max(0, deadline - Date.now())); })]);
+  clearTimeout(timer);
+  const knownTaps = new Set(servers.filter((s) => s.tapFile).map((s) => s.tapFile));
+  for (const s of servers) {
+    if (!s.exit && !s.spawnError) {
+      s.child.kill('SIGKILL');
+      problems.push(`${s.name}: still running when the file ended (killed now)`);
+      continue;
+    }
+    problems.push(...s.problems());
+  }
+  // Servers a client process started (the Inspector CLI): only their tap transcripts tell.
+  for (const { dir, test } of tapDirs) {
+    let files = [];
+    try { files = fs.readdirSync(dir).filter((n) => /^tap-\d+\.jsonl$/.test(n)); } catch { continue; }
+    for (const f of files) {
+      const file = path.join(dir, f);
+      if (knownTaps.has(file)) continue;
+      const s = new ServerProcess(null, { kind: 'tap', tapFile: file, label: `started by a client process, transcript ${file}`, test, where: '(a client process)' });
+      s.exit = { code: null, signal: null };
+      problems.push(...s.problems());
+    }
+  }
+  if (problems.length) {
+    assert.fail(`${problems.length} of the ${servers.length} server process(es) of this file did not end as expected:\n  - ${problems.slice(0, 12).join('\n  - ')}`
+      + (problems.length > 12 ? `\n  ... and ${problems.length - 12} more` : ''));
+  }
+}
+// Queued so that it is registered after the test file's own root hooks (which close shared
+// sessions) and runs last.
+queueMicrotask(() => after(checkServers));
+
+// ---------------------------------------------------------------------------------------------
 // Talking to the binary directly
 
 /**
@@ -768,6 +998,9 @@ export class RawSession {
     this.waiters = [];
     this.started = Date.now();
     this.child = spawn(BINARY, args, { stdio: ['pipe', 'pipe', 'pipe'], cwd });
+    // Checked when the file ends (exit 0, no error logged) unless the test says otherwise.
+    this.server = serverOf(this.child);
+    this.server.label = label;
     this.stderr = drain(this.child.stderr);
     this.child.stdin.on('error', () => {});
     let pending = Buffer.alloc(0);
@@ -865,8 +1098,28 @@ export class RawSession {
     return exit;
   }
 
+  /** SIGKILL, which the file's final check then expects as this server's end. */
   kill() {
+    this.server.expectExit({ code: null, signal: 'SIGKILL' }, 'the test killed it with SIGKILL (RawSession.kill)');
     if (!this.exit) this.child.kill('SIGKILL');
+  }
+
+  /** See ServerProcess.expectExit: the exit the test causes on purpose. */
+  expectExit(expected, why) {
+    this.server.expectExit(expected, why);
+    return this;
+  }
+
+  /** See ServerProcess.allowLog: an error the test provokes on purpose. */
+  allowLog(re) {
+    this.server.allowLog(re);
+    return this;
+  }
+
+  /** See ServerProcess.expectLog: an error the test provokes on purpose and must see logged. */
+  expectLog(re) {
+    this.server.expectLog(re);
+    return this;
   }
 }
 

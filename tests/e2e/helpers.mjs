@@ -984,6 +984,102 @@ async function checkServers() {
 queueMicrotask(() => after(checkServers));
 
 // ---------------------------------------------------------------------------------------------
+// Watching a server's work from outside (Linux /proc): what a cancellation really stopped
+
+/** The pids of `pid`'s children ([] once it is gone). */
+export function childPids(pid) {
+  const out = [];
+  let tasks = [];
+  try { tasks = fs.readdirSync(`/proc/${pid}/task`); } catch { return out; }
+  for (const task of tasks) {
+    try {
+      const text = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (text) out.push(...text.split(/\s+/).map(Number));
+    } catch { /* the thread ended */ }
+  }
+  return out;
+}
+
+/** Every descendant of `pid`: [{pid, cmdline}] (cmdline's arguments joined with spaces). */
+export function descendants(pid) {
+  const out = [];
+  for (const c of childPids(pid)) {
+    let cmdline = '';
+    try { cmdline = fs.readFileSync(`/proc/${c}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' '); } catch { continue; }
+    out.push({ pid: c, cmdline }, ...descendants(c));
+  }
+  return out;
+}
+
+/** True while `pid` exists and is not a zombie. */
+export function processRuns(pid) {
+  try {
+    return !/^\d+ \(.*\) [ZX] /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** CPU time `pid` has spent (utime + stime) in clock ticks (1/100 s). */
+export function cpuTicks(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Polls `probe` every `every` ms until it returns a truthy value, which it returns; fails after
+ * `timeout` ms saying `what` (a string, or a function called then).
+ */
+export async function pollUntil(probe, { timeout = 10000, every = 20, what = 'the condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() >= deadline) assert.fail(`timed out after ${timeout} ms waiting for ${typeof what === 'function' ? what() : what}`);
+    await sleep(every);
+  }
+}
+
+/** The server process behind a tap.mjs process (its only child), once it runs. */
+export const serverBehindTap = (tapPid) =>
+  pollUntil(() => childPids(tapPid)[0], { what: `the server process under tap pid ${tapPid}` });
+
+/**
+ * Waits until `pid` is busy: it has spent `ticks` of CPU since `since` (a cpuTicks reading).
+ * Fails after `timeout` ms saying how much it spent.
+ */
+export async function waitForCpu(pid, since, ticks, { timeout = 20000, what = 'the work' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const spent = cpuTicks(pid) - since;
+    if (spent >= ticks) return spent;
+    if (Date.now() >= deadline) assert.fail(`${what}: pid ${pid} spent only ${spent / 100} s of CPU in ${timeout} ms, expected ${ticks / 100} s`);
+    await sleep(20);
+  }
+}
+
+/**
+ * Waits until `pid` goes quiet: some `quiet` ms in which it spent at most `maxTicks` of CPU.
+ * Fails after `timeout` ms with the CPU it spent meanwhile: its work did not stop.
+ */
+export async function waitForIdle(pid, { timeout = 5000, quiet = 400, maxTicks = 5, what = 'the server' } = {}) {
+  const start = Date.now();
+  const first = cpuTicks(pid);
+  const samples = [{ t: start, ticks: first }];
+  for (;;) {
+    await sleep(50);
+    const now = { t: Date.now(), ticks: cpuTicks(pid) };
+    samples.push(now);
+    const old = samples.filter((x) => now.t - x.t >= quiet).pop();
+    if (old && now.ticks - old.ticks <= maxTicks) return now.ticks - first;
+    if (now.t - start >= timeout) {
+      assert.fail(`${what} (pid ${pid}) did not go quiet within ${timeout} ms: it spent ${(now.ticks - first) / 100} s of CPU meanwhile, `
+        + `${(now.ticks - (old ?? samples[0]).ticks) / 100} s in the last ${now.t - (old ?? samples[0]).t} ms: its work goes on`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Talking to the binary directly
 
 /**

@@ -782,13 +782,22 @@ const STDERR_KEEP = 4 * 1024 * 1024;
 
 const servers = [];
 const tapDirs = [];
-const runningTests = [];
-const currentTest = () => (runningTests.length ? runningTests.join(' > ') : '(outside any test: a before/after hook)');
+// The tests running now (several when a suite runs its tests concurrently): name -> count.
+const runningTests = new Map();
+function currentTest() {
+  const names = [...runningTests.keys()];
+  if (names.length === 0) return '(outside any test: a before/after hook)';
+  return names.length === 1 ? show(names[0]) : `one of ${names.length} tests running then: ${names.map(show).join(' | ')}`;
+}
 
-/** Where in a test file the spawn came from: `name.test.mjs:LINE`. */
+/** Where in a test file the spawn came from: `name.test.mjs:LINE`, innermost first. */
 function callSite() {
-  const m = /([^/\\\s(]+\.test\.mjs):(\d+)/.exec(new Error().stack ?? '');
-  return m ? `${m[1]}:${m[2]}` : '(no test file on the stack)';
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 200;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  const sites = [...new Set([...stack.matchAll(/([^/\\\s(]+\.test\.mjs):(\d+)/g)].map((m) => `${m[1]}:${m[2]}`))];
+  return sites.length ? sites.slice(0, 3).join(' < ') : '(no test file on the stack)';
 }
 
 /** The problems with one server's stderr: lines that are not log lines, error lines not allowed. */
@@ -833,7 +842,7 @@ export class ServerProcess {
   }
 
   get name() {
-    return `server ${show(this.label)} (pid ${this.child?.pid ?? '?'}, started in test ${show(this.test)} at ${this.where})`;
+    return `server ${show(this.label)} (pid ${this.child?.pid ?? '?'}, started in test ${this.test} at ${this.where})`;
   }
 
   /**
@@ -943,8 +952,12 @@ export function serverOf(x) {
 /** Every server process this file has started so far. */
 export const startedServers = () => [...servers];
 
-beforeEach((t) => { runningTests.push(t.name); });
-afterEach(() => { runningTests.pop(); });
+beforeEach((t) => { runningTests.set(t.name, (runningTests.get(t.name) ?? 0) + 1); });
+afterEach((t) => {
+  const n = runningTests.get(t.name) - 1;
+  if (n > 0) runningTests.set(t.name, n);
+  else runningTests.delete(t.name);
+});
 
 async function checkServers() {
   const deadline = Date.now() + 15000;
@@ -953,6 +966,7 @@ async function checkServers() {
   let timer;
   await Promise.race([waitAll, new Promise((r) => { timer = setTimeout(r, Math.max(0, deadline - Date.now())); })]);
   clearTimeout(timer);
+  let indirect = 0;
   const knownTaps = new Set(servers.filter((s) => s.tapFile).map((s) => s.tapFile));
   for (const s of servers) {
     if (!s.exit && !s.spawnError) {
@@ -969,13 +983,14 @@ async function checkServers() {
     for (const f of files) {
       const file = path.join(dir, f);
       if (knownTaps.has(file)) continue;
-      const s = new ServerProcess(null, { kind: 'tap', tapFile: file, label: `started by a client process, transcript ${file}`, test, where: '(a client process)' });
+      indirect++;
+      const s = new ServerProcess(null, { kind: 'tap', tapFile: file, label: `started by a client process, transcript ${file}`, test, where: 'a client process' });
       s.exit = { code: null, signal: null };
       problems.push(...s.problems());
     }
   }
   if (problems.length) {
-    assert.fail(`${problems.length} of the ${servers.length} server process(es) of this file did not end as expected:\n  - ${problems.slice(0, 12).join('\n  - ')}`
+    assert.fail(`${problems.length} server process(es) of this file did not end as expected (of ${servers.length} started by the tests and ${indirect} by client processes):\n  - ${problems.slice(0, 12).join('\n  - ')}`
       + (problems.length > 12 ? `\n  ... and ${problems.length - 12} more` : ''));
   }
 }

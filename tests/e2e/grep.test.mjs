@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  assertNoProblems, drain, makeTempDir, requireBinary, show, sleep, tappedServer, textOf, validateTapDir, withRawSession,
+  assertNoProblems, drain, makeTempDir, outsideRootsRe, requireBinary, show, sleep, tappedServer, textOf, validateTapDir, withRawSession,
 } from './helpers.mjs';
 
 requireBinary();
@@ -71,6 +71,7 @@ describe('grep', { concurrency: true }, () => {
       assert.match(textOf(refused), /ignored/);
       const out = await s.grep({ pattern: 'NEEDLE', path: path.join(outside, 'secret.txt') });
       assert.equal(out.isError, true, show(out));
+      assert.match(textOf(out), outsideRootsRe(path.join(outside, 'secret.txt'), root), 'the refusal says the path is outside the roots, naming them');
 
       const bad = await s.grep({ pattern: 'NEEDLE(' });
       assert.equal(bad.isError, true);

@@ -110,6 +110,7 @@ export function writeFixtures(dir) {
 /**
  * Paths `read` must refuse, all created for real: a file outside the root (absolute,
  * through `..`, through a symlink), a directory, a FIFO (refused without blocking), a missing file.
+ * Each case is [label, path, what the refusal's text must match].
  */
 export function makeBoundaryCases(root) {
   const outside = makeTempDir('mcp-edit-e2e-outside-');
@@ -119,20 +120,27 @@ export function makeBoundaryCases(root) {
   fs.mkdirSync(dir, { recursive: true });
   const link = path.join(root, 'escape-link.txt');
   fs.symlinkSync(secret, link);
+  const missing = path.join(root, 'does-not-exist.txt');
   const cases = [
-    ['absolute path outside the root', secret],
-    ['".." out of the root', path.join(root, '..', path.basename(outside), 'secret.txt')],
-    ['symlink escaping the root', link],
-    ['a directory', dir],
-    ['a missing file', path.join(root, 'does-not-exist.txt')],
+    ['absolute path outside the root', secret, outsideRootsRe(secret, root)],
+    ['".." out of the root', path.join(root, '..', path.basename(outside), 'secret.txt'), outsideRootsRe(secret, root)],
+    ['symlink escaping the root', link, outsideRootsRe(link, root)],
+    ['a directory', dir, new RegExp(`${escapeRe(dir)} is a directory`)],
+    ['a missing file', missing, new RegExp(`File not found: ${escapeRe(missing)}`)],
   ];
   if (process.platform !== 'win32') {
     const fifo = path.join(root, 'a-fifo');
     execFileSync('mkfifo', [fifo]);
-    cases.push(['a FIFO (must not block)', fifo]);
+    cases.push(['a FIFO (must not block)', fifo, new RegExp(`${escapeRe(fifo)} is a FIFO`)]);
   }
   return cases;
 }
+
+/** `s` as a literal inside a RegExp. */
+export const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The refusal of a path outside the roots: it names the path (as shown) and the roots. */
+export const outsideRootsRe = (shown, ...roots) => new RegExp(`Refused: ${escapeRe(shown)} is outside the allowed roots \\(${roots.map(escapeRe).join(', ')}\\)`);
 
 /** The file facts, computed from the raw bytes alone. */
 export function analyzeBytes(bytes) {

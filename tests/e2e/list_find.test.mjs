@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  assertNoProblems, cpuTicks, drain, makeTempDir, outputValidator, requireBinary, serverBehindTap, show, tappedServer, textOf,
+  assertNoProblems, cpuTicks, drain, outsideRootsRe, makeTempDir, outputValidator, requireBinary, serverBehindTap, show, tappedServer, textOf,
   validateTapDir, waitForCpu, waitForIdle,
 } from './helpers.mjs';
 
@@ -101,6 +101,7 @@ describe('list and find', { concurrency: true }, () => {
       assert.equal(byName.structuredContent.total, POSIX ? 2 : 1, 'a name without / matches at any depth');
       const outsideFind = await call('find', { pattern: '*.c', path: t.outside });
       assert.equal(outsideFind.isError, true, 'a path outside the roots is refused');
+      assert.match(textOf(outsideFind), outsideRootsRe(t.outside, t.dir), 'the refusal says the path is outside the roots, naming them');
     } finally {
       await client.close().catch(() => {});
     }

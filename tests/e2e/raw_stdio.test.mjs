@@ -62,7 +62,7 @@ describe('lifecycle', () => {
       assert.deepEqual(b, { jsonrpc: '2.0', id: 'zero', result: {} }, `ping id "zero": ${show(b)}`);
       const c = await s.request(-7, 'ping');
       assert.deepEqual(c, { jsonrpc: '2.0', id: -7, result: {} }, `ping id -7: ${show(c)}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await s.request('barrier', 'ping');  // whatever the lines before it caused has been sent
       const left = s.unconsumed().filter((m) => m?.method !== 'notifications/message');
       assert.deepEqual(left, [], `nothing else may be sent (a notification gets no reply): ${show(left)}`);
     });
@@ -286,6 +286,7 @@ describe('approval in the legacy era (raw lines)', () => {
       s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'user pressed stop' } });
       const ping = await s.request(6, 'ping');
       assert.deepEqual(ping.result, {});
+      // Deliberate: a window in which a reply to the cancelled call, or its write, would come.
       await new Promise((r) => setTimeout(r, 300));
       const reply = s.messages.find((m) => m.msg && m.msg.id === 5 && !('method' in m.msg));
       assert.equal(reply, undefined, `a cancelled request gets no response: ${show(reply?.msg)}`);

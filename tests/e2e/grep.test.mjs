@@ -72,7 +72,7 @@ describe('grep', { concurrency: true }, () => {
       assert.match(textOf(refused), /ignored/);
       const out = await s.grep({ pattern: 'NEEDLE', path: path.join(outside, 'secret.txt') });
       assert.equal(out.isError, true, show(out));
-      assert.match(textOf(out), outsideRootsRe(path.join(outside, 'secret.txt'), root), 'the refusal says the path is outside the roots, naming them');
+      assert.match(textOf(out), outsideRootsRe(path.join(outside, 'secret.txt'), root), `the refusal must say the path is outside the roots, naming them; it says ${show(textOf(out))}`);
 
       const bad = await s.grep({ pattern: 'NEEDLE(' });
       assert.equal(bad.isError, true);

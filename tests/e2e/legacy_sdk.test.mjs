@@ -91,7 +91,7 @@ describe('read through the SDK 1.32.2 client', () => {
       assert.equal(result.isError, true, `read ${p} (${label}) must be refused with isError: true, got ${show(result).slice(0, 500)}`);
       const text = result.content?.[0]?.text;
       assert.ok(typeof text === 'string' && text.length > 10, `the refusal must tell the model why: ${show(result.content)}`);
-      assert.match(text, reason, `read ${p} (${label}): the refusal must say why`);
+      assert.match(text, reason, `read ${p} (${label}): the refusal must match ${reason}; it says ${show(text)}`);
       assert.ok(!String(text).includes('outside the root\n') || label === 'a missing file', `the refusal leaked the file's content: ${show(text)}`);
       assert.ok(ms < 3000, `refusing ${label} took ${ms} ms`);
     });

@@ -101,7 +101,7 @@ describe('list and find', { concurrency: true }, () => {
       assert.equal(byName.structuredContent.total, POSIX ? 2 : 1, 'a name without / matches at any depth');
       const outsideFind = await call('find', { pattern: '*.c', path: t.outside });
       assert.equal(outsideFind.isError, true, 'a path outside the roots is refused');
-      assert.match(textOf(outsideFind), outsideRootsRe(t.outside, t.dir), 'the refusal says the path is outside the roots, naming them');
+      assert.match(textOf(outsideFind), outsideRootsRe(t.outside, t.dir), `the refusal must say the path is outside the roots, naming them; it says ${show(textOf(outsideFind))}`);
     } finally {
       await client.close().catch(() => {});
     }

@@ -82,7 +82,7 @@ describe('connect in the 2026-07-28 era (client 2.4.0, versionNegotiation auto)'
     test(`read refuses ${label} with isError`, async () => {
       const result = await client.callTool({ name: 'read', arguments: { file_path: p } }, CALL_OPTS);
       assert.equal(result.isError, true, `read ${p} (${label}) must be refused, got ${show(result).slice(0, 500)}`);
-      assert.match(result.content?.[0]?.text ?? '', reason, `read ${p} (${label}): the refusal must say why`);
+      assert.match(result.content?.[0]?.text ?? '', reason, `read ${p} (${label}): the refusal must match ${reason}; it says ${show(result.content?.[0]?.text)}`);
     });
   }
 

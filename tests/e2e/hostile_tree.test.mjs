@@ -25,13 +25,14 @@ function startSwapper(root, name, outside) {
     const real = path.join(root, name), hold = path.join(root, name + '.hold'), link = path.join(root, name + '.link');
     try { fs.symlinkSync(outside, link); } catch {}
     const flip = (from, to) => { try { fs.renameSync(from, to); Atomics.add(shared, 0, 1); } catch {} };
-    // Each state lasts a random while (up to half a millisecond), so requests meet each of them.
-    const dwell = () => Atomics.wait(shared, 1, 0, Math.random() * 0.5);
+    // Each state lasts a random while (the symlink up to half a millisecond, the folder up to
+    // two, as most edits are refused otherwise), so requests meet each of them.
+    const dwell = (ms) => Atomics.wait(shared, 1, 0, Math.random() * ms);
     while (Atomics.load(shared, 1) === 0) {
       flip(real, hold); flip(link, real);  // now a symlink to outside
-      dwell();
+      dwell(0.5);
       flip(real, link); flip(hold, real);  // now the folder again
-      dwell();
+      dwell(2);
     }`, { eval: true, workerData: { root, name, outside, shared } });
   const ended = new Promise((resolve) => worker.on('exit', resolve));
   return {
@@ -110,6 +111,10 @@ test('a folder swapped for a symlink to outside during 1,500 edits and reads: no
   assert.deepEqual(others, [], `edits ended in ways not expected here: ${seen}`);
   assert.ok(outcomes.get('written') > 0, `no edit succeeded: the folder was never seen as itself (${seen})`);
   assert.ok(outcomes.get('outside the roots') > 0, `no edit was refused as leading outside the roots: the symlink was never seen (${seen})`);
+  // And some edits were caught in the race itself: the folder flipped between the server's check
+  // of the path and its open (or between its read and its write).
+  const caught = (outcomes.get('changed after it was checked') ?? 0) + (outcomes.get('replaced while prepared') ?? 0);
+  assert.ok(caught > 0, `no edit met a flip between the check and the open: the race was not exercised (${seen})`);
   // Every edit reported written is on disk inside the root, and no other.
   const real = path.join(root, fs.existsSync(path.join(root, 'real.hold')) ? 'real.hold' : 'real');
   const editedInside = [];

@@ -56,7 +56,7 @@ async function answeredTwice(first, second, together) {
     const r = (await s.response(1)).result;
     if (!together) s.send(answerLine(ask.id, second));
     assert.deepEqual((await s.request(2, 'ping')).result, {}, `${label}: ping after both answers`);
-    await sleep(50);
+    await sleep(50);  // deliberate: a window in which a write the second answer wrongly caused would land
 
     const decided = ANSWERS[first].writes;
     if (decided) {

@@ -247,7 +247,7 @@ describe('SDK 1.32.2 with elicitation: the answers', { concurrency: true }, () =
       const ms = Date.now() - t0;
       assertRefused(r, 'unanswered approval', /no answer|timed? ?out|time/i);
       assert.ok(ms >= 900 && ms < 5000, `the refusal must come about 1 s after asking (--approval-timeout 1), came after ${ms} ms`);
-      await sleep(300);
+      await sleep(300);  // deliberate: a window in which a write after the timeout would land
       assertFile(f['target.txt'], ORIGINAL, 'after the approval timed out');
     } finally {
       conn = await s.finish();
@@ -279,7 +279,7 @@ describe('SDK 1.32.2 with elicitation: the answers', { concurrency: true }, () =
       const aborted = await Promise.race([handlerAborted, sleep(3000).then(() => false)]);
       assert.equal(aborted, true, 'within 3 s of the client cancelling the tools/call, the server must cancel its elicitation (notifications/cancelled)');
       assert.deepEqual(await s.client.ping(CALL), {}, 'ping after the cancel');
-      await sleep(300);
+      await sleep(300);  // deliberate: a window in which a write after the cancel would land
       assertFile(f['target.txt'], ORIGINAL, 'after the call was cancelled');
     } finally {
       conn = await s.finish();
@@ -468,7 +468,7 @@ describe('raw lines: timing around a pending approval', { concurrency: true }, (
       // the human clicks Apply too late
       s.send({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept', content: { decision: 'apply' } } });
       assert.deepEqual((await s.request(6, 'ping')).result, {}, 'ping after the late answer');
-      await sleep(300);
+      await sleep(300);  // deliberate: a window in which a reply or a write caused by the late answer would come
       assert.equal(replyTo(s, 5), undefined, `a cancelled tools/call gets no response, got ${show(replyTo(s, 5)?.msg)}`);
       assertFile(f['target.txt'], ORIGINAL, 'after cancel + late apply');
       // the lane is free: the next edit of the same file asks afresh and is written when applied
@@ -502,7 +502,7 @@ describe('raw lines: timing around a pending approval', { concurrency: true }, (
       assertFile(f['two.txt'], 'alpha\nBETA\n', 'two.txt while one.txt waits');
       // an edit of the same file waits: no form, no reply while the first is pending
       s.send(callLine(14, 'edit', { file_path: f['one.txt'], old_string: 'three', new_string: 'THREE' }));
-      await sleep(400);
+      await sleep(400);  // deliberate: a window in which a second edit that did not wait would ask or answer
       const early = s.unconsumed().filter((m) => isElicit(m) || m?.id === 14);
       assert.deepEqual(early, [], `a second edit of one.txt must wait for the first's approval; the server sent ${show(early).slice(0, 400)}`);
       assertFile(f['one.txt'], ORIGINAL, 'one.txt while its approval waits');

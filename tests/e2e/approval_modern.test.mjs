@@ -253,14 +253,14 @@ describe('client 2.4.0 through MRTR: the answers', { concurrency: true }, () => 
     const ac = new AbortController();
     s.answer = async () => {
       ac.abort('the user pressed stop');
-      await sleep(50);
+      await sleep(50);  // the scenario: the human is still looking at the form when the call is aborted
       return APPLY;
     };
     let calls;
     try {
       await assert.rejects(s.client.callTool({ name: 'edit', arguments: EDIT_ARGS(f['target.txt']) }, { ...CALL, signal: ac.signal }),
         'an aborted call must reject on the client side');
-      await sleep(200);
+      await sleep(200);  // deliberate: a window in which a retry that reached the server would write
       assertFile(f['target.txt'], ORIGINAL, 'after the aborted MRTR call');
     } finally {
       calls = await s.finish();
@@ -395,7 +395,7 @@ describe('raw lines: requestState is attacker-controlled', { concurrency: true }
     await withRaw('expired state', ['--root', f.dir, '--no-fsync', '--approval-timeout', '1'], async (s) => {
       const args = EDIT_ARGS(f['target.txt']);
       const { key, state } = assertInputRequired(await call(s, 'edit', args), 'first leg');
-      await sleep(1500);
+      await sleep(1500);  // the scenario: the retry comes after the 1 s --approval-timeout
       const r = await call(s, 'edit', args, { inputResponses: { [key]: APPLY }, requestState: state });
       assertRefused(r, 'retry after the requestState expired', /expired/i);
       assertFile(f['target.txt'], ORIGINAL, 'after the expired retry');

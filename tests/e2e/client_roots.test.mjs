@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  SERVED_TOOLS, RawSession, assertNoProblems, makeTempDir, modernMeta, requireBinary, show, withRawSession,
+  SERVED_TOOLS, RawSession, assertNoProblems, makeTempDir, modernMeta, pollUntil, requireBinary, show, withRawSession,
 } from './helpers.mjs';
 
 requireBinary();
@@ -49,6 +49,7 @@ describe('one roots/list at a time', () => {
       read(s, 2, 'b.txt');
       read(s, 3, 'c.txt');
       const ask = await s.next(isRootsList, { what: 'a roots/list request' });
+      // Deliberate: a window in which a second roots/list, if the calls did not share one, would come.
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(rootsListsSent(s), 1, 'three calls in flight before the roots are known must share one roots/list');
       answerRoots(s, ask, [root]);
@@ -82,7 +83,7 @@ describe('one roots/list at a time', () => {
       const second = await s.next(isRootsList, { what: 'a roots/list from the waiting call' });
       answerRoots(s, second, [root]);
       await assertReadOk(s, 2, 'alpha', 'the waiting call');
-      await new Promise((r) => setTimeout(r, 100));
+      await s.request(90, 'ping');  // anything sent before this reply has arrived
       assert.equal(s.messages.filter((m) => m.msg?.id === 1 && !('method' in m.msg)).length, 0, 'a cancelled call gets no reply');
     });
   });
@@ -144,8 +145,7 @@ describe('client roots and --root', () => {
       assert.ok(textOf(refused).includes(`this server's --root; the client's roots (${elsewhere}) are outside it`),
         `the refusal must name both sets: ${show(textOf(refused))}`);
       assert.equal(fs.readFileSync(path.join(elsewhere, 'x.txt'), 'utf8'), 'elsewhere\n');
-      await new Promise((r) => setTimeout(r, 100));
-      assert.ok(s.stderr.text.includes(note), `the log must say it too; stderr:\n${s.stderr.text.slice(-1500)}`);
+      await pollUntil(() => s.stderr.text.includes(note), { what: () => `the log to say it too; stderr:\n${s.stderr.text.slice(-1500)}` });
       assert.equal(s.stderr.text.split(note).length - 1, 1, 'logged once');
     });
   });
@@ -185,6 +185,7 @@ describe('a --root that does not exist is served', () => {
     const problem = `mcp-edit is misconfigured: --root ${missing} does not exist. Fix the server's arguments in the host's configuration`;
     const project = dirWith({ 'a.txt': 'alpha\n' });
     await withServer('missing --root, legacy', ['--root', missing, '--no-fsync'], async (s) => {
+      s.expectLog(/^\S+ error mcp-edit is misconfigured: --root \S+ does not exist\. /);
       const init = await s.initialize('2025-11-25', ROOTS_CAPS);
       assert.ok(init.instructions?.startsWith(problem), `instructions must lead with the problem: ${show(init.instructions)}`);
       const list = await s.request(1, 'tools/list');
@@ -204,6 +205,7 @@ describe('a --root that does not exist is served', () => {
     const missing = path.join(makeTempDir(), 'does-not-exist');
     const problem = `mcp-edit is misconfigured: --root ${missing} does not exist.`;
     await withServer('missing --root, modern', ['--root', missing], async (s) => {
+      s.expectLog(/^\S+ error mcp-edit is misconfigured: --root \S+ does not exist\. /);
       const d = await s.request(1, 'server/discover', { _meta: modernMeta() });
       assert.ok(d.result?.instructions?.startsWith(problem), show(d));
       const r = await s.request(2, 'tools/call', { name: 'edit', arguments: {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
-import { BINARY, makeTempDir, requireBinary } from './helpers.mjs';
+import { BINARY, makeTempDir, requireBinary, serverOf } from './helpers.mjs';
 
 const FILES = 4;
 const ROUNDS = 12;
@@ -27,6 +27,7 @@ test('SIGKILL during a stream of writes leaves each file old or new, never parti
   for (let round = 0; round < ROUNDS; round++) {
     const child = spawn(BINARY, ['--root', root, '--log-level', 'off'], { stdio: ['pipe', 'pipe', 'ignore'] });
     child.stdin.on('error', () => {});
+    serverOf(child).expectExit({ code: null, signal: 'SIGKILL' }, 'the test kills it with SIGKILL mid-write');
     // The kill lands a random moment after the first write was answered, so writes are in flight
     // however fast or slow the build (sanitizers) is.
     const firstWrite = new Promise((resolve) => {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
-import { RawSession, makeTempDir, show, sleep } from './helpers.mjs';
+import { RawSession, makeTempDir, pollUntil, show, sleep } from './helpers.mjs';
 
 const call = (id, name, args) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 const ok = (r) => r.result && !r.result.isError;
@@ -48,14 +48,16 @@ test('a folder lock held by another process: ping, reads and writes elsewhere an
   fs.writeFileSync(waiting, 'one\ntwo\n');
   fs.writeFileSync(path.join(root, 'locked', 'b.txt'), 'beside\n');
   fs.writeFileSync(path.join(root, 'other', 'c.txt'), 'elsewhere\n');
-  const s = new RawSession(['--root', root, '--approval', 'auto', '--no-fsync', '--log-level', 'off'], { label: 'lock-wait' });
+  // Warnings on: the server says when an edit has waited a second for a folder lock.
+  const s = new RawSession(['--root', root, '--approval', 'auto', '--no-fsync', '--log-level', 'warn'], { label: 'lock-wait' });
   // The lock as this server takes it (a file in the folder) and as earlier versions took it (the
   // folder itself): whichever the server waits for, it is held.
   const holder = await holdLocks([path.join(root, 'locked', '.mcp-edit-lock'), path.join(root, 'locked')]);
   try {
     await s.initialize();
     s.send(call(10, 'edit', { file_path: 'locked/a.txt', old_string: 'two', new_string: 'TWO' }));
-    await sleep(300);  // the edit is waiting for the lock by now
+    await pollUntil(() => /^\S+ warning edit: waiting for the lock of the folder /m.test(s.stderr.text),
+      { what: () => `the server to log that the edit waits for the folder lock; stderr: ${s.stderr.text}` });
     const pings = [];
     for (let i = 0; i < 5; i++) {
       const { r, ms } = await timed(s, 20 + i, 'ping', {});
@@ -81,8 +83,10 @@ test('a folder lock held by another process: ping, reads and writes elsewhere an
 
     // Cancelled while it waits; then the lock comes free: nothing is written, and no reply comes.
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 10, reason: 'the user pressed stop' } });
-    await sleep(200);
+    await s.request(35, 'ping');  // the cancel has been read (messages are read in order)
     holder.release();
+    // Deliberate: a window in which an edit that ignored its cancel would take the freed lock and
+    // write (the server retries a held lock every few tens of milliseconds).
     await sleep(700);
     assert.equal(fs.readFileSync(waiting, 'utf8'), 'one\ntwo\n', 'the cancelled edit was written once the lock was freed');
     const replies = s.messages.filter((m) => m.msg && m.msg.id === 10);

@@ -10,10 +10,12 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { after, afterEach, beforeEach } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -63,6 +65,7 @@ process.on('exit', () => {
 export function makeTempDir(prefix = 'mcp-edit-e2e-') {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
   tempDirs.push(dir);
+  if (prefix.includes('tap')) tapDirs.push({ dir, test: currentTest() });
   return dir;
 }
 
@@ -107,6 +110,7 @@ export function writeFixtures(dir) {
 /**
  * Paths `read` must refuse, all created for real: a file outside the root (absolute,
  * through `..`, through a symlink), a directory, a FIFO (refused without blocking), a missing file.
+ * Each case is [label, path, what the refusal's text must match].
  */
 export function makeBoundaryCases(root) {
   const outside = makeTempDir('mcp-edit-e2e-outside-');
@@ -116,20 +120,27 @@ export function makeBoundaryCases(root) {
   fs.mkdirSync(dir, { recursive: true });
   const link = path.join(root, 'escape-link.txt');
   fs.symlinkSync(secret, link);
+  const missing = path.join(root, 'does-not-exist.txt');
   const cases = [
-    ['absolute path outside the root', secret],
-    ['".." out of the root', path.join(root, '..', path.basename(outside), 'secret.txt')],
-    ['symlink escaping the root', link],
-    ['a directory', dir],
-    ['a missing file', path.join(root, 'does-not-exist.txt')],
+    ['absolute path outside the root', secret, outsideRootsRe(secret, root)],
+    ['".." out of the root', path.join(root, '..', path.basename(outside), 'secret.txt'), outsideRootsRe(secret, root)],
+    ['symlink escaping the root', link, outsideRootsRe(link, root)],
+    ['a directory', dir, new RegExp(`${escapeRe(dir)} is a directory`)],
+    ['a missing file', missing, new RegExp(`File not found: ${escapeRe(missing)}`)],
   ];
   if (process.platform !== 'win32') {
     const fifo = path.join(root, 'a-fifo');
     execFileSync('mkfifo', [fifo]);
-    cases.push(['a FIFO (must not block)', fifo]);
+    cases.push(['a FIFO (must not block)', fifo, new RegExp(`${escapeRe(fifo)} is a FIFO`)]);
   }
   return cases;
 }
+
+/** `s` as a literal inside a RegExp. */
+export const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The refusal of a path outside the roots: it names the path (as shown) and the roots. */
+export const outsideRootsRe = (shown, ...roots) => new RegExp(`Refused: ${escapeRe(shown)} is outside the allowed roots \\(${roots.map(escapeRe).join(', ')}\\)`);
 
 /** The file facts, computed from the raw bytes alone. */
 export function analyzeBytes(bytes) {
@@ -617,21 +628,27 @@ export class ConnectionValidator {
 // ---------------------------------------------------------------------------------------------
 // Transcripts written by tap.mjs
 
-/** Reads every tap-*.jsonl in `dir`: [{file, entries: [{dir, bytes, t}], exit}] (one per process). */
+/**
+ * Reads every tap-*.jsonl in `dir`: [{file, entries: [{dir, bytes, t}], stderr, exit}] (one per
+ * process; `stderr` is the server's stderr text, `exit` its {code, signal} or undefined).
+ */
 export function readTapDir(dir) {
-  const out = [];
-  for (const f of fs.readdirSync(dir).filter((n) => /^tap-\d+\.jsonl$/.test(n)).sort()) {
-    const entries = [];
-    let exit;
-    for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n')) {
-      if (!line) continue;
-      const e = JSON.parse(line);
-      if (e.dir === 'exit') exit = e;
-      else entries.push({ dir: e.dir, t: e.t, bytes: Buffer.from(e.b64, 'base64'), unterminated: !!e.unterminated });
-    }
-    out.push({ file: f, entries, exit });
+  return fs.readdirSync(dir).filter((n) => /^tap-\d+\.jsonl$/.test(n)).sort()
+    .map((f) => ({ file: f, ...readTapFile(path.join(dir, f)) }));
+}
+
+function readTapFile(file) {
+  const entries = [];
+  let exit;
+  let stderr = '';
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line);
+    if (e.dir === 'exit') exit = e;
+    else if (e.dir === 'err') stderr += Buffer.from(e.b64, 'base64').toString('utf8') + (e.unterminated ? '' : '\n');
+    else entries.push({ dir: e.dir, t: e.t, bytes: Buffer.from(e.b64, 'base64'), unterminated: !!e.unterminated });
   }
-  return out;
+  return { entries, stderr, exit };
 }
 
 /** Validates every transcript in a tap dir; returns {connections, problems}. */
@@ -651,7 +668,7 @@ export function validateTapDir(dir) {
       }
     }
     problems.push(...v.problems);
-    connections.push({ file: t.file, validator: v, messages, exit: t.exit });
+    connections.push({ file: t.file, validator: v, messages, exit: t.exit, stderr: t.stderr });
   }
   return { connections, problems };
 }
@@ -754,6 +771,338 @@ export function assertReadTool(tools, label) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Every server process a test file starts is checked when the file ends
+//
+// spawn() is wrapped (the CommonJS export, which cross-spawn and so both SDK transports call, and
+// the ES named export, re-synced) so that any process that is the server binary, or runs it (tap.mjs,
+// `sh -c ... exec BINARY`), is registered with the test that started it. A root after() hook,
+// registered after the test file's own hooks so it runs last, waits for every one to end and fails
+// the file unless each exited 0 with nothing but non-error log lines on its stderr; a server that a
+// client process started out of our sight (the Inspector CLI) is checked from its tap transcript.
+// A test that kills or crashes a server on purpose says what exit it expects (`expectExit`), and
+// one whose server logs an error on purpose says which (`allowLog`).
+
+// `2026-11-29T03:24:49.239 info message`
+const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3} (trace|debug|info|notice|warn|warning|error|critical) /;
+const ERROR_LEVEL = new Set(['error', 'critical']);
+const CLEAN_EXIT = Object.freeze({ code: 0, signal: null });
+const STDERR_KEEP = 4 * 1024 * 1024;
+
+const servers = [];
+const tapDirs = [];
+// The tests running now (several when a suite runs its tests concurrently): name -> count.
+const runningTests = new Map();
+function currentTest() {
+  const names = [...runningTests.keys()];
+  if (names.length === 0) return '(outside any test: a before/after hook)';
+  return names.length === 1 ? show(names[0]) : `one of ${names.length} tests running then: ${names.map(show).join(' | ')}`;
+}
+
+/** Where in a test file the spawn came from: `name.test.mjs:LINE`, innermost first. */
+function callSite() {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 200;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  const sites = [...new Set([...stack.matchAll(/([^/\\\s(]+\.test\.mjs):(\d+)/g)].map((m) => `${m[1]}:${m[2]}`))];
+  return sites.length ? sites.slice(0, 3).join(' < ') : '(no test file on the stack)';
+}
+
+/** The problems with one server's stderr: lines that are not log lines, error lines not allowed. */
+export function stderrProblems(text, allowed = []) {
+  const problems = [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (const line of lines) {
+    if (allowed.some((re) => re.test(line))) continue;
+    const m = LOG_LINE.exec(line);
+    if (!m) problems.push(`not a log line on stderr: ${show(short(line, 400))}`);
+    else if (ERROR_LEVEL.has(m[1])) problems.push(`${m[1]} logged: ${show(short(line, 400))}`);
+  }
+  return problems;
+}
+
+/** One server process started by a test (directly, behind tap.mjs, or through a launcher). */
+export class ServerProcess {
+  constructor(child, { kind, tapFile, label, test = currentTest(), where = callSite() }) {
+    this.child = child;
+    this.kind = kind;
+    this.tapFile = tapFile;
+    this.label = label;
+    this.test = test;
+    this.where = where;
+    this.expected = CLEAN_EXIT;
+    this.expectedWhy = 'a server the test did not kill must exit 0';
+    this.allowed = [];
+    this.required = [];
+    this.stderrText = '';
+    this.exit = undefined;
+    if (child) {
+      child.stderr?.on('data', (c) => {
+        if (this.stderrText.length < STDERR_KEEP) this.stderrText += c.toString('utf8');
+      });
+      this.closed = new Promise((resolve) => child.on('close', (code, signal) => {
+        this.exit = { code, signal };
+        resolve();
+      }));
+      child.on('error', (e) => { this.spawnError = e; });
+    }
+  }
+
+  get name() {
+    return `server ${show(this.label)} (pid ${this.child?.pid ?? '?'}, started in test ${this.test} at ${this.where})`;
+  }
+
+  /**
+   * The exit this server must end with instead of 0: {code, signal}, or a function of the exit
+   * returning true when it is right. `why` says why (shown on failure).
+   */
+  expectExit(expected, why) {
+    this.expected = expected;
+    this.expectedWhy = why;
+    return this;
+  }
+
+  /** Stderr lines matching `re` are allowed (an error the test may provoke). */
+  allowLog(re) {
+    this.allowed.push(re);
+    return this;
+  }
+
+  /** The test provokes an error on purpose: a stderr line must match `re` (and is allowed). */
+  expectLog(re) {
+    this.allowed.push(re);
+    this.required.push(re);
+    return this;
+  }
+
+  /** The server's own exit and stderr: from the tap transcript when it ran behind tap.mjs. */
+  outcome() {
+    if (this.kind !== 'tap') return { exit: this.exit, stderr: this.stderrText };
+    let t;
+    try {
+      t = readTapFile(this.tapFile);
+    } catch (e) {
+      return { exit: undefined, stderr: '', missing: `no tap transcript ${this.tapFile} (${e.message}); the tap ended ${show(this.exit)}` };
+    }
+    return { exit: t.exit && { code: t.exit.code, signal: t.exit.signal }, stderr: t.stderr,
+      missing: t.exit ? undefined : `the tap transcript records no exit: the tap itself ended ${show(this.exit)}, so the server's end is unknown` };
+  }
+
+  problems() {
+    if (this.spawnError) return [`could not start: ${this.spawnError.message}`];
+    const { exit, stderr, missing } = this.outcome();
+    const p = [];
+    if (missing) p.push(missing);
+    else if (typeof this.expected === 'function' ? !this.expected(exit) : !isDeepStrictEqual(exit, this.expected)) {
+      p.push(`exited ${show(exit)}, expected ${typeof this.expected === 'function' ? `(${this.expectedWhy})` : `${show(this.expected)} (${this.expectedWhy})`}`);
+    }
+    p.push(...stderrProblems(stderr, this.allowed));
+    for (const re of this.required) {
+      if (!stderr.split('\n').some((l) => re.test(l))) p.push(`no stderr line matches ${re}, which the test expects`);
+    }
+    const tail = stderr.trim() ? stderr.slice(-1200).replace(/\n$/, '').replace(/^/gm, '      | ') : '      (empty)';
+    return p.length ? [`${this.name}:\n      ${p.slice(0, 10).join('\n      ')}\n    stderr tail:\n${tail}`] : [];
+  }
+}
+
+const childProcess = createRequire(import.meta.url)('node:child_process');
+const realSpawn = childProcess.spawn;
+
+/** 'direct' when `command args` runs the server binary itself, 'tap' behind tap.mjs, else null. */
+function serverKind(command, args) {
+  if (path.resolve(String(command)) === BINARY) return 'direct';
+  if (!Array.isArray(args)) return null;
+  if (args[0] === TAP && path.resolve(String(args[2])) === BINARY) return 'tap';
+  if (args.some((a) => typeof a === 'string' && path.resolve(a) === BINARY)) return 'direct';
+  return null;
+}
+
+childProcess.spawn = function spawnWatched(command, args, options) {
+  if (!Array.isArray(args)) return realSpawn.apply(this, arguments);
+  const kind = serverKind(command, args);
+  if (!kind) return realSpawn.call(this, command, args, options);
+  // The server's stderr must come to us: an inherited one is piped and passed on.
+  const opts = { ...options };
+  const stdio = typeof opts.stdio === 'string' ? [opts.stdio, opts.stdio, opts.stdio] : [...(opts.stdio ?? ['pipe', 'pipe', 'pipe'])];
+  const passOn = stdio[2] === undefined || stdio[2] === 'inherit' || stdio[2] === process.stderr || stdio[2] === 2;
+  if (passOn || stdio[2] === 'ignore' || stdio[2] === null) stdio[2] = 'pipe';
+  opts.stdio = stdio;
+  const child = realSpawn.call(this, command, args, opts);
+  if (passOn) child.stderr?.on('data', (c) => process.stderr.write(c));
+  watchServer(child, {
+    kind,
+    tapFile: kind === 'tap' && child.pid ? path.join(args[1], `tap-${child.pid}.jsonl`) : undefined,
+    label: kind === 'tap' ? `tap.mjs ${args.slice(3).join(' ')}` : `${path.basename(String(command))} ${args.join(' ')}`,
+  });
+  return child;
+};
+syncBuiltinESMExports();
+
+/**
+ * Registers a server process the wrapper cannot recognise (a launcher running a copy of the
+ * binary); its exit and stderr are checked when the file ends. Returns its ServerProcess.
+ */
+export function watchServer(child, { kind = 'direct', tapFile, label = 'server', test, where } = {}) {
+  const s = new ServerProcess(child, { kind, tapFile, label: short(label, 200), test, where });
+  servers.push(s);
+  return s;
+}
+
+/** The ServerProcess of a child process, a pid, a RawSession or an SDK transport (its pid). */
+export function serverOf(x) {
+  const pid = typeof x === 'number' ? x : x?.child?.pid ?? x?.pid;
+  const s = servers.find((r) => r.child?.pid === pid);
+  assert.ok(s, `no server process with pid ${pid} was started by this file (known: ${servers.map((r) => r.child?.pid).join(', ')})`);
+  return s;
+}
+
+/** Every server process this file has started so far. */
+export const startedServers = () => [...servers];
+
+beforeEach((t) => { runningTests.set(t.name, (runningTests.get(t.name) ?? 0) + 1); });
+afterEach((t) => {
+  const n = runningTests.get(t.name) - 1;
+  if (n > 0) runningTests.set(t.name, n);
+  else runningTests.delete(t.name);
+});
+
+async function checkServers() {
+  const deadline = Date.now() + 15000;
+  const problems = [];
+  const waitAll = Promise.all(servers.map((s) => s.closed));
+  let timer;
+  await Promise.race([waitAll, new Promise((r) => { timer = setTimeout(r, Math.max(0, deadline - Date.now())); })]);
+  clearTimeout(timer);
+  let indirect = 0;
+  const knownTaps = new Set(servers.filter((s) => s.tapFile).map((s) => s.tapFile));
+  for (const s of servers) {
+    if (!s.exit && !s.spawnError) {
+      s.child.kill('SIGKILL');
+      problems.push(`${s.name}: still running when the file ended (killed now)`);
+      continue;
+    }
+    problems.push(...s.problems());
+  }
+  // Servers a client process started (the Inspector CLI): only their tap transcripts tell.
+  for (const { dir, test } of tapDirs) {
+    let files = [];
+    try { files = fs.readdirSync(dir).filter((n) => /^tap-\d+\.jsonl$/.test(n)); } catch { continue; }
+    for (const f of files) {
+      const file = path.join(dir, f);
+      if (knownTaps.has(file)) continue;
+      indirect++;
+      const s = new ServerProcess(null, { kind: 'tap', tapFile: file, label: `started by a client process, transcript ${file}`, test, where: 'a client process' });
+      s.exit = { code: null, signal: null };
+      problems.push(...s.problems());
+    }
+  }
+  if (problems.length) {
+    assert.fail(`${problems.length} server process(es) of this file did not end as expected (of ${servers.length} started by the tests and ${indirect} by client processes):\n  - ${problems.slice(0, 12).join('\n  - ')}`
+      + (problems.length > 12 ? `\n  ... and ${problems.length - 12} more` : ''));
+  }
+}
+// Queued so that it is registered after the test file's own root hooks (which close shared
+// sessions) and runs last.
+queueMicrotask(() => after(checkServers));
+
+// ---------------------------------------------------------------------------------------------
+// Watching a server's work from outside (Linux /proc): what a cancellation really stopped
+
+/** The pids of `pid`'s children ([] once it is gone). */
+export function childPids(pid) {
+  const out = [];
+  let tasks = [];
+  try { tasks = fs.readdirSync(`/proc/${pid}/task`); } catch { return out; }
+  for (const task of tasks) {
+    try {
+      const text = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (text) out.push(...text.split(/\s+/).map(Number));
+    } catch { /* the thread ended */ }
+  }
+  return out;
+}
+
+/** Every descendant of `pid`: [{pid, cmdline}] (cmdline's arguments joined with spaces). */
+export function descendants(pid) {
+  const out = [];
+  for (const c of childPids(pid)) {
+    let cmdline = '';
+    try { cmdline = fs.readFileSync(`/proc/${c}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' '); } catch { continue; }
+    out.push({ pid: c, cmdline }, ...descendants(c));
+  }
+  return out;
+}
+
+/** True while `pid` exists and is not a zombie. */
+export function processRuns(pid) {
+  try {
+    return !/^\d+ \(.*\) [ZX] /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** CPU time `pid` has spent (utime + stime) in clock ticks (1/100 s). */
+export function cpuTicks(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Polls `probe` every `every` ms until it returns a truthy value, which it returns; fails after
+ * `timeout` ms saying `what` (a string, or a function called then).
+ */
+export async function pollUntil(probe, { timeout = 10000, every = 20, what = 'the condition' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() >= deadline) assert.fail(`timed out after ${timeout} ms waiting for ${typeof what === 'function' ? what() : what}`);
+    await sleep(every);
+  }
+}
+
+/** The server process behind a tap.mjs process (its only child), once it runs. */
+export const serverBehindTap = (tapPid) =>
+  pollUntil(() => childPids(tapPid)[0], { what: `the server process under tap pid ${tapPid}` });
+
+/**
+ * Waits until `pid` is busy: it has spent `ticks` of CPU since `since` (a cpuTicks reading).
+ * Fails after `timeout` ms saying how much it spent.
+ */
+export async function waitForCpu(pid, since, ticks, { timeout = 20000, what = 'the work' } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const spent = cpuTicks(pid) - since;
+    if (spent >= ticks) return spent;
+    if (Date.now() >= deadline) assert.fail(`${what}: pid ${pid} spent only ${spent / 100} s of CPU in ${timeout} ms, expected ${ticks / 100} s`);
+    await sleep(20);
+  }
+}
+
+/**
+ * Waits until `pid` goes quiet: some `quiet` ms in which it spent at most `maxTicks` of CPU.
+ * Fails after `timeout` ms with the CPU it spent meanwhile: its work did not stop.
+ */
+export async function waitForIdle(pid, { timeout = 5000, quiet = 400, maxTicks = 5, what = 'the server' } = {}) {
+  const start = Date.now();
+  const first = cpuTicks(pid);
+  const samples = [{ t: start, ticks: first }];
+  for (;;) {
+    await sleep(50);
+    const now = { t: Date.now(), ticks: cpuTicks(pid) };
+    samples.push(now);
+    const old = samples.filter((x) => now.t - x.t >= quiet).pop();
+    if (old && now.ticks - old.ticks <= maxTicks) return now.ticks - first;
+    if (now.t - start >= timeout) {
+      assert.fail(`${what} (pid ${pid}) did not go quiet within ${timeout} ms: it spent ${(now.ticks - first) / 100} s of CPU meanwhile, `
+        + `${(now.ticks - (old ?? samples[0]).ticks) / 100} s in the last ${now.t - (old ?? samples[0]).t} ms: its work goes on`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Talking to the binary directly
 
 /**
@@ -768,6 +1117,9 @@ export class RawSession {
     this.waiters = [];
     this.started = Date.now();
     this.child = spawn(BINARY, args, { stdio: ['pipe', 'pipe', 'pipe'], cwd });
+    // Checked when the file ends (exit 0, no error logged) unless the test says otherwise.
+    this.server = serverOf(this.child);
+    this.server.label = label;
     this.stderr = drain(this.child.stderr);
     this.child.stdin.on('error', () => {});
     let pending = Buffer.alloc(0);
@@ -865,8 +1217,28 @@ export class RawSession {
     return exit;
   }
 
+  /** SIGKILL, which the file's final check then expects as this server's end. */
   kill() {
+    this.server.expectExit({ code: null, signal: 'SIGKILL' }, 'the test killed it with SIGKILL (RawSession.kill)');
     if (!this.exit) this.child.kill('SIGKILL');
+  }
+
+  /** See ServerProcess.expectExit: the exit the test causes on purpose. */
+  expectExit(expected, why) {
+    this.server.expectExit(expected, why);
+    return this;
+  }
+
+  /** See ServerProcess.allowLog: an error the test provokes on purpose. */
+  allowLog(re) {
+    this.server.allowLog(re);
+    return this;
+  }
+
+  /** See ServerProcess.expectLog: an error the test provokes on purpose and must see logged. */
+  expectLog(re) {
+    this.server.expectLog(re);
+    return this;
   }
 }
 

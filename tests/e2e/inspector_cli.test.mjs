@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
   BINARY, TAP, assertNoProblems, assertReadResult, assertReadTool, makeTempDir, requireBinary,
-  validateTapDir, writeFixtures, show, inspectorBin,
+  validateTapDir, writeFixtures, show, inspectorBin, outsideRootsRe,
 } from './helpers.mjs';
 
 requireBinary();
@@ -80,6 +80,7 @@ describe('MCP Inspector CLI', () => {
     const run = await inspector(['--method', 'tools/call', '--tool-name', 'read', '--tool-arg', 'file_path=/etc/hostname']);
     const out = parseOutput(run, 'tools/call read outside the root');
     assert.equal(out.isError, true, `outside the root must be isError: ${run.stdout.slice(0, 500)}`);
+    assert.match(out.content?.[0]?.text ?? '', outsideRootsRe('/etc/hostname', root), `the refusal must say the path is outside the root, naming it; it says ${show(out.content?.[0]?.text)}`);
     checkTranscript(run, 'tools/call read outside the root');
   });
 });

@@ -83,7 +83,7 @@ describe('read through the SDK 1.32.2 client', () => {
     assertReadResult(result, fx, { file_path: 'crlf.txt' }, 'relative crlf.txt');
   });
 
-  for (const [label, p] of boundary) {
+  for (const [label, p, reason] of boundary) {
     test(`read refuses ${label} with isError`, async () => {
       const t0 = Date.now();
       const result = await client.callTool({ name: 'read', arguments: { file_path: p } }, undefined, CALL_OPTS);
@@ -91,6 +91,7 @@ describe('read through the SDK 1.32.2 client', () => {
       assert.equal(result.isError, true, `read ${p} (${label}) must be refused with isError: true, got ${show(result).slice(0, 500)}`);
       const text = result.content?.[0]?.text;
       assert.ok(typeof text === 'string' && text.length > 10, `the refusal must tell the model why: ${show(result.content)}`);
+      assert.match(text, reason, `read ${p} (${label}): the refusal must match ${reason}; it says ${show(text)}`);
       assert.ok(!String(text).includes('outside the root\n') || label === 'a missing file', `the refusal leaked the file's content: ${show(text)}`);
       assert.ok(ms < 3000, `refusing ${label} took ${ms} ms`);
     });

@@ -1,7 +1,8 @@
 // list and find through the official SDK 1.x client: the outline and find's globs on a tree with
 // CRLF and non-UTF-8 names and content, symlinks in and out of the roots, ignored paths (named,
 // or only counted under --ignore-reads), a 20,000-file tree that stays under the output budget
-// and says what it left out, and a cancelled walk (notifications/cancelled) of a big tree.
+// and says what it left out, and a cancelled walk (notifications/cancelled) of a big tree that
+// must really stop (the server's CPU time, from /proc, stops growing).
 // Every server line is validated against the MCP schema, structuredContent against outputSchema.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -10,7 +11,8 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  assertNoProblems, drain, makeTempDir, outputValidator, requireBinary, show, tappedServer, textOf, validateTapDir,
+  assertNoProblems, cpuTicks, drain, outsideRootsRe, makeTempDir, outputValidator, requireBinary, serverBehindTap, show, tappedServer, textOf,
+  validateTapDir, waitForCpu, waitForIdle,
 } from './helpers.mjs';
 
 requireBinary();
@@ -61,7 +63,7 @@ async function connect(root, args = []) {
     }
     return r;
   };
-  return { client, call, tap, tools };
+  return { client, call, tap, tools, tr };
 }
 
 describe('list and find', { concurrency: true }, () => {
@@ -99,6 +101,7 @@ describe('list and find', { concurrency: true }, () => {
       assert.equal(byName.structuredContent.total, POSIX ? 2 : 1, 'a name without / matches at any depth');
       const outsideFind = await call('find', { pattern: '*.c', path: t.outside });
       assert.equal(outsideFind.isError, true, 'a path outside the roots is refused');
+      assert.match(textOf(outsideFind), outsideRootsRe(t.outside, t.dir), `the refusal must say the path is outside the roots, naming them; it says ${show(textOf(outsideFind))}`);
     } finally {
       await client.close().catch(() => {});
     }
@@ -152,24 +155,36 @@ describe('list and find', { concurrency: true }, () => {
     assertNoProblems(validateTapDir(tap).problems, 'huge tree');
   });
 
-  test('notifications/cancelled stops a walk of a big tree; the server answers the next call', async () => {
+  test('notifications/cancelled stops a walk of a big tree: the server spends no more CPU on it; it answers the next call', async () => {
+    // A walk that takes half a minute of CPU here: 3,000 files in 10 nested folders, each folder
+    // with a .gitignore of 10,000 rules (the most one file may hold), so a file is matched against
+    // tens of thousands of rules. Cancelled once the server is seen working on it, the walk must
+    // stop: the server goes quiet within seconds, long before the walk could have ended on its own.
     const dir = makeTempDir();
+    const rules = [];
+    for (let i = 0; i < 10000; i++) rules.push(`*never${i}*[0-9]x.txt`);
+    const ignore = rules.join('\n') + '\n';
+    fs.writeFileSync(path.join(dir, '.gitignore'), ignore);
     let deep = dir;
     for (let d = 0; d < 10; d++) {
       deep = path.join(deep, `level${d}`);
       fs.mkdirSync(deep);
-      for (let i = 0; i < 5000; i++) fs.writeFileSync(path.join(deep, `f${i}.txt`), "");
+      fs.writeFileSync(path.join(deep, '.gitignore'), ignore);
+      for (let i = 0; i < 300; i++) fs.writeFileSync(path.join(deep, `f${i}.txt`), '');
     }
-    const { client, call, tap } = await connect(dir);
+    const { client, call, tap, tr } = await connect(dir, ['--respect-gitignore']);
     try {
+      const server = await serverBehindTap(tr.pid);
+      const before = cpuTicks(server);
       const ac = new AbortController();
-      const pending = call('find', { pattern: '**/*.nothing' }, { signal: ac.signal });
-      // Cancelled at once, in the same tick: the SDK writes the request and then the cancel to the
-      // server's stdin before this test yields. A timer (even setImmediate) waited behind the other
-      // tests of this file, whose synchronous creation of 50,000 files held the event loop past
-      // the end of a 50 ms walk on a loaded CI machine, and the walk was answered before the cancel.
+      const pending = call('find', { pattern: '**/*.nothing' }, { signal: ac.signal, timeout: 120000 });
+      pending.catch(() => {});
+      // The walk is under way: the server has spent half a second of CPU on it.
+      await waitForCpu(server, before, 50, { what: 'the find walk' });
       ac.abort();
       await assert.rejects(pending, 'the cancelled call rejects on the client side');
+      const spent = await waitForIdle(server, { timeout: 5000, what: 'the server after the find was cancelled' });
+      console.log(`# CPU after the cancel until quiet: ${spent / 100} s`);
       const next = await call('list', { depth: 1 });
       assert.match(textOf(next), /level0\//);
     } finally {

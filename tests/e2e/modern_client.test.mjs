@@ -78,10 +78,11 @@ describe('connect in the 2026-07-28 era (client 2.4.0, versionNegotiation auto)'
     });
   }
 
-  for (const [label, p] of boundary) {
+  for (const [label, p, reason] of boundary) {
     test(`read refuses ${label} with isError`, async () => {
       const result = await client.callTool({ name: 'read', arguments: { file_path: p } }, CALL_OPTS);
       assert.equal(result.isError, true, `read ${p} (${label}) must be refused, got ${show(result).slice(0, 500)}`);
+      assert.match(result.content?.[0]?.text ?? '', reason, `read ${p} (${label}): the refusal must match ${reason}; it says ${show(result.content?.[0]?.text)}`);
     });
   }
 
@@ -111,8 +112,11 @@ describe('connect in the 2026-07-28 era (client 2.4.0, versionNegotiation auto)'
         assert.equal(msg.result.resultType, 'complete', `every result here must say resultType "complete": ${show(msg).slice(0, 300)}`);
       }
     }
+    // Both processes, the probe included, end with exit 0 (on EOF, or on the SIGTERM a client
+    // sends after its grace period): a signal is no clean end.
     for (const c of connections) {
-      assert.ok(c.exit && (c.exit.code === 0 || c.exit.signal), `server process ${c.file} did not end cleanly: ${show(c.exit)}; stderr:\n${stderr.text.slice(-1000)}`);
+      assert.deepEqual(c.exit && { code: c.exit.code, signal: c.exit.signal }, { code: 0, signal: null },
+        `server process ${c.file} did not exit 0: ${show(c.exit)}; its stderr:\n${c.stderr.slice(-1000)}`);
     }
     const calls = serverResults(tapDir, 'tools/call');
     assert.ok(calls.length >= READ_CASES.length, `expected at least ${READ_CASES.length} tools/call results, saw ${calls.length}`);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { BINARY, makeTempDir, requireBinary } from './helpers.mjs';
+import { BINARY, makeTempDir, requireBinary, serverOf, watchServer } from './helpers.mjs';
 
 requireBinary();
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -66,6 +66,8 @@ const running = (pid) => {
 async function startLauncher(layout = installed) {
   const { top, launcher } = layout();
   const child = spawn(process.execPath, [launcher, '--root', top], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // The launcher exits as its server did and passes its stderr on: checked when the file ends.
+  watchServer(child, { label: `${path.relative(top, launcher)} --root ${top}` });
   let out = '';
   child.stdout.on('data', (d) => { out += d; });
   child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) + '\n');
@@ -81,6 +83,7 @@ async function startLauncher(layout = installed) {
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
   test(`${signal} to the launcher ends the server within a second`, async () => {
     const { child, server, exited } = await startLauncher();
+    if (signal === 'SIGHUP') serverOf(child).expectExit({ code: null, signal: 'SIGHUP' }, 'the server does not catch SIGHUP; the launcher dies of it too');
     const sent = Date.now();
     child.kill(signal);
     while (running(server) && Date.now() - sent < 1000) await new Promise((r) => setTimeout(r, 10));

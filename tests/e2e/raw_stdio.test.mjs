@@ -62,7 +62,7 @@ describe('lifecycle', () => {
       assert.deepEqual(b, { jsonrpc: '2.0', id: 'zero', result: {} }, `ping id "zero": ${show(b)}`);
       const c = await s.request(-7, 'ping');
       assert.deepEqual(c, { jsonrpc: '2.0', id: -7, result: {} }, `ping id -7: ${show(c)}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await s.request('barrier', 'ping');  // whatever the lines before it caused has been sent
       const left = s.unconsumed().filter((m) => m?.method !== 'notifications/message');
       assert.deepEqual(left, [], `nothing else may be sent (a notification gets no reply): ${show(left)}`);
     });
@@ -188,14 +188,25 @@ describe('modern era (2026-07-28) over raw lines', () => {
 
 describe('stdout hygiene', () => {
   test('--log-level debug writes logs to stderr only', async () => {
-    await withSession('debug logs', async (s) => {
+    const s = await withSession('debug logs', async (s) => {
       await s.initialize();
       const fx = fixtures['lf.txt'];
       const r = await s.request(5, 'tools/call', { name: 'read', arguments: { file_path: path.relative(root, fx.path) } });
       assertReadResult(r.result, fx, { file_path: 'lf.txt' }, 'lf.txt relative path (raw)');
-      // every stdout line was validated as an MCP message by the session's validator
-      assert.ok(fs.existsSync(fx.path));
     }, ['--log-level', 'debug']);
+    // stdout: JSON-RPC messages only (each was also validated against the schema).
+    assert.ok(s.messages.length >= 2, `expected the initialize and read replies on stdout, got ${s.messages.length} line(s)`);
+    for (const m of s.messages) {
+      assert.ok(m.msg !== undefined && m.msg.jsonrpc === '2.0', `a stdout line that is not a JSON-RPC message: ${show(m.raw.slice(0, 300))}`);
+    }
+    // stderr: the log lines arrived there, debug ones included, and nothing but log lines.
+    const lines = s.stderr.text.split('\n').filter((l) => l !== '');
+    const logLine = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3} (trace|debug|info|warning|warn|error|critical) /;
+    assert.deepEqual(lines.filter((l) => !logLine.test(l)), [], `stderr must hold log lines only; all of it:\n${s.stderr.text}`);
+    assert.ok(lines.some((l) => / debug serving on stdio; roots: /.test(l) && l.includes(root)),
+      `stderr must carry the debug line "serving on stdio; roots: ${root}"; stderr was:\n${s.stderr.text || '(empty)'}`);
+    assert.ok(lines.some((l) => / info initialize: client mcp-edit-e2e-raw /.test(l)),
+      `stderr must carry the info line about initialize; stderr was:\n${s.stderr.text || '(empty)'}`);
   });
 });
 
@@ -275,6 +286,7 @@ describe('approval in the legacy era (raw lines)', () => {
       s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5, reason: 'user pressed stop' } });
       const ping = await s.request(6, 'ping');
       assert.deepEqual(ping.result, {});
+      // Deliberate: a window in which a reply to the cancelled call, or its write, would come.
       await new Promise((r) => setTimeout(r, 300));
       const reply = s.messages.find((m) => m.msg && m.msg.id === 5 && !('method' in m.msg));
       assert.equal(reply, undefined, `a cancelled request gets no response: ${show(reply?.msg)}`);

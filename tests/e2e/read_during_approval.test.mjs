@@ -34,7 +34,7 @@ test('a read while a legacy approval form is open returns at once with the old c
 
     // A second change of the same file still queues behind the first.
     s.send(call(3, 'edit', { file_path: file, old_string: 'three', new_string: 'THREE' }));
-    await sleep(300);
+    await sleep(300);  // deliberate: a window in which a second edit that did not queue would ask or answer
     const early = s.unconsumed().filter((m) => isElicit(m) || m?.id === 3);
     assert.deepEqual(early, [], `the second edit must wait for the first's approval: ${show(early).slice(0, 300)}`);
 

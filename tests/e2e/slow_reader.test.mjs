@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BINARY, makeTempDir, requireBinary, show, sleep } from './helpers.mjs';
+import { BINARY, makeTempDir, pollUntil, requireBinary, show, sleep } from './helpers.mjs';
 
 requireBinary();
 
@@ -88,7 +88,7 @@ test(`${READS} reads of ~6 MB replies, stdout unread: RSS stays under ${RSS_BOUN
 
     s.readAll();
     const done = () => new Set(s.lines.filter((m) => m.id !== undefined).map((m) => m.id)).size >= READS + 1;
-    while (!done()) await sleep(50);
+    await pollUntil(done, { timeout: 60000, what: () => `all ${READS + 1} replies once stdout is read; got ${s.lines.length} lines` });
     const replies = s.lines.filter((m) => typeof m.id === 'number' && m.id >= 1);
     assert.equal(replies.length, READS, `expected ${READS} read replies, got ${replies.length}`);
     for (const r of replies) {
@@ -108,8 +108,8 @@ test('a read whose reply would be over 8 MiB is an isError result naming offset 
   s.readAll();
   s.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read', arguments: { file_path: 'big.txt' } } });
   s.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
-  while (!s.lines.some((m) => m.id === 2)) await sleep(20);
-  while (!s.lines.some((m) => m.id === 1)) await sleep(20);
+  await pollUntil(() => s.lines.some((m) => m.id === 2), { timeout: 30000, what: 'the reply to ping 2' });
+  await pollUntil(() => s.lines.some((m) => m.id === 1), { timeout: 30000, what: 'the reply to the big read 1' });
   const r = s.lines.find((m) => m.id === 1);
   assert.equal(r.result?.isError, true, `expected an isError result, got ${show(r).slice(0, 300)}`);
   const text = r.result.text;
@@ -119,7 +119,7 @@ test('a read whose reply would be over 8 MiB is an isError result naming offset 
   // The limit it suggests works.
   s.send({ jsonrpc: '2.0', id: 3, method: 'tools/call',
     params: { name: 'read', arguments: { file_path: 'big.txt', offset: 1, limit: Number(m[1]) } } });
-  while (!s.lines.some((x) => x.id === 3)) await sleep(20);
+  await pollUntil(() => s.lines.some((x) => x.id === 3), { timeout: 30000, what: 'the reply to read 3 with the suggested limit' });
   const ok = s.lines.find((x) => x.id === 3);
   assert.ok(ok.result && !ok.result.isError, `the suggested limit ${m[1]} must work: ${show(ok).slice(0, 300)}`);
   s.child.stdin.end();

@@ -5,7 +5,10 @@
 // {"dir":"c2s"|"s2c","t":<ms since start>,"b64":"<raw bytes of the line, without the \n>"}.
 // The client libraries spawn this script instead of the server, so the tests can validate every
 // byte the server wrote, including the throw-away `server/discover` probe process that
-// @modelcontextprotocol/client spawns on its own. The child's stderr is passed through.
+// @modelcontextprotocol/client spawns on its own. The child's stderr is passed through and also
+// recorded, line by line, as {"dir":"err",...}, and its end as {"dir":"exit","code":..,"signal":..},
+// so helpers.mjs can check the exit and the log of every server, even one a client process
+// (the Inspector CLI) started out of the test's sight.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,9 +46,16 @@ function record(dir, bytes, unterminated = false) {
   fs.appendFileSync(logFile, JSON.stringify(entry) + '\n');
 }
 
-const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
 const c2s = lineSplitter('c2s');
 const s2c = lineSplitter('s2c');
+const err = lineSplitter('err');
+process.stderr.on('error', () => {});
+child.stderr.on('data', (chunk) => {
+  err.push(chunk);
+  process.stderr.write(chunk);
+});
+child.stderr.on('end', () => err.flush());
 
 child.on('error', (err) => {
   process.stderr.write(`tap: cannot start ${command}: ${err.message}\n`);
@@ -75,6 +85,7 @@ for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
 }
 child.on('close', (code, signal) => {
   s2c.flush();
+  err.flush();
   fs.appendFileSync(logFile, JSON.stringify({ dir: 'exit', t: Date.now() - started, code, signal }) + '\n');
   // Let stdout drain before exiting.
   process.stdout.write('', () => process.exit(code ?? 128));

@@ -98,7 +98,8 @@ TEST_CASE("write: create_only refuses an existing file (even one this session re
 }
 
 TEST_CASE("other agents' safety arguments are read as ours: preview, overwrite: false, no_clobber, if_not_exists") {
-    // A valid call of each tool that changes files (every required argument), with preview.
+    // A valid call of each tool that changes files (every required argument), with preview. (move
+    // and delete, whose refusal of an unknown safety argument names `preview`, refused it before.)
     const std::vector<std::pair<std::string, Json>> calls = {
         {"edit", {{"file_path", "f.txt"}, {"old_string", "a"}, {"new_string", "b"}}},
         {"multiedit", {{"file_path", "f.txt"}, {"edits", Json::array({{{"old_string", "a"}, {"new_string", "b"}}})}}},
@@ -106,6 +107,8 @@ TEST_CASE("other agents' safety arguments are read as ours: preview, overwrite: 
         {"insert", {{"file_path", "f.txt"}, {"line", 1}, {"text", "x"}}},
         {"apply_diff", {{"file_path", "f.txt"}, {"diff", "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n"}}},
         {"undo", {{"file_path", "f.txt"}}},
+        {"move", {{"from", "f.txt"}, {"to", "g.txt"}}},
+        {"delete", {{"file_path", "f.txt"}}},
     };
     for (const auto& [tool, call] : calls) {
         CAPTURE(tool);

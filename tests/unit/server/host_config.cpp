@@ -157,6 +157,21 @@ TEST_CASE("host config: --npx in the Windows form starts npx through cmd /c in e
     CHECK(Json::parse(server::host_config(plain)->text)["mcpServers"]["edit"]["command"] == exe);
 }
 
+TEST_CASE("host config: a Windows root is kept as written, whatever system prints the block") {
+    for (const std::string root : {"C:\\Users\\me\\project", "D:\\work\\p", "\\\\server\\share\\p"}) {
+        CAPTURE(root);
+        server::HostConfigRequest request;
+        request.host = "claude-desktop";
+        request.executable = "C:\\Tools\\mcp-edit.exe";
+        request.roots = {root + "\\"};
+        request.working_directory = cwd;
+        request.windows = true;
+        const auto config = server::host_config(request);
+        REQUIRE(config.ok());
+        CHECK(Json::parse(config->text)["mcpServers"]["edit"]["args"] == Json::array({"--root", root}));
+    }
+}
+
 TEST_CASE("host config: run from npx's cache, the block starts the npm package and says why") {
     for (const char* cached : {"/home/me/.npm/_npx/3c1b2d/node_modules/mcp-edit-linux-x64/bin/mcp-edit",
                                "C:\\Users\\me\\AppData\\Local\\npm-cache\\_npx\\3c1b2d\\node_modules\\"

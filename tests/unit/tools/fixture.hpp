@@ -112,4 +112,26 @@ struct Fixture {
 
 inline bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
+// Runs `call` (a workbench's call, say) on `io` to its end, then the bookkeeping after its reply
+// (as the session does once the reply is out), and returns its result.
+inline tools::ToolResult run_call(asio::io_context& io, asio::awaitable<tools::ToolResult> call) {
+    std::optional<tools::ToolResult> out;
+    asio::co_spawn(
+        io,
+        [call = std::move(call)]() mutable -> asio::awaitable<tools::ToolResult> {
+            tools::ToolResult result = co_await std::move(call);
+            if (result.after_reply) co_await result.after_reply();
+            result.after_reply = nullptr;  // releases the lane it holds
+            co_return result;
+        },
+        [&out](std::exception_ptr error, tools::ToolResult result) {
+            if (error) std::rethrow_exception(error);
+            out = std::move(result);
+        });
+    io.restart();
+    io.run();
+    REQUIRE(out.has_value());
+    return std::move(*out);
+}
+
 }  // namespace tools_test

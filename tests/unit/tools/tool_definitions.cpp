@@ -85,27 +85,6 @@ const tools::ToolSpec& append_tool() {
     return spec;
 }
 
-// Runs `call` on the io_context to its end, the bookkeeping after its reply included.
-tools::ToolResult run_call(asio::io_context& io, asio::awaitable<tools::ToolResult> call) {
-    std::optional<tools::ToolResult> out;
-    asio::co_spawn(
-        io,
-        [call = std::move(call)]() mutable -> asio::awaitable<tools::ToolResult> {
-            tools::ToolResult result = co_await std::move(call);
-            if (result.after_reply) co_await result.after_reply();
-            result.after_reply = nullptr;
-            co_return result;
-        },
-        [&out](std::exception_ptr error, tools::ToolResult result) {
-            if (error) std::rethrow_exception(error);
-            out = std::move(result);
-        });
-    io.restart();
-    io.run();
-    REQUIRE(out.has_value());
-    return std::move(*out);
-}
-
 std::string source_file(const std::string& relative) {
     std::ifstream in(std::string(MCP_EDIT_SOURCE_DIR) + "/" + relative, std::ios::binary);
     REQUIRE_MESSAGE(in.good(), "cannot read " << relative);

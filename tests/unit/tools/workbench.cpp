@@ -19,28 +19,6 @@ using namespace tools_test;
 
 namespace {
 
-// Runs `call` on the io_context to its end, then the bookkeeping after its reply (as the session
-// does once the reply is out), and returns its result.
-tools::ToolResult run_call(asio::io_context& io, asio::awaitable<tools::ToolResult> call) {
-    std::optional<tools::ToolResult> out;
-    asio::co_spawn(
-        io,
-        [call = std::move(call)]() mutable -> asio::awaitable<tools::ToolResult> {
-            tools::ToolResult result = co_await std::move(call);
-            if (result.after_reply) co_await result.after_reply();
-            result.after_reply = nullptr;  // releases the lane it holds
-            co_return result;
-        },
-        [&out](std::exception_ptr error, tools::ToolResult result) {
-            if (error) std::rethrow_exception(error);
-            out = std::move(result);
-        });
-    io.restart();
-    io.run();
-    REQUIRE(out.has_value());
-    return std::move(*out);
-}
-
 // A scope whose approval records what it was asked (the call's tool, the request's tool and
 // path) and approves as the user; placement: alone.
 tools::CallScope recording_scope(std::vector<std::string>& asked) {

@@ -30,16 +30,18 @@ std::string absolute_root(const std::string& root, const std::string& base) {
     if (root.find("${") != std::string::npos) return root;
     // A Windows path (C:\project, C:/project, \\server\share) is absolute for the machine the block
     // is for, whatever system prints it (`--windows` on Linux): kept, with a trailing separator cut.
-    // (On Windows the path library knows these forms itself.)
-#ifndef _WIN32
+    // (On Windows the path library knows drive paths itself; UNC paths it joins to the drive.)
+#ifdef _WIN32
+    const bool drive = false;
+#else
     const bool drive = root.size() >= 3 && std::isalpha(static_cast<unsigned char>(root[0])) && root[1] == ':' &&
                        (root[2] == '\\' || root[2] == '/');
+#endif
     if (drive || root.starts_with("\\\\")) {
         std::string kept = root;
         if (kept.size() > 3 && (kept.back() == '\\' || kept.back() == '/')) kept.pop_back();
         return kept;
     }
-#endif
     std::filesystem::path path = path_of(root);
     if (!path.is_absolute()) path = path_of(base) / path;
     path = path.lexically_normal();

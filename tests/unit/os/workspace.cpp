@@ -200,10 +200,16 @@ TEST_CASE("workspace: new files resolve through their nearest existing ancestor"
     CHECK(fresh->real == t.root() + "/new/dir/file.txt");
     const auto up = ws.resolve("new/../../outside/x");
     REQUIRE_FALSE(up.ok());
+#ifdef _WIN32
+    // Windows resolves `..` by name before it looks at the disk: the path is outside.
+    CHECK(up.error().reason == base::ErrorReason::outside_root);
+    CHECK(up.error().message.find("Refused: new/../../outside/x is outside the allowed roots") == 0);
+#else
     // Refused for its `..` in the missing part (which could not be checked), not as outside.
     CHECK(up.error().reason == base::ErrorReason::invalid_arguments);
     CHECK(up.error().message == "Refused: new/../../outside/x uses `..` in a part of the path that does not exist yet. "
                                 "Pass the path without `..`.");
+#endif
 }
 
 TEST_CASE("workspace: unusable roots are reported, duplicates merged") {

@@ -288,6 +288,12 @@ bool is_elision_marker(std::string_view line) {
     return bare_marker(s);
 }
 
+bool has_elision_marker(std::string_view text) {
+    for (const auto line : split_lines(text))
+        if (is_elision_marker(line)) return true;
+    return false;
+}
+
 std::vector<std::size_t> elision_marker_lines(std::string_view text, std::string_view path) {
     const std::string_view suffix = suffix_of(path);
     const bool stub = suffix_is(suffix, ".pyi");

@@ -19,6 +19,9 @@ namespace text {
 // line, a YAML document end).
 bool is_elision_marker(std::string_view line);
 
+// Whether any line of `text` is one (is_elision_marker, no context): a cheap first look.
+bool has_elision_marker(std::string_view text);
+
 // The 0-based indexes of the marker lines of `text` (a UTF-8 BOM skipped, "\n" or "\r\n" lines),
 // the context applied: a bare "..." is not a marker right after a line ending in ":" (a Python
 // block's Ellipsis body), after a doctest line (">>> " or "... "), anywhere in a .pyi stub file,

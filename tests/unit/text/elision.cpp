@@ -5,6 +5,8 @@
 
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include "text/elision.hpp"
 
@@ -15,6 +17,18 @@ struct Row {
     const char* text;    // the new text; its last line is the one judged
     const char* source;  // where the shape was seen
 };
+
+// "1, 2, 5" / "a | b": lists as a failure prints them.
+template <class T>
+std::string list(const std::vector<T>& items, const char* separator = ", ") {
+    std::string out;
+    for (const auto& item : items) {
+        if (!out.empty()) out += separator;
+        if constexpr (std::is_same_v<T, std::string>) out += item;
+        else out += std::to_string(item);
+    }
+    return out;
+}
 
 // The last line of `text` is a marker (with the lines before it as context).
 bool last_line_is_marker(const Row& row) {
@@ -121,8 +135,8 @@ TEST_CASE("find_elision: a new marker where real lines are dropped, not one alre
         REQUIRE(found.has_value());
         CHECK(found->marker_line == 2);
         CHECK(found->marker == "# ... rest of the code unchanged ...");
-        CHECK(found->dropped == std::vector<std::size_t>{1, 2, 5, 6, 9, 10});
-        CHECK(found->dropped_text == std::vector<std::string>{"def a():", "return 1", "def b():"});
+        CHECK(list(found->dropped) == "1, 2, 5, 6, 9, 10");
+        CHECK(list(found->dropped_text, " | ") == "def a(): | return 1 | def b():");
         const std::string message = text::elision_refusal(*found, "a.py", "write");
         INFO(message);
         CHECK(message.find("line 2 of the new text of a.py, `# ... rest of the code unchanged ...`") != std::string::npos);
@@ -134,7 +148,7 @@ TEST_CASE("find_elision: a new marker where real lines are dropped, not one alre
         const auto found = text::find_elision(three, "def a():\n    # ...\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n", "a.py");
         REQUIRE(found.has_value());
         CHECK(found->marker_line == 2);
-        CHECK(found->dropped == std::vector<std::size_t>{2});
+        CHECK(list(found->dropped) == "2");
     }
     SUBCASE("the marker already in the file") {
         const std::string with_marker = "x = 1\n# ... (unchanged) ...\ny = 2\nz = 3\n";
@@ -153,13 +167,13 @@ TEST_CASE("find_elision: a new marker where real lines are dropped, not one alre
         const auto found = text::find_elision("a\nb\nc\nd\ne\n", "// ...existing code...\na\nb\nc\n", "a.js");
         REQUIRE(found.has_value());
         CHECK(found->marker_line == 1);
-        CHECK(found->dropped == std::vector<std::size_t>{4, 5});
+        CHECK(list(found->dropped) == "4, 5");
     }
     SUBCASE("CRLF and a BOM") {
         const auto found = text::find_elision("\xEF\xBB\xBFx = 1\r\ny = 2\r\n", "\xEF\xBB\xBFx = 1\r\n# ...\r\n", "a.py");
         REQUIRE(found.has_value());
         CHECK(found->marker_line == 2);
-        CHECK(found->dropped == std::vector<std::size_t>{2});
+        CHECK(list(found->dropped) == "2");
     }
 }
 

@@ -132,7 +132,8 @@ TEST_CASE("a change that removes most of a file says so to the gate and in its r
     const auto r = f.call(tools::write_handler(), {{"file_path", f.path("big.txt")}, {"content", kept}});
     INFO(r.text);
     REQUIRE_FALSE(r.is_error);
-    CHECK(headlines == std::vector<std::string>{"removes 412 of 480 lines"});
+    REQUIRE(headlines.size() == 1);
+    CHECK(headlines.front() == "removes 412 of 480 lines");
     CHECK(has(r.text, "Note: big.txt removes 412 of 480 lines, most of the file; check that nothing was left out."));
     CHECK(has(r.structured["summary"].get<std::string>(), "removes 412 of 480 lines"));
     CHECK(f.get("big.txt") == kept);
@@ -141,6 +142,7 @@ TEST_CASE("a change that removes most of a file says so to the gate and in its r
     const auto small = f.call(tools::edit_handler(), {{"file_path", f.path("big.txt")}, {"old_string", "line 68\n"}, {"new_string", ""}});
     INFO(small.text);
     REQUIRE_FALSE(small.is_error);
-    CHECK(headlines == std::vector<std::string>{""});
+    REQUIRE(headlines.size() == 1);
+    CHECK(headlines.front() == "");
     CHECK_FALSE(has(small.text, "most of the file"));
 }

@@ -7,6 +7,7 @@
 #include <array>
 #include <cctype>
 #include <optional>
+#include <span>
 #include <unordered_set>
 
 #include "text/line_diff.hpp"
@@ -136,7 +137,7 @@ bool strong_pair(std::string_view a, std::string_view b) {
     if (a == "no" && (b == "changes" || b == "change")) return true;
     if ((a == "remain" || a == "remains" || a == "stay" || a == "stays") && (b == "same" || b == "unchanged")) return true;
     if (a == "code" && b == "here") return true;
-    if (a == "other" || a == "more") {
+    if (a == "other") {
         static const std::unordered_set<std::string_view> nouns{
             "methods", "functions", "code", "fields", "imports", "properties", "helpers", "routes", "handlers", "tests",
             "cases", "classes", "components", "styles", "sections", "settings", "options", "endpoints", "rules", "members",
@@ -146,21 +147,42 @@ bool strong_pair(std::string_view a, std::string_view b) {
     return false;
 }
 
+// A line's words, lowercased into a buffer of its own (a marker is short: a line of over 200
+// bytes or 32 words is none), without an allocation per word: a big file has many comments.
 struct Words {
-    std::vector<std::string> words;  // lowercased ASCII words; non-ASCII letters kept as bytes
+    Words() = default;
+    Words(const Words&) = delete;  // the words point into `text`
+    Words& operator=(const Words&) = delete;
+
+    std::array<char, 256> text{};
+    std::size_t used = 0;
+    std::array<std::string_view, 32> list{};
+    std::size_t count = 0;
+    bool too_many = false;
     bool ellipsis = false;           // "...", "…" or ". . ." anywhere
     bool leading_ellipsis = false;   // before the first word
     bool trailing_ellipsis = false;  // after the last word
     bool other_marks = false;        // punctuation besides brackets, dots and separators (code, not prose)
+
+    std::span<const std::string_view> words() const { return {list.data(), count}; }
 };
 
-Words words_of(std::string_view s) {
-    Words out;
-    std::string word;
+// Fills `out` (fresh) with the words of `s` (at most 200 bytes).
+void words_of(std::string_view s, Words& out) {
+    std::size_t word_start = out.used;
     bool seen_word = false;
     const auto end_word = [&] {
-        if (!word.empty()) out.words.push_back(std::move(word));
-        word.clear();
+        if (out.used > word_start) {
+            if (out.count == out.list.size()) out.too_many = true;
+            else out.list[out.count++] = std::string_view(out.text.data() + word_start, out.used - word_start);
+        }
+        word_start = out.used;
+    };
+    const auto add = [&](char c) {
+        if (out.used < out.text.size()) out.text[out.used++] = c;
+        else out.too_many = true;
+        seen_word = true;
+        out.trailing_ellipsis = false;
     };
     for (std::size_t i = 0; i < s.size();) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
@@ -175,9 +197,7 @@ Words words_of(std::string_view s) {
             continue;
         }
         if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-            word += lower(static_cast<char>(c));
-            seen_word = true;
-            out.trailing_ellipsis = false;
+            add(lower(static_cast<char>(c)));
             ++i;
             continue;
         }
@@ -188,9 +208,7 @@ Words words_of(std::string_view s) {
                 i += 3;
                 continue;
             }
-            word += static_cast<char>(c);
-            seen_word = true;
-            out.trailing_ellipsis = false;
+            add(static_cast<char>(c));
             ++i;
             continue;
         }
@@ -200,7 +218,6 @@ Words words_of(std::string_view s) {
         ++i;
     }
     end_word();
-    return out;
 }
 
 bool is_number(std::string_view w) {
@@ -209,14 +226,16 @@ bool is_number(std::string_view w) {
 
 // Whether the words of a comment (or of a bracketed or ellipsis-wrapped line) say code is left out.
 bool says_left_out(const Words& w) {
-    if (w.words.empty()) return w.ellipsis;  // "# ...", "/* ... */", "<!-- … -->"
+    const auto words = w.words();
+    if (w.too_many) return false;
+    if (words.empty()) return w.ellipsis;  // "# ...", "/* ... */", "<!-- … -->"
     if (w.other_marks) return false;         // "= ", ";", "=>": code or an expression, not an elision
     bool strong = false;
     std::size_t unknown = 0;
-    for (std::size_t i = 0; i < w.words.size(); ++i) {
-        const std::string& word = w.words[i];
-        if (strong_word(word) || (i + 1 < w.words.size() && strong_pair(word, w.words[i + 1])) ||
-            (i + 2 < w.words.size() && w.words[i + 1] == "the" && strong_pair(word, w.words[i + 2])))
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string_view word = words[i];
+        if (strong_word(word) || (i + 1 < words.size() && strong_pair(word, words[i + 1])) ||
+            (i + 2 < words.size() && words[i + 1] == "the" && strong_pair(word, words[i + 2])))
             strong = true;
         if (!strong_word(word) && !filler_word(word) && !is_number(word)) ++unknown;
     }
@@ -224,15 +243,16 @@ bool says_left_out(const Words& w) {
     // Between ellipses, any words of the vocabulary: "// ... 50 more lines ...".
     if (w.leading_ellipsis && w.trailing_ellipsis && unknown == 0) return true;
     // After an ellipsis, a name or two of the code left out: "// ... rest of handleRequest unchanged".
-    if (strong && w.leading_ellipsis && (w.trailing_ellipsis || unknown <= 2) && w.words.size() <= 12) return true;
+    if (strong && w.leading_ellipsis && (w.trailing_ellipsis || unknown <= 2) && words.size() <= 12) return true;
     return false;
 }
 
 // A line with no comment syntax: an ellipsis alone ("...", "[...]", "(…)"), or words wrapped in
 // brackets ("[rest of file unchanged]", "<snip>") or in ellipses ("... rest of the code ...").
 bool bare_marker(std::string_view s) {
-    const Words w = words_of(s);
-    if (w.words.empty()) {
+    Words w;
+    words_of(s, w);
+    if (w.count == 0 && !w.too_many) {
         if (!w.ellipsis) return false;
         for (const char c : s)
             if (std::string_view(".[](){}<> ").find(c) == std::string_view::npos && static_cast<unsigned char>(c) < 0x80) return false;
@@ -244,7 +264,9 @@ bool bare_marker(std::string_view s) {
         std::string_view inner = trim(s.substr(1, s.size() - 2));
         // Markdown's "[text](url)" and an HTML tag "<div class=x>" are not wrapped words.
         if (inner.find_first_of("[]()<>=\"/") != std::string_view::npos) return false;
-        return says_left_out(words_of(inner));
+        Words words;
+        words_of(inner, words);
+        return says_left_out(words);
     }
     return w.leading_ellipsis && w.trailing_ellipsis && says_left_out(w);
 }
@@ -273,15 +295,45 @@ std::string cut(std::string_view s, std::size_t max) {
     return std::string(s.substr(0, n)) + std::string(unicode_ellipsis);
 }
 
+// A cheap first look at a trimmed line, so that a big file's lines of code and ordinary comments
+// cost a byte or a short search each: a marker starts with comment syntax, a bracket, a dot or an
+// ellipsis, and holds an ellipsis or a word (a stem) that says something is left out.
+bool may_be_marker(std::string_view s) {
+    static constexpr std::string_view openers = "#/-;%':!\"[<({.Rr*";
+    if (openers.find(s.front()) == std::string_view::npos && static_cast<unsigned char>(s.front()) != 0xE2) return false;
+    if (s.find("...") != std::string_view::npos || s.find(unicode_ellipsis) != std::string_view::npos ||
+        s.find(". . .") != std::string_view::npos)
+        return true;
+    // At the start of each word, the stems of the words that say it (strong_word, strong_pair).
+    static constexpr std::array<std::string_view, 22> stems{
+        "rest",    "remain", "existing", "unchanged", "unmodified", "untouched", "omit",  "truncat",
+        "snip",    "elide",  "elision",  "previous",  "etc",        "brevity",   "abbreviat", "skipped",
+        "redact",  "before", "same",     "change",    "here",       "other"};
+    const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (!letter(s[i]) || (i > 0 && (letter(s[i - 1]) || (s[i - 1] >= '0' && s[i - 1] <= '9')))) continue;
+        const char first = lower(s[i]);
+        for (const auto stem : stems) {
+            if (stem.front() != first || s.size() - i < stem.size()) continue;
+            bool same = true;
+            for (std::size_t k = 1; k < stem.size() && same; ++k) same = lower(s[i + k]) == stem[k];
+            if (same) return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 bool is_elision_marker(std::string_view line) {
     const std::string_view s = trim(line);
-    if (s.empty() || s.size() > 200) return false;
+    if (s.empty() || s.size() > 200 || !may_be_marker(s)) return false;
     if (auto comment = comment_text(s)) {
         // "#!/bin/sh", "#include", "#[derive]", "--flag", "'quoted'": a comment's text starts with a
         // space, an ellipsis or a bracket, or is nothing but the comment.
-        return says_left_out(words_of(*comment)) && (comment->empty() || !(
+        Words words;
+        words_of(*comment, words);
+        return says_left_out(words) && (comment->empty() || !(
             (s.front() == '#' && s.size() > 1 && (s[1] == '!' || s[1] == '[' || std::isalpha(static_cast<unsigned char>(s[1])))) ||
             (starts_with(s, "--") && s.size() > 2 && std::isalpha(static_cast<unsigned char>(s[2])))));
     }
@@ -289,8 +341,11 @@ bool is_elision_marker(std::string_view line) {
 }
 
 bool has_elision_marker(std::string_view text) {
-    for (const auto line : split_lines(text))
-        if (is_elision_marker(line)) return true;
+    while (!text.empty()) {
+        const std::size_t nl = text.find('\n');
+        if (is_elision_marker(text.substr(0, nl))) return true;
+        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    }
     return false;
 }
 
@@ -298,16 +353,20 @@ std::vector<std::size_t> elision_marker_lines(std::string_view text, std::string
     const std::string_view suffix = suffix_of(path);
     const bool stub = suffix_is(suffix, ".pyi");
     const bool yaml = suffix_is(suffix, ".yaml") || suffix_is(suffix, ".yml");
-    const std::vector<std::string_view> lines = split_lines(text);
     std::vector<std::size_t> out;
     std::string_view previous;  // the last non-blank line before this one, trimmed
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string_view trimmed = trim(lines[i]);
+    if (starts_with(text, bom)) text.remove_prefix(bom.size());
+    // Line by line without a list of them: a big file costs no more memory than it has.
+    for (std::size_t i = 0; !text.empty(); ++i) {
+        const std::size_t nl = text.find('\n');
+        const std::string_view line = text.substr(0, nl);
+        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+        const std::string_view trimmed = trim(line);
         if (trimmed.empty()) continue;
-        if (is_elision_marker(lines[i])) {
+        if (is_elision_marker(line)) {
             bool real = false;
             if (is_bare_ellipsis(trimmed)) {
-                real = stub || (yaml && starts_with(lines[i], trimmed)) || ends_with(previous, ":") ||
+                real = stub || (yaml && starts_with(line, trimmed)) || ends_with(previous, ":") ||
                        starts_with(previous, ">>>") || (starts_with(previous, "...") && previous.size() > 3 && previous[3] == ' ');
             }
             if (!real) out.push_back(i);

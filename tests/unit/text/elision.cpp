@@ -108,6 +108,7 @@ constexpr Row real_lines[] = {
     {"a.py", "    # -------------------------", "a comment rule"},
     {"a.py", "# the value remains the same", "a real comment using 'remains the same'"},
     {"a.js", "// keep the loop body the same", "a real comment using 'keep' and 'same'"},
+    {"a.py", "# More tests", "a section heading in a test file"},
 };
 
 }  // namespace

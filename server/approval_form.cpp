@@ -168,7 +168,8 @@ std::string file_effects(const tools::ApprovalRequest& ask) {
 std::string approval_summary(const tools::ApprovalRequest& ask) {
     const DiffLines d = split_diff(ask.diff);
     // Counts before paths: a long path is what a narrow form cuts.
-    std::string line = ask.tool;
+    // A change that removes most of a file says so before anything else: "[removes 412 of 480 lines] write ...".
+    std::string line = ask.headline.empty() ? ask.tool : "[" + ask.headline + "] " + ask.tool;
     if (!ask.asked_again_because.empty()) line += " (" + ask.asked_again_because + ")";
     line += " +" + std::to_string(ask.additions) + " -" + std::to_string(ask.removals);
     if (const std::string effects = file_effects(ask); !effects.empty()) line += " (" + effects + ")";

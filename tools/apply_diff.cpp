@@ -8,6 +8,7 @@
 
 #include "tools/call_shapes.hpp"
 #include "tools/change.hpp"
+#include "text/elision.hpp"
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
 #include "tools/transaction.hpp"
@@ -435,8 +436,10 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
                         "other names keep the old content. Nothing was written.",
                     base::ErrorReason::invalid_arguments);
     Steps steps;
-    for (const auto& work : planned.files) steps.shown.add(work.result_path().display, work.diff);
+    for (const auto& work : planned.files)
+        steps.shown.add(work.result_path().display, work.diff, work.before.exists ? text::count_lines(work.before.file.bytes) : 0);
     steps.dry_run = dry_run;
+    steps.refuse_elisions = true;
     Transaction change("apply_diff", std::move(lanes));
     hand_over(planned.files, change);
     co_return co_await change.carry_out(ctx, std::move(steps), [&patch, &planned, dry_run](Done done) {

@@ -6,6 +6,7 @@
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
 #include "os/hash.hpp"
+#include "text/elision.hpp"
 #include "text/file_facts.hpp"
 #include "text/unified_diff.hpp"
 
@@ -167,7 +168,8 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     PlannedChange& planned = outcome.value();
     const bool existed = planned.before.exists;
     Steps steps;
-    steps.shown.add(path.display, planned.diff);
+    steps.shown.add(path.display, planned.diff, existed ? text::count_lines(planned.before.file.bytes) : 0);
+    steps.refuse_elisions = request.refuse_elisions;
     steps.dry_run = request.dry_run || planned.unchanged;
     steps.merge_when_stale = request.merge_when_stale;
     steps.record_history = request.record_history;

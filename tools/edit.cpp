@@ -89,6 +89,7 @@ base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const s
 
 asio::awaitable<ToolResult> run_edit(CallContext& ctx, EditArgs args) {
     ChangeRequest request("edit", std::move(args.file_path), args.dry_run);
+    request.refuse_elisions = true;  // "# ... rest of the code unchanged ..." over the code it stands for
     request.may_create = args.old_string.empty();
     request.planner = [edit = OneEdit{std::move(args.old_string), std::move(args.new_string), args.replace_all,
                                       args.expected_replacements}](

@@ -130,6 +130,7 @@ std::optional<std::string> ambiguity_made_by_earlier_edits(const std::string& or
 
 asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) {
     ChangeRequest request("multiedit", std::move(args.file_path), args.dry_run);
+    request.refuse_elisions = true;  // "# ... rest of the code unchanged ..." over the code it stands for
     std::vector<OneEdit> edits = std::move(args.edits);
     if (args.against == Against::original) {
         request.planner = [edits](const FileSnapshot& before, const std::string& display) {

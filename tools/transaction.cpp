@@ -14,6 +14,7 @@
 #include <asio/use_awaitable.hpp>
 
 #include "base/log.hpp"
+#include "text/elision.hpp"
 #include "text/stale_merge.hpp"
 #include "checks/checks.hpp"
 #include "ledger/history_journal.hpp"
@@ -270,11 +271,23 @@ asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>,
 Transaction::Transaction(std::string tool, std::vector<ledger::FileLanes::Guard> lanes)
     : tool_(std::move(tool)), lanes_(std::move(lanes)) {}
 
-void Shown::add(std::string path, const text::UnifiedDiff& file_diff) {
+void Shown::add(std::string path, const text::UnifiedDiff& file_diff, std::size_t old_lines) {
+    if (std::string most = text::removal_headline(file_diff.removals, file_diff.additions, old_lines); !most.empty())
+        removes_most.push_back(path + " " + most);
     paths.push_back(std::move(path));
     additions += file_diff.additions;
     removals += file_diff.removals;
     diff += (diff.empty() ? "" : "\n") + file_diff.text;
+}
+
+std::string Shown::headline() const {
+    std::string out;
+    for (const auto& one : removes_most) {
+        // One file shown: its path is in the rest of the line already.
+        const std::string_view said = paths.size() == 1 ? std::string_view(one).substr(paths.front().size() + 1) : std::string_view(one);
+        out += (out.empty() ? "" : "; ") + std::string(said);
+    }
+    return out;
 }
 
 ApprovalRequest approval_request(std::string tool, const Shown& shown, std::vector<ApprovalRequest::Image> images,
@@ -285,6 +298,7 @@ ApprovalRequest approval_request(std::string tool, const Shown& shown, std::vect
     ask.paths = shown.paths;
     ask.additions = shown.additions;
     ask.removals = shown.removals;
+    ask.headline = shown.headline();
     ask.diff = shown.diff;
     ask.images = std::move(images);
     return ask;
@@ -298,8 +312,42 @@ ApprovalRequest Transaction::approval_request(const Shown& shown, std::string as
     return tools::approval_request(tool_, shown, std::move(images), std::move(asked_again_because));
 }
 
+std::optional<base::Failure> Transaction::elision_refusal() const {
+    for (const FileChange& change : changes_) {
+        if (change.delete_file || !change.before.exists) continue;
+        const std::string& old = change.before.file.bytes;
+        // An edit's new bytes are the old ones with one span replaced: a new marker can only be in
+        // the lines that span touches, so a file is joined (and diffed) only when they hold one.
+        if (const text::SplicedBytes* spliced = change.new_bytes.spliced()) {
+            const std::string_view before = std::string_view(old).substr(0, spliced->at);
+            const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+            const std::size_t tail = spliced->at + spliced->replaced;
+            const std::size_t line_end = std::min(old.size(), old.find('\n', tail));
+            const std::string touched = old.substr(line_start, spliced->at - line_start) + spliced->with +
+                                        old.substr(tail, line_end - tail);
+            if (!text::has_elision_marker(touched)) continue;
+        }
+        std::string scratch;
+        const std::string& now = change.new_bytes.joined(old, scratch);
+        if (auto found = text::find_elision(old, now, change.before.file.path.display))
+            return base::Failure{text::elision_refusal(*found, change.before.file.path.display, tool_),
+                                 base::ErrorReason::invalid_arguments};
+    }
+    return std::nullopt;
+}
+
 asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, Steps steps, Report report) {
     Done done;
+    // A change that writes "# ... rest of the code unchanged ..." over the code it stands for is
+    // refused before it is shown, asked or (dry run) reported as possible.
+    if (steps.refuse_elisions) {
+        auto look = [this] { return elision_refusal(); };
+        const bool run_inline = WorkPlacement::inline_now(ctx, sizes_of(changes_));
+        auto refused = co_await WorkPlacement::run(ctx, run_inline, std::move(look));
+        if (refused) co_return ToolResult::error(std::move(*refused));
+    }
+    // A change that removes most of a file says so in the result too (the form and the view say it first).
+    for (const auto& most : steps.shown.removes_most) done.notes.push_back("Note: " + most + ", most of the file; check that nothing was left out");
     if (steps.dry_run) co_return report(std::move(done));
     ApprovalDecision decision;
     // Awaiting the human's review in the view: reported as it would be written, and not written.
@@ -324,7 +372,7 @@ asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, Steps steps
         auto merged = co_await WorkPlacement::run(ctx, false, [&ctx, &done, this] { return merge_with_disk(ctx, done.notes); });
         if (!merged) co_return ToolResult::error(std::move(merged).error());
         steps.shown = {};
-        steps.shown.add(changes_.front().before.file.path.display, *merged);
+        steps.shown.add(changes_.front().before.file.path.display, *merged, text::count_lines(changes_.front().before.file.bytes));
         done.merged = std::move(merged).value();
         // The form's first line says why it is asked again.
         if (auto answer = co_await approve(ctx, approval_request(steps.shown, "merged with a change on disk"), decision))

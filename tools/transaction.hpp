@@ -93,9 +93,15 @@ struct Shown {
     std::size_t additions = 0;
     std::size_t removals = 0;
     std::string diff;
+    // Per file that loses most of its lines: "removes 412 of 480 lines" (text::removal_headline),
+    // with the file's path when the change shows several files.
+    std::vector<std::string> removes_most;
 
-    // One more file and its diff (the diffs are shown one after the other).
-    void add(std::string path, const text::UnifiedDiff& file_diff);
+    // One more file and its diff (the diffs are shown one after the other); `old_lines`: how many
+    // lines the file had (0 for a new file), for removes_most.
+    void add(std::string path, const text::UnifiedDiff& file_diff, std::size_t old_lines = 0);
+    // What the form's and the view's title say first: removes_most joined ("" for most changes).
+    std::string headline() const;
 };
 
 // The one place an approval request is made: `tool` asks for what `shown` shows, binding
@@ -114,6 +120,11 @@ struct Steps {
     bool merge_when_stale = false;
     // Recorded in the history (so undo can revert it); undo itself is not.
     bool record_history = true;
+    // Refuse the change, before anything is shown or asked (dry runs too), when its new text puts
+    // an elision marker ("# ... rest of the code unchanged ...") where it drops lines of a file
+    // (text::find_elision): edit, multiedit, write and apply_diff set it; undo and move do not
+    // (they restore or carry bytes that were already written).
+    bool refuse_elisions = false;
     // Runs on the io thread right after every file is written.
     std::function<void()> after_commit = {};
 };
@@ -166,6 +177,9 @@ private:
     // Reads of these files still queue behind it: a read sent after a change sees it.
     asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>, base::Failure>> lock_folders(
         CallContext& ctx);
+
+    // The refusal of the first change that writes an elision marker over lines of its file, if any.
+    std::optional<base::Failure> elision_refusal() const;
 
     // The request for the gate over every change (images in the order of changes()).
     ApprovalRequest approval_request(const Shown& shown, std::string asked_again_because) const;

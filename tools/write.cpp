@@ -18,6 +18,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(WriteArgs, file_path, content, c
 
 asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
     ChangeRequest request("write", std::move(args.file_path), args.dry_run);
+    request.refuse_elisions = true;  // "# ... rest of the code unchanged ..." over the code it stands for
     request.may_create = true;
     ledger::FileStates& states = ctx.file_states;
     request.planner = [content = std::move(args.content), create_only = args.create_only, &states](

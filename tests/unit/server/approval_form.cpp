@@ -10,7 +10,11 @@
 #include <string>
 
 #include "server/approval_form.hpp"
+#include "server/approval_gate.hpp"
 #include "server/diff_spool.hpp"
+#include "text/elision.hpp"
+#include "text/unified_diff.hpp"
+#include "tools/transaction.hpp"
 
 namespace {
 
@@ -161,4 +165,26 @@ TEST_CASE("the summary says what a change does to whole files: a deleted binary 
     CHECK(summary.starts_with("apply_diff +1 -2000 (deletes 2000 files, creates 1 file): src/generated/file0.txt, "));
     CHECK(summary.ends_with(" more"));
     CHECK(summary.size() < 300);
+}
+
+TEST_CASE("a change that removes most of a file says so first: the form's first line and the view's title") {
+    std::string before, after;
+    for (int i = 1; i <= 480; ++i) before += "line " + std::to_string(i) + "\n";
+    for (int i = 1; i <= 68; ++i) after += "line " + std::to_string(i) + "\n";
+    text::DiffOptions options;
+    options.old_path = "big.txt";
+    tools::Shown shown;
+    shown.add("big.txt", text::unified_diff(before, after, options), text::count_lines(before));
+    const tools::ApprovalRequest ask = tools::approval_request("write", shown);
+    CHECK(ask.headline == "removes 412 of 480 lines");
+    CHECK(server::approval_summary(ask) == "[removes 412 of 480 lines] write +0 -412 at line 69: big.txt");
+    CHECK(server::change_title(ask) == "[removes 412 of 480 lines] write of big.txt");
+    // Several files: each one that loses most of its lines, named.
+    tools::Shown two = shown;
+    two.add("other.txt", text::unified_diff("a\n", "b\n", options), 1);
+    CHECK(tools::approval_request("apply_diff", two).headline == "big.txt removes 412 of 480 lines");
+    // Most changes say nothing first.
+    tools::Shown small;
+    small.add("big.txt", text::unified_diff(before, before + "more\n", options), text::count_lines(before));
+    CHECK(server::approval_summary(tools::approval_request("edit", small)) == "edit +1 -0 at line 481: big.txt");
 }

@@ -107,6 +107,17 @@ bool strong_word(std::string_view w) {
     return words.contains(w);
 }
 
+// The strong words that name the leaving out itself (not a state a sentence can report, such as
+// "unchanged" in "the file is unchanged").
+bool core_word(std::string_view w) {
+    static const std::unordered_set<std::string_view> words{
+        "rest",    "remaining", "remainder", "omitted", "omit",     "omitting", "truncated", "snip",    "snipped",
+        "elided",  "elide",     "etc",       "brevity", "abbreviated", "skipped", "redacted", "elision", "ellipsis"};
+    return words.contains(w);
+}
+
+bool copula(std::string_view w) { return w == "is" || w == "are" || w == "was" || w == "were" || w == "be" || w == "been"; }
+
 // Words an elision says besides those: what is left out and how it stays.
 bool filler_word(std::string_view w) {
     static const std::unordered_set<std::string_view> words{
@@ -230,6 +241,10 @@ bool says_left_out(const Words& w) {
     if (w.too_many) return false;
     if (words.empty()) return w.ellipsis;  // "# ...", "/* ... */", "<!-- … -->"
     if (w.other_marks) return false;         // "= ", ";", "=>": code or an expression, not an elision
+    // A sentence that reports a state ("the file is unchanged", "the output is the same as
+    // before"), with no ellipsis and no word for leaving out: prose, not an elision.
+    if (!w.ellipsis && std::any_of(words.begin(), words.end(), copula) && std::none_of(words.begin(), words.end(), core_word))
+        return false;
     bool strong = false;
     std::size_t unknown = 0;
     for (std::size_t i = 0; i < words.size(); ++i) {

@@ -84,6 +84,8 @@ constexpr Row markers[] = {
 // Real content that looks like an elision: each must pass.
 constexpr Row real_lines[] = {
     {"a.py", "# rest of the world", "issue 42: a real comment"},
+    {"a.jsonl", "# The file is unchanged.", "this repository's tests/transcripts/cancellation.jsonl (the real-history sample refused it)"},
+    {"a.py", "# The output is the same as before.", "a test's comment stating a result"},
     {"a.js", "// the existing user is reused", "the brief: a real comment using 'existing'"},
     {"a.py", "# same as the C version", "the brief: a real comment using 'same as'"},
     {"a.py", "def f(): ...", "a Python stub on one line"},

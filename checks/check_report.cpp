@@ -1,5 +1,6 @@
 // Check outcomes as the model reads them: the summary's sentence, the text block, the JSON.
 #include "checks/check_report.hpp"
+#include "base/wording.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -22,10 +23,6 @@ bool passed(const CheckOutcome& c) {
 std::string seconds(std::chrono::milliseconds duration) {
     const auto tenths = duration.count() / 100;
     return std::to_string(tenths / 10) + (tenths < 100 ? "." + std::to_string(tenths % 10) : "") + " s";
-}
-
-std::string plural(std::size_t n, const std::string& word) {
-    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
 // "exited 1", "timed out after 10 s", "could not start (why)", ...
@@ -51,7 +48,7 @@ std::string findings(const CheckOutcome& c) {
         if (c.is_new[i]) ++by_severity[c.diagnostics[i].severity];
     std::string out;
     const std::string adjective = c.compared ? "new " : "";
-    for (const auto& [severity, n] : by_severity) out += (out.empty() ? "" : ", ") + plural(n, adjective + severity);
+    for (const auto& [severity, n] : by_severity) out += (out.empty() ? "" : ", ") + base::count_of(n, adjective + severity);
     if (c.compared) {
         const std::size_t kept = c.diagnostics.size() - static_cast<std::size_t>(std::count(c.is_new.begin(), c.is_new.end(), true));
         if (out.empty() && (kept || !c.fixed.empty())) out = "nothing new";

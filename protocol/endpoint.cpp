@@ -1,6 +1,7 @@
 // Endpoint: reply-once, batches, the in-flight table and its cancellation, and requests of ours
 // with their deadlines; what both the MCP peer and the LSP client used to spell out each.
 #include "protocol/endpoint.hpp"
+#include "base/wording.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -23,11 +24,6 @@ std::string join_batch(std::vector<std::string>& replies) {
     std::string out = "[";
     for (std::size_t i = 0; i < replies.size(); ++i) out += (i ? "," : "") + std::move(replies[i]);
     return out + "]";
-}
-
-std::string megabytes(std::size_t bytes) {
-    const std::size_t tenths = (bytes * 10 + (1u << 19)) >> 20;
-    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
 }
 
 std::string duplicate_message(const std::string& where) {
@@ -83,8 +79,8 @@ void Endpoint::Reply::finish(Json message, const TooBig& too_big) {
             base::log::warn("a reply of {} bytes is over the limit of {}; replaced", bytes, max);
             text = serialize(too_big && id_ ? make_result(*id_, too_big(bytes))
                                             : make_error(id_, internal_error,
-                                                         "Internal error: the reply would be " + megabytes(bytes) +
-                                                             ", over the " + megabytes(max) +
+                                                         "Internal error: the reply would be " + base::mebibytes(bytes) +
+                                                             ", over the " + base::mebibytes(max) +
                                                              " one message may carry; ask for less at a time"));
         }
     }
@@ -284,8 +280,8 @@ base::Result<RequestId, std::string> Endpoint::request(std::string_view method, 
     const RequestId id(next_id_++);
     std::string text = serialize(make_request(id, method, std::move(params)));
     if (text.size() > limits_.max_out)
-        return base::fail("the request " + std::string(method) + " would be " + megabytes(text.size()) + ", over the " +
-                          megabytes(limits_.max_out) + " one message may carry");
+        return base::fail("the request " + std::string(method) + " would be " + base::mebibytes(text.size()) + ", over the " +
+                          base::mebibytes(limits_.max_out) + " one message may carry");
     outgoing_.emplace(id.key(), std::pair{id, Outgoing{deadline, std::move(done)}});
     output_(std::move(text));
     return id;

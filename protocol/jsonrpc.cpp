@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 classification and serialisation: total functions, every failure a value.
 #include "protocol/jsonrpc.hpp"
+#include "base/wording.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -264,12 +265,7 @@ std::optional<std::string> string_member(const Json& object, std::string_view ke
 }
 
 std::string excerpt(const Json& value, std::size_t max) {
-    std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
-    if (text.size() <= max) return text;
-    std::size_t end = max;
-    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-    text.resize(end);
-    return text + "\u2026";
+    return base::cut_utf8(value.dump(-1, ' ', false, Json::error_handler_t::replace), max);
 }
 
 std::string serialize(const Json& message) {

@@ -1,5 +1,6 @@
 // approval_form / read_approval_answer.
 #include "server/approval_form.hpp"
+#include "base/wording.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -19,13 +20,6 @@ constexpr std::size_t max_feedback = 4000;
 constexpr std::size_t max_small_change_lines = 3;
 constexpr std::size_t max_excerpt_lines = 12;
 constexpr std::size_t max_form_line = 160;  // bytes of one diff line shown
-
-std::string cut_line(std::string_view line, std::size_t max = max_form_line) {
-    if (line.size() <= max) return std::string(line);
-    std::size_t n = max;
-    while (n > 0 && (static_cast<unsigned char>(line[n]) & 0xC0) == 0x80) --n;  // whole UTF-8 sequences
-    return std::string(line.substr(0, n)) + "\u2026";
-}
 
 // The diff's lines without the file header pairs (`--- a/x` + `+++ b/x` before a hunk).
 struct DiffLines {
@@ -78,8 +72,8 @@ std::string first_change(const DiffLines& d) {
     if (first[0] == '-')
         for (std::size_t i = 1; i < d.changed.size(); ++i)
             if (d.changed[i][0] == '+')
-                return cut_line(first, max_form_line / 2) + "  \u2192  " + cut_line(d.changed[i], max_form_line / 2);
-    return cut_line(first);
+                return base::cut_utf8(first, max_form_line / 2) + "  \u2192  " + base::cut_utf8(d.changed[i], max_form_line / 2);
+    return base::cut_utf8(first, max_form_line);
 }
 
 // A bounded excerpt of the diff in which each run of removed or added lines shows at most a few
@@ -101,7 +95,7 @@ Excerpt excerpt_of(const DiffLines& d) {
         const std::size_t take = std::min(run, sign == '+' || sign == '-' ? max_run_shown : run);
         const bool cut_run = take < run;
         if (out.lines.size() + take + (cut_run ? 1 : 0) > max_excerpt_lines) break;
-        for (std::size_t k = 0; k < take; ++k) out.lines.push_back(cut_line(d.body[i + k]));
+        for (std::size_t k = 0; k < take; ++k) out.lines.push_back(base::cut_utf8(d.body[i + k], max_form_line));
         if (cut_run)
             out.lines.push_back("\u2026 " + std::to_string(run - take) + (sign == '-' ? " more removed" : " more added") +
                                 " line" + (run - take == 1 ? "" : "s"));
@@ -120,17 +114,11 @@ std::string join_paths(const tools::ApprovalRequest& ask) {
     std::size_t shown = 0;
     for (const auto& p : ask.paths) {
         if (shown > 0 && paths.size() + p.size() > max_paths_bytes) break;
-        paths += (paths.empty() ? "" : ", ") + cut_line(p, max_paths_bytes);
+        paths += (paths.empty() ? "" : ", ") + base::cut_utf8(p, max_paths_bytes);
         ++shown;
     }
     if (shown < ask.paths.size()) paths += " and " + std::to_string(ask.paths.size() - shown) + " more";
     return paths.empty() ? std::string("the file") : paths;
-}
-
-std::string byte_count(std::size_t bytes) {
-    std::string digits = std::to_string(bytes);
-    for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
-    return digits + (bytes == 1 ? " byte" : " bytes");
 }
 
 // What the change does to whole files, which +a -r does not say: the files it deletes (with the
@@ -155,7 +143,7 @@ std::string file_effects(const tools::ApprovalRequest& ask) {
     }
     if (deleted == 1) {
         const bool binary = deleted_bytes->find('\0') != std::string::npos;
-        add(std::string("deletes a ") + (binary ? "binary " : "") + "file of " + byte_count(deleted_bytes->size()));
+        add(std::string("deletes a ") + (binary ? "binary " : "") + "file of " + base::count_of(deleted_bytes->size(), "byte"));
     } else if (deleted > 1) {
         add("deletes " + std::to_string(deleted) + " files");
     }
@@ -194,7 +182,7 @@ nlohmann::json approval_form(const tools::ApprovalRequest& ask, const FormOption
         for (const auto line : d.changed) message += "\n" + std::string(line);
         // No line changed (a binary file's "Binary files a/x and /dev/null differ"): what the diff says.
         if (d.changed.empty())
-            for (std::size_t i = 0; i < d.body.size() && i < max_small_change_lines; ++i) message += "\n" + cut_line(d.body[i]);
+            for (std::size_t i = 0; i < d.body.size() && i < max_small_change_lines; ++i) message += "\n" + base::cut_utf8(d.body[i], max_form_line);
     } else {
         std::size_t diff_lines = 0;
         for (const char c : ask.diff) diff_lines += c == '\n';

@@ -53,7 +53,7 @@ public:
         const nlohmann::json* args = nullptr;
         const RequestEnvelope* envelope = nullptr;  // era, version, capabilities, quirks, the retry's answer
         std::shared_ptr<RpcPeer::Call> call;
-        std::function<void(double, double, std::string)> progress;
+        tools::ProgressReport progress;
         std::shared_ptr<const os::Workspace> workspace;  // the call's roots (a pending review keeps them)
         // Apply pressed in the review view: the change that was shown, and the human's answer.
         const PendingReview* confirming = nullptr;

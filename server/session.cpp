@@ -366,7 +366,7 @@ tools::CallScope Session::call_scope(const RequestEnvelope& envelope, const std:
     scope.result_view = envelope.quirks.result_view;
     scope.approval = [this, &envelope, rpc_call, workspace = std::move(workspace), confirming,
                       answer = std::move(answer)](const tools::PreparedCall& prepared,
-                                                  const std::function<void(double, double, std::string)>& progress) {
+                                                  const tools::ProgressReport& progress) {
         Approvals::Call c;
         c.tool = prepared.name;
         c.args = &prepared.args;
@@ -427,7 +427,7 @@ asio::awaitable<tools::ToolResult> Session::decide_review(const Json& args, cons
 }
 
 // Reports progress as notifications/progress when the client gave a progressToken; else nullptr.
-std::function<void(double, double, std::string)> Session::progress_reporter(const RequestEnvelope& envelope) {
+tools::ProgressReport Session::progress_reporter(const RequestEnvelope& envelope) {
     if (!envelope.progress_token) return nullptr;
     std::weak_ptr<Session> weak = weak_from_this();
     return [this, weak, token = *envelope.progress_token, last = std::make_shared<double>(-1)](double progress, double total,

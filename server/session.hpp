@@ -100,7 +100,7 @@ private:
 
     asio::awaitable<void> run_tool_call(std::shared_ptr<Session> keep_alive, protocol::Request request,
                                         RequestEnvelope envelope, Reply reply);
-    std::function<void(double, double, std::string)> progress_reporter(const RequestEnvelope& envelope);
+    tools::ProgressReport progress_reporter(const RequestEnvelope& envelope);
     // The review view's decision (the app-only tool `review`): Apply runs the pending change's call
     // again with a gate that writes it only if it is still exactly what was shown; Reject drops it.
     asio::awaitable<tools::ToolResult> decide_review(const Json& args, const RequestEnvelope& envelope,

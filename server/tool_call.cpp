@@ -1,5 +1,6 @@
 // From tools/call params to a tool call, and from its ToolResult to the JSON-RPC result.
 #include "server/tool_call.hpp"
+#include "base/wording.hpp"
 
 #include <algorithm>
 
@@ -68,11 +69,6 @@ std::int64_t integer_member(const Json& object, std::string_view key, std::int64
     return m && m->is_number_integer() ? m->get<std::int64_t>() : fallback;
 }
 
-std::string mebibytes(std::size_t bytes) {
-    const std::size_t tenths = (bytes * 10 + (1u << 19)) >> 20;
-    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
-}
-
 }  // namespace
 
 OversizedFacts oversized_facts(const ToolCall& call, const tools::ToolResult& outcome) {
@@ -91,7 +87,7 @@ OversizedFacts oversized_facts(const ToolCall& call, const tools::ToolResult& ou
 }
 
 Json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_t limit, protocol::Era era) {
-    const std::string size = mebibytes(bytes) + " of JSON, over the " + mebibytes(limit) + " one message may carry";
+    const std::string size = base::mebibytes(bytes) + " of JSON, over the " + base::mebibytes(limit) + " one message may carry";
     std::string text;
     if (facts.kind == tools::ToolKind::read_lines) {
         // Lines vary: aim at three quarters of what would fit on average.

@@ -2,6 +2,7 @@
 // line) and their words (a closed vocabulary that says "left out"), so that a real comment such as
 // "# rest of the world" is not one; and the change that drops real lines for one.
 #include "text/elision.hpp"
+#include "base/wording.hpp"
 
 #include <algorithm>
 #include <array>
@@ -302,14 +303,6 @@ bool suffix_is(std::string_view suffix, std::string_view want) {
     return true;
 }
 
-// `s` cut to at most `max` bytes, on a UTF-8 character boundary, "…" added when cut.
-std::string cut(std::string_view s, std::size_t max) {
-    if (s.size() <= max) return std::string(s);
-    std::size_t n = max;
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-    return std::string(s.substr(0, n)) + std::string(unicode_ellipsis);
-}
-
 // A cheap first look at a trimmed line, so that a big file's lines of code and ordinary comments
 // cost a byte or a short search each: a marker starts with comment syntax, a bracket, a dot or an
 // ellipsis, and holds an ellipsis or a word (a stem) that says something is left out.
@@ -412,7 +405,7 @@ std::optional<Elision> find_elision(std::string_view old_text, std::string_view 
         Elision e;
         e.marker_line = marker + 1;
         e.marker = std::string(trim(new_lines[marker]));
-        for (std::size_t k = 0; k < dropped.size() && k < 3; ++k) e.dropped_text.push_back(cut(trim(old_lines[dropped[k]]), 60));
+        for (std::size_t k = 0; k < dropped.size() && k < 3; ++k) e.dropped_text.push_back(base::cut_utf8(trim(old_lines[dropped[k]]), 60));
         for (auto& d : dropped) ++d;
         e.dropped = std::move(dropped);
         return e;

@@ -1,5 +1,6 @@
 // merge_stale_change: merge3, then a note or the conflict report.
 #include "text/stale_merge.hpp"
+#include "base/wording.hpp"
 
 #include "text/unified_diff.hpp"
 
@@ -12,9 +13,7 @@ constexpr std::size_t max_side_bytes = 2048;
 
 std::string bounded(const std::string& text) {
     if (text.size() <= max_side_bytes) return text;
-    std::string cut = text.substr(0, max_side_bytes);
-    while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();  // whole characters
-    if (!cut.empty() && static_cast<unsigned char>(cut.back()) >= 0xC0) cut.pop_back();
+    const std::string cut = text.substr(0, base::utf8_prefix_length(text, max_side_bytes));  // whole characters
     return cut + "\n[… " + std::to_string(text.size() - cut.size()) + " more bytes]\n";
 }
 

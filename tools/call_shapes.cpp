@@ -2,6 +2,7 @@
 // trained on Claude's text editor, pi, Kimi CLI or Roo Code gets its change made on the first call,
 // and one that sends another agent's safety argument (`preview`, `overwrite: false`) gets it honoured.
 #include "tools/call_shapes.hpp"
+#include "base/wording.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,14 +16,6 @@ namespace tools {
 using Json = nlohmann::json;
 
 namespace {
-
-// At most `max` bytes of `s`, cut on a UTF-8 character boundary.
-std::string cut(const std::string& s, std::size_t max) {
-    if (s.size() <= max) return s;
-    std::size_t end = max;
-    while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-    return s.substr(0, end) + "…";
-}
 
 
 void rename(Json& args, std::string_view from, std::string_view to, CallShape& shape) {
@@ -87,7 +80,7 @@ base::Result<void> map_editor_command(Json& args, CallShape& shape) {
     for (const auto& c : editor_commands)
         if (c.command == command) found = &c;
     if (!found)
-        return refuse("`command` " + Json(cut(command, 40)).dump(-1, ' ', false, Json::error_handler_t::replace) +
+        return refuse("`command` " + Json(base::cut_utf8(command, 40)).dump(-1, ' ', false, Json::error_handler_t::replace) +
                       " is not a text-editor command this server knows: use str_replace, create, insert, view "
                       "or undo_edit, or call edit, write, insert, read or undo with their own arguments.");
     args.erase("command");
@@ -436,7 +429,7 @@ base::Result<CallShape> map_call_shape(std::string_view tool, Json& args) {
     // `~/`: the workspace expands it to the user's home, then checks the roots as usual.
     for (const auto name : {"file_path", "path", "filePath"})
         if (const auto p = args.find(name); p != args.end() && p->is_string() && p->get_ref<const std::string&>().starts_with("~/"))
-            shape.notes.push_back("Read `~/` in `" + cut(p->get<std::string>(), 64) + "` as the user's home directory.");
+            shape.notes.push_back("Read `~/` in `" + base::cut_utf8(p->get<std::string>(), 64) + "` as the user's home directory.");
     return shape;
 }
 

@@ -14,7 +14,7 @@ namespace {
 // (compact_size), or in exact bytes when the rounded forms would read the same.
 std::pair<std::string, std::string> size_and_limit(std::uint64_t size, std::uint64_t limit) {
     std::string a = compact_size(size), b = compact_size(limit);
-    if (a == b) return {with_commas(size) + " bytes", with_commas(limit) + " bytes"};
+    if (a == b) return {base::with_commas(size) + " bytes", base::with_commas(limit) + " bytes"};
     return {std::move(a), std::move(b)};
 }
 

@@ -190,10 +190,10 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
         out = "No file matches `" + shown_text(args.pattern) + "`" + where + ".";
         if (!glob->on_path()) out += " (A pattern without `/` matches file names at any depth.)";
     } else {
-        out = with_commas(total) + (complete ? "" : "+") + (total == 1 ? " file matches `" : " files match `") +
+        out = base::with_commas(total) + (complete ? "" : "+") + (total == 1 ? " file matches `" : " files match `") +
               shown_text(args.pattern) + "`" + where + (by_modified ? ", newest first" : "") + ":\n" + body;
         if (shown < total)
-            out += "\xE2\x80\xA6 " + with_commas(total - shown) + (complete ? "" : "+") +
+            out += "\xE2\x80\xA6 " + base::with_commas(total - shown) + (complete ? "" : "+") +
                    " more; narrow the pattern or the path" +
                    (shown < max_results ? " (one result stays under " + compact_size(budget) + " of JSON text)" : "") + ".\n";
     }
@@ -201,7 +201,7 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
     if (!caps.empty()) notes += caps + "\n";
     if (const std::string left = visitor.left_out().text(ctx.workspace, *start->root); !left.empty()) notes += left + "\n";
     if (!visitor.unreadable().empty()) {
-        std::string s = "Could not read " + with_commas(visitor.unreadable().size()) +
+        std::string s = "Could not read " + base::with_commas(visitor.unreadable().size()) +
                         (visitor.unreadable().size() == 1 ? " folder: " : " folders: ");
         for (std::size_t i = 0; i < visitor.unreadable().size() && i < max_unreadable_named; ++i)
             s += (i ? ", " : "") + listing_path(*start, visitor.unreadable()[i].first) + " (" + visitor.unreadable()[i].second + ")";

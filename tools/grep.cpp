@@ -277,24 +277,24 @@ public:
         std::string head;
         if (matches_ == 0) {
             head = "No matches for " + std::string(literal ? "the text" : "the pattern") + " `" + shown_text(pattern) +
-                   "` in " + count_with_commas(searched_ - binary_ - too_large_ - unreadable_ - linked_, "file", "files") + " under " + where +
+                   "` in " + base::count_of(searched_ - binary_ - too_large_ - unreadable_ - linked_, "file", "files") + " under " + where +
                    ".";
         } else {
-            head = count_with_commas(matches_, "matching line", "matching lines") + " in " +
-                   count_with_commas(files_with_matches_, "file", "files") + " under " + where + " (" +
-                   count_with_commas(searched_, "file", "files") + " searched)" +
-                   (hidden_matches_ ? "; " + with_commas(shown_matches_) + " shown" : std::string()) + ":";
+            head = base::count_of(matches_, "matching line", "matching lines") + " in " +
+                   base::count_of(files_with_matches_, "file", "files") + " under " + where + " (" +
+                   base::count_of(searched_, "file", "files") + " searched)" +
+                   (hidden_matches_ ? "; " + base::with_commas(shown_matches_) + " shown" : std::string()) + ":";
         }
         std::string tail;
         if (hidden_matches_)
-            tail += "\n" + count_with_commas(hidden_matches_, "more match", "more matches") + " in " +
-                    count_with_commas(hidden_files_, "file", "files") + "; narrow with glob or path (or raise max_results).";
+            tail += "\n" + base::count_of(hidden_matches_, "more match", "more matches") + " in " +
+                    base::count_of(hidden_files_, "file", "files") + "; narrow with glob or path (or raise max_results).";
         std::vector<std::string> skipped;
-        if (binary_) skipped.push_back(count_with_commas(binary_, "binary file", "binary files"));
-        if (too_large_) skipped.push_back(count_with_commas(too_large_, "file", "files") + " over --max-file-size");
-        if (unreadable_) skipped.push_back(count_with_commas(unreadable_, "file", "files") + " that could not be read");
+        if (binary_) skipped.push_back(base::count_of(binary_, "binary file", "binary files"));
+        if (too_large_) skipped.push_back(base::count_of(too_large_, "file", "files") + " over --max-file-size");
+        if (unreadable_) skipped.push_back(base::count_of(unreadable_, "file", "files") + " that could not be read");
         if (linked_)
-            skipped.push_back(count_with_commas(linked_, "file", "files") +
+            skipped.push_back(base::count_of(linked_, "file", "files") +
                               " with other names (hard links), which --ignore-reads keeps from being read (one of "
                               "the names may be an ignored file's)");
         if (!skipped.empty()) {
@@ -303,10 +303,10 @@ public:
             tail += ".";
         }
         if (failed_lines_) {
-            tail += "\nThe pattern gave up (too much backtracking) on " + count_with_commas(failed_lines_, "line", "lines") +
+            tail += "\nThe pattern gave up (too much backtracking) on " + base::count_of(failed_lines_, "line", "lines") +
                     ", which " + (failed_lines_ == 1 ? "was" : "were") + " not searched: ";
             for (std::size_t i = 0; i < failed_named_.size(); ++i) tail += (i ? ", " : "") + failed_named_[i];
-            if (failed_lines_ > failed_named_.size()) tail += ", and " + with_commas(failed_lines_ - failed_named_.size()) + " more";
+            if (failed_lines_ > failed_named_.size()) tail += ", and " + base::with_commas(failed_lines_ - failed_named_.size()) + " more";
             tail += ". Simplify nested repetitions such as (a+)+ or long ranges such as [\\s\\S]{1,4000}.";
         }
         ToolResult r;

@@ -83,7 +83,7 @@ public:
         if (depth > 0) folders_.pop_back();
         if (!folder.visible || over_budget_ || (folder.more_files == 0 && folder.more_folders == 0 && unread == 0)) return;
         std::string line = std::string(2 * depth + 2, ' ') + "\xE2\x80\xA6 " + more_text(folder.more_files, folder.more_folders);
-        if (unread) line += " (and " + with_commas(unread) + " entries past the first 100,000, not read)";
+        if (unread) line += " (and " + base::with_commas(unread) + " entries past the first 100,000, not read)";
         if (text_json_ + json_escaped_size(line) + 2 > budget_) {
             over_budget_ = true;
             return;
@@ -119,14 +119,14 @@ public:
             note("Folders at depth " + std::to_string(depth_) + " were not opened: call list with path set to one of "
                  "them, or a larger depth (at most 10).");
         if (linked_)
-            note("Line counts not shown for " + count_with_commas(linked_, "file", "files") +
+            note("Line counts not shown for " + base::count_of(linked_, "file", "files") +
                  " with other names (hard links): with --ignore-reads such a file may be an ignored file under another "
                  "name, and it is not read.");
         const std::string caps = walk_caps_text(summary, start_, depth_, false, "list");
         if (!caps.empty()) note(caps);
         if (const std::string left = left_out_.text(ctx_.workspace, *start_.root); !left.empty()) note(left);
         if (unreadable_count_) {
-            std::string s = "Could not read " + with_commas(unreadable_count_) + (unreadable_count_ == 1 ? " folder: " : " folders: ");
+            std::string s = "Could not read " + base::with_commas(unreadable_count_) + (unreadable_count_ == 1 ? " folder: " : " folders: ");
             for (std::size_t i = 0; i < unreadable_.size(); ++i) s += (i ? ", " : "") + unreadable_[i];
             note(s + ".");
         }
@@ -157,8 +157,8 @@ private:
     };
 
     static std::string more_text(std::uint64_t files, std::uint64_t folders) {
-        std::string s = with_commas(files) + " more " + (files == 1 ? "file" : "files");
-        if (folders) s += " and " + with_commas(folders) + " " + (folders == 1 ? "folder" : "folders");
+        std::string s = base::with_commas(files) + " more " + (files == 1 ? "file" : "files");
+        if (folders) s += " and " + base::with_commas(folders) + " " + (folders == 1 ? "folder" : "folders");
         return s;
     }
 
@@ -200,7 +200,7 @@ private:
                     } else {
                         std::uint64_t lines = static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
                         if (!bytes.empty() && bytes.back() != '\n') ++lines;
-                        line += ", " + with_commas(lines) + (lines == 1 ? " line" : " lines");
+                        line += ", " + base::with_commas(lines) + (lines == 1 ? " line" : " lines");
                     }
                 }
             }

@@ -124,7 +124,7 @@ std::string fit_structured_text(Json& structured, std::string_view body, std::st
     std::size_t cut_lines = static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n'));
     if (!rest.empty() && rest.back() != '\n') ++cut_lines;
     std::string cut(body.substr(0, keep));
-    if (cut_lines) cut += "\xE2\x80\xA6 " + with_commas(cut_lines) + cut_words + std::string(narrow) + "\n";
+    if (cut_lines) cut += "\xE2\x80\xA6 " + base::with_commas(cut_lines) + cut_words + std::string(narrow) + "\n";
     text = joined(cut, kept_notes);
     structured["text"] = text;
     return text;
@@ -142,23 +142,23 @@ std::string walk_caps_text(const os::WalkSummary& summary, const ListingStart& s
         std::string s;
         for (std::size_t i = 0; i < paths.size(); ++i)
             s += (i ? ", " : "") + (paths[i].empty() ? shown_path(start.folder.display) : listing_path(start, paths[i]));
-        if (count > paths.size()) s += ", and " + with_commas(count - paths.size()) + " more";
+        if (count > paths.size()) s += ", and " + base::with_commas(count - paths.size()) + " more";
         return s;
     };
     std::string out;
     if (depth_is_cap && summary.too_deep)
-        out += "Incomplete: " + count_with_commas(summary.too_deep, "folder", "folders") + " " + std::to_string(max_depth) +
+        out += "Incomplete: " + base::count_of(summary.too_deep, "folder", "folders") + " " + std::to_string(max_depth) +
                " levels down " + (summary.too_deep == 1 ? "was" : "were") + " not entered (the depth limit): " +
                named(summary.too_deep_paths, summary.too_deep) + ". Call " + std::string(tool) +
                " with path set to one of them to see below it.\n";
     if (summary.crowded)
-        out += "Incomplete: " + count_with_commas(summary.crowded, "folder holds", "folders hold") + " more than " +
-               with_commas(os::WalkOptions{}.max_entries_per_folder) + " entries; " + with_commas(summary.unread) +
+        out += "Incomplete: " + base::count_of(summary.crowded, "folder holds", "folders hold") + " more than " +
+               base::with_commas(os::WalkOptions{}.max_entries_per_folder) + " entries; " + base::with_commas(summary.unread) +
                " entries past those were not read: " + named(summary.crowded_paths, summary.crowded) +
                ". Call " + std::string(tool) + " on smaller folders, or narrow the pattern.\n";
     if (summary.links_not_followed)
-        out += "Incomplete: " + count_with_commas(summary.links_not_followed, "symlink to a folder was", "symlinks to folders were") +
-               " not followed (at most " + with_commas(os::max_followed_links) + " are followed in one call). Call " +
+        out += "Incomplete: " + base::count_of(summary.links_not_followed, "symlink to a folder was", "symlinks to folders were") +
+               " not followed (at most " + base::with_commas(os::max_followed_links) + " are followed in one call). Call " +
                std::string(tool) + " with path set to a folder below them.\n";
     while (!out.empty() && out.back() == '\n') out.pop_back();
     return out;
@@ -176,16 +176,6 @@ std::string compact_size(std::uint64_t bytes) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, value < 10.0 ? "%.1f %s" : "%.0f %s", value, units[unit]);
     return buffer;
-}
-
-std::string with_commas(std::uint64_t n) {
-    std::string digits = std::to_string(n);
-    for (std::size_t i = digits.size(); i > 3; i -= 3) digits.insert(i - 3, ",");
-    return digits;
-}
-
-std::string count_with_commas(std::uint64_t n, const char* one, const char* many) {
-    return with_commas(n) + " " + (n == 1 ? one : many);
 }
 
 void LeftOut::add(const os::IgnoreRefusal& refusal) {
@@ -222,9 +212,9 @@ std::string LeftOut::text(const os::Workspace& workspace, const std::string& roo
         out += s;
         first = false;
     };
-    if (git_) part(count_with_commas(git_, ".git folder", ".git folders"));
+    if (git_) part(base::count_of(git_, ".git folder", ".git folders"));
     if (ignored_) {
-        std::string s = count_with_commas(ignored_, "entry", "entries") + " the ignore rules cover";
+        std::string s = base::count_of(ignored_, "entry", "entries") + " the ignore rules cover";
         if (!name_rules_) {
             s += " (not named: --ignore-reads)";
         } else {
@@ -234,14 +224,14 @@ std::string LeftOut::text(const os::Workspace& workspace, const std::string& roo
                 if (!first_rule) s += ", ";
                 first_rule = false;
                 s += "`" + shown_text(std::get<2>(key)) + "` in " + shown_path(file_shown(workspace, root, std::get<0>(key))) +
-                     " line " + std::to_string(std::get<1>(key)) + ": " + with_commas(n);
+                     " line " + std::to_string(std::get<1>(key)) + ": " + base::with_commas(n);
             }
-            if (unnamed_rules_) s += ", other rules: " + with_commas(unnamed_rules_);
+            if (unnamed_rules_) s += ", other rules: " + base::with_commas(unnamed_rules_);
             s += ")";
         }
         part(s);
     }
-    if (hidden_) part(count_with_commas(hidden_, "hidden entry", "hidden entries") + " (include_hidden: true shows them)");
+    if (hidden_) part(base::count_of(hidden_, "hidden entry", "hidden entries") + " (include_hidden: true shows them)");
     return out + ".";
 }
 

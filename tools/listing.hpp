@@ -3,6 +3,8 @@
 // and its wording, sizes and names as a model reads them, and the result's byte budget.
 #pragma once
 
+#include "base/wording.hpp"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -68,10 +70,6 @@ std::string walk_caps_text(const os::WalkSummary& summary, const ListingStart& s
 
 // 0 B, 812 B, 4.2 KiB, 13 MiB, 1.1 GiB.
 std::string compact_size(std::uint64_t bytes);
-// 1,204
-std::string with_commas(std::uint64_t n);
-// "1 file", "1,204 files": with_commas(n) and the noun for one or for many.
-std::string count_with_commas(std::uint64_t n, const char* one, const char* many);
 
 // What a listing left out: `.git` folders, entries the ignore rules cover (grouped by rule, at
 // most max_rules named; with --ignore-reads counted only, so no ignored name leaks), hidden ones.

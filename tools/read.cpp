@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "os/platform.hpp"
+#include "base/wording.hpp"
 #include "tools/change.hpp"
 #include "tools/file_access.hpp"
 #include "tools/placement.hpp"
@@ -31,13 +32,6 @@ constexpr std::size_t max_line_bytes = 16 * 1024;
 // line the TypeScript client accepts and the 16 MiB --max-message-size default.
 constexpr std::size_t max_image_bytes = 5u << 20;
 
-// The longest prefix of `s` no longer than `n` bytes that does not split a UTF-8 sequence.
-std::size_t utf8_cut(std::string_view s, std::size_t n) {
-    if (n >= s.size()) return s.size();
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-    return n;
-}
-
 void append_line_number(std::string& out, std::size_t n, bool padded = true) {
     const std::string digits = std::to_string(n);
     if (padded && digits.size() < 6) out.append(6 - digits.size(), ' ');
@@ -58,15 +52,9 @@ std::optional<std::string_view> image_type(std::string_view bytes) {
     return std::nullopt;
 }
 
-std::string mebibytes(std::uint64_t n) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(n) / (1 << 20));
-    return buf;
-}
-
 ToolResult image_too_large(const std::string& given, std::string_view mime, std::uint64_t size) {
-    return ToolResult::error("Refused: " + given + " is an image (" + std::string(mime) + ") of " + mebibytes(size) +
-                                 ", over the " + mebibytes(max_image_bytes) +
+    return ToolResult::error("Refused: " + given + " is an image (" + std::string(mime) + ") of " + base::mebibytes(size) +
+                                 ", over the " + base::mebibytes(max_image_bytes) +
                                  " that read returns as image content (base64 grows it by a third, and clients drop "
                                  "replies over 10 MiB). Ask the user to make a smaller copy (scaled down or "
                                  "recompressed) and read that.",
@@ -155,7 +143,7 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
         std::string shown;
         std::size_t dropped = 0;
         if (line.size() > max_line_bytes) {
-            const std::size_t keep = utf8_cut(line, max_line_bytes);
+            const std::size_t keep = base::utf8_prefix_length(line, max_line_bytes);
             dropped = line.size() - keep;
             line = line.substr(0, keep);
         }
@@ -278,7 +266,7 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
             const std::size_t size = part.structured.value("size_bytes", std::size_t{0});
             if (image_bytes + size > max_image_bytes) {
                 part = ToolResult::error("Not shown: the images before it in this call already fill the " +
-                                             mebibytes(max_image_bytes) + " one reply carries. Read " + path + " alone.",
+                                             base::mebibytes(max_image_bytes) + " one reply carries. Read " + path + " alone.",
                                          base::ErrorReason::too_large);
             } else {
                 image_bytes += size;

@@ -1,6 +1,7 @@
 // Registry: schemas -> tool definitions, alias mapping, unknown arguments set aside or refused as
 // misspellings or as safety conditions not honoured, valijson validation, handler lookup.
 #include "tools/registry.hpp"
+#include "base/wording.hpp"
 
 #include <algorithm>
 #include <array>
@@ -311,15 +312,6 @@ std::string invalid_arguments_message(const ToolDefinition& tool, const std::vec
     return message;
 }
 
-// An argument name as messages show it: cut at 64 bytes (on a UTF-8 character boundary).
-std::string shown_name(std::string_view name) {
-    constexpr std::size_t max_shown = 64;
-    if (name.size() <= max_shown) return std::string(name);
-    std::size_t cut = max_shown;
-    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
-    return std::string(name.substr(0, cut)) + "…";
-}
-
 // The form names are compared in: ASCII lower case, without `_` and `-` ("replaceAll" and
 // "replace_all" both become "replaceall").
 std::string comparable(std::string_view name) {
@@ -410,7 +402,7 @@ base::Result<UnknownArguments> Registry::set_aside_unknown_arguments(const ToolD
     if (unknown.empty()) return out;
     if (unknown_count > max_unknown_arguments) {
         std::string some;
-        for (std::size_t i = 0; i < 3; ++i) some += (i ? ", `" : "`") + shown_name(unknown[i]) + "`";
+        for (std::size_t i = 0; i < 3; ++i) some += (i ? ", `" : "`") + base::cut_utf8(unknown[i], 64) + "`";
         return base::fail(base::Failure{
             invalid_arguments_message(tool, {std::to_string(unknown_count) + " arguments that " + tool.name +
                                              " does not take (more than " + std::to_string(max_unknown_arguments) +
@@ -423,26 +415,26 @@ base::Result<UnknownArguments> Registry::set_aside_unknown_arguments(const ToolD
         const auto meant = likely_meant(tool, key);
         if (!meant) {
             if (const std::string honoured(tool.spec->traits.safety_arguments); !honoured.empty() && speaks_of_safety(key)) {
-                findings.push_back("`" + shown_name(key) + "` is not an argument of " + tool.name +
+                findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name +
                                    ", and its name speaks of a safety condition, so the call is refused rather than "
                                    "run without it (nothing was changed). " + tool.name + " honours " + honoured +
-                                   ": send one of those, or the call without `" + shown_name(key) + "`");
+                                   ": send one of those, or the call without `" + base::cut_utf8(key, 64) + "`");
                 continue;
             }
             out.ignored.push_back(key);
             continue;
         }
         if (args.contains(*meant))
-            findings.push_back("`" + shown_name(key) + "` is not an argument of " + tool.name + "; it looks like `" +
+            findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name + "; it looks like `" +
                                *meant + "`, which is also given: send only `" + *meant + "`");
         else
-            findings.push_back("`" + shown_name(key) + "` is not an argument of " + tool.name + ": did you mean `" +
+            findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name + ": did you mean `" +
                                *meant + "`?");
     }
     if (findings.empty()) {
         for (const auto& key : out.ignored) {
             args.erase(key);
-            out.note += (out.note.empty() ? "Ignored arguments this tool does not take: " : ", ") + shown_name(key);
+            out.note += (out.note.empty() ? "Ignored arguments this tool does not take: " : ", ") + base::cut_utf8(key, 64);
         }
         if (!out.note.empty()) out.note += ".";
         return out;

@@ -42,6 +42,9 @@ namespace tools {
 using Json = nlohmann::json;
 
 
+// Reports a call's progress to the client (progress, total, message), when it gave a progressToken.
+using ProgressReport = std::function<void(double progress, double total, std::string message)>;
+
 struct Limits {
     std::uint64_t max_file_size = 256ull << 20;
     std::size_t max_result_text = 1u << 20;  // bytes of text a result may carry
@@ -73,7 +76,7 @@ struct CallContext {
     os::IgnoreFiles* ignore = nullptr;  // ignore rules (--ignore-file, .git); nullptr: nothing ignored
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
     // Reports progress (progress, total, message) when the client gave a progressToken.
-    std::function<void(double, double, std::string)> progress = [](double, double, std::string) {};
+    ProgressReport progress = [](double, double, std::string) {};
     // The approval gate every write passes; the default applies by policy.
     ApprovalGate approve = [](const ApprovalRequest&) -> asio::awaitable<ApprovalDecision> {
         ApprovalDecision d;

@@ -70,10 +70,10 @@ struct CallScope {
     std::shared_ptr<const os::Workspace> workspace;
     std::shared_ptr<std::atomic<bool>> cancelled;
     // Reports progress (progress, total, message); nullptr: nobody listens.
-    std::function<void(double, double, std::string)> progress;
+    ProgressReport progress;
     // Makes the call's approval gate once its tool and arguments are known (the gate may bind
     // them); it is given the progress reporter the call uses. nullptr: every write approved by policy.
-    std::function<ApprovalGate(const PreparedCall&, const std::function<void(double, double, std::string)>& progress)>
+    std::function<ApprovalGate(const PreparedCall&, const ProgressReport& progress)>
         approval;
     // Whether this is the only call in flight (see WorkPlacement); nullptr: never alone.
     std::function<bool()> alone;

@@ -34,8 +34,8 @@ TEST_CASE("grep: max_results at its maximum over long lines JSON escapes stays u
     CHECK(shown > 0);
     CHECK(shown < 2000);
     const std::string last = r.text.substr(r.text.rfind('\n') + 1);
-    CHECK(last == tools::with_commas(4000 - shown) + " more matches in " +
-                      tools::with_commas(r.structured["more_files"].get<std::uint64_t>()) +
+    CHECK(last == base::with_commas(4000 - shown) + " more matches in " +
+                      base::with_commas(r.structured["more_files"].get<std::uint64_t>()) +
                       " files; narrow with glob or path (or raise max_results).");
     // `files` holds each shown file's path, its match count and the shown matching line numbers.
     const Json& first = r.structured["files"].at(0);

@@ -255,7 +255,7 @@ TEST_CASE("list and find: 20,000 files with long names that JSON escapes stay un
     CHECK(r.structured["text"] == r.text);
     CHECK(r.text.rfind("20,000 files match `**/*.txt`, newest first:\n", 0) == 0);
     const std::string tail = r.text.substr(r.text.rfind('\n') + 1);
-    CHECK(tail == "\xE2\x80\xA6 " + tools::with_commas(20000 - r.structured["shown"].get<std::uint64_t>()) +
+    CHECK(tail == "\xE2\x80\xA6 " + base::with_commas(20000 - r.structured["shown"].get<std::uint64_t>()) +
                       " more; narrow the pattern or the path (one result stays under 32 KiB of JSON text).");
 }
 #endif

@@ -24,7 +24,7 @@ namespace {
 tools::CallScope recording_scope(std::vector<std::string>& asked) {
     tools::CallScope scope;
     scope.alone = [] { return true; };
-    scope.approval = [&asked](const tools::PreparedCall& call, const std::function<void(double, double, std::string)>&) {
+    scope.approval = [&asked](const tools::PreparedCall& call, const tools::ProgressReport&) {
         return tools::ApprovalGate([&asked, tool = call.name](const tools::ApprovalRequest& ask)
                                        -> asio::awaitable<tools::ApprovalDecision> {
             asked.push_back(tool + " asks " + ask.tool + " of " + (ask.paths.empty() ? "?" : ask.paths.front()));

@@ -2,6 +2,8 @@
 // for a read, that a holder starting to let reads pass cancels).
 #include "ledger/file_lanes.hpp"
 
+#include <algorithm>
+
 #include <asio/redirect_error.hpp>
 #include <asio/use_awaitable.hpp>
 
@@ -11,6 +13,15 @@ void FileLanes::Guard::release() {
     if (!lanes_) return;
     lanes_->release(key_);
     lanes_ = nullptr;
+}
+
+asio::awaitable<std::vector<FileLanes::Guard>> FileLanes::acquire_all(std::vector<std::string> keys) {
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    std::vector<Guard> guards;
+    guards.reserve(keys.size());
+    for (auto& key : keys) guards.push_back(co_await acquire(std::move(key)));
+    co_return guards;
 }
 
 asio::awaitable<FileLanes::Guard> FileLanes::acquire(std::string key) {

@@ -7,6 +7,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 #include <unordered_map>
 
 #include <asio/any_io_executor.hpp>
@@ -56,6 +57,10 @@ public:
     explicit FileLanes(asio::any_io_executor executor) : executor_(std::move(executor)) {}
 
     asio::awaitable<Guard> acquire(std::string key);
+
+    // The lanes of `keys` (of several files: a patch, a move), each once, taken in sorted order so
+    // that two such changes never wait for each other's lanes in a circle.
+    asio::awaitable<std::vector<Guard>> acquire_all(std::vector<std::string> keys);
 
     // For a read, which changes nothing: takes the lane like acquire (so it sees every change that
     // arrived before it), except while the lane's holder lets reads pass (it waits for a human at an

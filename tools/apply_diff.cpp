@@ -405,13 +405,10 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
         identities.push_back(identity);
     }
 
-    // Lanes in sorted order (no deadlock with another multi-file change).
+    // Every file's lane (in sorted order: no deadlock with another multi-file change).
     std::vector<std::string> keys;
     for (const auto& p : seen) keys.push_back(lane_key(p));
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    std::vector<ledger::FileLanes::Guard> lanes;
-    for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
+    std::vector<ledger::FileLanes::Guard> lanes = co_await ctx.lanes.acquire_all(std::move(keys));
     if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
 
     // Planned where WorkPlacement says, from the patch's size and its files' sizes as stat saw them.

@@ -40,11 +40,7 @@ asio::awaitable<std::vector<ledger::FileLanes::Guard>> take_lanes(CallContext& c
     std::vector<std::string> keys;
     keys.push_back(lane_key(first));
     if (!second.empty()) keys.push_back(lane_key(second));
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-    std::vector<ledger::FileLanes::Guard> lanes;
-    for (auto& key : keys) lanes.push_back(co_await ctx.lanes.acquire(key));
-    co_return lanes;
+    co_return co_await ctx.lanes.acquire_all(std::move(keys));
 }
 
 // One of two texts (GCC 12 cannot compile `cond ? "literal" : "other literal"` in a coroutine).

@@ -400,6 +400,11 @@ int main(int argc, char** argv) {
         asio::detached);
     base::log::debug("serving on stdio; roots: {}", fmt::join(workspace.roots(), ", "));
     io.run();
+    // The session has ended: a further SIGINT or SIGTERM (Codex sends SIGTERM twice) is ignored
+    // from here, so the end stays exit 0 (the signal set's own handler goes with it).
+    signals.clear();
+    std::signal(SIGINT, SIG_IGN);
+    std::signal(SIGTERM, SIG_IGN);
     blocking_threads.join();
     if (check_pool) check_pool->join();
     base::log::flush();

@@ -2,6 +2,8 @@
 // folder swapped for a symlink mid-walk, an unreadable folder (walked as user 65534 when the tests run as root).
 #include <doctest/doctest.h>
 
+#include "tests/unit/os/as_another_user.hpp"
+
 #include <grp.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -77,33 +79,7 @@ std::string walked(const WalkTree& t) {
 // or what kept the child from walking.
 std::string walked_unprivileged(const WalkTree& t) {
     if (::geteuid() != 0) return walked(t);
-    int out[2];
-    REQUIRE(::pipe(out) == 0);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        ::close(out[0]);
-        std::string said;
-        if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0)
-            said = "child: could not become user 65534: " + std::string(std::strerror(errno)) + "\n";
-        else if (::geteuid() == 0 || ::setuid(0) == 0)
-            said = "child: still root after dropping privileges\n";
-        else
-            said = walked(t);
-        const bool wrote = ::write(out[1], said.data(), said.size()) == static_cast<ssize_t>(said.size());
-        ::_exit(wrote ? 0 : 1);
-    }
-    ::close(out[1]);
-    std::string said;
-    char buffer[512];
-    for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) > 0;) said.append(buffer, static_cast<std::size_t>(n));
-    ::close(out[0]);
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    INFO("the child said: " << said);
-    REQUIRE(WIFEXITED(status));
-    REQUIRE(WEXITSTATUS(status) == 0);
-    return said;
+    return os_test::as_user_nobody([&t] { return walked(t); });
 }
 
 }  // namespace

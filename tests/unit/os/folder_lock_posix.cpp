@@ -4,6 +4,8 @@
 // and one a killed holder left is taken over; a symlink in its place is refused, not followed.
 #include <doctest/doctest.h>
 
+#include "tests/unit/os/as_another_user.hpp"
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -146,29 +148,12 @@ TEST_CASE("folder lock: another user's lock file that this user may not open cou
     ::chmod(f.dir.c_str(), 0777);
     std::ofstream(f.lock_file()).put('\n');
     ::chmod(f.lock_file().c_str(), 0600);
-    int out[2];
-    REQUIRE(::pipe(out) == 0);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        ::close(out[0]);
-        if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(2);
+    const std::string said = os_test::as_user_nobody([&f] {
         platform::FolderLock lock;
         const auto taken = platform::try_lock_folder(f.dir.string(), lock);
-        const std::string said = !taken.ok() ? "error: " + taken.error().message
-                                              : (taken.value() ? "taken" : "held: " + platform::folder_lock_holder(f.dir.string()));
-        const bool wrote = ::write(out[1], said.data(), said.size()) == static_cast<ssize_t>(said.size());
-        ::_exit(wrote ? 0 : 1);
-    }
-    ::close(out[1]);
-    std::string said;
-    char buffer[512];
-    for (ssize_t n; (n = ::read(out[0], buffer, sizeof buffer)) > 0;) said.append(buffer, static_cast<std::size_t>(n));
-    ::close(out[0]);
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    REQUIRE(WIFEXITED(status));
-    REQUIRE(WEXITSTATUS(status) == 0);
+        return !taken.ok() ? "error: " + taken.error().message
+                           : (taken.value() ? std::string("taken") : "held: " + platform::folder_lock_holder(f.dir.string()));
+    });
     CHECK(said == "held: the lock file " + f.lock_file().string() +
                       " of user root, which this user may not open (when no mcp-edit of that user is running, remove it)");
 }

@@ -12,7 +12,9 @@ namespace {
 // The encodings converted. Shift_JIS is Windows' code page 932 (iconv's CP932): glibc's
 // "SHIFT_JIS" reads 0x5C as YEN SIGN and 0x7E as OVERLINE, which would turn every backslash and
 // tilde of a source file into another character. Big5 and EUC-KR are their Windows supersets, as
-// the WHATWG Encoding Standard reads them.
+// the WHATWG Encoding Standard reads them. windows-1255 and windows-1258 are one byte a character
+// but not converted byte by byte: glibc composes a letter and the combining mark after it
+// ("A" 0xEC reads as "Á", written back as 0xC1), so they take the whole-text round trip.
 constexpr std::array<EncodingInfo, 32> encodings{{
     {"utf-8", "UTF-8", 65001, false},
     {"utf-16le", "UTF-16LE", 1200, false},
@@ -31,10 +33,10 @@ constexpr std::array<EncodingInfo, 32> encodings{{
     {"windows-1252", "CP1252", 1252, true},
     {"windows-1253", "CP1253", 1253, true},
     {"windows-1254", "CP1254", 1254, true},
-    {"windows-1255", "CP1255", 1255, true},
+    {"windows-1255", "CP1255", 1255, false},
     {"windows-1256", "CP1256", 1256, true},
     {"windows-1257", "CP1257", 1257, true},
-    {"windows-1258", "CP1258", 1258, true},
+    {"windows-1258", "CP1258", 1258, false},
     {"windows-874", "CP874", 874, true},
     {"koi8-r", "KOI8-R", 20866, true},
     {"koi8-u", "KOI8-U", 21866, true},

@@ -16,7 +16,7 @@ struct EncodingInfo {
     std::string_view name;        // canonical: "utf-8", "gbk", "shift_jis", "windows-1252", ...
     std::string_view iconv_name;  // what glibc's and macOS's iconv call it
     unsigned windows_code_page;   // what MultiByteToWideChar calls it
-    bool single_byte;             // every character one byte (a table of 256)
+    bool single_byte;             // converted byte by byte: a table of 256 decides and decodes it
 };
 
 // The encoding a label names (case, '-' and '_' ignored: "Latin-1", "latin1", "ISO_8859-1",

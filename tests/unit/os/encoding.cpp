@@ -110,6 +110,15 @@ TEST_CASE("encoding: GBK, one line is too little to detect; declared or longer, 
     check_round_trip(gbk_file, "gbk", "GBK", gbk_file_text);
 }
 
+TEST_CASE("encoding: detection reads from the first non-ASCII byte, however far into the file") {
+    std::string ascii;
+    while (ascii.size() < 200000) ascii += "int value_" + std::to_string(ascii.size()) + " = 0;  // plain ASCII\n";
+    const auto d = decide_encoding(ascii + gbk_file);
+    CHECK(d.encoding == "gbk");
+    CHECK(d.source == EncodingSource::detected);
+    CHECK(d.text == ascii + gbk_file_text);
+}
+
 TEST_CASE("encoding: Shift_JIS detected, backslashes kept as backslashes") {
     const auto d = decide_encoding(sjis_file);
     CHECK(d.encoding == "shift_jis");
@@ -192,6 +201,12 @@ TEST_CASE("encoding: invalid bytes in the declared encoding fall back to the raw
     CHECK_MESSAGE(one_way.note.find("do not come back the same through shift_jis (first difference at byte 21)") !=
                       std::string::npos,
                   one_way.note);
+    // glibc reads windows-1258's "A" and combining acute (0xEC) as one "Á", written back as 0xC1.
+    const auto composed = decide_encoding("# coding: cp1258\nx = \"A\xEC\"\n");
+    CHECK(composed.encoding == "unknown-8bit");
+    CHECK_MESSAGE(composed.note.find("do not come back the same through windows-1258 (first difference at byte 22)") !=
+                      std::string::npos,
+                  composed.note);
     // A declared encoding the server does not convert is named, not guessed at.
     const auto unknown = decide_encoding("# coding: klingon\nx = 1\n");
     CHECK(unknown.encoding == "utf-8");

@@ -3,7 +3,9 @@
 // checked against the iconv program. Linux only for now (see the top-level CMakeLists.txt).
 #include <doctest/doctest.h>
 
+#ifndef _WIN32
 #include <unistd.h>
+#endif
 
 #include <cstdio>
 #include <filesystem>
@@ -17,7 +19,9 @@ using namespace os;
 
 namespace {
 
-// `input` converted by the iconv program (glibc's), as an independent check of the module.
+#ifndef _WIN32
+// `input` converted by the iconv program (glibc's), as an independent check of the module (there
+// is none under Wine: on Windows the fixtures' own bytes and text are the check).
 std::string iconv_program(std::string_view input, const std::string& from, const std::string& to) {
     static int counter = 0;
     const auto path = std::filesystem::temp_directory_path() /
@@ -36,6 +40,7 @@ std::string iconv_program(std::string_view input, const std::string& from, const
     std::filesystem::remove(path);
     return out;
 }
+#endif
 
 // Every fixture: the module's text is what `iconv -f NAME -t UTF-8` makes of the bytes, and both
 // the module and `iconv -f UTF-8 -t NAME` give the exact bytes back from it.
@@ -44,11 +49,15 @@ void check_round_trip(std::string_view bytes, std::string_view encoding, const s
     auto text = decode(bytes, encoding);
     REQUIRE_MESSAGE(text.ok(), "decode as " << encoding << " refused: " << text.error().message);
     CHECK(*text == expected_text);
-    CHECK(*text == iconv_program(bytes, iconv_name, "UTF-8"));
     auto back = encode(*text, encoding);
     REQUIRE_MESSAGE(back.ok(), "encode as " << encoding << " refused: " << back.error().message);
     CHECK_MESSAGE(*back == bytes, "the round trip through " << encoding << " changed the bytes");
+#ifndef _WIN32
+    CHECK(*text == iconv_program(bytes, iconv_name, "UTF-8"));
     CHECK(iconv_program(expected_text, "UTF-8", iconv_name) == bytes);
+#else
+    (void)iconv_name;
+#endif
 }
 
 std::string utf16(std::u16string_view text, bool little_endian, bool bom = true) {
@@ -202,11 +211,17 @@ TEST_CASE("encoding: invalid bytes in the declared encoding fall back to the raw
                       std::string::npos,
                   one_way.note);
     // glibc reads windows-1258's "A" and combining acute (0xEC) as one "Á", written back as 0xC1.
+    // Windows' code page 1258 does not compose: there the same file is lossless.
     const auto composed = decide_encoding("# coding: cp1258\nx = \"A\xEC\"\n");
+#ifndef _WIN32
     CHECK(composed.encoding == "unknown-8bit");
     CHECK_MESSAGE(composed.note.find("do not come back the same through windows-1258 (first difference at byte 22)") !=
                       std::string::npos,
                   composed.note);
+#else
+    CHECK(composed.encoding == "windows-1258");
+    CHECK(composed.text == "# coding: cp1258\nx = \"A\xCC\x81\"\n");
+#endif
     // A declared encoding the server does not convert is named, not guessed at.
     const auto unknown = decide_encoding("# coding: klingon\nx = 1\n");
     CHECK(unknown.encoding == "utf-8");
@@ -238,9 +253,14 @@ TEST_CASE("encoding: a character the encoding cannot hold is refused, named with
     CHECK(bad_bytes.error().offset == 13);
     CHECK(bad_bytes.error().message == "line 3: bytes 0x81 0x20 are not a gbk character");
 
-    auto undefined = decode("x\x81y", "windows-1252");  // 0x81 is not a character of cp1252
+#ifndef _WIN32
+    auto undefined = decode("x\x81y", "windows-1252");  // 0x81 is not a character of glibc's cp1252
     REQUIRE_FALSE(undefined.ok());
     CHECK(undefined.error().message == "line 1: byte 0x81 is not a windows-1252 character");
+#else
+    // Windows reads cp1252's five unused bytes as the C1 controls (so they round-trip there).
+    CHECK(*decode("x\x81y", "windows-1252") == "x\xC2\x81y");
+#endif
 
     CHECK(decode("x", "unknown-8bit").error().message == "the encoding 'unknown-8bit' is not one the server converts");
 }

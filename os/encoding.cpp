@@ -138,14 +138,14 @@ base::Result<std::string, conversion::Stop> to_utf8(std::string_view bytes, cons
 }
 
 // The decision's attempt at one encoding: lossless, with the text, or the reason it is not.
-struct Attempt {
+struct EncodingAttempt {
     bool lossless = false;
     std::string text;
     std::string reason;
 };
 
-Attempt attempt(std::string_view body, const text::EncodingInfo& info) {
-    Attempt a;
+EncodingAttempt attempt_encoding(std::string_view body, const text::EncodingInfo& info) {
+    EncodingAttempt a;
     if (info.name == "utf-8") {
         a.lossless = text::is_valid_utf8(body);
         if (!a.lossless) {
@@ -213,7 +213,7 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
 
     // Takes `info` when the bytes round-trip through it; otherwise notes why not.
     auto take = [&](const text::EncodingInfo& info, EncodingSource source, std::string detail, std::string_view passed_over) {
-        Attempt a = attempt(body, info);
+        EncodingAttempt a = attempt_encoding(body, info);
         if (!a.lossless) {
             append_note(d.note, std::string(passed_over) + " " + std::string(info.name) + ", but " + a.reason);
             return false;

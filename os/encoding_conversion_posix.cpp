@@ -10,7 +10,7 @@ namespace os::conversion {
 
 namespace {
 
-base::Result<std::string, Stop> run(std::string_view input, const char* to, const char* from, std::size_t reserve) {
+base::Result<std::string, Stop> iconv_convert(std::string_view input, const char* to, const char* from, std::size_t reserve) {
     iconv_t cd = iconv_open(to, from);
     if (cd == reinterpret_cast<iconv_t>(-1)) return base::fail(Stop{0});
     std::string out(reserve, '\0');
@@ -44,12 +44,12 @@ base::Result<std::string, Stop> run(std::string_view input, const char* to, cons
 
 base::Result<std::string, Stop> to_utf8(std::string_view bytes, const text::EncodingInfo& from) {
     const std::string from_name(from.iconv_name);
-    return run(bytes, "UTF-8", from_name.c_str(), bytes.size() * (from.single_byte ? 2 : 3) / 2 + 64);
+    return iconv_convert(bytes, "UTF-8", from_name.c_str(), bytes.size() * (from.single_byte ? 2 : 3) / 2 + 64);
 }
 
 base::Result<std::string, Stop> from_utf8(std::string_view utf8, const text::EncodingInfo& to) {
     const std::string to_name(to.iconv_name);
-    return run(utf8, to_name.c_str(), "UTF-8", utf8.size() + 64);
+    return iconv_convert(utf8, to_name.c_str(), "UTF-8", utf8.size() + 64);
 }
 
 }  // namespace os::conversion

@@ -25,7 +25,8 @@
 // - PLATFORMS: Linux is done (libuchardet-dev, glibc iconv). Windows and macOS do not compile this
 //   module yet (CMakeLists.txt leaves os/encoding*.cpp out there). Both need uchardet compiled
 //   from Debian's source package as PCRE2 is (checked: it builds with mingw-w64 and detects the
-//   same under Wine); Windows needs os/encoding_conversion_windows.cpp; macOS needs a libiconv.tbd
+//   same under Wine); Windows' converter (os/encoding_conversion_windows.cpp) is written and passes
+//   the unit tests under Wine, but is not built yet; macOS needs a libiconv.tbd
 //   stub (zig's SDK has iconv.h but no library) and test-macos to allow that second dylib.
 //   docs/encodings.md says each step.
 // - Line endings and BOMs are the callers' as today: decode and encode convert text, never

@@ -60,7 +60,7 @@ void check_round_trip(std::string_view bytes, std::string_view encoding, const s
 #endif
 }
 
-std::string utf16(std::u16string_view text, bool little_endian, bool bom = true) {
+std::string utf16_bytes(std::u16string_view text, bool little_endian, bool bom = true) {
     std::string out;
     if (bom) out = little_endian ? "\xFF\xFE" : "\xFE\xFF";
     for (char16_t unit : text) {
@@ -173,7 +173,7 @@ TEST_CASE("encoding: UTF-16 LE and BE with a BOM, CRLF kept") {
     const std::string text = "名字 = \"张三\"\r\nprice = \"5 €\"\r\n";
     for (const bool little : {true, false}) {
         CAPTURE(little);
-        const std::string bytes = utf16(source, little);
+        const std::string bytes = utf16_bytes(source, little);
         const auto d = decide_encoding(bytes);
         CHECK(d.encoding == (little ? "utf-16le" : "utf-16be"));
         CHECK(d.source == EncodingSource::bom);
@@ -183,7 +183,7 @@ TEST_CASE("encoding: UTF-16 LE and BE with a BOM, CRLF kept") {
         check_round_trip(std::string_view(bytes).substr(2), d.encoding, little ? "UTF-16LE" : "UTF-16BE", text);
     }
     // An unpaired surrogate does not round-trip: not UTF-16 text, so the raw bytes are kept.
-    const auto broken = decide_encoding(utf16(u"a\xD800" "b", true));
+    const auto broken = decide_encoding(utf16_bytes(u"a\xD800" "b", true));
     CHECK(broken.encoding == "unknown-8bit");
     CHECK_MESSAGE(broken.note.find("the BOM says utf-16le, but") != std::string::npos, broken.note);
 }

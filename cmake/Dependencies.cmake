@@ -94,3 +94,12 @@ add_library(mcp_edit::pcre2 INTERFACE IMPORTED)
 target_include_directories(mcp_edit::pcre2 SYSTEM INTERFACE "${PCRE2_INCLUDE_DIR}")
 target_link_libraries(mcp_edit::pcre2 INTERFACE "${PCRE2_LIBRARY}")
 target_compile_definitions(mcp_edit::pcre2 INTERFACE PCRE2_CODE_UNIT_WIDTH=8 $<$<BOOL:${MCP_EDIT_PORTABLE}>:PCRE2_STATIC>)
+
+# uchardet (Debian libuchardet-dev): a file's charset from its bytes when it declares none and is
+# not UTF-8 (os/encoding_detection.cpp). A C++ library: its static archive needs libstdc++, which
+# the portable build links statically anyway. Conversion is glibc's iconv: nothing to link.
+find_path(UCHARDET_INCLUDE_DIR uchardet/uchardet.h REQUIRED)
+find_linked_library(UCHARDET_LIBRARY uchardet)
+add_library(mcp_edit::uchardet INTERFACE IMPORTED)
+target_include_directories(mcp_edit::uchardet SYSTEM INTERFACE "${UCHARDET_INCLUDE_DIR}")
+target_link_libraries(mcp_edit::uchardet INTERFACE "${UCHARDET_LIBRARY}")

@@ -15,10 +15,13 @@ namespace base::log {
 
 namespace {
 
-static_assert(static_cast<int>(Level::trace) == spdlog::level::trace && static_cast<int>(Level::debug) == spdlog::level::debug &&
-              static_cast<int>(Level::info) == spdlog::level::info && static_cast<int>(Level::warn) == spdlog::level::warn &&
+static_assert(static_cast<int>(Level::trace) == spdlog::level::trace &&
+              static_cast<int>(Level::debug) == spdlog::level::debug &&
+              static_cast<int>(Level::info) == spdlog::level::info &&
+              static_cast<int>(Level::warn) == spdlog::level::warn &&
               static_cast<int>(Level::error) == spdlog::level::err &&
-              static_cast<int>(Level::critical) == spdlog::level::critical && static_cast<int>(Level::off) == spdlog::level::off);
+              static_cast<int>(Level::critical) == spdlog::level::critical &&
+              static_cast<int>(Level::off) == spdlog::level::off);
 
 spdlog::level::level_enum spdlog_level(Level level) { return static_cast<spdlog::level::level_enum>(level); }
 
@@ -54,8 +57,10 @@ void write(Level level, fmt::string_view format, fmt::format_args args) {
 bool to_stderr_or_file(Level level, const std::string& file, std::string& error) {
     spdlog::sink_ptr sink;
     try {
-        if (file.empty()) sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
-        else sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file);
+        if (file.empty())
+            sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+        else
+            sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file);
     } catch (const spdlog::spdlog_ex& e) {
         error = e.what();
         return false;

@@ -28,8 +28,8 @@ class [[nodiscard]] Result {
 public:
     Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}
     template <class U>
-        requires std::is_constructible_v<E, U&&>
-    Result(Unexpected<U> failure) : state_(std::in_place_index<1>, E(std::move(failure.error))) {}
+    requires std::is_constructible_v<E, U&&> Result(Unexpected<U> failure)
+        : state_(std::in_place_index<1>, E(std::move(failure.error))) {}
 
     bool ok() const { return state_.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -55,8 +55,8 @@ class [[nodiscard]] Result<void, E> {
 public:
     Result() = default;
     template <class U>
-        requires std::is_constructible_v<E, U&&>
-    Result(Unexpected<U> failure) : error_(std::in_place, E(std::move(failure.error))) {}
+    requires std::is_constructible_v<E, U&&> Result(Unexpected<U> failure)
+        : error_(std::in_place, E(std::move(failure.error))) {}
 
     bool ok() const { return !error_.has_value(); }
     explicit operator bool() const { return ok(); }

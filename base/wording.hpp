@@ -40,7 +40,10 @@ inline std::string with_commas(std::uint64_t n) {
 
 // "1 file", "2 files", "1,024 files" (`many`: the plural, when it is not `one` + "s").
 inline std::string count_of(std::uint64_t n, std::string_view one, std::string_view many = {}) {
-    return with_commas(n) + " " + (n == 1 ? std::string(one) : many.empty() ? std::string(one) + "s" : std::string(many));
+    return with_commas(n) + " " +
+           (n == 1         ? std::string(one)
+            : many.empty() ? std::string(one) + "s"
+                           : std::string(many));
 }
 
 }  // namespace base

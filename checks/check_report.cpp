@@ -10,7 +10,9 @@ namespace checks {
 
 namespace {
 
-bool answered(const CheckOutcome& c) { return c.run.started && !c.run.timed_out && !c.run.cancelled && c.run.error.empty(); }
+bool answered(const CheckOutcome& c) {
+    return c.run.started && !c.run.timed_out && !c.run.cancelled && c.run.error.empty();
+}
 
 // A command passes with exit 0; a language server when it answered and reports no error.
 bool passed(const CheckOutcome& c) {
@@ -31,7 +33,8 @@ std::string how_it_ended(const CheckOutcome& c) {
     if (!run.started) return "could not start (" + run.error + ")";
     if (c.language_server) {
         if (run.cancelled) return "was not waited for (the call was cancelled)";
-        if (run.timed_out) return "did not report within " + seconds(run.duration) + " (" + run.error + "; it keeps running)";
+        if (run.timed_out)
+            return "did not report within " + seconds(run.duration) + " (" + run.error + "; it keeps running)";
         if (!run.error.empty()) return "could not report (" + run.error + ")";
         return passed(c) ? "reported no errors" : "reported";
     }
@@ -48,9 +51,11 @@ std::string findings(const CheckOutcome& c) {
         if (c.is_new[i]) ++by_severity[c.diagnostics[i].severity];
     std::string out;
     const std::string adjective = c.compared ? "new " : "";
-    for (const auto& [severity, n] : by_severity) out += (out.empty() ? "" : ", ") + base::count_of(n, adjective + severity);
+    for (const auto& [severity, n] : by_severity)
+        out += (out.empty() ? "" : ", ") + base::count_of(n, adjective + severity);
     if (c.compared) {
-        const std::size_t kept = c.diagnostics.size() - static_cast<std::size_t>(std::count(c.is_new.begin(), c.is_new.end(), true));
+        const std::size_t kept =
+            c.diagnostics.size() - static_cast<std::size_t>(std::count(c.is_new.begin(), c.is_new.end(), true));
         if (out.empty() && (kept || !c.fixed.empty())) out = "nothing new";
         if (!c.fixed.empty()) out += ", " + std::to_string(c.fixed.size()) + " fixed";
         if (kept) out += " (" + std::to_string(kept) + " already there before the change)";
@@ -90,19 +95,19 @@ std::string checks_text(const std::vector<CheckOutcome>& checks) {
     std::string out;
     for (const auto& c : checks) {
         if (passed(c) && c.diagnostics.empty() && c.fixed.empty() && c.run.output.empty()) continue;
-        out += (out.empty() ? "" : "\n") + std::string(c.language_server ? "Language server `" : "Check `") + c.command +
-               "` on " + c.display + " " + how_it_ended(c) + ".\n";
+        out += (out.empty() ? "" : "\n") + std::string(c.language_server ? "Language server `" : "Check `") +
+               c.command + "` on " + c.display + " " + how_it_ended(c) + ".\n";
         for (std::size_t i = 0; i < c.diagnostics.size(); ++i) {
             const auto& d = c.diagnostics[i];
-            out += std::string(c.compared ? (c.is_new[i] ? "new " : "old ") : "") + d.severity + " at " + location(d, c) +
-                   ": " + d.message + "\n";
+            out += std::string(c.compared ? (c.is_new[i] ? "new " : "old ") : "") + d.severity + " at " +
+                   location(d, c) + ": " + d.message + "\n";
         }
-        for (const auto& d : c.fixed) out += "fixed " + d.severity + " (was at " + location(d, c) + "): " + d.message + "\n";
+        for (const auto& d : c.fixed)
+            out += "fixed " + d.severity + " (was at " + location(d, c) + "): " + d.message + "\n";
         if (!c.run.output.empty()) {
             out += "Output:\n" + c.run.output;
             if (c.run.output.back() != '\n') out += "\n";
-            if (c.run.output_truncated)
-                out += "[output cut at " + std::to_string(c.run.output.size()) + " bytes]\n";
+            if (c.run.output_truncated) out += "[output cut at " + std::to_string(c.run.output.size()) + " bytes]\n";
         }
     }
     return out;
@@ -119,17 +124,18 @@ nlohmann::json checks_json(const std::vector<CheckOutcome>& checks) {
         }
         nlohmann::json fixed = nlohmann::json::array();
         for (const auto& d : c.fixed) fixed.push_back(diagnostic_json(d));
-        nlohmann::json entry = {{"command", c.command},
-                                {"file", c.file},
-                                {"exit_code", c.run.exit_code ? nlohmann::json(*c.run.exit_code) : nlohmann::json(nullptr)},
-                                {"timed_out", c.run.timed_out},
-                                {"output", c.run.output},
-                                {"output_truncated", c.run.output_truncated},
-                                {"duration_ms", c.run.duration.count()},
-                                {"status", passed(c) ? "passed" : "failed"},
-                                {"diagnostics", std::move(diagnostics)},
-                                {"fixed", std::move(fixed)},
-                                {"compared", c.compared}};
+        nlohmann::json entry = {
+            {"command", c.command},
+            {"file", c.file},
+            {"exit_code", c.run.exit_code ? nlohmann::json(*c.run.exit_code) : nlohmann::json(nullptr)},
+            {"timed_out", c.run.timed_out},
+            {"output", c.run.output},
+            {"output_truncated", c.run.output_truncated},
+            {"duration_ms", c.run.duration.count()},
+            {"status", passed(c) ? "passed" : "failed"},
+            {"diagnostics", std::move(diagnostics)},
+            {"fixed", std::move(fixed)},
+            {"compared", c.compared}};
         if (!c.run.error.empty()) entry["error"] = c.run.error;
         if (c.language_server) entry["language_server"] = true;
         if (c.run.cancelled) entry["cancelled"] = true;

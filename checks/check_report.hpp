@@ -14,10 +14,10 @@
 namespace checks {
 
 struct CheckOutcome {
-    std::string command;  // the rule's command as written (with `{file}`)
-    std::string file;     // the checked file's real path
-    std::string display;  // the same as messages show it
-    platform::ProcessOutcome run;  // of the written file
+    std::string command;                  // the rule's command as written (with `{file}`)
+    std::string file;                     // the checked file's real path
+    std::string display;                  // the same as messages show it
+    platform::ProcessOutcome run;         // of the written file
     std::vector<Diagnostic> diagnostics;  // read from run.output
     std::vector<bool> is_new;             // per diagnostic; all true when !compared
     std::vector<Diagnostic> fixed;        // findings of the pre-image that are gone

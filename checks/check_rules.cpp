@@ -1,7 +1,6 @@
 // Command splitting and `GLOB=COMMAND` parsing for post-write checks (the glob is text::Glob).
 #include "checks/check_rules.hpp"
 
-
 namespace checks {
 
 namespace {
@@ -75,8 +74,9 @@ base::Result<CheckRule> CheckRule::parse_language_server(std::string_view spec) 
     if (!rule) return rule;
     for (const auto& arg : rule->argv)
         if (arg.find(file_placeholder) != std::string::npos)
-            return bad(std::string(spec) + ": a language server is started once for all the files it matches and is told "
-                                           "each file over LSP, so its command takes no {file}");
+            return bad(std::string(spec) +
+                       ": a language server is started once for all the files it matches and is told "
+                       "each file over LSP, so its command takes no {file}");
     return rule;
 }
 
@@ -87,7 +87,8 @@ std::vector<std::string> CheckRule::argv_for(const std::string& path) const {
     for (const auto& arg : argv) {
         std::string filled;
         std::size_t from = 0;
-        for (std::size_t at; (at = arg.find(file_placeholder, from)) != std::string::npos; from = at + file_placeholder.size()) {
+        for (std::size_t at; (at = arg.find(file_placeholder, from)) != std::string::npos;
+             from = at + file_placeholder.size()) {
             filled.append(arg, from, at - from);
             filled += path;
             placed = true;

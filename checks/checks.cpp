@@ -40,7 +40,8 @@ std::string language_server_root(const os::Workspace& workspace, const std::stri
 
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
     if (from.empty()) return;
-    for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size()) text.replace(at, from.size(), to);
+    for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+        text.replace(at, from.size(), to);
 }
 
 // Every job of one call, shared with the pool's tasks (they may outlive an abandoned wait).
@@ -112,7 +113,8 @@ std::string path_in_roots(const os::Workspace& workspace, const std::string& rea
     return real;
 }
 
-Checks::Checks(CheckSettings settings, asio::any_io_executor pool) : settings_(std::move(settings)), pool_(std::move(pool)) {}
+Checks::Checks(CheckSettings settings, asio::any_io_executor pool)
+    : settings_(std::move(settings)), pool_(std::move(pool)) {}
 
 Checks::~Checks() {
     const std::lock_guard lock(servers_mutex_);
@@ -126,12 +128,15 @@ std::shared_ptr<LanguageServer> Checks::language_server(std::size_t rule, const 
     auto it = servers_.find(key);
     if (it == servers_.end()) {
         if (servers_.size() >= max_language_servers) {
-            auto oldest = std::min_element(servers_.begin(), servers_.end(),
-                                           [](const auto& a, const auto& b) { return a.second.second < b.second.second; });
+            auto oldest = std::min_element(servers_.begin(), servers_.end(), [](const auto& a, const auto& b) {
+                return a.second.second < b.second.second;
+            });
             retired = std::move(oldest->second.first);
             servers_.erase(oldest);
         }
-        it = servers_.emplace(key, std::make_pair(std::make_shared<LanguageServer>(settings_.language_servers[rule].argv, root), 0))
+        it = servers_
+                 .emplace(key, std::make_pair(
+                                   std::make_shared<LanguageServer>(settings_.language_servers[rule].argv, root), 0))
                  .first;
     }
     it->second.second = ++server_tick_;
@@ -141,8 +146,9 @@ std::shared_ptr<LanguageServer> Checks::language_server(std::size_t rule, const 
 void Checks::run_language_server(Job& job, const std::string& root, const std::atomic<bool>* cancelled) {
     const auto start = LanguageServer::Clock::now();
     auto& run = job.outcome.run;
-    auto found = language_server(job.rule_index, root)
-                     ->diagnose(job.target.real, job.target.before, *job.target.after, start + settings_.timeout, cancelled);
+    auto found =
+        language_server(job.rule_index, root)
+            ->diagnose(job.target.real, job.target.before, *job.target.after, start + settings_.timeout, cancelled);
     run.duration = std::chrono::duration_cast<std::chrono::milliseconds>(LanguageServer::Clock::now() - start);
     if (!found) {
         run.started = found.error().started;
@@ -194,10 +200,11 @@ asio::awaitable<std::vector<CheckOutcome>> Checks::run(const os::Workspace& work
     for (auto& job : batch->jobs) {
         if (job.language_server) {  // one task: the server is told both images in order
             ++batch->remaining;
-            asio::post(pool_, [this, batch, &job, root = language_server_root(workspace, job.target.real), io, finished] {
-                run_language_server(job, root, batch->cancelled.get());
-                asio::post(io, finished);
-            });
+            asio::post(pool_,
+                       [this, batch, &job, root = language_server_root(workspace, job.target.real), io, finished] {
+                           run_language_server(job, root, batch->cancelled.get());
+                           asio::post(io, finished);
+                       });
             continue;
         }
         for (const bool pre_image : {false, true}) {

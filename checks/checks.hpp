@@ -82,7 +82,7 @@ private:
     // shared_ptr, so one stopped for room finishes that call first.
     std::map<std::pair<std::size_t, std::string>, std::pair<std::shared_ptr<LanguageServer>, std::uint64_t>> servers_;
     std::uint64_t server_tick_ = 0;
-    std::mutex cache_mutex_;  // the pool's threads share the cache
+    std::mutex cache_mutex_;                                           // the pool's threads share the cache
     std::map<std::pair<std::size_t, std::string>, Remembered> cache_;  // (rule index, real path)
 };
 

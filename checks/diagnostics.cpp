@@ -53,13 +53,14 @@ std::string absolute(std::string file, const std::string& directory) {
 
 std::vector<Diagnostic> parse_diagnostics(std::string_view output, const std::string& checked_file,
                                           const std::string& directory) {
-    static const std::regex gcc(R"re(^(.+?):(\d+):(?:(\d+):)? ?(fatal error|error|warning|note|remark|info|hint): (.*)$)re",
-                                std::regex::icase);
+    static const std::regex gcc(
+        R"re(^(.+?):(\d+):(?:(\d+):)? ?(fatal error|error|warning|note|remark|info|hint): (.*)$)re", std::regex::icase);
     static const std::regex tsc(R"re(^(.+?)\((\d+),(\d+)\): (error|warning|info|message) (TS\d+: .*)$)re");
     static const std::regex eslint_unix(R"re(^(.+?):(\d+):(\d+): (.*) \[(Error|Warning)/[^\]]*\]$)re");
     static const std::regex eslint_compact(R"re(^(.+?): line (\d+), col (\d+), (Error|Warning) - (.*)$)re");
     static const std::regex python_frame(R"re(^\s*File "(.+)", line (\d+))re");
-    static const std::regex python_error(R"re(^(?:Sorry: )?([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Warning)): ?(.*)$)re");
+    static const std::regex python_error(
+        R"re(^(?:Sorry: )?([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Warning)): ?(.*)$)re");
     static const std::regex python_json(R"re(^(.+): line (\d+) column (\d+) \(char \d+\)$)re");
 
     std::vector<Diagnostic> found;
@@ -91,7 +92,12 @@ std::vector<Diagnostic> parse_diagnostics(std::string_view output, const std::st
         } else if (!frame_file.empty() && std::regex_match(line, m, python_error)) {
             const std::string kind = m[1];
             const bool warning = kind.size() >= 7 && kind.compare(kind.size() - 7, 7, "Warning") == 0;
-            d = {frame_file, frame_line, 0, warning ? "warning" : "error", line.rfind("Sorry: ", 0) == 0 ? line.substr(7) : line, {}};
+            d = {frame_file,
+                 frame_line,
+                 0,
+                 warning ? "warning" : "error",
+                 line.rfind("Sorry: ", 0) == 0 ? line.substr(7) : line,
+                 {}};
             frame_file.clear();
         } else if (std::regex_match(line, m, python_json)) {
             d = {checked_file, number(m[2]), number(m[3]), "error", m[1], {}};

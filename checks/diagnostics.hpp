@@ -10,10 +10,10 @@
 namespace checks {
 
 struct Diagnostic {
-    std::string file;      // absolute when the output named it relative to `directory`
-    std::size_t line = 0;  // 1-based; 0 when the output gave none
+    std::string file;        // absolute when the output named it relative to `directory`
+    std::size_t line = 0;    // 1-based; 0 when the output gave none
     std::size_t column = 0;  // 1-based; 0 when the output gave none
-    std::string severity;  // error, warning, note, info (as the tool said, lower case; "fatal error" -> error)
+    std::string severity;    // error, warning, note, info (as the tool said, lower case; "fatal error" -> error)
     std::string message;
     std::string line_text;  // the text of that line in the checked image (trimmed), for comparisons; not reported
 };

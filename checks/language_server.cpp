@@ -19,7 +19,8 @@ using lsp::field;
 
 }  // namespace
 
-LanguageServer::LanguageServer(std::vector<std::string> argv, std::string root) : argv_(std::move(argv)), root_(std::move(root)) {}
+LanguageServer::LanguageServer(std::vector<std::string> argv, std::string root)
+    : argv_(std::move(argv)), root_(std::move(root)) {}
 
 LanguageServer::~LanguageServer() {
     const std::lock_guard call(call_mutex_);
@@ -36,7 +37,8 @@ base::Result<LanguageServer::Findings, LanguageServer::Failure> LanguageServer::
     Findings findings;
     if (before) {
         const auto known = documents_.find(key);
-        if (known != documents_.end() && known->second.findings && known->second.fingerprint == ledger::Fingerprint::of(*before).hex) {
+        if (known != documents_.end() && known->second.findings &&
+            known->second.fingerprint == ledger::Fingerprint::of(*before).hex) {
             findings.before = *known->second.findings;
         } else {
             auto shown = show(real, uri, *before, deadline, cancelled);
@@ -64,22 +66,26 @@ base::Result<void, LanguageServer::Failure> LanguageServer::ensure_started(Clock
         const std::string last_words = process_ ? exit_message() : "";
         stop_process();
         if (starts_ >= max_starts)
-            return base::fail(Failure{"it was started " + std::to_string(starts_) + " times and ended each time; not started again" +
+            return base::fail(Failure{"it was started " + std::to_string(starts_) +
+                                          " times and ended each time; not started again" +
                                           (last_words.empty() ? "" : " (last: " + last_words + ")"),
                                       false});
         if (auto started = start_process(); !started) return started;
     }
     lock.lock();
-    auto answered = wait(lock, deadline, cancelled, "answer initialize", [&] { return initialize_answer_.has_value(); });
+    auto answered =
+        wait(lock, deadline, cancelled, "answer initialize", [&] { return initialize_answer_.has_value(); });
     if (!answered) return answered;
     const protocol::Endpoint::Outcome outcome = std::move(*initialize_answer_);
     initialize_answer_.reset();
     initializing_ = false;
-    if (!outcome.malformed.empty()) return base::fail(Failure{"initialize failed: its answer cannot be trusted (" + outcome.malformed + ")"});
+    if (!outcome.malformed.empty())
+        return base::fail(Failure{"initialize failed: its answer cannot be trusted (" + outcome.malformed + ")"});
     const Json response = outcome.response.value_or(Json::object());
     if (const auto& error = field(response, "error"); !error.is_null()) {
         const auto& message = field(error, "message");
-        return base::fail(Failure{"initialize failed: " + (message.is_string() ? message.get<std::string>() : error.dump())});
+        return base::fail(
+            Failure{"initialize failed: " + (message.is_string() ? message.get<std::string>() : error.dump())});
     }
     running_ = true;
     endpoint_->notify("initialized", Json::object());
@@ -109,33 +115,37 @@ base::Result<void, LanguageServer::Failure> LanguageServer::start_process() {
     initializing_ = true;
     initialize_answer_.reset();
     protocol::Endpoint::Handlers handlers;
-    handlers.request = [this](protocol::Request request, protocol::Endpoint::Reply reply) { serve(std::move(request), std::move(reply)); };
+    handlers.request = [this](protocol::Request request, protocol::Endpoint::Reply reply) {
+        serve(std::move(request), std::move(reply));
+    };
     handlers.notification = [this](const protocol::Notification& note) { take_notification(note); };
-    endpoint_ = protocol::Endpoint::make(protocol::lsp_dialect, protocol::Endpoint::Limits{max_outbox},
-                                         [this](std::string message) { enqueue(std::move(message)); }, std::move(handlers));
+    endpoint_ = protocol::Endpoint::make(
+        protocol::lsp_dialect, protocol::Endpoint::Limits{max_outbox},
+        [this](std::string message) { enqueue(std::move(message)); }, std::move(handlers));
     reader_ = std::thread([this] { read_messages(); });
     writer_ = std::thread([this] { write_messages(); });
 
     const std::string root_uri = lsp::file_uri(root_);
     const auto slash = root_.find_last_of('/');
-    const Json capabilities = {
-        {"textDocument",
-         {{"synchronization", {{"dynamicRegistration", false}, {"didSave", false}}},
-          {"publishDiagnostics", {{"relatedInformation", false}, {"versionSupport", true}}}}},
-        {"workspace", {{"configuration", true}, {"workspaceFolders", true}}},
-        {"general", {{"positionEncodings", {"utf-16"}}}}};
+    const Json capabilities = {{"textDocument",
+                                {{"synchronization", {{"dynamicRegistration", false}, {"didSave", false}}},
+                                 {"publishDiagnostics", {{"relatedInformation", false}, {"versionSupport", true}}}}},
+                               {"workspace", {{"configuration", true}, {"workspaceFolders", true}}},
+                               {"general", {{"positionEncodings", {"utf-16"}}}}};
     const Json params = {
         {"processId", nullptr},
         {"clientInfo", {{"name", "mcp-edit"}}},
         {"rootUri", root_uri},
         {"rootPath", root_},
-        {"workspaceFolders", {{{"uri", root_uri}, {"name", slash == std::string::npos ? root_ : root_.substr(slash + 1)}}}},
+        {"workspaceFolders",
+         {{{"uri", root_uri}, {"name", slash == std::string::npos ? root_ : root_.substr(slash + 1)}}}},
         {"capabilities", capabilities}};
     // No deadline of its own: a slow first start is waited for by each call until its deadline.
-    auto sent = endpoint_->request("initialize", params, Clock::time_point::max(), [this](protocol::Endpoint::Outcome outcome) {
-        initialize_answer_ = std::move(outcome);
-        changed_.notify_all();
-    });
+    auto sent =
+        endpoint_->request("initialize", params, Clock::time_point::max(), [this](protocol::Endpoint::Outcome outcome) {
+            initialize_answer_ = std::move(outcome);
+            changed_.notify_all();
+        });
     if (!sent) return base::fail(Failure{"initialize could not be sent: " + sent.error()});
     return {};
 }
@@ -198,7 +208,8 @@ base::Result<std::vector<Diagnostic>, LanguageServer::Failure> LanguageServer::s
     // Text that is not UTF-8 reaches the server with U+FFFD in place of each bad byte.
     Json params;
     if (opening) {
-        params["textDocument"] = {{"uri", uri}, {"languageId", lsp::language_id(real)}, {"version", version}, {"text", text}};
+        params["textDocument"] = {
+            {"uri", uri}, {"languageId", lsp::language_id(real)}, {"version", version}, {"text", text}};
     } else {
         params["textDocument"] = {{"uri", uri}, {"version", version}};
         params["contentChanges"] = Json::array({{{"text", text}}});
@@ -225,7 +236,8 @@ base::Result<std::vector<Diagnostic>, LanguageServer::Failure> LanguageServer::s
     if (!waited) {
         // A versionless server that published and then went quiet past the deadline did answer.
         const auto it = published_.find(key);
-        if (!(waited.error().timed_out && it != published_.end() && it->second.sequence > sent_after)) return base::fail(std::move(waited.error()));
+        if (!(waited.error().timed_out && it != published_.end() && it->second.sequence > sent_after))
+            return base::fail(std::move(waited.error()));
     }
     auto findings = lsp::read_diagnostics(published_[key].diagnostics, real);
     lock.unlock();
@@ -234,7 +246,8 @@ base::Result<std::vector<Diagnostic>, LanguageServer::Failure> LanguageServer::s
 }
 
 template <class Ready>
-base::Result<void, LanguageServer::Failure> LanguageServer::wait(std::unique_lock<std::mutex>& lock, Clock::time_point deadline,
+base::Result<void, LanguageServer::Failure> LanguageServer::wait(std::unique_lock<std::mutex>& lock,
+                                                                 Clock::time_point deadline,
                                                                  const std::atomic<bool>* cancelled, const char* what,
                                                                  Ready ready) {
     constexpr auto tick = std::chrono::milliseconds(20);
@@ -266,7 +279,8 @@ void LanguageServer::enqueue(std::string message) {
     if (outbox_closed_) return;
     if (!frame || outbox_bytes_ + frame->size() > max_outbox) {
         // It has not read what it was sent for a long while: it is treated as ended.
-        base::log::warn("language server {}: {} MiB unread on its input; it will be restarted", argv_.front(), outbox_bytes_ >> 20);
+        base::log::warn("language server {}: {} MiB unread on its input; it will be restarted", argv_.front(),
+                        outbox_bytes_ >> 20);
         outbox_closed_ = true;
         exited_ = true;  // mutex_ is held (see enqueue's comment)
         changed_.notify_all();
@@ -311,22 +325,19 @@ void LanguageServer::read_messages() {
         const std::lock_guard lock(mutex_);
         frames.feed(std::string_view(chunk, got), [&](protocol::FrameReader::Event event) {
             switch (event.kind) {
-                case protocol::FrameReader::Event::Kind::frame:
-                    endpoint_->receive(event.body);
-                    return true;
+                case protocol::FrameReader::Event::Kind::frame: endpoint_->receive(event.body); return true;
                 case protocol::FrameReader::Event::Kind::oversized:
                     broken = "a message of " + std::to_string(event.bytes) + " bytes, over the limit of " +
                              std::to_string(max_message) + " bytes";
                     return false;
-                case protocol::FrameReader::Event::Kind::broken:
-                    broken = std::move(event.why);
-                    return false;
+                case protocol::FrameReader::Event::Kind::broken: broken = std::move(event.why); return false;
             }
             return false;
         });
     }
     // Output that is not LSP counts as an end: the next call stops it and starts it again.
-    if (!broken.empty()) base::log::warn("language server {}: its output is not LSP ({}); it will be restarted", argv_.front(), broken);
+    if (!broken.empty())
+        base::log::warn("language server {}: its output is not LSP ({}); it will be restarted", argv_.front(), broken);
     const std::lock_guard lock(mutex_);
     exited_ = true;
     changed_.notify_all();
@@ -341,7 +352,8 @@ void LanguageServer::take_notification(const protocol::Notification& note) {
     Published& published = published_[key];
     published.sequence = ++sequence_;
     const Json* version = protocol::member(note.params, "version");
-    published.version = version && version->is_number_integer() ? std::optional(version->get<std::int64_t>()) : std::nullopt;
+    published.version =
+        version && version->is_number_integer() ? std::optional(version->get<std::int64_t>()) : std::nullopt;
     published.diagnostics = field(note.params, "diagnostics");
     changed_.notify_all();
 }

@@ -62,8 +62,9 @@ public:
     // The findings for `real` with the bytes `after` (just written), and for `before` (nullptr for
     // a new file) unless the server already told them. Starts the server when needed. Bounded by
     // `deadline`; `cancelled` is looked at every few milliseconds.
-    base::Result<Findings, Failure> diagnose(const std::string& real, const std::string* before, const std::string& after,
-                                             Clock::time_point deadline, const std::atomic<bool>* cancelled);
+    base::Result<Findings, Failure> diagnose(const std::string& real, const std::string* before,
+                                             const std::string& after, Clock::time_point deadline,
+                                             const std::atomic<bool>* cancelled);
 
 private:
     struct Published {
@@ -74,7 +75,7 @@ private:
     struct Document {
         std::string uri;  // as sent
         std::int64_t version = 0;
-        std::string fingerprint;  // of the text the server has
+        std::string fingerprint;                          // of the text the server has
         std::optional<std::vector<Diagnostic>> findings;  // what it published for that text
     };
 
@@ -82,8 +83,9 @@ private:
     base::Result<void, Failure> start_process();  // and sends initialize
     void stop_process();
     // Gives the server `text` for `uri` (open or change) and waits for its findings.
-    base::Result<std::vector<Diagnostic>, Failure> show(const std::string& real, const std::string& uri, const std::string& text,
-                                                        Clock::time_point deadline, const std::atomic<bool>* cancelled);
+    base::Result<std::vector<Diagnostic>, Failure> show(const std::string& real, const std::string& uri,
+                                                        const std::string& text, Clock::time_point deadline,
+                                                        const std::atomic<bool>* cancelled);
     // The endpoint's output: one message framed into the outbox. Called with mutex_ held, as every
     // call into the endpoint is.
     void enqueue(std::string message);

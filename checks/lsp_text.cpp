@@ -9,12 +9,13 @@ namespace checks::lsp {
 
 namespace {
 
-bool unreserved(unsigned char c) {
-    return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
-}
+bool unreserved(unsigned char c) { return std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/'; }
 
 int hex_value(char c) {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 std::string severity_name(const nlohmann::json& severity) {
@@ -63,21 +64,51 @@ std::string normalized_uri(const std::string& uri) {
         }
     }
 #ifdef _WIN32
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
 #endif
     return out;
 }
 
 std::string language_id(const std::string& real) {
-    static const std::map<std::string, std::string> by_extension = {
-        {"c", "c"},           {"h", "c"},            {"cc", "cpp"},         {"cpp", "cpp"},        {"cxx", "cpp"},
-        {"hh", "cpp"},        {"hpp", "cpp"},        {"hxx", "cpp"},        {"m", "objective-c"},  {"mm", "objective-cpp"},
-        {"py", "python"},     {"pyi", "python"},     {"ts", "typescript"},  {"tsx", "typescriptreact"},
-        {"js", "javascript"}, {"mjs", "javascript"}, {"cjs", "javascript"}, {"jsx", "javascriptreact"},
-        {"rs", "rust"},       {"go", "go"},          {"java", "java"},      {"kt", "kotlin"},      {"cs", "csharp"},
-        {"rb", "ruby"},       {"php", "php"},        {"lua", "lua"},        {"sh", "shellscript"}, {"json", "json"},
-        {"yaml", "yaml"},     {"yml", "yaml"},       {"toml", "toml"},      {"md", "markdown"},    {"html", "html"},
-        {"css", "css"},       {"zig", "zig"},        {"swift", "swift"},    {"hs", "haskell"},     {"ml", "ocaml"}};
+    static const std::map<std::string, std::string> by_extension = {{"c", "c"},
+                                                                    {"h", "c"},
+                                                                    {"cc", "cpp"},
+                                                                    {"cpp", "cpp"},
+                                                                    {"cxx", "cpp"},
+                                                                    {"hh", "cpp"},
+                                                                    {"hpp", "cpp"},
+                                                                    {"hxx", "cpp"},
+                                                                    {"m", "objective-c"},
+                                                                    {"mm", "objective-cpp"},
+                                                                    {"py", "python"},
+                                                                    {"pyi", "python"},
+                                                                    {"ts", "typescript"},
+                                                                    {"tsx", "typescriptreact"},
+                                                                    {"js", "javascript"},
+                                                                    {"mjs", "javascript"},
+                                                                    {"cjs", "javascript"},
+                                                                    {"jsx", "javascriptreact"},
+                                                                    {"rs", "rust"},
+                                                                    {"go", "go"},
+                                                                    {"java", "java"},
+                                                                    {"kt", "kotlin"},
+                                                                    {"cs", "csharp"},
+                                                                    {"rb", "ruby"},
+                                                                    {"php", "php"},
+                                                                    {"lua", "lua"},
+                                                                    {"sh", "shellscript"},
+                                                                    {"json", "json"},
+                                                                    {"yaml", "yaml"},
+                                                                    {"yml", "yaml"},
+                                                                    {"toml", "toml"},
+                                                                    {"md", "markdown"},
+                                                                    {"html", "html"},
+                                                                    {"css", "css"},
+                                                                    {"zig", "zig"},
+                                                                    {"swift", "swift"},
+                                                                    {"hs", "haskell"},
+                                                                    {"ml", "ocaml"}};
     const auto slash = real.find_last_of('/');
     const auto dot = real.find_last_of('.');
     if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "plaintext";

@@ -67,8 +67,8 @@ inline void plan_all(const text::Patch& patch, std::string_view file, double fuz
     std::size_t bom = 0;
     text::detect_bom(file, &bom);
     for (const text::FilePatch& f : patch.files) {
-        for (const std::optional<std::string_view> original : {std::optional<std::string_view>(file),
-                                                              std::optional<std::string_view>()}) {
+        for (const std::optional<std::string_view> original :
+             {std::optional<std::string_view>(file), std::optional<std::string_view>()}) {
             auto plan = text::plan_file_patch(original, f, options);
             if (!plan.ok()) {
                 require(!plan.error().message.empty());
@@ -93,8 +93,8 @@ inline void plan_all(const text::Patch& patch, std::string_view file, double fuz
                 for (const text::PatchBlock& b : f.blocks) {
                     content += b.new_text_as_given.empty() ? b.new_text : b.new_text_as_given;
                 }
-                require(plan->bytes == content || plan->bytes + "\n" == content ||
-                        plan->bytes + "\r\n" == content || plan->bytes + "\r" == content);
+                require(plan->bytes == content || plan->bytes + "\n" == content || plan->bytes + "\r\n" == content ||
+                        plan->bytes + "\r" == content);
             }
         }
     }
@@ -106,14 +106,15 @@ inline bool same_patch(const text::Patch& a, const text::Patch& b) {
     for (std::size_t i = 0; i < a.files.size(); ++i) {
         const text::FilePatch& fa = a.files[i];
         const text::FilePatch& fb = b.files[i];
-        if (fa.action != fb.action || fa.path != fb.path || fa.move_to != fb.move_to || fa.patch_line != fb.patch_line ||
-            fa.blocks.size() != fb.blocks.size())
+        if (fa.action != fb.action || fa.path != fb.path || fa.move_to != fb.move_to ||
+            fa.patch_line != fb.patch_line || fa.blocks.size() != fb.blocks.size())
             return false;
         for (std::size_t j = 0; j < fa.blocks.size(); ++j) {
             const text::PatchBlock& x = fa.blocks[j];
             const text::PatchBlock& y = fb.blocks[j];
-            if (x.index != y.index || x.patch_line != y.patch_line || x.old_text != y.old_text || x.new_text != y.new_text ||
-                x.start_line != y.start_line || x.ops != y.ops || x.new_text_as_given != y.new_text_as_given)
+            if (x.index != y.index || x.patch_line != y.patch_line || x.old_text != y.old_text ||
+                x.new_text != y.new_text || x.start_line != y.start_line || x.ops != y.ops ||
+                x.new_text_as_given != y.new_text_as_given)
                 return false;
         }
     }

@@ -52,7 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (replay.good_bytes > size || replay.dropped > replay.records) std::abort();
     // No file is read back here: steps that need a file's current bytes are left out of the export.
     for (const auto& e : history.export_all([](const std::string&) { return std::optional<std::string>(); }))
-        if (!inside(e.real_path, setup.workspace) || (!e.entry.partner.empty() && !inside(e.entry.partner, setup.workspace)))
+        if (!inside(e.real_path, setup.workspace) ||
+            (!e.entry.partner.empty() && !inside(e.entry.partner, setup.workspace)))
             std::abort();  // a move's other path is a path undo acts on too
     for (const auto& f : changes.files())
         if (!inside(f.real_path, setup.workspace)) std::abort();

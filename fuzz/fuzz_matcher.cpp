@@ -24,8 +24,8 @@ namespace {
 // `lines` (each ended by "\n") as SEARCH/REPLACE content, markers escaped; false when a line cannot
 // be written (a CR, or a backslash before a marker, which the format has no way to say).
 bool escape_into(const std::string& lines, std::string& out) {
-    static constexpr std::string_view kMarkers[] = {"<<<<<<<", "=======", ">>>>>>>", "-------", ":start_line:",
-                                                    ":end_line:"};
+    static constexpr std::string_view kMarkers[] = {"<<<<<<<", "=======",      ">>>>>>>",
+                                                    "-------", ":start_line:", ":end_line:"};
     std::size_t b = 0;
     while (b < lines.size()) {
         const std::size_t e = lines.find('\n', b);
@@ -57,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     // The byte helpers under the matcher agree with plain references.
     for (std::size_t from : {std::size_t{0}, hint, file.size()})
-        fuzz::require(text::find_bytes(file, old_string, from) == (from > file.size() ? std::string::npos : file.find(old_string, from)));
+        fuzz::require(text::find_bytes(file, old_string, from) ==
+                      (from > file.size() ? std::string::npos : file.find(old_string, from)));
     const auto lf = static_cast<std::size_t>(std::count(file.begin(), file.end(), '\n'));
     const text::ByteCensus census = text::census(file);
     fuzz::require(text::count_byte(file, '\n') == lf && census.lf == lf);

@@ -7,5 +7,6 @@
 #include "text/patch_search_replace.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    return fuzz::run_parser_target(data, size, [](std::string_view patch) { return text::parse_search_replace(patch); });
+    return fuzz::run_parser_target(data, size,
+                                   [](std::string_view patch) { return text::parse_search_replace(patch); });
 }

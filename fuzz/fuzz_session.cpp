@@ -101,10 +101,11 @@ struct Setup {
         workspace = std::make_unique<os::Workspace>(config.roots);
         std::string ignored;
         base::log::to_stderr_or_file(base::log::Level::off, "", ignored);  // nothing on stderr
-        base::log::also_forward(base::log::Level::error, [errors = logged](base::log::Level, std::string_view, std::string_view text) {
-            const std::lock_guard lock(errors->mutex);
-            errors->errors.emplace_back(text);
-        });
+        base::log::also_forward(base::log::Level::error,
+                                [errors = logged](base::log::Level, std::string_view, std::string_view text) {
+                                    const std::lock_guard lock(errors->mutex);
+                                    errors->errors.emplace_back(text);
+                                });
         base::log::set_level(base::log::Level::error);
     }
 
@@ -177,7 +178,8 @@ std::map<std::string, protocol::RequestId> countable_requests(const std::vector<
         protocol::Message m = protocol::classify(parsed.value);
         if (auto* request = std::get_if<protocol::Request>(&m)) requests.emplace(request->id.key(), request->id);
     }
-    for (auto it = requests.begin(); it != requests.end();) it = seen[it->first] == 1 ? std::next(it) : requests.erase(it);
+    for (auto it = requests.begin(); it != requests.end();)
+        it = seen[it->first] == 1 ? std::next(it) : requests.erase(it);
     return requests;
 }
 
@@ -249,7 +251,8 @@ void run_one(std::string_view input) {
     asio::io_context io(1);
     MemoryTransport transport;
     // Blocking work runs on the io thread too: one thread, the same run for the same input.
-    auto session = std::make_shared<server::Session>(io, io.get_executor(), s.config, transport, *s.workspace, s.registry);
+    auto session =
+        std::make_shared<server::Session>(io, io.get_executor(), s.config, transport, *s.workspace, s.registry);
     transport.start(session->receiver());
     const auto settle = [&io] {
         io.restart();
@@ -279,10 +282,13 @@ void run_one(std::string_view input) {
 
     transport.receiver.on_eof();
     bool finished = false;
-    asio::co_spawn(io, [session, &finished]() -> asio::awaitable<void> {
-        co_await session->finished();
-        finished = true;
-    }, asio::detached);
+    asio::co_spawn(
+        io,
+        [session, &finished]() -> asio::awaitable<void> {
+            co_await session->finished();
+            finished = true;
+        },
+        asio::detached);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (!finished && std::chrono::steady_clock::now() < deadline) {
         io.restart();
@@ -343,15 +349,25 @@ Json tool_arguments(const std::string& tool, Rng& rng) {
         if (pick(rng, 3) == 0) return {{"file_paths", {path, some_path(rng), "missing.txt"}}};
         return {{"file_path", path}, {"offset", 1}, {"limit", 2}};
     }
-    if (tool == "edit") return {{"file_path", path}, {"old_string", "one"}, {"new_string", "uno"}, {"replace_all", false}, {"dry_run", dry}};
+    if (tool == "edit")
+        return {{"file_path", path},
+                {"old_string", "one"},
+                {"new_string", "uno"},
+                {"replace_all", false},
+                {"dry_run", dry}};
     if (tool == "multiedit")
-        return {{"file_path", path}, {"edits", {{{"old_string", "one"}, {"new_string", "1"}}, {{"old_string", "two"}, {"new_string", "2"}}}}, {"dry_run", dry}};
-    if (tool == "write") return {{"file_path", pick(rng, 2) ? std::string("c.txt") : path}, {"content", "new\n"}, {"dry_run", dry}};
+        return {{"file_path", path},
+                {"edits", {{{"old_string", "one"}, {"new_string", "1"}}, {{"old_string", "two"}, {"new_string", "2"}}}},
+                {"dry_run", dry}};
+    if (tool == "write")
+        return {{"file_path", pick(rng, 2) ? std::string("c.txt") : path}, {"content", "new\n"}, {"dry_run", dry}};
     if (tool == "insert") return {{"file_path", path}, {"line", 0}, {"text", "zero"}, {"dry_run", dry}};
     if (tool == "apply_diff")
-        return {{"file_path", path}, {"diff", "<<<<<<< SEARCH\ntwo\n=======\nzwei\n>>>>>>> REPLACE\n"}, {"dry_run", dry}};
+        return {
+            {"file_path", path}, {"diff", "<<<<<<< SEARCH\ntwo\n=======\nzwei\n>>>>>>> REPLACE\n"}, {"dry_run", dry}};
     if (tool == "undo") return {{"file_path", path}, {"dry_run", dry}};
-    if (tool == "move") return {{"from", path}, {"to", some_path(rng) + ".moved"}, {"overwrite", pick(rng, 2) == 0}, {"dry_run", dry}};
+    if (tool == "move")
+        return {{"from", path}, {"to", some_path(rng) + ".moved"}, {"overwrite", pick(rng, 2) == 0}, {"dry_run", dry}};
     if (tool == "delete") return {{"file_path", path}, {"dry_run", dry}};
     if (tool == "list") return {{"path", pick(rng, 2) ? std::string(".") : setup().second_root.generic_string()}};
     if (tool == "find") return {{"pattern", pick(rng, 2) ? "**/*.txt" : "{a,b,{c,d}}*"}};
@@ -361,8 +377,9 @@ Json tool_arguments(const std::string& tool, Rng& rng) {
 
 // One valid message of either era (or a client's answer to a request of the server's).
 Json template_message(Rng& rng) {
-    static const std::vector<std::string> tools = {"read", "edit", "multiedit", "write", "insert", "apply_diff", "undo",
-                                                   "changes", "move", "delete", "list", "find", "grep"};
+    static const std::vector<std::string> tools = {"read",       "edit", "multiedit", "write", "insert",
+                                                   "apply_diff", "undo", "changes",   "move",  "delete",
+                                                   "list",       "find", "grep"};
     const Json id = pick(rng, 4) == 0 ? Json("s" + std::to_string(pick(rng, 50))) : Json(pick(rng, 50));
     const auto request = [&id](const std::string& method, Json params) {
         return Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
@@ -380,7 +397,8 @@ Json template_message(Rng& rng) {
             static const char* versions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "1999-01-01"};
             Json caps = {{"elicitation", Json::object()}};
             if (pick(rng, 3) == 0) caps["roots"] = {{"listChanged", true}};
-            return request("initialize", {{"protocolVersion", versions[pick(rng, 5)]}, {"capabilities", caps},
+            return request("initialize", {{"protocolVersion", versions[pick(rng, 5)]},
+                                          {"capabilities", caps},
                                           {"clientInfo", {{"name", "fuzz"}, {"version", "1"}}}});
         }
         case 1: return note("notifications/initialized", Json::object());
@@ -396,20 +414,27 @@ Json template_message(Rng& rng) {
                 params["_meta"] = modern_meta(rng);
                 if (pick(rng, 2) == 0) {
                     params["requestState"] = "eyJ2IjoxfQ.AAAA";
-                    params["inputResponses"] = {{"approval", {{"action", "accept"}, {"content", {{"decision", "apply"}}}}}};
+                    params["inputResponses"] = {
+                        {"approval", {{"action", "accept"}, {"content", {{"decision", "apply"}}}}}};
                 }
             }
             return request("tools/call", params);
         }
         case 7: return request("logging/setLevel", {{"level", pick(rng, 2) ? "debug" : "error"}});
         case 8: return request("resources/list", with_meta(Json::object()));
-        case 9: return request("resources/read", with_meta({{"uri", pick(rng, 2) ? "mcp-edit://session/patch" : "mcp-edit://session/file/a.txt"}}));
-        case 10: return request(pick(rng, 2) ? "resources/subscribe" : "resources/unsubscribe", {{"uri", "mcp-edit://session/patch"}});
+        case 9:
+            return request(
+                "resources/read",
+                with_meta({{"uri", pick(rng, 2) ? "mcp-edit://session/patch" : "mcp-edit://session/file/a.txt"}}));
+        case 10:
+            return request(pick(rng, 2) ? "resources/subscribe" : "resources/unsubscribe",
+                           {{"uri", "mcp-edit://session/patch"}});
         case 11: return request(pick(rng, 2) ? "resources/templates/list" : "prompts/list", with_meta(Json::object()));
         case 12: return request("server/discover", {{"_meta", modern_meta(rng)}});
         case 13: return note("notifications/cancelled", {{"requestId", id}, {"reason", "fuzz"}});
         case 14:  // an answer to the server's elicitation/create or roots/list (its ids count from 1)
-            return {{"jsonrpc", "2.0"}, {"id", 1 + pick(rng, 4)},
+            return {{"jsonrpc", "2.0"},
+                    {"id", 1 + pick(rng, 4)},
                     {"result", pick(rng, 2) ? Json{{"action", "accept"}, {"content", {{"decision", "apply"}}}}
                                             : Json{{"roots", {{{"uri", "file:///tmp"}}}}}}};
         default: return note("notifications/roots/list_changed", Json::object());
@@ -428,8 +453,16 @@ void places(const Json& value, const Json::json_pointer& at, std::vector<Json::j
 
 // Text nlohmann cannot hold or would not write: numbers out of range, deep nesting, huge strings.
 std::string raw_value(Rng& rng) {
-    static const char* tokens[] = {"1e999", "-1e999", "18446744073709551616", "-0", "9223372036854775808",
-                                   "-9223372036854775809", "1e-999", "-0.0", "0.1e+308", "123456789012345678901234567890"};
+    static const char* tokens[] = {"1e999",
+                                   "-1e999",
+                                   "18446744073709551616",
+                                   "-0",
+                                   "9223372036854775808",
+                                   "-9223372036854775809",
+                                   "1e-999",
+                                   "-0.0",
+                                   "0.1e+308",
+                                   "123456789012345678901234567890"};
     switch (pick(rng, 4)) {
         case 0: return tokens[pick(rng, std::size(tokens))];
         case 1: {
@@ -493,8 +526,10 @@ std::string mutate_message(Json message, Rng& rng) {
         {
             if (place.empty()) return "";
             Json& parent = message[place.parent_pointer()];
-            if (parent.is_object()) parent.erase(place.back());
-            else parent.erase(static_cast<std::size_t>(std::stoul(place.back())));
+            if (parent.is_object())
+                parent.erase(place.back());
+            else
+                parent.erase(static_cast<std::size_t>(std::stoul(place.back())));
             return message.dump();
         }
         case 4: {  // a key twice: the object at `place` (or the one holding it) gets one of its keys again
@@ -527,18 +562,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
 }
 
-extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size, unsigned int seed) {
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t max_size,
+                                               unsigned int seed) {
     Rng rng(seed);
     std::vector<std::string> lines = split_lines(std::string_view(reinterpret_cast<const char*>(data), size));
     if (lines.size() == 1 && lines[0].empty()) lines.clear();
     const std::size_t i = pick(rng, lines.size());
     switch (pick(rng, 11)) {
         case 0:
-        case 1: lines.insert(lines.begin() + static_cast<long>(std::min(i, lines.size())), template_message(rng).dump()); break;
-        case 9: lines.insert(lines.begin() + static_cast<long>(std::min(i, lines.size())), std::string(hold_lock_line)); break;
+        case 1:
+            lines.insert(lines.begin() + static_cast<long>(std::min(i, lines.size())), template_message(rng).dump());
+            break;
+        case 9:
+            lines.insert(lines.begin() + static_cast<long>(std::min(i, lines.size())), std::string(hold_lock_line));
+            break;
         case 2:
-            if (lines.empty()) lines.push_back(template_message(rng).dump());
-            else lines[i] = template_message(rng).dump();
+            if (lines.empty())
+                lines.push_back(template_message(rng).dump());
+            else
+                lines[i] = template_message(rng).dump();
             break;
         case 3:
             if (!lines.empty()) lines.erase(lines.begin() + static_cast<long>(i));

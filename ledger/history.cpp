@@ -170,11 +170,13 @@ std::vector<History::Exported> History::export_all(const Reader& read_current) c
         {
             std::lock_guard lock(mutex_);
             for (const auto& [path, stack] : by_path_)
-                if (!stack.empty() && !stack.back().after_kept) wanted.emplace_back(path, stack.back().after_fingerprint);
+                if (!stack.empty() && !stack.back().after_kept)
+                    wanted.emplace_back(path, stack.back().after_fingerprint);
         }
         for (const auto& [path, fingerprint] : wanted) {
             auto bytes = read_current ? read_current(path) : std::nullopt;
-            if (bytes && fingerprint && Fingerprint::of(*bytes) == *fingerprint) on_disk.emplace(path, std::move(*bytes));
+            if (bytes && fingerprint && Fingerprint::of(*bytes) == *fingerprint)
+                on_disk.emplace(path, std::move(*bytes));
         }
     }
     std::vector<Exported> out;

@@ -32,8 +32,8 @@ public:
         // Bytes before the change (empty when created). Filled only when `after_kept`; otherwise
         // before_from(the bytes on disk, once their fingerprint is after_fingerprint) rebuilds it.
         std::string before;
-        std::string after;       // bytes the server wrote, when `after_kept`
-        bool after_kept = true;  // false: a big file, whose after-image is only on disk
+        std::string after;                             // bytes the server wrote, when `after_kept`
+        bool after_kept = true;                        // false: a big file, whose after-image is only on disk
         std::optional<Fingerprint> after_fingerprint;  // of what it wrote; none when the change deleted the file
         // The delta: before = after[0, prefix) + middle + after[after_size - suffix, after_size).
         std::size_t after_size = 0;

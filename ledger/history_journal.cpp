@@ -27,7 +27,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::filesystem::path fs_path(const std::string& utf8) { return std::filesystem::path(std::u8string(utf8.begin(), utf8.end())); }
+std::filesystem::path fs_path(const std::string& utf8) {
+    return std::filesystem::path(std::u8string(utf8.begin(), utf8.end()));
+}
 
 Json bytes(std::string_view s) { return Json::binary(std::vector<std::uint8_t>(s.begin(), s.end())); }
 
@@ -55,9 +57,10 @@ std::string framed(const Json& record) {
 
 // "m": the permission bits before the change, "q": a move's other file (both left out when none;
 // journals written before they existed replay as changes with no mode and no partner).
-Json record_of(const std::string& path, const std::string& tool, bool existed, std::string_view before, const std::string* after,
-               std::uint32_t mode, const std::string& partner) {
-    Json out = {{"t", "r"}, {"p", path}, {"tool", tool}, {"e", existed}, {"b", bytes(before)}, {"a", after ? bytes(*after) : Json()}};
+Json record_of(const std::string& path, const std::string& tool, bool existed, std::string_view before,
+               const std::string* after, std::uint32_t mode, const std::string& partner) {
+    Json out = {{"t", "r"},     {"p", path},          {"tool", tool},
+                {"e", existed}, {"b", bytes(before)}, {"a", after ? bytes(*after) : Json()}};
     if (mode & 07777) out["m"] = mode & 07777;
     if (!partner.empty()) out["q"] = partner;
     return out;
@@ -195,12 +198,16 @@ private:
         auto resolution = workspace_.resolve(path);
         if (!resolution) return std::move(resolution).error().message;
         const os::ResolvedPath& resolved = *resolution;
-        if (resolved.real != path) return "it is not a resolved path inside the roots (it resolves to " + resolved.real + ")";
+        if (resolved.real != path)
+            return "it is not a resolved path inside the roots (it resolves to " + resolved.real + ")";
         if (!ignore_) return std::nullopt;
         const std::string* root = workspace_.root_of(resolved.real);
         if (!root) return "it is outside the roots";
         if (const auto refusal = ignore_->refuse_write(*root, resolved.real))
-            return "it is ignored (" + (refusal->rule.empty() ? refusal->ignored_path : "rule `" + refusal->rule + "` in " + refusal->file) + ")";
+            return "it is ignored (" +
+                   (refusal->rule.empty() ? refusal->ignored_path
+                                          : "rule `" + refusal->rule + "` in " + refusal->file) +
+                   ")";
         return std::nullopt;
     }
 
@@ -246,7 +253,8 @@ HistoryJournal::Replay HistoryJournal::replay(const std::function<bool(char*, st
     for (;;) {
         unsigned char prefix[4];
         if (!read(reinterpret_cast<char*>(prefix), 4)) break;
-        const std::uint32_t n = prefix[0] | (prefix[1] << 8) | (prefix[2] << 16) | (static_cast<std::uint32_t>(prefix[3]) << 24);
+        const std::uint32_t n =
+            prefix[0] | (prefix[1] << 8) | (prefix[2] << 16) | (static_cast<std::uint32_t>(prefix[3]) << 24);
         if (n > max_record_bytes || size < out.good_bytes + 4 || n > size - out.good_bytes - 4) break;
         std::vector<std::uint8_t> payload(n);
         if (n > 0 && !read(reinterpret_cast<char*>(payload.data()), n)) break;
@@ -294,8 +302,8 @@ HistoryJournal::Replay HistoryJournal::replay(const std::function<bool(char*, st
             if (taken) {
                 std::optional<Fingerprint> fingerprint;
                 if (after) fingerprint = Fingerprint::of(*after);
-                history.record(*tool, *p, *existed, *before, after ? std::string_view(*after) : std::string_view(), std::move(fingerprint),
-                               mode, partner.value_or(std::string()));
+                history.record(*tool, *p, *existed, *before, after ? std::string_view(*after) : std::string_view(),
+                               std::move(fingerprint), mode, partner.value_or(std::string()));
                 ++writes[*p];
             }
         } else if (*t == "u") {
@@ -327,24 +335,27 @@ HistoryJournal::Replay HistoryJournal::replay(const std::function<bool(char*, st
     return out;
 }
 
-base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::string& dir, const os::Workspace& workspace,
+base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::string& dir,
+                                                                   const os::Workspace& workspace,
                                                                    os::IgnoreFiles* ignore, History& history,
                                                                    SessionChanges& changes) {
     if (auto made = platform::make_directories(dir, false); !made)
         return base::fail(base::Failure{"--history-dir " + dir + " cannot be created: " + made.error().message});
     std::string joined;
     for (const auto& root : workspace.roots()) joined += root + "\n";
-    const std::string path = dir + (dir.empty() || dir.back() == '/' ? "" : "/") + "history-" + os::sha256_hex(joined).substr(0, 16) + ".journal";
+    const std::string path = dir + (dir.empty() || dir.back() == '/' ? "" : "/") + "history-" +
+                             os::sha256_hex(joined).substr(0, 16) + ".journal";
     std::unique_ptr<HistoryJournal> journal(new HistoryJournal(path, history, changes));
     if (auto locked = platform::take_lock(path + ".lock", journal->lock_); !locked)
-        return base::fail(base::Failure{
-            locked.error().reason == base::ErrorReason::conflict
-                ? "another mcp-edit serving the same roots uses " + path + " (it holds " + path + ".lock)"
-                : path + ".lock cannot be locked: " + locked.error().message});
+        return base::fail(
+            base::Failure{locked.error().reason == base::ErrorReason::conflict
+                              ? "another mcp-edit serving the same roots uses " + path + " (it holds " + path + ".lock)"
+                              : path + ".lock cannot be locked: " + locked.error().message});
 
     // Replay what a previous run wrote, up to the first record that is cut short or unreadable.
     std::error_code size_error;
-    const std::uint64_t on_disk = std::filesystem::exists(fs_path(path)) ? std::filesystem::file_size(fs_path(path), size_error) : 0;
+    const std::uint64_t on_disk =
+        std::filesystem::exists(fs_path(path)) ? std::filesystem::file_size(fs_path(path), size_error) : 0;
     const std::string header = framed({{"t", "h"}, {"kind", kind}, {"version", 1}});
     std::string start;  // the first bytes, to tell a journal cut short in its header from a foreign file
     Replay replayed;
@@ -363,7 +374,8 @@ base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::st
     journal->replayed_ = replayed.records;
     journal->dropped_ = replayed.dropped;
     if (replayed.dropped)
-        base::log::warn("history journal {}: {} record(s) naming paths a call could not change were dropped", path, replayed.dropped);
+        base::log::warn("history journal {}: {} record(s) naming paths a call could not change were dropped", path,
+                        replayed.dropped);
 
     if (!replayed.header_seen && on_disk > 0) {
         // Not even a whole header: a journal whose first write was cut short, or somebody else's file.
@@ -381,7 +393,8 @@ base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::st
     if (!journal->open_for_append()) return base::fail(base::Failure{path + " cannot be opened for appending"});
     // It holds the bytes of every changed file: readable by its owner only, whatever the umask.
     std::error_code mode_error;
-    std::filesystem::permissions(fs_path(path), std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+    std::filesystem::permissions(fs_path(path),
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
                                  std::filesystem::perm_options::replace, mode_error);
     if (mode_error) base::log::warn("history journal {}: cannot make it private: {}", path, mode_error.message());
     return journal;
@@ -421,7 +434,8 @@ base::Result<void> HistoryJournal::rewrite(const std::string& bytes_now) {
     if (out_ >= 0) close_file(out_);
     out_ = -1;
     const platform::FileStat st = platform::stat_path(path_);
-    auto staged = platform::stage_write(path_, bytes_now, st.kind == platform::FileKind::regular ? &st : nullptr, false);
+    auto staged =
+        platform::stage_write(path_, bytes_now, st.kind == platform::FileKind::regular ? &st : nullptr, false);
     if (!staged) return base::fail(std::move(staged.error()));
     if (auto committed = platform::commit_staged(staged.value(), false); !committed) return committed;
     size_ = bytes_now.size();
@@ -441,8 +455,9 @@ void HistoryJournal::append(const std::string& record) {
     if (!written) base::log::warn("history journal {}: a record could not be written", path_);
 }
 
-void HistoryJournal::recorded(const std::string& real_path, const std::string& tool, bool existed, std::string_view before,
-                              const std::string* after, std::uint32_t mode, const std::string& partner) {
+void HistoryJournal::recorded(const std::string& real_path, const std::string& tool, bool existed,
+                              std::string_view before, const std::string* after, std::uint32_t mode,
+                              const std::string& partner) {
     append(framed(record_of(real_path, tool, existed, before, after, mode, partner)));
 }
 

@@ -31,7 +31,7 @@ namespace ledger {
 class HistoryJournal {
 public:
     static constexpr std::uint64_t max_journal_bytes = 1ull << 30;  // past this, rewritten from memory
-    static constexpr std::size_t max_record_bytes = 600u << 20;    // a longer record is not read back
+    static constexpr std::size_t max_record_bytes = 600u << 20;     // a longer record is not read back
     // A record is one flat CBOR map: deeper nesting, or more items, is not one (and is refused
     // while decoding, before anything is built: nlohmann's reader recurses once per level).
     static constexpr std::size_t max_record_nesting = 4;
@@ -54,11 +54,11 @@ public:
 
     // What a replay read: records taken, and records dropped because of their path.
     struct Replay {
-        std::size_t records = 0;          // read back, the header included (dropped ones too)
-        std::size_t dropped = 0;          // named a path a live call would refuse
-        std::uint64_t good_bytes = 0;     // up to the end of the last whole record of a known shape
+        std::size_t records = 0;       // read back, the header included (dropped ones too)
+        std::size_t dropped = 0;       // named a path a live call would refuse
+        std::uint64_t good_bytes = 0;  // up to the end of the last whole record of a known shape
         bool header_seen = false;
-        bool foreign = false;             // the first record is not our header: not a journal of ours
+        bool foreign = false;  // the first record is not our header: not a journal of ours
     };
     // Replays journal bytes read through `read` (false: not that many bytes left) of a file of
     // `size` bytes into `history` and `changes`, up to the first record cut short or of an unknown

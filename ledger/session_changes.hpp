@@ -41,11 +41,11 @@ public:
     };
     struct File {
         std::string real_path;
-        std::uint64_t order = 0;    // 1 for the session's first changed file, 2 for the next, ...
-        std::size_t changes = 0;    // writes of it by this session (undo included)
-        bool base_pending = true;   // registered, its base not yet stored (the lane is still held)
-        bool existed = true;        // false: this session created it; its base is "no file"
-        bool base_kept = true;      // false: the base was over the byte cap, so it is not kept
+        std::uint64_t order = 0;                  // 1 for the session's first changed file, 2 for the next, ...
+        std::size_t changes = 0;                  // writes of it by this session (undo included)
+        bool base_pending = true;                 // registered, its base not yet stored (the lane is still held)
+        bool existed = true;                      // false: this session created it; its base is "no file"
+        bool base_kept = true;                    // false: the base was over the byte cap, so it is not kept
         std::shared_ptr<const std::string> base;  // the bytes before the first change (when existed and kept, small)
         std::shared_ptr<const BaseDelta> delta;   // instead of `base` for a big file
         // The base, given the file's bytes now (nullptr: it is missing); nullopt when it cannot be

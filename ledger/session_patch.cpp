@@ -39,13 +39,15 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
     if (!exists && read.error().why != platform::ReadFailure::Why::not_found) {
         out.note = out.display + ": cannot be read now (" +
                    (read.error().why == platform::ReadFailure::Why::too_large ? std::string("over --max-file-size")
-                                                                              : read.error().detail) + ")";
+                                                                              : read.error().detail) +
+                   ")";
         return out;
     }
     platform::ReadFile now;
     if (exists) now = std::move(*read);
     if (exists && withhold_linked && now.stat.links > 1) {
-        out.note = out.display + ": not shown: it has other names (hard links) now, and with --ignore-reads a file that "
+        out.note = out.display +
+                   ": not shown: it has other names (hard links) now, and with --ignore-reads a file that "
                    "may be an ignored file under another name is not read";
         return out;
     }
@@ -57,7 +59,8 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
                    (file.base_pending ? std::string("being recorded")
                     : file.delta ? std::string("a big file is kept as the bytes this server replaced, and it changed "
                                                "outside this server since its last write")
-                                 : std::string("over the --history-budget cap of kept bases")) + ")";
+                                 : std::string("over the --history-budget cap of kept bases")) +
+                   ")";
         return out;
     }
     if (!file.existed && !exists) return out;  // created, then deleted: nothing to show
@@ -72,8 +75,10 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
     out.additions = diff.additions;
     out.removals = diff.removals;
     out.diff = diff.text;
-    if (!file.existed && exists) out.content = Fingerprint::of(now.bytes).hex;
-    else if (file.existed && !exists) out.content = Fingerprint::of(*base).hex;
+    if (!file.existed && exists)
+        out.content = Fingerprint::of(now.bytes).hex;
+    else if (file.existed && !exists)
+        out.content = Fingerprint::of(*base).hex;
     return out;
 }
 

@@ -27,21 +27,21 @@ std::string rename_header(std::string_view from_display, std::string_view to_dis
 
 struct FileDiff {
     std::string real_path;
-    std::string display;     // as the workspace shows it
-    std::string uri;         // session_file_uri
-    std::size_t changes = 0; // writes by this session
-    bool created = false;    // did not exist before the session's first change
-    bool deleted = false;    // does not exist now
+    std::string display;      // as the workspace shows it
+    std::string uri;          // session_file_uri
+    std::size_t changes = 0;  // writes by this session
+    bool created = false;     // did not exist before the session's first change
+    bool deleted = false;     // does not exist now
     std::size_t additions = 0;
     std::size_t removals = 0;
-    std::string diff;        // "" when the file is as it was (changed back, or undone)
-    std::string note;        // why there is no diff when there should be one ("" otherwise)
+    std::string diff;  // "" when the file is as it was (changed back, or undone)
+    std::string note;  // why there is no diff when there should be one ("" otherwise)
     // A rename: this created file holds exactly the bytes a file deleted in this session had (a
     // move); the deleted file's real path. Its diff is then git's rename header, and the deleted
     // file's diff is empty (`renamed_to` names where it went).
     std::optional<std::string> renamed_from;
     std::optional<std::string> renamed_to;
-    std::string content;     // created now / deleted base: the fingerprint of those bytes, to pair renames ("" otherwise)
+    std::string content;  // created now / deleted base: the fingerprint of those bytes, to pair renames ("" otherwise)
 };
 
 inline constexpr std::uint64_t max_diff_bytes_per_file = 8u << 20;

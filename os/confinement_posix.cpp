@@ -316,8 +316,9 @@ bool locate_creating(const std::string& path, bool sync, Located& out) {
         const std::string_view name = rest.substr(0, slash);
         rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
         if (name.empty()) continue;
-        Fd child = root_fd >= 0 ? open_component(current.get(), name)
-                                : Fd{::openat(current.get(), std::string(name).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+        Fd child = root_fd >= 0
+                       ? open_component(current.get(), name)
+                       : Fd{::openat(current.get(), std::string(name).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
         if (!child && errno == ENOENT) {
             if (::mkdirat(current.get(), std::string(name).c_str(), 0777) != 0 && errno != EEXIST) return false;
             if (sync && durable_sync(current.get()) != 0 && errno != EINVAL) return false;

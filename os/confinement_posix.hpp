@@ -1,6 +1,6 @@
 // POSIX path confinement: the roots' directory descriptors, held while a workspace (or a call
-// walking from one) uses them (see os/confinement.hpp), and the walk from one of them down to a path, following no symlink. Shared by the reading and the
-// writing half of the platform layer, so both act on the folders they checked, never on a name
+// walking from one) uses them (see os/confinement.hpp), and the walk from one of them down to a
+// path, following no symlink. Shared by the reading and the writing half of the platform layer, so both act on the folders they checked, never on a name
 // looked up again (a folder swapped for a symlink mid-call cannot send a read or a write outside).
 #pragma once
 

@@ -29,7 +29,7 @@ std::vector<HeldEntry>& held_roots() {
     static auto* roots = new std::vector<HeldEntry>;
     return *roots;
 }
-std::vector<RootHold>& kept_roots() {  // hold_directory's, kept until the process ends
+std::vector<RootHold>& kept_roots() {                // hold_directory's, kept until the process ends
     static auto* roots = new std::vector<RootHold>;  // leaked: held until the process ends
     return *roots;
 }
@@ -89,7 +89,8 @@ base::Result<void> pin_folders(const std::string& dir, PinnedFolders& out) {
     {
         std::lock_guard lock(held_mutex);
         for (const auto& held : held_roots())
-            if (!held.root.expired() && path_is_under_root(dir, held.path) && held.path.size() > root.size()) root = held.path;
+            if (!held.root.expired() && path_is_under_root(dir, held.path) && held.path.size() > root.size())
+                root = held.path;
     }
     if (root.empty()) return {};
     out.confined_ = true;
@@ -110,7 +111,8 @@ base::Result<void> pin_folders(const std::string& dir, PinnedFolders& out) {
             return base::fail(base::Failure{
                 "the path " + dir +
                     " changed after it was checked (a folder on it was replaced by a junction, a symlink or "
-                    "something else, or removed), so nothing was done there; call again and the path is resolved afresh",
+                    "something else, or removed), so nothing was done there; call again and the path is resolved "
+                    "afresh",
                 base::ErrorReason::conflict});
         while (!rest.empty() && rest.front() == '/') rest.remove_prefix(1);
         if (rest.empty()) return {};
@@ -118,7 +120,8 @@ base::Result<void> pin_folders(const std::string& dir, PinnedFolders& out) {
         const std::string_view name = rest.substr(0, slash);
         rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
         if (name == "." || name == "..")
-            return base::fail(base::Failure{"the path " + dir + " is not a real path", base::ErrorReason::invalid_arguments});
+            return base::fail(
+                base::Failure{"the path " + dir + " is not a real path", base::ErrorReason::invalid_arguments});
         if (path.back() != '/') path += '/';
         path += name;
     }

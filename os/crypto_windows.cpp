@@ -25,7 +25,8 @@ Digest hash(std::span<const unsigned char> key, std::span<const std::string_view
     for (const auto message : parts)
         for (std::size_t done = 0; ok && done < message.size();) {
             const std::size_t part = std::min<std::size_t>(message.size() - done, 1u << 30);
-            ok = BCRYPT_SUCCESS(BCryptHashData(handle, reinterpret_cast<PUCHAR>(const_cast<char*>(message.data() + done)),
+            ok = BCRYPT_SUCCESS(BCryptHashData(handle,
+                                               reinterpret_cast<PUCHAR>(const_cast<char*>(message.data() + done)),
                                                static_cast<ULONG>(part), 0));
             done += part;
         }
@@ -45,7 +46,8 @@ Digest hmac_sha256(std::span<const unsigned char> key, std::string_view message)
 }
 
 void random_bytes(std::span<unsigned char> out) {
-    if (!BCRYPT_SUCCESS(BCryptGenRandom(nullptr, out.data(), static_cast<ULONG>(out.size()), BCRYPT_USE_SYSTEM_PREFERRED_RNG)))
+    if (!BCRYPT_SUCCESS(
+            BCryptGenRandom(nullptr, out.data(), static_cast<ULONG>(out.size()), BCRYPT_USE_SYSTEM_PREFERRED_RNG)))
         throw std::runtime_error("Windows gave no random bytes (BCryptGenRandom)");
 }
 
@@ -72,8 +74,8 @@ std::optional<std::string> from_base64(std::string_view text) {
     if (text.size() % 4 != 0) return std::nullopt;
     if (text.empty()) return std::string();
     DWORD size = 0;
-    if (!CryptStringToBinaryA(text.data(), static_cast<DWORD>(text.size()), CRYPT_STRING_BASE64, nullptr, &size, nullptr,
-                              nullptr))
+    if (!CryptStringToBinaryA(text.data(), static_cast<DWORD>(text.size()), CRYPT_STRING_BASE64, nullptr, &size,
+                              nullptr, nullptr))
         return std::nullopt;
     std::string out(size, '\0');
     if (!CryptStringToBinaryA(text.data(), static_cast<DWORD>(text.size()), CRYPT_STRING_BASE64,

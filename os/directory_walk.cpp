@@ -35,11 +35,11 @@ std::string why_unreadable(int err) {
 }
 
 struct Level {
-    std::string path;      // relative to the start ("" for the start)
-    std::string real;      // the folder's real path
+    std::string path;  // relative to the start ("" for the start)
+    std::string real;  // the folder's real path
     const std::string* root = nullptr;
-    std::string relative;  // `real` relative to `root`
-    std::size_t depth = 1; // the depth of its entries
+    std::string relative;   // `real` relative to `root`
+    std::size_t depth = 1;  // the depth of its entries
     std::vector<std::shared_ptr<const IgnoreFile>> held;
     std::vector<const IgnoreFile*> files;  // the ignore files in force, from the root down
     platform::DirectoryListing listing;
@@ -66,7 +66,8 @@ public:
             Level& level = stack_.back();
             if (level.next >= level.listing.entries.size()) {
                 summary_.unread += level.listing.unread;
-                if (level.listing.unread && summary_.crowded++ < max_capped_named) summary_.crowded_paths.push_back(level.path);
+                if (level.listing.unread && summary_.crowded++ < max_capped_named)
+                    summary_.crowded_paths.push_back(level.path);
                 visitor_.leave_folder(level.path, level.depth - 1, level.listing.unread);
                 stack_.pop_back();
                 continue;
@@ -130,7 +131,8 @@ private:
 
     // One entry; false to end the walk.
     bool step(Level& level, const platform::DirectoryEntry& e) {
-        const bool git_folder = !e.symlink && e.kind == platform::FileKind::directory && IgnoreFiles::same_name(e.name, ".git");
+        const bool git_folder =
+            !e.symlink && e.kind == platform::FileKind::directory && IgnoreFiles::same_name(e.name, ".git");
         if (!options_.include_hidden && !e.name.empty() && e.name[0] == '.' && !git_folder) {  // .git: counted as such
             ++summary_.hidden;
             return true;

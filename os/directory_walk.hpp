@@ -85,13 +85,13 @@ public:
 };
 
 struct WalkOptions {
-    std::string start;                 // a real path of a folder inside `workspace`'s roots
+    std::string start;  // a real path of a folder inside `workspace`'s roots
     const Workspace* workspace = nullptr;
-    IgnoreFiles* ignore = nullptr;     // nullptr: no rules, `.git` still left out
-    std::size_t max_depth = 64;        // entries at depth > max_depth are not read
+    IgnoreFiles* ignore = nullptr;  // nullptr: no rules, `.git` still left out
+    std::size_t max_depth = 64;     // entries at depth > max_depth are not read
     std::size_t max_entries_per_folder = 100000;
-    bool stat_files = true;            // size and mtime of files (an lstat each)
-    bool include_hidden = true;        // names starting with '.' (a `.git` folder is visited, flagged ignored, either way)
+    bool stat_files = true;      // size and mtime of files (an lstat each)
+    bool include_hidden = true;  // names starting with '.' (a `.git` folder is visited, flagged ignored, either way)
     const std::atomic<bool>* cancelled = nullptr;  // checked before each entry
 };
 
@@ -106,9 +106,9 @@ struct WalkSummary {
     std::uint64_t unread = 0;      // past max_entries_per_folder, all folders together
     std::uint64_t unreadable = 0;  // folders that could not be read
     // Caps reached (each means the walk did not see everything below the start):
-    std::uint64_t too_deep = 0;          // folders at max_depth the visitor wanted entered: not entered
-    std::uint64_t crowded = 0;           // folders with entries past max_entries_per_folder
-    std::uint64_t links_not_followed = 0;  // links to folders not entered: max_followed_links were followed
+    std::uint64_t too_deep = 0;               // folders at max_depth the visitor wanted entered: not entered
+    std::uint64_t crowded = 0;                // folders with entries past max_entries_per_folder
+    std::uint64_t links_not_followed = 0;     // links to folders not entered: max_followed_links were followed
     std::vector<std::string> too_deep_paths;  // the first max_capped_named of them (relative to the start)
     std::vector<std::string> crowded_paths;   // likewise ("" for the start itself)
     // True when a cap was reached (cancellation and a visitor's stop are the caller's to tell).

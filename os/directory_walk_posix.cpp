@@ -60,7 +60,10 @@ base::Result<DirectoryListing, int> read_directory(const std::string& real_dir, 
         entry.name = name;
         bool need_stat = false;
         switch (d->d_type) {
-            case DT_REG: entry.kind = FileKind::regular; need_stat = with_stat; break;
+            case DT_REG:
+                entry.kind = FileKind::regular;
+                need_stat = with_stat;
+                break;
             case DT_DIR: entry.kind = FileKind::directory; break;
             case DT_LNK: entry.symlink = true; break;
             case DT_FIFO: entry.kind = FileKind::fifo; break;

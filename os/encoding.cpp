@@ -103,7 +103,7 @@ const SingleByteTable& single_byte_table(const text::EncodingInfo& info) {
 // `one_way` (when given) gets the offset of the first byte that would not be written back as
 // itself, or npos. Every encoding of the table is ASCII-compatible: ASCII runs are copied whole.
 base::Result<std::string, conversion::Stop> decode_single_byte(std::string_view bytes, const SingleByteTable& table,
-                                                                std::size_t* one_way = nullptr) {
+                                                               std::size_t* one_way = nullptr) {
     if (one_way) *one_way = std::string_view::npos;
     std::string out(bytes.size() + bytes.size() / 2 + 16, '\0');
     std::size_t used = 0;
@@ -161,8 +161,8 @@ EncodingAttempt attempt_encoding(std::string_view body, const text::EncodingInfo
         if (!decoded) {
             a.reason = decode(body, info.name).error().message;
         } else if (one_way != std::string_view::npos) {
-            a.reason = "its bytes do not come back the same through " + std::string(info.name) + " (first difference at byte " +
-                       std::to_string(one_way) + ")";
+            a.reason = "its bytes do not come back the same through " + std::string(info.name) +
+                       " (first difference at byte " + std::to_string(one_way) + ")";
         } else {
             a.lossless = true;
             a.text = std::move(*decoded);
@@ -178,8 +178,8 @@ EncodingAttempt attempt_encoding(std::string_view body, const text::EncodingInfo
     if (!encoded || *encoded != body) {
         const std::string_view back = encoded ? std::string_view(*encoded) : std::string_view();
         const auto diff = std::mismatch(body.begin(), body.end(), back.begin(), back.end()).first - body.begin();
-        a.reason = "its bytes do not come back the same through " + std::string(info.name) + " (first difference at byte " +
-                   std::to_string(diff) + ")";
+        a.reason = "its bytes do not come back the same through " + std::string(info.name) +
+                   " (first difference at byte " + std::to_string(diff) + ")";
         return a;
     }
     a.lossless = true;
@@ -212,7 +212,8 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
     const std::string_view body = bytes.substr(d.bom_size);
 
     // Takes `info` when the bytes round-trip through it; otherwise notes why not.
-    auto take = [&](const text::EncodingInfo& info, EncodingSource source, std::string detail, std::string_view passed_over) {
+    auto take = [&](const text::EncodingInfo& info, EncodingSource source, std::string detail,
+                    std::string_view passed_over) {
         EncodingAttempt a = attempt_encoding(body, info);
         if (!a.lossless) {
             append_note(d.note, std::string(passed_over) + " " + std::string(info.name) + ", but " + a.reason);
@@ -253,9 +254,11 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
 
     if (const auto declared = text::find_declaration(body)) {
         if (const auto info = text::find_encoding(declared->label)) {
-            if (take(*info, EncodingSource::declaration, "declaration: " + declared->where, "the file declares")) return d;
+            if (take(*info, EncodingSource::declaration, "declaration: " + declared->where, "the file declares"))
+                return d;
         } else {
-            append_note(d.note, "the file declares '" + declared->label + "' (" + declared->where + "), which is not converted");
+            append_note(d.note, "the file declares '" + declared->label + "' (" + declared->where +
+                                    "), which is not converted");
         }
     }
     if (!hints.editorconfig_charset.empty()) {
@@ -264,7 +267,8 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
                      ".editorconfig says"))
                 return d;
         } else {
-            append_note(d.note, ".editorconfig's charset '" + hints.editorconfig_charset + "' is not an EditorConfig charset");
+            append_note(d.note,
+                        ".editorconfig's charset '" + hints.editorconfig_charset + "' is not an EditorConfig charset");
         }
     }
     if (text::is_valid_utf8(body)) {
@@ -276,7 +280,8 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
     }
 
     // What the detector sees is what its confidence is measured on.
-    const auto first_non_ascii = std::find_if(body.begin(), body.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+    const auto first_non_ascii =
+        std::find_if(body.begin(), body.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
     const std::size_t from = static_cast<std::size_t>(first_non_ascii - body.begin());
     const std::string_view window = body.substr(from - std::min(from, detection_lead), detection_window);
     const std::size_t non_ascii = text::count_non_ascii(window);
@@ -299,8 +304,9 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
     // windows-1252 before ISO-8859-1 when bytes 0x80-0x9F (C1 controls in Latin-1) are there.
     std::vector<text::EncodingInfo> candidates;
     if (info->name == "gb18030") candidates.push_back(*text::find_encoding("gbk"));
-    if (info->name == "iso-8859-1" &&
-        std::any_of(body.begin(), body.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80 && static_cast<unsigned char>(c) <= 0x9F; }))
+    if (info->name == "iso-8859-1" && std::any_of(body.begin(), body.end(), [](char c) {
+            return static_cast<unsigned char>(c) >= 0x80 && static_cast<unsigned char>(c) <= 0x9F;
+        }))
         candidates.push_back(*text::find_encoding("windows-1252"));
     candidates.push_back(*info);
     for (const auto& candidate : candidates) {
@@ -332,8 +338,9 @@ base::Result<std::string, ConversionError> decode(std::string_view bytes, std::s
     ConversionError e;
     e.offset = offset;
     // The line, counted in the text before it (UTF-16's newlines are not bytes 0x0A).
-    auto before = info->name == "utf-8" ? base::Result<std::string, conversion::Stop>(std::string(bytes.substr(0, offset)))
-                                        : to_utf8(bytes.substr(0, offset), *info);
+    auto before = info->name == "utf-8"
+                      ? base::Result<std::string, conversion::Stop>(std::string(bytes.substr(0, offset)))
+                      : to_utf8(bytes.substr(0, offset), *info);
     e.line = before ? text::line_of_offset(*before, before->size()) : 1;
     e.character = hex_bytes(bytes.substr(offset, info->single_byte || info->name == "utf-8" ? 1 : 2));
     e.message = "line " + std::to_string(e.line) + ": " + (e.character.size() > 4 ? "bytes " : "byte ") + e.character +
@@ -357,7 +364,8 @@ base::Result<std::string, ConversionError> encode(std::string_view utf8, std::st
     if (out) return std::move(*out);
     e.offset = out.error().offset;
     e.line = text::line_of_offset(utf8, e.offset);
-    e.character = std::string(utf8.substr(e.offset, utf8_length(static_cast<unsigned char>(utf8[std::min(e.offset, utf8.size() - 1)]))));
+    e.character = std::string(
+        utf8.substr(e.offset, utf8_length(static_cast<unsigned char>(utf8[std::min(e.offset, utf8.size() - 1)]))));
     e.message = "line " + std::to_string(e.line) + ": '" + e.character + "' (" + code_point(e.character) +
                 ") cannot be written in " + std::string(info->name);
     return base::fail(std::move(e));

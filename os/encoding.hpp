@@ -56,12 +56,12 @@ inline constexpr std::string_view unknown_8bit = "unknown-8bit";
 struct EncodingDecision {
     std::string encoding;  // canonical (text::EncodingInfo::name), or unknown_8bit, or "utf-32le"/"utf-32be"
     EncodingSource source = EncodingSource::fallback;
-    double confidence = 1.0;      // below 1 only when detected
-    bool lossless = false;        // decoding then encoding gives the bytes back exactly
-    std::size_t bom_size = 0;     // bytes of BOM at the start: not part of `text`
-    std::string text;             // the content (BOM excluded) as UTF-8 when lossless and not UTF-8
-                                  // already, so the caller decodes once; empty otherwise
-    std::string note;             // why a declared or detected encoding was passed over, or ""
+    double confidence = 1.0;   // below 1 only when detected
+    bool lossless = false;     // decoding then encoding gives the bytes back exactly
+    std::size_t bom_size = 0;  // bytes of BOM at the start: not part of `text`
+    std::string text;          // the content (BOM excluded) as UTF-8 when lossless and not UTF-8
+                               // already, so the caller decodes once; empty otherwise
+    std::string note;          // why a declared or detected encoding was passed over, or ""
     // "utf-8 (bom)", "windows-1252 (declaration: coding: line 1)", "gbk (detected, 0.96)" ...
     std::string how;
 };

@@ -10,7 +10,8 @@ namespace os::conversion {
 
 namespace {
 
-base::Result<std::string, Stop> iconv_convert(std::string_view input, const char* to, const char* from, std::size_t reserve) {
+base::Result<std::string, Stop> iconv_convert(std::string_view input, const char* to, const char* from,
+                                              std::size_t reserve) {
     iconv_t cd = iconv_open(to, from);
     if (cd == reinterpret_cast<iconv_t>(-1)) return base::fail(Stop{0});
     std::string out(reserve, '\0');

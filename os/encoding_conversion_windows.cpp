@@ -56,7 +56,9 @@ base::Result<std::string, Stop> units_to_utf8(const std::vector<wchar_t>& units,
 // Valid UTF-8 as UTF-16 code units, with the UTF-8 offset each code point starts at.
 void utf8_to_units(std::string_view utf8, std::vector<wchar_t>& units, std::vector<std::size_t>& starts) {
     for (std::size_t i = 0; i < utf8.size();) {
-        const auto b = [&](std::size_t k) { return static_cast<std::uint32_t>(static_cast<unsigned char>(utf8[i + k])); };
+        const auto b = [&](std::size_t k) {
+            return static_cast<std::uint32_t>(static_cast<unsigned char>(utf8[i + k]));
+        };
         std::uint32_t cp = b(0);
         std::size_t len = 1;
         if (cp >= 0xF0 && i + 3 < utf8.size()) {

@@ -90,7 +90,8 @@ base::Result<void> write_all(int fd, std::span<const std::string_view> parts) {
 }
 
 base::Result<void> sync_directory(int dir_fd, const std::string& dir) {
-    if (durable_sync(dir_fd) != 0 && errno != EINVAL) return failed("fsync of directory " + dir + ": " + error_text(errno));
+    if (durable_sync(dir_fd) != 0 && errno != EINVAL)
+        return failed("fsync of directory " + dir + ": " + error_text(errno));
     return {};
 }
 
@@ -206,15 +207,16 @@ base::Result<void> commit_staged(const StagedWrite& staged, bool sync) {
     if (!staging) return failed("nothing is staged for " + staged.target, base::ErrorReason::internal);
     // The folder is reached from its root again: it must still be the one the temp file is in.
     Located now;
-    struct stat then_st {}, now_st {};
+    struct stat then_st {
+    }, now_st{};
     // (Both a held root's own descriptor: the same folder, which no rename can swap.)
     const bool same_folder = posix::locate(staged.target, now) &&
                              ((now.dir.borrowed() && now.dir.get() == staging->dir.get()) ||
                               (::fstat(now.dir.get(), &now_st) == 0 && ::fstat(staging->dir.get(), &then_st) == 0 &&
                                now_st.st_dev == then_st.st_dev && now_st.st_ino == then_st.st_ino));
     if (!same_folder) {
-        std::string message = "cannot write " + staged.target + ": " +
-                              posix::walk_error(staged.target, now.dir ? ENOTDIR : errno);
+        std::string message =
+            "cannot write " + staged.target + ": " + posix::walk_error(staged.target, now.dir ? ENOTDIR : errno);
         ::unlinkat(staging->dir.get(), staging->temp_name.c_str(), 0);
         return failed(std::move(message));
     }

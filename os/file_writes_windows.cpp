@@ -77,7 +77,8 @@ constexpr auto replace_pause = std::chrono::milliseconds(50);  // 10 x 50 ms: at
 base::Result<StagedWrite> stage_write(const std::string& target, std::span<const std::string_view> parts,
                                       const FileStat* like, bool sync) {
     PinnedFolders pinned;
-    if (auto pinned_ok = pin_folders(os::parent_of(target), pinned); !pinned_ok) return base::fail(std::move(pinned_ok.error()));
+    if (auto pinned_ok = pin_folders(os::parent_of(target), pinned); !pinned_ok)
+        return base::fail(std::move(pinned_ok.error()));
     StagedWrite out;
     out.target = target;
     auto temp = create_temp_beside(target, os::TempPurpose::stage, out.temp_path);
@@ -109,8 +110,9 @@ base::Result<void> commit_staged(const StagedWrite& staged, bool /*sync*/) {
         const DWORD attributes = GetFileAttributesW(target.c_str());
         if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
             DeleteFileW(temp.c_str());
-            return failed("the path " + staged.target + " changed after it was checked (it is a symlink now), so nothing was "
-                          "written; call again and the path is resolved afresh",
+            return failed("the path " + staged.target +
+                              " changed after it was checked (it is a symlink now), so nothing was "
+                              "written; call again and the path is resolved afresh",
                           base::ErrorReason::conflict);
         }
     }
@@ -123,14 +125,16 @@ base::Result<void> commit_staged(const StagedWrite& staged, bool /*sync*/) {
     DWORD last = 0;
     for (int attempt = 0; attempt < replace_attempts; ++attempt) {
         // ReplaceFileW keeps the target's ACL, attributes and alternate streams.
-        if (existed ? ReplaceFileW(target.c_str(), temp.c_str(), nullptr, REPLACEFILE_IGNORE_MERGE_ERRORS, nullptr, nullptr)
-                    : MoveFileExW(temp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+        if (existed
+                ? ReplaceFileW(target.c_str(), temp.c_str(), nullptr, REPLACEFILE_IGNORE_MERGE_ERRORS, nullptr, nullptr)
+                : MoveFileExW(temp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
             if (read_only) SetFileAttributesW(target.c_str(), old_attributes);
             return {};
         }
         last = GetLastError();
         // Some file systems (and Wine) do not support ReplaceFileW: a plain move is still atomic.
-        if (existed && (last == ERROR_INVALID_FUNCTION || last == ERROR_NOT_SUPPORTED || last == ERROR_CALL_NOT_IMPLEMENTED) &&
+        if (existed &&
+            (last == ERROR_INVALID_FUNCTION || last == ERROR_NOT_SUPPORTED || last == ERROR_CALL_NOT_IMPLEMENTED) &&
             MoveFileExW(temp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
             if (read_only) SetFileAttributesW(target.c_str(), old_attributes);
             return {};
@@ -142,8 +146,9 @@ base::Result<void> commit_staged(const StagedWrite& staged, bool /*sync*/) {
     DeleteFileW(temp.c_str());
     std::string message = "cannot replace " + staged.target + ": " + system_message(last);
     if (transient(last))
-        message += " (another program, an editor or a virus scanner, holds it open; it was retried for half a second. "
-                   "Close it there and call again)";
+        message +=
+            " (another program, an editor or a virus scanner, holds it open; it was retried for half a second. "
+            "Close it there and call again)";
     return failed(std::move(message));
 }
 
@@ -234,7 +239,8 @@ std::optional<std::string> make_private_directory(const std::string& prefix) {
 }
 
 bool write_private_file(const std::string& path, std::string_view bytes) {
-    Handle h(CreateFileW(system_path(path).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
+    Handle h(
+        CreateFileW(system_path(path).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
     if (!h.ok()) return false;
     const bool ok = write_all(h.h, bytes).ok();
     CloseHandle(h.release());
@@ -249,8 +255,8 @@ FileLock::~FileLock() {
 }
 
 base::Result<void> take_lock(const std::string& path, FileLock& lock) {
-    Handle h(CreateFileW(system_path(path).c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, nullptr,
-                         OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr));
+    Handle h(CreateFileW(system_path(path).c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                         nullptr, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr));
     if (!h.ok()) return failed("cannot open it (Windows error " + std::to_string(GetLastError()) + ")");
     OVERLAPPED at{};
     if (!LockFileEx(h.h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &at)) {

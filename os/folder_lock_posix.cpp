@@ -65,7 +65,8 @@ std::string read_small(const std::string& path, std::size_t limit) {
         const ssize_t n = ::read(fd, buffer, sizeof buffer);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
-        out.append(buffer, static_cast<std::size_t>(std::min<std::size_t>(static_cast<std::size_t>(n), limit - out.size())));
+        out.append(buffer,
+                   static_cast<std::size_t>(std::min<std::size_t>(static_cast<std::size_t>(n), limit - out.size())));
     }
     ::close(fd);
     return out;
@@ -129,9 +130,12 @@ std::string describe_process(long pid) {
     const std::string stat_line = read_small(proc + "/stat", 1024);
     if (const auto close = stat_line.rfind(')'); close != std::string::npos && close + 2 < stat_line.size()) {
         const char state = stat_line[close + 2];
-        if (state == 'T') facts.push_back("stopped: `kill -CONT " + std::to_string(pid) + "` resumes it");
-        else if (state == 't') facts.push_back("stopped by a debugger");
-        else if (state == 'D') facts.push_back("waiting on a disk or a network file system");
+        if (state == 'T')
+            facts.push_back("stopped: `kill -CONT " + std::to_string(pid) + "` resumes it");
+        else if (state == 't')
+            facts.push_back("stopped by a debugger");
+        else if (state == 'D')
+            facts.push_back("waiting on a disk or a network file system");
     }
     std::string out = "process " + std::to_string(pid);
     for (std::size_t i = 0; i < facts.size(); ++i) out += (i == 0 ? " (" : ", ") + facts[i];
@@ -148,7 +152,8 @@ FolderLock::~FolderLock() {
         // Removed while still held, and only when the name is still this lock file: a process that
         // opened it meanwhile finds, once it has the lock, that the name no longer leads to it, and
         // opens the folder's lock file again (see try_lock_folder).
-        struct stat held {}, named {};
+        struct stat held {
+        }, named{};
         if (::fstat(fd, &held) == 0 && ::fstatat(folder_, folder_lock_file, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
             same_file(held, named))
             ::unlinkat(folder_, folder_lock_file, 0);
@@ -169,16 +174,19 @@ base::Result<bool> try_lock_folder(const std::string& dir, FolderLock& lock) {
             struct stat there {};
             const bool exists = ::fstatat(folder.get(), folder_lock_file, &there, AT_SYMLINK_NOFOLLOW) == 0;
             if (err == ELOOP || (exists && !S_ISREG(there.st_mode)))
-                return lock_failed(shown + " is not a plain file (a symlink or a folder put there), so the folder cannot be "
-                                           "locked; remove it");
+                return lock_failed(shown +
+                                   " is not a plain file (a symlink or a folder put there), so the folder cannot be "
+                                   "locked; remove it");
             if ((err == EACCES || err == EPERM) && exists)
-                return false;  // another user's lock file: held until its server removes it (folder_lock_holder says whose)
+                // another user's lock file: held until its server removes it (folder_lock_holder says whose)
+                return false;
             if (err == EACCES || err == EPERM || err == EROFS) {
                 // No lock file can be made in a folder this user cannot write (only in-place writes
                 // of files with several names happen there): the folder itself is locked.
                 if (const int locked = flock_now(folder.get()); locked != 0)
-                    return locked == EWOULDBLOCK ? base::Result<bool>(false)
-                                                 : lock_failed("cannot lock the folder " + dir + ": " + error_text(locked));
+                    return locked == EWOULDBLOCK
+                               ? base::Result<bool>(false)
+                               : lock_failed("cannot lock the folder " + dir + ": " + error_text(locked));
                 lock.handle_ = reinterpret_cast<void*>(static_cast<std::intptr_t>(folder.release()) + 1);
                 lock.folder_ = -1;
                 return true;
@@ -188,7 +196,8 @@ base::Result<bool> try_lock_folder(const std::string& dir, FolderLock& lock) {
         Fd file(opened);
         struct stat held {};
         if (::fstat(file.get(), &held) != 0) return lock_failed("cannot read " + shown + ": " + error_text(errno));
-        if (!S_ISREG(held.st_mode)) return lock_failed(shown + " is not a plain file, so the folder cannot be locked; remove it");
+        if (!S_ISREG(held.st_mode))
+            return lock_failed(shown + " is not a plain file, so the folder cannot be locked; remove it");
         if (const int locked = flock_now(file.get()); locked != 0) {
             if (locked == EWOULDBLOCK) return false;
             return lock_failed("cannot lock " + shown + ": " + error_text(locked));

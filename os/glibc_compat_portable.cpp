@@ -18,7 +18,8 @@ extern "C" std::uint32_t arc4random(void) {
         if (got > 0) filled += static_cast<std::size_t>(got);
         // getrandom blocks until the pool is ready and fails only on EINTR (retried) or when the
         // kernel has no such call (before 3.17); std::random_device's other sources then apply.
-        else if (got < 0 && errno != EINTR) break;
+        else if (got < 0 && errno != EINTR)
+            break;
     }
     return value;
 }

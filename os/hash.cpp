@@ -12,9 +12,7 @@
 
 namespace os {
 
-std::string sha256_hex(std::string_view bytes) {
-    return fmt::format("{:02x}", fmt::join(crypto::sha256(bytes), ""));
-}
+std::string sha256_hex(std::string_view bytes) { return fmt::format("{:02x}", fmt::join(crypto::sha256(bytes), "")); }
 
 std::string sha256_hex(std::span<const std::string_view> parts) {
     return fmt::format("{:02x}", fmt::join(crypto::sha256(parts), ""));

@@ -22,7 +22,8 @@ bool IgnoreFiles::same_name(std::string_view a, std::string_view b) {
 
 IgnoreFiles::IgnoreFiles(IgnoreSettings settings) : settings_(std::move(settings)) {}
 
-std::optional<IgnoreRefusal> IgnoreFiles::refuse_write(const std::string& root, const std::string& real, bool is_directory) {
+std::optional<IgnoreRefusal> IgnoreFiles::refuse_write(const std::string& root, const std::string& real,
+                                                       bool is_directory) {
     const std::string relative = relative_to_root(root, real);
     if (relative.empty()) return std::nullopt;
     std::size_t start = 0;
@@ -95,8 +96,8 @@ std::optional<IgnoreRefusal> IgnoreFiles::listing_verdict(const std::vector<cons
                                                           std::string_view relative, bool is_directory) {
     for (auto file = files.rbegin(); file != files.rend(); ++file) {
         const std::string& dir = (*file)->directory;
-        if (!dir.empty() && !(relative.size() > dir.size() && relative.substr(0, dir.size()) == dir &&
-                              relative[dir.size()] == '/'))
+        if (!dir.empty() &&
+            !(relative.size() > dir.size() && relative.substr(0, dir.size()) == dir && relative[dir.size()] == '/'))
             continue;
         const std::string_view below = dir.empty() ? relative : relative.substr(dir.size() + 1);
         const IgnoreRule* rule = (*file)->last_match(below, is_directory, fold_case);
@@ -112,7 +113,8 @@ std::optional<IgnoreRefusal> IgnoreFiles::listing_verdict(const std::vector<cons
     return std::nullopt;
 }
 
-std::optional<IgnoreRefusal> IgnoreFiles::by_rules(const std::string& root, const std::string& relative, bool is_directory) {
+std::optional<IgnoreRefusal> IgnoreFiles::by_rules(const std::string& root, const std::string& relative,
+                                                   bool is_directory) {
     if (settings_.names.empty() && !settings_.respect_gitignore) return std::nullopt;
     std::vector<std::shared_ptr<const IgnoreFile>> held;
     const auto add = [&](const std::string& directory, const std::string& name) {
@@ -142,7 +144,8 @@ std::optional<IgnoreRefusal> IgnoreFiles::by_rules(const std::string& root, cons
     return refusal;
 }
 
-std::shared_ptr<const IgnoreFile> IgnoreFiles::load(const std::string& named, std::string shown, const std::string& directory) {
+std::shared_ptr<const IgnoreFile> IgnoreFiles::load(const std::string& named, std::string shown,
+                                                    const std::string& directory) {
     // An ignore file may be a symlink (to a shared one): its rules hold all the same. The platform
     // layer follows no symlink under a root, so the link is resolved here first.
     // Most folders have no ignore file: one stat says so, before realpath's readlink per component.

@@ -45,7 +45,8 @@ public:
     // For a write of `real` (a real path inside `root`): refused inside a `.git` folder, for one of
     // the --ignore-file files themselves (an agent could otherwise lift the rules), and when a rule
     // ignores it.
-    std::optional<IgnoreRefusal> refuse_write(const std::string& root, const std::string& real, bool is_directory = false);
+    std::optional<IgnoreRefusal> refuse_write(const std::string& root, const std::string& real,
+                                              bool is_directory = false);
     // For a read: refused only with --ignore-reads, when a rule ignores it.
     std::optional<IgnoreRefusal> refuse_read(const std::string& root, const std::string& real);
 

@@ -14,13 +14,13 @@ namespace os {
 
 // One line of an ignore file that is a rule.
 struct IgnoreRule {
-    std::string text;       // the line as written, trailing spaces removed ("!build/keep.txt")
-    std::size_t line = 0;   // 1-based
-    std::string pattern;    // without `!`, the anchoring `/` and the trailing `/`
-    bool negated = false;   // `!`: re-includes what an earlier rule ignored
+    std::string text;             // the line as written, trailing spaces removed ("!build/keep.txt")
+    std::size_t line = 0;         // 1-based
+    std::string pattern;          // without `!`, the anchoring `/` and the trailing `/`
+    bool negated = false;         // `!`: re-includes what an earlier rule ignored
     bool directory_only = false;  // trailing `/`: only folders (and so everything inside them)
-    bool anchored = false;  // a `/` at the start or inside: relative to the ignore file's folder;
-                            // otherwise the pattern matches a name at any depth below it
+    bool anchored = false;        // a `/` at the start or inside: relative to the ignore file's folder;
+                                  // otherwise the pattern matches a name at any depth below it
 };
 
 // The rules of one ignore file in the order written. Blank lines and `#` comments are skipped;

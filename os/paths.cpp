@@ -1,5 +1,5 @@
-// parent_of, name_of, relative_to_root and join_path: the file system's root comes from platform (POSIX "/", Windows "C:/" or
-// a UNC share), the rest is the last '/'.
+// parent_of, name_of, relative_to_root and join_path: the file system's root comes from platform
+// (POSIX "/", Windows "C:/" or a UNC share), the rest is the last '/'.
 #include "os/paths.hpp"
 
 #include "os/platform.hpp"

@@ -274,13 +274,13 @@ struct ProcessRun {
 };
 
 struct ProcessOutcome {
-    bool started = false;       // false: `error` says why (program not found, ...)
+    bool started = false;  // false: `error` says why (program not found, ...)
     std::string error;
     std::optional<int> exit_code;  // nullopt when it ended by a signal (or was killed)
     int signal = 0;                // the signal that ended it, 0 when it exited
     bool timed_out = false;
     bool cancelled = false;
-    std::string output;            // stdout and stderr as they came, at most max_output bytes
+    std::string output;  // stdout and stderr as they came, at most max_output bytes
     bool output_truncated = false;
     std::chrono::milliseconds duration{0};
 };

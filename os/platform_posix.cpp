@@ -111,12 +111,14 @@ base::Result<void> may_write(const std::string& path, const FileStat& st) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.mode & 07777));
     if ((st.mode & 0222) == 0)
-        return base::fail(base::Failure{std::string("it is read-only (mode ") + mode + ")", base::ErrorReason::not_writable});
+        return base::fail(
+            base::Failure{std::string("it is read-only (mode ") + mode + ")", base::ErrorReason::not_writable});
     posix::Located at;
     if (!posix::locate(path, at)) return {};  // the write itself will say what is wrong
     if (::faccessat(at.dir.get(), at.name.c_str(), W_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) != 0 && errno == EACCES)
         return base::fail(base::Failure{std::string("this user (uid ") + std::to_string(::geteuid()) +
-                                            ") may not write it (mode " + mode + ", owner uid " + std::to_string(st.uid) + ")",
+                                            ") may not write it (mode " + mode + ", owner uid " +
+                                            std::to_string(st.uid) + ")",
                                         base::ErrorReason::not_writable});
     return {};
 }
@@ -140,7 +142,6 @@ const char* describe(FileKind kind) {
     return "not a regular file";
 }
 
-
 base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size, bool keep_open,
                                                       std::size_t at_most) {
     int opened = -1;
@@ -153,7 +154,8 @@ base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, s
     }
     if (opened < 0) {
         const int e = errno;
-        return ReadFailure::failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(path, e));
+        return ReadFailure::failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io,
+                                   posix::walk_error(path, e));
     }
     posix::Fd fd(opened);
     struct stat st {};
@@ -182,7 +184,8 @@ base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, s
         }
         if (n == 0) break;
         if (!in_place) {
-            if (have + static_cast<std::size_t>(n) > max_size) return ReadFailure::over_limit(have + static_cast<std::size_t>(n));
+            if (have + static_cast<std::size_t>(n) > max_size)
+                return ReadFailure::over_limit(have + static_cast<std::size_t>(n));
             out.bytes.append(probe, static_cast<std::size_t>(n));
         }
         have += static_cast<std::size_t>(n);

@@ -75,15 +75,15 @@ int errno_of(DWORD error) {
 
 std::string system_message(DWORD error) {
     wchar_t* text = nullptr;
-    const DWORD n = FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
-                                   nullptr, error, MAKELANGID(LANG_ENGLISH, SUBLANG_ENGLISH_US),
-                                   reinterpret_cast<wchar_t*>(&text), 0, nullptr);
+    const DWORD n = FormatMessageW(
+        FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, error,
+        MAKELANGID(LANG_ENGLISH, SUBLANG_ENGLISH_US), reinterpret_cast<wchar_t*>(&text), 0, nullptr);
     std::string out = n ? narrow(std::wstring_view(text, n)) : "Windows error " + std::to_string(error);
     if (text) LocalFree(text);
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == ' ' || out.back() == '.')) out.pop_back();
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == ' ' || out.back() == '.'))
+        out.pop_back();
     return out;
 }
-
 
 }  // namespace win
 
@@ -99,7 +99,8 @@ bool drive_letter_at(std::string_view p) {
 // `own_link` (then a symlink or junction itself is opened).
 HANDLE open_path(const std::string& path, bool read, bool own_link = false) {
     return CreateFileW(system_path(path).c_str(), read ? GENERIC_READ : FILE_READ_ATTRIBUTES, share_all, nullptr,
-                       OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | (own_link ? FILE_FLAG_OPEN_REPARSE_POINT : 0), nullptr);
+                       OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS | (own_link ? FILE_FLAG_OPEN_REPARSE_POINT : 0),
+                       nullptr);
 }
 
 bool is_reparse_point(HANDLE h) {
@@ -124,16 +125,21 @@ FileStat stat_handle(HANDLE h) {
     FileStat s;
     BY_HANDLE_FILE_INFORMATION info{};
     FILE_BASIC_INFO basic{};
-    if (!GetFileInformationByHandle(h, &info) ||
-        !GetFileInformationByHandleEx(h, FileBasicInfo, &basic, sizeof basic))
+    if (!GetFileInformationByHandle(h, &info) || !GetFileInformationByHandleEx(h, FileBasicInfo, &basic, sizeof basic))
         return s;
     const DWORD type = GetFileType(h);
-    if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) s.kind = FileKind::directory;
-    else if (type == FILE_TYPE_DISK) s.kind = FileKind::regular;
-    else if (type == FILE_TYPE_PIPE) s.kind = FileKind::fifo;
-    else if (type == FILE_TYPE_CHAR) s.kind = FileKind::char_device;
-    else s.kind = FileKind::other;
-    s.identity = {info.dwVolumeSerialNumber, (static_cast<std::uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow};
+    if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)
+        s.kind = FileKind::directory;
+    else if (type == FILE_TYPE_DISK)
+        s.kind = FileKind::regular;
+    else if (type == FILE_TYPE_PIPE)
+        s.kind = FileKind::fifo;
+    else if (type == FILE_TYPE_CHAR)
+        s.kind = FileKind::char_device;
+    else
+        s.kind = FileKind::other;
+    s.identity = {info.dwVolumeSerialNumber,
+                  (static_cast<std::uint64_t>(info.nFileIndexHigh) << 32) | info.nFileIndexLow};
     s.size = (static_cast<std::uint64_t>(info.nFileSizeHigh) << 32) | info.nFileSizeLow;
     // The read-only attribute as POSIX permission bits, so a change keeps it like a mode.
     s.mode = (info.dwFileAttributes & FILE_ATTRIBUTE_READONLY) ? 0444 : 0666;
@@ -170,8 +176,10 @@ bool is_absolute(std::string_view path) {
 }
 
 std::string normalize_separators(std::string path) {
-    if (path.starts_with("\\\\?\\UNC\\")) path = "\\\\" + path.substr(8);
-    else if (path.starts_with("\\\\?\\")) path = path.substr(4);
+    if (path.starts_with("\\\\?\\UNC\\"))
+        path = "\\\\" + path.substr(8);
+    else if (path.starts_with("\\\\?\\"))
+        path = path.substr(4);
     for (auto& c : path)
         if (c == '\\') c = '/';
     if (drive_letter_at(path) && path[0] >= 'a' && path[0] <= 'z') path[0] = static_cast<char>(path[0] - 'a' + 'A');
@@ -235,7 +243,8 @@ std::optional<std::string> home_directory() {
 // "C:\\dir\\file" from the volume `path` is on and the handle's name on that volume.
 std::optional<std::wstring> name_on_volume(HANDLE h, const std::string& path) {
     std::vector<char> buffer(sizeof(FILE_NAME_INFO) + 65536);
-    if (!GetFileInformationByHandleEx(h, FileNameInfo, buffer.data(), static_cast<DWORD>(buffer.size()))) return std::nullopt;
+    if (!GetFileInformationByHandleEx(h, FileNameInfo, buffer.data(), static_cast<DWORD>(buffer.size())))
+        return std::nullopt;
     const auto* info = reinterpret_cast<const FILE_NAME_INFO*>(buffer.data());
     const std::wstring name(info->FileName, info->FileNameLength / sizeof(wchar_t));
     wchar_t volume[MAX_PATH + 1];
@@ -257,7 +266,8 @@ std::optional<std::string> real_path(const std::string& path, int* err) {
     std::wstring out(MAX_PATH + 1, L'\0');
     DWORD got = 0;
     for (int attempt = 0; attempt < 3; ++attempt) {
-        got = GetFinalPathNameByHandleW(h.h, out.data(), static_cast<DWORD>(out.size()), FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+        got = GetFinalPathNameByHandleW(h.h, out.data(), static_cast<DWORD>(out.size()),
+                                        FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
         if (got != 0 && got < out.size()) break;
         if (got == 0 && GetLastError() != ERROR_MORE_DATA) {
             if (err) *err = errno_of(GetLastError());
@@ -317,7 +327,6 @@ const char* describe(FileKind kind) {
     return "not a regular file";
 }
 
-
 base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, std::uint64_t max_size, bool keep_open,
                                                       std::size_t at_most) {
     PinnedFolders pinned;
@@ -325,11 +334,13 @@ base::Result<ReadFile, ReadFailure> read_regular_file(const std::string& path, s
         return ReadFailure::failed(ReadFailure::Why::io, std::move(pinned_ok.error().message));
     Handle h(open_path(path, true, pinned.confined()));
     if (h.ok() && pinned.confined() && is_reparse_point(h.h))
-        return ReadFailure::failed(ReadFailure::Why::io,
-                           "the path " + path + " changed after it was checked (it is a symlink now); call again");
+        return ReadFailure::failed(
+            ReadFailure::Why::io,
+            "the path " + path + " changed after it was checked (it is a symlink now); call again");
     if (!h.ok()) {
         const DWORD e = GetLastError();
-        return ReadFailure::failed(errno_of(e) == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, system_message(e));
+        return ReadFailure::failed(errno_of(e) == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io,
+                                   system_message(e));
     }
     ReadFile out;
     out.stat = stat_handle(h.h);

@@ -133,7 +133,8 @@ bool carries_mark(pid_t pid, const std::string& mark) {
     std::string env;
     char buffer[16384];
     ssize_t n = 0;
-    while (env.size() < (4u << 20) && (n = ::read(fd, buffer, sizeof buffer)) > 0) env.append(buffer, static_cast<std::size_t>(n));
+    while (env.size() < (4u << 20) && (n = ::read(fd, buffer, sizeof buffer)) > 0)
+        env.append(buffer, static_cast<std::size_t>(n));
     ::close(fd);
     const std::string entry = mark + '\0';
     return env.starts_with(entry) || env.find('\0' + entry) != std::string::npos;
@@ -182,7 +183,8 @@ void kill_tree(pid_t leader, bool leader_unreaped, const std::string& mark) {
         if (leader_unreaped) tree.push_back(leader);
         // An orphan of the tree was adopted by the server (the subreaper): found by its mark.
         for (const auto& [pid, entry] : table)
-            if (entry.ppid == self && pid != leader && entry.state != 'Z' && carries_mark(pid, mark)) tree.push_back(pid);
+            if (entry.ppid == self && pid != leader && entry.state != 'Z' && carries_mark(pid, mark))
+                tree.push_back(pid);
         std::set<pid_t> in_tree(tree.begin(), tree.end());
         for (std::size_t i = 0; i < tree.size(); ++i)  // breadth first; zombies count, their children are ours
             for (const pid_t child : children[tree[i]])
@@ -251,8 +253,10 @@ base::Result<pid_t> spawn(const std::vector<std::string>& program, const std::st
     posix_spawnattr_setpgroup(&setup.attr, 0);
     posix_spawnattr_setsigmask(&setup.attr, &no_signals);
     posix_spawnattr_setsigdefault(&setup.attr, &default_signals);
-    if (in < 0) posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
-    else posix_spawn_file_actions_adddup2(&setup.actions, in, 0);
+    if (in < 0)
+        posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
+    else
+        posix_spawn_file_actions_adddup2(&setup.actions, in, 0);
     posix_spawn_file_actions_adddup2(&setup.actions, out, 1);
     posix_spawn_file_actions_adddup2(&setup.actions, err, 2);
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
@@ -277,7 +281,8 @@ base::Result<pid_t> spawn(const std::vector<std::string>& program, const std::st
 #endif
     pid_t pid = -1;
     const std::lock_guard lock(own_mutex);
-    if (const int failed = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), env.data()); failed != 0) {
+    if (const int failed = ::posix_spawnp(&pid, argv[0], &setup.actions, &setup.attr, argv.data(), env.data());
+        failed != 0) {
         return base::fail(base::Failure{
             "cannot start " + program[0] + " in " + directory + ": " + error_text(failed) +
                 (failed == ENOENT ? " (is it installed and on the server's PATH, and does the directory exist?)" : ""),
@@ -377,8 +382,9 @@ ProcessOutcome run_process(const ProcessRun& run) {
         }
         if (killed && now - killed_at > grace_after_kill) break;  // something left the group and holds the pipe
         auto wait = tick;
-        if (!killed) wait = std::min(wait, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) +
-                                               std::chrono::milliseconds(1));
+        if (!killed)
+            wait = std::min(wait, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) +
+                                      std::chrono::milliseconds(1));
         if (eof) wait = std::chrono::milliseconds(1);  // output closed: only the exit is awaited
         pollfd p{fd, POLLIN, 0};
         const int ready = ::poll(&p, eof ? 0 : 1, static_cast<int>(wait.count()));
@@ -386,20 +392,21 @@ ProcessOutcome run_process(const ProcessRun& run) {
     }
     kill_group();  // what it left running after it ended (a background job, a setsid daemon) goes too
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     forget_child(pid);
-    if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
+    if (WIFEXITED(status))
+        out.exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        out.signal = WTERMSIG(status);
     out.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
     return out;
 }
 
 struct ChildProcess::State {
     pid_t pid = -1;
-    int input = -1;   // its stdin (our write end)
-    int output = -1;  // its stdout (our read end)
-    int errors = -1;  // its stderr (our read end), drained by error_reader
+    int input = -1;    // its stdin (our write end)
+    int output = -1;   // its stdout (our read end)
+    int errors = -1;   // its stderr (our read end), drained by error_reader
     std::string mark;  // in its environment and its descendants' (kill_tree)
     std::thread error_reader;
     mutable std::mutex error_mutex;
@@ -500,11 +507,10 @@ void ChildProcess::stop(std::chrono::milliseconds grace) {
     pid_t reaped = 0;
     while ((reaped = ::waitpid(s.pid, &status, WNOHANG)) == 0 && Clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    s.stopped = true;  // writes go on during the grace (a last message), not after
+    s.stopped = true;                       // writes go on during the grace (a last message), not after
     kill_tree(s.pid, reaped == 0, s.mark);  // what it started goes too (the leader may be gone already)
     if (reaped == 0)
-        while (::waitpid(s.pid, &status, 0) < 0 && errno == EINTR) {
-        }
+        while (::waitpid(s.pid, &status, 0) < 0 && errno == EINTR) {}
     forget_child(s.pid);
     reap_adopted();
     // The output end stays open until the destructor: a reader may still be in read(), which now

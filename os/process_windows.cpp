@@ -80,7 +80,8 @@ base::Result<void> launch(const std::vector<std::string>& argv, const std::strin
     HANDLE handles[3];
     DWORD count = 0;
     for (HANDLE h : {in, out, err})
-        if (h && h != INVALID_HANDLE_VALUE && std::find(handles, handles + count, h) == handles + count) handles[count++] = h;
+        if (h && h != INVALID_HANDLE_VALUE && std::find(handles, handles + count, h) == handles + count)
+            handles[count++] = h;
     SIZE_T size = 0;
     InitializeProcThreadAttributeList(nullptr, 1, 0, &size);
     std::vector<unsigned char> storage(size);
@@ -99,7 +100,8 @@ base::Result<void> launch(const std::vector<std::string>& argv, const std::strin
     if (!created) {
         const DWORD e = create_error;
         if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
-            return base::fail(base::Failure{argv[0] + ": program not found (looked up on PATH)", base::ErrorReason::not_found});
+            return base::fail(
+                base::Failure{argv[0] + ": program not found (looked up on PATH)", base::ErrorReason::not_found});
         return base::fail(base::Failure{argv[0] + ": cannot start it (Windows error " + std::to_string(e) + ")",
                                         base::ErrorReason::io_error});
     }
@@ -126,7 +128,8 @@ ProcessOutcome run_process(const ProcessRun& run) {
         return out;
     }
     SetHandleInformation(read_end.h, HANDLE_FLAG_INHERIT, 0);
-    Owned nul(CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING, 0, nullptr));
+    Owned nul(
+        CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit, OPEN_EXISTING, 0, nullptr));
 
     Owned job, process;
     if (auto launched = launch(run.argv, run.directory, nul.h, write_end.h, write_end.h, job, process); !launched) {
@@ -151,18 +154,24 @@ ProcessOutcome run_process(const ProcessRun& run) {
     const auto deadline = start + run.timeout;
     for (;;) {
         if (WaitForSingleObject(process.h, 20) == WAIT_OBJECT_0) break;
-        if (run.cancelled && run.cancelled->load()) out.cancelled = true;
-        else if (Clock::now() >= deadline) out.timed_out = true;
-        else continue;
+        if (run.cancelled && run.cancelled->load())
+            out.cancelled = true;
+        else if (Clock::now() >= deadline)
+            out.timed_out = true;
+        else
+            continue;
         break;
     }
     // Whatever it started goes with it, also after a normal exit (children holding the pipe).
-    if (job.h) TerminateJobObject(job.h, 1);
-    else if (out.timed_out || out.cancelled) TerminateProcess(process.h, 1);
+    if (job.h)
+        TerminateJobObject(job.h, 1);
+    else if (out.timed_out || out.cancelled)
+        TerminateProcess(process.h, 1);
     WaitForSingleObject(process.h, 5000);
     reader.join();
     DWORD code = 0;
-    if (!out.timed_out && !out.cancelled && GetExitCodeProcess(process.h, &code)) out.exit_code = static_cast<int>(code);
+    if (!out.timed_out && !out.cancelled && GetExitCodeProcess(process.h, &code))
+        out.exit_code = static_cast<int>(code);
     out.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
     return out;
 }
@@ -224,7 +233,8 @@ bool ChildProcess::write(std::string_view bytes) {
 std::size_t ChildProcess::read(char* buffer, std::size_t size) {
     HANDLE h = state_->output.h;
     DWORD got = 0;
-    if (!h || !::ReadFile(h, buffer, static_cast<DWORD>(std::min<std::size_t>(size, 1u << 20)), &got, nullptr)) return 0;
+    if (!h || !::ReadFile(h, buffer, static_cast<DWORD>(std::min<std::size_t>(size, 1u << 20)), &got, nullptr))
+        return 0;
     return got;
 }
 
@@ -235,8 +245,10 @@ void ChildProcess::stop(std::chrono::milliseconds grace) {
     const bool exited = WaitForSingleObject(s.process.h, static_cast<DWORD>(grace.count())) == WAIT_OBJECT_0;
     s.stopped = true;  // writes go on during the grace (a last message), not after
     if (!exited) {
-        if (s.job.h) TerminateJobObject(s.job.h, 1);
-        else TerminateProcess(s.process.h, 1);
+        if (s.job.h)
+            TerminateJobObject(s.job.h, 1);
+        else
+            TerminateProcess(s.process.h, 1);
         WaitForSingleObject(s.process.h, 5000);
     } else if (s.job.h) {
         TerminateJobObject(s.job.h, 1);  // what it started goes with it

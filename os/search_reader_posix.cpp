@@ -25,7 +25,7 @@ constexpr std::size_t read_piece = 256 * 1024;
 struct SearchReader::Impl {
     std::string folder;  // the real path `dir` was opened for
     posix::Fd dir;
-    bool held = false;   // `folder` is under a held root: no symlink is followed, the file's name included
+    bool held = false;  // `folder` is under a held root: no symlink is followed, the file's name included
     std::unique_ptr<char[]> buffer;
     std::size_t capacity = 0;
 
@@ -49,7 +49,8 @@ base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string
     linked_ = nul_ = cr_ = false;
     const std::string name(os::name_of(real));
     const std::string folder = os::parent_of(real);
-    if (name.empty() || name == "." || name == "..") return ReadFailure::failed(ReadFailure::Why::io, "not a file name");
+    if (name.empty() || name == "." || name == "..")
+        return ReadFailure::failed(ReadFailure::Why::io, "not a file name");
     if (!s.dir || folder != s.folder) {
         s.dir.reset();
         s.folder.clear();
@@ -57,16 +58,20 @@ base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string
         s.dir = posix::open_directory(folder);
         if (!s.dir) {
             const int e = errno;
-            return ReadFailure::failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(real, e));
+            return ReadFailure::failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io,
+                                       posix::walk_error(real, e));
         }
         s.folder = folder;
     }
     int fd;
-    do fd = ::openat(s.dir.get(), name.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (s.held ? O_NOFOLLOW : 0));
+    do
+        fd = ::openat(s.dir.get(), name.c_str(),
+                      O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (s.held ? O_NOFOLLOW : 0));
     while (fd < 0 && errno == EINTR);
     if (fd < 0) {
         const int e = errno;
-        return ReadFailure::failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io, posix::walk_error(real, e));
+        return ReadFailure::failed(e == ENOENT ? ReadFailure::Why::not_found : ReadFailure::Why::io,
+                                   posix::walk_error(real, e));
     }
     const posix::Fd file(fd);
     struct stat st {};
@@ -86,8 +91,9 @@ base::Result<std::string_view, ReadFailure> SearchReader::read(const std::string
     for (;;) {
         if (have == s.capacity) {
             if (have > max_size) return ReadFailure::over_limit(have);
-            s.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(max_size + 1, 2 * static_cast<std::uint64_t>(have))),
-                      have);
+            s.reserve(
+                static_cast<std::size_t>(std::min<std::uint64_t>(max_size + 1, 2 * static_cast<std::uint64_t>(have))),
+                have);
         }
         const std::size_t asked = std::min(read_piece, s.capacity - have);
         char* const piece = s.buffer.get() + have;

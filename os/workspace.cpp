@@ -17,7 +17,8 @@ namespace {
 // Is `path` `root` or below it? Both are real paths; names compare as the file system compares
 // them (case-insensitively on Windows).
 bool is_within(const std::string& path, const std::string& root) {
-    if (path.size() < root.size() || !platform::same_path(std::string_view(path).substr(0, root.size()), root)) return false;
+    if (path.size() < root.size() || !platform::same_path(std::string_view(path).substr(0, root.size()), root))
+        return false;
     // A file system's root ("/", "C:/") ends with its separator; any other root is followed by one.
     return path.size() == root.size() || root.back() == '/' || path[root.size()] == '/';
 }
@@ -30,7 +31,8 @@ base::Result<std::string, std::string> root_real_path(const std::string& path) {
         if (err == ENOENT) return base::fail(path + " does not exist");
         return base::fail(path + " cannot be used: " + platform::error_text(err));
     }
-    if (platform::stat_path(*real).kind != platform::FileKind::directory) return base::fail(path + " is not a directory");
+    if (platform::stat_path(*real).kind != platform::FileKind::directory)
+        return base::fail(path + " is not a directory");
     return std::move(*real);
 }
 
@@ -86,7 +88,9 @@ std::string without_dots(std::string_view relative) {
     return out;
 }
 
-std::filesystem::path utf8_fs_path(const std::string& utf8) { return std::filesystem::path(std::u8string(utf8.begin(), utf8.end())); }
+std::filesystem::path utf8_fs_path(const std::string& utf8) {
+    return std::filesystem::path(std::u8string(utf8.begin(), utf8.end()));
+}
 
 // Whether something (a file, a folder, a link, dangling or not) has this name.
 bool name_exists(const std::string& absolute) {
@@ -161,8 +165,8 @@ std::string path_from_root_uri(const std::string& uri) {
 Workspace::WithClientRoots Workspace::with_client_roots(const std::vector<std::string>& client_roots,
                                                         bool server_roots_given) const {
     if (client_roots.empty()) return {*this, ""};
-    std::vector<std::string> sent;     // as the client named them (paths when file:// URIs)
-    std::vector<std::string> usable;   // real paths of existing directories
+    std::vector<std::string> sent;    // as the client named them (paths when file:// URIs)
+    std::vector<std::string> usable;  // real paths of existing directories
     std::vector<std::string> problems;
     for (std::size_t i = 0; i < client_roots.size() && i < max_client_roots; ++i) {
         const std::string path = path_from_root_uri(client_roots[i]);
@@ -173,8 +177,10 @@ Workspace::WithClientRoots Workspace::with_client_roots(const std::vector<std::s
         }
         sent.push_back(path);
         auto real = root_real_path(path);
-        if (!real) problems.push_back(std::move(real).error());
-        else usable.push_back(std::move(real).value());
+        if (!real)
+            problems.push_back(std::move(real).error());
+        else
+            usable.push_back(std::move(real).value());
     }
     std::string theirs = list_text(sent);
     if (client_roots.size() > max_client_roots)
@@ -204,12 +210,15 @@ Workspace::WithClientRoots Workspace::with_client_roots(const std::vector<std::s
     std::vector<std::string> allowed;
     for (const auto& client : usable) {
         for (const auto& root : roots_) {
-            if (is_within(client, root)) allowed.push_back(client);     // the client narrows this root
-            else if (is_within(root, client)) allowed.push_back(root);  // the client's root is wider: ours stays
+            if (is_within(client, root))
+                allowed.push_back(client);  // the client narrows this root
+            else if (is_within(root, client))
+                allowed.push_back(root);  // the client's root is wider: ours stays
         }
     }
     if (!allowed.empty()) {
-        Workspace overlap(allowed, "where the client's roots (" + theirs + ") and this server's --root (" + ours + ") overlap");
+        Workspace overlap(allowed,
+                          "where the client's roots (" + theirs + ") and this server's --root (" + ours + ") overlap");
         std::string note;
         if (!overlap.problems().empty())
             note = "Some of the client's roots cannot be used: " + list_text(overlap.problems()) + ".";
@@ -261,8 +270,9 @@ base::Result<std::string, PathError> Workspace::absolute_of(const std::string& p
     if (path == "~" || path.starts_with("~/")) {
         const auto home = platform::home_directory();
         if (!home)
-            return base::fail(PathError{"Cannot resolve " + path +
-                                        ": the user's home directory is unknown ($HOME is not set). Pass an absolute path."});
+            return base::fail(
+                PathError{"Cannot resolve " + path +
+                          ": the user's home directory is unknown ($HOME is not set). Pass an absolute path."});
         return path == "~" ? *home : join_path(*home, path.substr(2));
     }
     const std::string normalized = platform::normalize_separators(path);
@@ -298,11 +308,11 @@ base::Result<std::string, PathError> Workspace::absolute_of(const std::string& p
         // "api/x" where the root `api` holds no x, but a folder api/ in another root holds one.
         std::vector<std::string> others;
         for (const std::size_t i : holders) others.push_back(shown_in(i));
-        return base::fail(PathError{
-            "Refused: " + path + " is ambiguous: it starts with " + labels_[k] + ", the name of the root " + roots_[k] +
-            ", which holds no " + (below.empty() ? std::string(".") : below) + "; and " + list_text(others) +
-            " exists. Pass " + others.front() + " for that file, or " + labelled + " (absolute) for a new file in " +
-            roots_[k] + "."});
+        return base::fail(PathError{"Refused: " + path + " is ambiguous: it starts with " + labels_[k] +
+                                    ", the name of the root " + roots_[k] + ", which holds no " +
+                                    (below.empty() ? std::string(".") : below) + "; and " + list_text(others) +
+                                    " exists. Pass " + others.front() + " for that file, or " + labelled +
+                                    " (absolute) for a new file in " + roots_[k] + "."});
     }
     if (holders.size() > 1) {
         std::vector<std::string> shown;
@@ -342,7 +352,8 @@ std::optional<PathError> Workspace::moved_root(const std::string& absolute) cons
                              " was moved or replaced: that path no longer names the folder this server holds for it "
                              "(it was renamed away or removed, and something else has its name now), so nothing was "
                              "read or written there. Ask the user to move the folder back, or to restart the server "
-                             "(or to update the client's roots) so that the folder now at " + root + " is taken.",
+                             "(or to update the client's roots) so that the folder now at " +
+                             root + " is taken.",
                          base::ErrorReason::outside_root};
     }
     return std::nullopt;
@@ -353,7 +364,8 @@ base::Result<ResolvedPath, PathError> Workspace::resolve(const std::string& path
     // passed back as shown: the name it stands for, unless a file really has the quoted name.
     if (auto name = text::unquoted_path(path)) {
         auto literal = absolute_of(path);
-        if (!literal || platform::stat_path(*literal).kind == platform::FileKind::missing) return resolve_spelled(*name);
+        if (!literal || platform::stat_path(*literal).kind == platform::FileKind::missing)
+            return resolve_spelled(*name);
     }
     return resolve_spelled(path);
 }
@@ -365,11 +377,13 @@ base::Result<ResolvedPath, PathError> Workspace::resolve_spelled(const std::stri
     };
     auto roots_text = [&] { return list_text(roots_) + (origin_.empty() ? "" : ": " + origin_); };
     if (path.empty())
-        return refuse("file_path is empty: pass a path relative to " + list_text(roots_) + " or an absolute path inside it.");
+        return refuse("file_path is empty: pass a path relative to " + list_text(roots_) +
+                      " or an absolute path inside it.");
     if (path.find('\0') != std::string::npos) return refuse("file_path contains a NUL byte and was refused.");
     if (roots_.empty()) {
-        return refuse(problems_.empty() ? "no usable root is configured; start the server with --root DIR."
-                                        : "no usable root: " + problems_.front() + ". Nothing inside them can be touched.",
+        return refuse(problems_.empty()
+                          ? "no usable root is configured; start the server with --root DIR."
+                          : "no usable root: " + problems_.front() + ". Nothing inside them can be touched.",
                       ErrorReason::no_root);
     }
     auto spelled = absolute_of(path);
@@ -389,7 +403,8 @@ base::Result<ResolvedPath, PathError> Workspace::resolve_spelled(const std::stri
                 break;
             }
         }
-        if (inside.empty()) message += " Use a path inside one of them, e.g. a path relative to " + roots_.front() + ".";
+        if (inside.empty())
+            message += " Use a path inside one of them, e.g. a path relative to " + roots_.front() + ".";
         return refuse(std::move(message), ErrorReason::outside_root);
     };
     auto found = [&](std::string real, bool exists) -> base::Result<ResolvedPath, PathError> {
@@ -421,19 +436,23 @@ base::Result<ResolvedPath, PathError> Workspace::resolve_spelled(const std::stri
             continue;
         }
         if (!inside_roots(*real)) return outside();
-        if (err == ENOTDIR) return refuse("Cannot resolve " + path + ": a component of the path is a file, not a directory.");
+        if (err == ENOTDIR)
+            return refuse("Cannot resolve " + path + ": a component of the path is a file, not a directory.");
         if (err == ELOOP) return refuse("Cannot resolve " + path + ": too many levels of symbolic links.");
-        if (err != ENOENT) return refuse("Cannot resolve " + path + ": " + platform::error_text(err) + ".", ErrorReason::io_error);
+        if (err != ENOENT)
+            return refuse("Cannot resolve " + path + ": " + platform::error_text(err) + ".", ErrorReason::io_error);
         if (dotdot)
-            return refuse("Refused: " + path + " uses `..` in a part of the path that does not exist yet. Pass the path without `..`.");
+            return refuse("Refused: " + path +
+                          " uses `..` in a part of the path that does not exist yet. Pass the path without `..`.");
         if (platform::stat_path(*real).kind != platform::FileKind::directory)
             return refuse("Cannot create " + path + ": " + display_path(*real) + " is not a directory.");
         std::string result = *real;
         for (auto it = tail.rbegin(); it != tail.rend(); ++it) result = join_path(result, *it);
         if (platform::is_symlink(absolute)) {
             if (dangling_link_leads_outside(absolute)) return outside();
-            return refuse("Refused: " + path + " is a symbolic link whose target does not exist; a write through it "
-                          "would create a file under another name. Pass the path of the link's target instead.",
+            return refuse("Refused: " + path +
+                              " is a symbolic link whose target does not exist; a write through it "
+                              "would create a file under another name. Pass the path of the link's target instead.",
                           ErrorReason::outside_root);
         }
         return found(std::move(result), false);

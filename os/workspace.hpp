@@ -14,8 +14,8 @@
 namespace os {
 
 struct ResolvedPath {
-    std::string real;       // absolute, symlinks resolved (for a new file: resolved parent + name)
-    std::string display;    // what messages show (Workspace::display_path): names this one file when passed back
+    std::string real;     // absolute, symlinks resolved (for a new file: resolved parent + name)
+    std::string display;  // what messages show (Workspace::display_path): names this one file when passed back
     bool exists = false;
     // The path as it was spelled, made absolute the one way every spelling is (`~/`, a root's
     // name, relative to a root), with no symlink resolved: what a check of the link itself
@@ -90,8 +90,8 @@ private:
     bool dangling_link_leads_outside(std::string link) const;
 
     std::vector<std::string> roots_;
-    std::vector<std::string> labels_;            // one per root
-    std::vector<platform::RootHold> holds_;      // one per root: held by descriptor while this lives
+    std::vector<std::string> labels_;        // one per root
+    std::vector<platform::RootHold> holds_;  // one per root: held by descriptor while this lives
     std::vector<std::string> problems_;
     std::string origin_;
 };

@@ -42,7 +42,9 @@ Endpoint::Reply::Reply(std::shared_ptr<Endpoint> endpoint, std::optional<Request
 }
 
 Endpoint::Reply::Reply(Reply&& other) noexcept
-    : endpoint_(std::move(other.endpoint_)), id_(std::move(other.id_)), batch_(std::move(other.batch_)),
+    : endpoint_(std::move(other.endpoint_)),
+      id_(std::move(other.id_)),
+      batch_(std::move(other.batch_)),
       call_(std::move(other.call_)) {}
 
 Endpoint::Reply::~Reply() {
@@ -77,11 +79,12 @@ void Endpoint::Reply::finish(Json message, const TooBig& too_big) {
             text.clear();
             text.shrink_to_fit();
             base::log::warn("a reply of {} bytes is over the limit of {}; replaced", bytes, max);
-            text = serialize(too_big && id_ ? make_result(*id_, too_big(bytes))
-                                            : make_error(id_, internal_error,
-                                                         "Internal error: the reply would be " + base::mebibytes(bytes) +
-                                                             ", over the " + base::mebibytes(max) +
-                                                             " one message may carry; ask for less at a time"));
+            text =
+                serialize(too_big && id_ ? make_result(*id_, too_big(bytes))
+                                         : make_error(id_, internal_error,
+                                                      "Internal error: the reply would be " + base::mebibytes(bytes) +
+                                                          ", over the " + base::mebibytes(max) +
+                                                          " one message may carry; ask for less at a time"));
         }
     }
     if (batch_) {
@@ -160,14 +163,9 @@ void Endpoint::take(std::string_view body) {
         return;
     }
     switch (parsed.kind) {
-        case ParsedLine::Kind::failure:
-            send(make_error(std::nullopt, parsed.code, parsed.message));
-            return;
-        case ParsedLine::Kind::single:
-            dispatch(std::move(parsed.value), nullptr);
-            return;
-        case ParsedLine::Kind::batch:
-            break;
+        case ParsedLine::Kind::failure: send(make_error(std::nullopt, parsed.code, parsed.message)); return;
+        case ParsedLine::Kind::single: dispatch(std::move(parsed.value), nullptr); return;
+        case ParsedLine::Kind::batch: break;
     }
     if (!handlers_.batches_allowed || !handlers_.batches_allowed()) {
         send(make_error(std::nullopt, invalid_request, dialect_.no_batches));
@@ -176,8 +174,8 @@ void Endpoint::take(std::string_view body) {
     if (parsed.value.empty() || parsed.value.size() > limits_.max_batch) {
         send(make_error(std::nullopt, invalid_request,
                         parsed.value.empty() ? std::string("Invalid Request: empty batch")
-                                             : "Invalid Request: batch of more than " + std::to_string(limits_.max_batch) +
-                                                   " messages"));
+                                             : "Invalid Request: batch of more than " +
+                                                   std::to_string(limits_.max_batch) + " messages"));
         return;
     }
     auto batch = std::make_shared<Batch>();
@@ -194,8 +192,10 @@ void Endpoint::dispatch(Json value, const std::shared_ptr<Batch>& batch) {
     }
     if (auto* note = std::get_if<Notification>(&message)) {
         try {
-            if (note->method == dialect_.cancel_method) cancel(*note);
-            else if (handlers_.notification) handlers_.notification(*note);
+            if (note->method == dialect_.cancel_method)
+                cancel(*note);
+            else if (handlers_.notification)
+                handlers_.notification(*note);
         } catch (const std::exception& e) {
             base::log::error("internal error handling {}: {}", note->method, e.what());
         }
@@ -209,8 +209,8 @@ void Endpoint::dispatch(Json value, const std::shared_ptr<Batch>& batch) {
     const std::string key = request.id.key();
     if (in_flight_.count(key)) {
         Reply(shared_from_this(), request.id, batch, nullptr)
-            .error(invalid_request,
-                   "Invalid Request: id " + serialize(request.id.to_json()) + " is already in use by a request in flight");
+            .error(invalid_request, "Invalid Request: id " + serialize(request.id.to_json()) +
+                                        " is already in use by a request in flight");
         return;
     }
     if (in_flight_.size() >= limits_.max_in_flight) {
@@ -267,9 +267,12 @@ void Endpoint::take_response(const Response& response, std::string malformed) {
     answered_.push_back(key);
     Outcome outcome;
     outcome.response = Json::object();
-    if (!malformed.empty()) outcome.malformed = std::move(malformed);
-    else if (response.result) (*outcome.response)["result"] = *response.result;
-    else (*outcome.response)["error"] = *response.error;
+    if (!malformed.empty())
+        outcome.malformed = std::move(malformed);
+    else if (response.result)
+        (*outcome.response)["result"] = *response.result;
+    else
+        (*outcome.response)["error"] = *response.error;
     if (done) done(std::move(outcome));
 }
 
@@ -280,8 +283,8 @@ base::Result<RequestId, std::string> Endpoint::request(std::string_view method, 
     const RequestId id(next_id_++);
     std::string text = serialize(make_request(id, method, std::move(params)));
     if (text.size() > limits_.max_out)
-        return base::fail("the request " + std::string(method) + " would be " + base::mebibytes(text.size()) + ", over the " +
-                          base::mebibytes(limits_.max_out) + " one message may carry");
+        return base::fail("the request " + std::string(method) + " would be " + base::mebibytes(text.size()) +
+                          ", over the " + base::mebibytes(limits_.max_out) + " one message may carry");
     outgoing_.emplace(id.key(), std::pair{id, Outgoing{deadline, std::move(done)}});
     output_(std::move(text));
     return id;
@@ -311,8 +314,10 @@ std::optional<Endpoint::Clock::time_point> Endpoint::expire(Clock::time_point no
     std::vector<RequestId> late;
     std::optional<Clock::time_point> earliest;
     for (const auto& [key, entry] : outgoing_) {
-        if (entry.second.deadline <= now) late.push_back(entry.first);
-        else if (!earliest || entry.second.deadline < *earliest) earliest = entry.second.deadline;
+        if (entry.second.deadline <= now)
+            late.push_back(entry.first);
+        else if (!earliest || entry.second.deadline < *earliest)
+            earliest = entry.second.deadline;
     }
     for (const RequestId& id : late) {
         const auto it = outgoing_.find(id.key());

@@ -81,10 +81,10 @@ public:
     };
 
     struct Handlers {
-        std::function<void(Request request, Reply reply)> request;              // none: method not found
-        std::function<void(const Notification& note)> notification;             // all but the cancel method
-        std::function<bool()> batches_allowed;                                  // none: never
-        std::function<void(std::size_t active)> reply_done;                     // a request was answered (or dropped)
+        std::function<void(Request request, Reply reply)> request;   // none: method not found
+        std::function<void(const Notification& note)> notification;  // all but the cancel method
+        std::function<bool()> batches_allowed;                       // none: never
+        std::function<void(std::size_t active)> reply_done;          // a request was answered (or dropped)
     };
 
     struct Limits {

@@ -63,22 +63,27 @@ bool FrameReader::fail(const Sink& sink, std::string why) {
 
 void FrameReader::feed(std::string_view bytes, const Sink& sink) {
     if (broken_) return;
-    if (framing_ == Framing::newline) feed_lines(bytes, sink);
-    else feed_content_length(bytes, sink);
+    if (framing_ == Framing::newline)
+        feed_lines(bytes, sink);
+    else
+        feed_content_length(bytes, sink);
 }
 
 void FrameReader::feed_lines(std::string_view bytes, const Sink& sink) {
     while (!bytes.empty()) {
         const void* nl = std::memchr(bytes.data(), '\n', bytes.size());
-        const std::size_t piece = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - bytes.data()) : bytes.size();
+        const std::size_t piece =
+            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - bytes.data()) : bytes.size();
         if (!discarding_ && partial_.size() + piece > max_frame_) {
             discarding_ = true;
             discarded_ = partial_.size();
             partial_.clear();
             partial_.shrink_to_fit();
         }
-        if (discarding_) discarded_ += piece;
-        else partial_.append(bytes.data(), piece);
+        if (discarding_)
+            discarded_ += piece;
+        else
+            partial_.append(bytes.data(), piece);
         if (!nl) return;
         bytes.remove_prefix(piece + 1);
         Event event;
@@ -101,8 +106,10 @@ void FrameReader::feed_content_length(std::string_view bytes, const Sink& sink) 
         if (in_body_) {
             const std::size_t missing = body_length_ - (discarding_ ? discarded_ : partial_.size());
             const std::size_t take = std::min(missing, bytes.size());
-            if (discarding_) discarded_ += take;
-            else partial_.append(bytes.data(), take);
+            if (discarding_)
+                discarded_ += take;
+            else
+                partial_.append(bytes.data(), take);
             bytes.remove_prefix(take);
             if (take < missing) return;
             in_body_ = false;

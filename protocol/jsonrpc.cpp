@@ -39,11 +39,14 @@ std::size_t nesting_depth(std::string_view line, std::size_t limit) {
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
         if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
             continue;
         }
-        if (c == '"') in_string = true;
+        if (c == '"')
+            in_string = true;
         else if (c == '[' || c == '{') {
             if (++depth > deepest) deepest = depth;
             if (deepest > limit) return deepest;
@@ -126,15 +129,15 @@ private:
         bool object;
         std::vector<std::string> keys = {};
         std::unique_ptr<std::unordered_set<std::string>> many = nullptr;
-        std::string key = {};    // object: the member being read
-        std::size_t index = 0;   // array: the element being read
+        std::string key = {};   // object: the member being read
+        std::size_t index = 0;  // array: the element being read
         bool insert(const std::string& k) {
             if (many) return many->insert(k).second;
             if (std::find(keys.begin(), keys.end(), k) != keys.end()) return false;
             keys.push_back(k);
             if (keys.size() > listed_keys) {
                 many = std::make_unique<std::unordered_set<std::string>>(std::make_move_iterator(keys.begin()),
-                                                                        std::make_move_iterator(keys.end()));
+                                                                         std::make_move_iterator(keys.end()));
                 keys.clear();
             }
             return true;
@@ -150,8 +153,10 @@ private:
     std::string path() const {
         std::string out;
         for (const Frame& f : frames_) {
-            if (f.object) out += (out.empty() ? "" : ".") + f.key;
-            else out += "[" + std::to_string(f.index) + "]";
+            if (f.object)
+                out += (out.empty() ? "" : ".") + f.key;
+            else
+                out += "[" + std::to_string(f.index) + "]";
         }
         return out;
     }
@@ -166,8 +171,7 @@ ParsedLine parse_line(std::string_view line, const ParseLimits& limits) {
     ParsedLine out;
     if (nesting_depth(line, limits.max_depth) > limits.max_depth) {
         out.code = invalid_request;
-        out.message = "Invalid Request: JSON nested deeper than " + std::to_string(limits.max_depth) +
-                      " levels";
+        out.message = "Invalid Request: JSON nested deeper than " + std::to_string(limits.max_depth) + " levels";
         return out;
     }
     ParseWithDuplicateCheck builder(out.value);
@@ -186,7 +190,8 @@ ParsedLine parse_line(std::string_view line, const ParseLimits& limits) {
 }
 
 Message classify(Json v) {
-    if (!v.is_object()) return Invalid{std::nullopt, invalid_request, "Invalid Request: a message must be a JSON object"};
+    if (!v.is_object())
+        return Invalid{std::nullopt, invalid_request, "Invalid Request: a message must be a JSON object"};
     std::optional<RequestId> id;
     const auto id_it = v.find("id");
     const bool has_id = id_it != v.end();
@@ -196,17 +201,14 @@ Message classify(Json v) {
     if (version == v.end() || *version != "2.0")
         return Invalid{id, invalid_request, "Invalid Request: \"jsonrpc\" must be \"2.0\""};
     if (has_id && !id)
-        return Invalid{std::nullopt, invalid_request,
-                       "Invalid Request: \"id\" must be an integer or a string"};
+        return Invalid{std::nullopt, invalid_request, "Invalid Request: \"id\" must be an integer or a string"};
 
     const auto method = v.find("method");
     if (method != v.end()) {
-        if (!method->is_string())
-            return Invalid{id, invalid_request, "Invalid Request: \"method\" must be a string"};
+        if (!method->is_string()) return Invalid{id, invalid_request, "Invalid Request: \"method\" must be a string"};
         Json params = Json::object();
         if (const auto p = v.find("params"); p != v.end()) {
-            if (!p->is_object())
-                return Invalid{id, invalid_params, "Invalid params: \"params\" must be an object"};
+            if (!p->is_object()) return Invalid{id, invalid_params, "Invalid params: \"params\" must be an object"};
             params = std::move(*p);
         }
         if (id) return Request{*id, method->get<std::string>(), std::move(params)};
@@ -217,8 +219,10 @@ Message classify(Json v) {
     const auto error = v.find("error");
     if (id && (result != v.end()) != (error != v.end())) {
         Response r{*id, std::nullopt, std::nullopt};
-        if (result != v.end()) r.result = std::move(*result);
-        else r.error = std::move(*error);
+        if (result != v.end())
+            r.result = std::move(*result);
+        else
+            r.error = std::move(*error);
         return r;
     }
     return Invalid{id, invalid_request,
@@ -230,8 +234,7 @@ Json make_result(const RequestId& id, Json result) {
     return Json{{"jsonrpc", "2.0"}, {"id", id.to_json()}, {"result", std::move(result)}};
 }
 
-Json make_error(const std::optional<RequestId>& id, int code, std::string_view message,
-                const Json& data) {
+Json make_error(const std::optional<RequestId>& id, int code, std::string_view message, const Json& data) {
     Json error{{"code", code}, {"message", message}};
     if (!data.is_null()) error["data"] = data;
     Json m{{"jsonrpc", "2.0"}};
@@ -268,8 +271,6 @@ std::string excerpt(const Json& value, std::size_t max) {
     return base::cut_utf8(value.dump(-1, ' ', false, Json::error_handler_t::replace), max);
 }
 
-std::string serialize(const Json& message) {
-    return message.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+std::string serialize(const Json& message) { return message.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 }  // namespace protocol

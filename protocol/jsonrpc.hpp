@@ -71,9 +71,9 @@ Message classify(Json value);
 // The result of reading one line: a single value, a batch (JSON array), or a failure.
 struct ParsedLine {
     enum class Kind { single, batch, failure } kind = Kind::failure;
-    Json value;               // single or batch
-    int code = parse_error;   // failure
-    std::string message;      // failure
+    Json value;              // single or batch
+    int code = parse_error;  // failure
+    std::string message;     // failure
     // single or batch: where a key appeared twice in one object ("params.arguments.file_path"),
     // empty when none did. The value keeps the last one (nlohmann's choice); such a message is
     // invalid and must not be acted on.
@@ -91,8 +91,7 @@ ParsedLine parse_line(std::string_view line, const ParseLimits& limits = {});
 std::size_t nesting_depth(std::string_view line, std::size_t limit);
 
 Json make_result(const RequestId& id, Json result);
-Json make_error(const std::optional<RequestId>& id, int code, std::string_view message,
-                const Json& data = Json());
+Json make_error(const std::optional<RequestId>& id, int code, std::string_view message, const Json& data = Json());
 // Null `params` are left out (LSP's shutdown and exit take none).
 Json make_request(const RequestId& id, std::string_view method, Json params);
 Json make_notification(std::string_view method, Json params);

@@ -12,8 +12,8 @@ enum class Era { undecided, legacy, modern };
 
 inline constexpr std::string_view modern_version = "2026-07-28";
 // Preferred first: the answer to an `initialize` asking for a version we do not know.
-inline constexpr std::array<std::string_view, 4> legacy_versions = {
-    "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
+inline constexpr std::array<std::string_view, 4> legacy_versions = {"2025-11-25", "2025-06-18", "2025-03-26",
+                                                                    "2024-11-05"};
 
 inline constexpr std::string_view meta_protocol_version = "io.modelcontextprotocol/protocolVersion";
 inline constexpr std::string_view meta_client_capabilities = "io.modelcontextprotocol/clientCapabilities";

@@ -26,7 +26,7 @@ struct DiffLines {
     std::vector<std::string_view> body;     // hunk headers, context and changed lines
     std::vector<std::string_view> changed;  // `+` and `-` lines only
     std::size_t hunks = 0;
-    std::size_t first_line = 0;             // new-side line of the first change (0: none)
+    std::size_t first_line = 0;  // new-side line of the first change (0: none)
 };
 
 DiffLines split_diff(std::string_view diff) {
@@ -72,7 +72,8 @@ std::string first_change(const DiffLines& d) {
     if (first[0] == '-')
         for (std::size_t i = 1; i < d.changed.size(); ++i)
             if (d.changed[i][0] == '+')
-                return base::cut_utf8(first, max_form_line / 2) + "  \u2192  " + base::cut_utf8(d.changed[i], max_form_line / 2);
+                return base::cut_utf8(first, max_form_line / 2) + "  \u2192  " +
+                       base::cut_utf8(d.changed[i], max_form_line / 2);
     return base::cut_utf8(first, max_form_line);
 }
 
@@ -97,8 +98,9 @@ Excerpt excerpt_of(const DiffLines& d) {
         if (out.lines.size() + take + (cut_run ? 1 : 0) > max_excerpt_lines) break;
         for (std::size_t k = 0; k < take; ++k) out.lines.push_back(base::cut_utf8(d.body[i + k], max_form_line));
         if (cut_run)
-            out.lines.push_back("\u2026 " + std::to_string(run - take) + (sign == '-' ? " more removed" : " more added") +
-                                " line" + (run - take == 1 ? "" : "s"));
+            out.lines.push_back("\u2026 " + std::to_string(run - take) +
+                                (sign == '-' ? " more removed" : " more added") + " line" +
+                                (run - take == 1 ? "" : "s"));
         shown_lines += run;
         i += run;
     }
@@ -143,11 +145,13 @@ std::string file_effects(const tools::ApprovalRequest& ask) {
     }
     if (deleted == 1) {
         const bool binary = deleted_bytes->find('\0') != std::string::npos;
-        add(std::string("deletes a ") + (binary ? "binary " : "") + "file of " + base::count_of(deleted_bytes->size(), "byte"));
+        add(std::string("deletes a ") + (binary ? "binary " : "") + "file of " +
+            base::count_of(deleted_bytes->size(), "byte"));
     } else if (deleted > 1) {
         add("deletes " + std::to_string(deleted) + " files");
     }
-    if (created && ask.tool == "apply_diff") add("creates " + std::to_string(created) + (created == 1 ? " file" : " files"));
+    if (created && ask.tool == "apply_diff")
+        add("creates " + std::to_string(created) + (created == 1 ? " file" : " files"));
     return out;
 }
 
@@ -182,7 +186,8 @@ nlohmann::json approval_form(const tools::ApprovalRequest& ask, const FormOption
         for (const auto line : d.changed) message += "\n" + std::string(line);
         // No line changed (a binary file's "Binary files a/x and /dev/null differ"): what the diff says.
         if (d.changed.empty())
-            for (std::size_t i = 0; i < d.body.size() && i < max_small_change_lines; ++i) message += "\n" + base::cut_utf8(d.body[i], max_form_line);
+            for (std::size_t i = 0; i < d.body.size() && i < max_small_change_lines; ++i)
+                message += "\n" + base::cut_utf8(d.body[i], max_form_line);
     } else {
         std::size_t diff_lines = 0;
         for (const char c : ask.diff) diff_lines += c == '\n';
@@ -218,7 +223,8 @@ nlohmann::json approval_form(const tools::ApprovalRequest& ask, const FormOption
     }
     nlohmann::json properties = {{"decision", decision}};
     if (options.feedback_field)
-        properties["feedback"] = {{"type", "string"}, {"title", "Feedback for the agent (optional)"}, {"maxLength", max_feedback}};
+        properties["feedback"] = {
+            {"type", "string"}, {"title", "Feedback for the agent (optional)"}, {"maxLength", max_feedback}};
     nlohmann::json params = {
         {"message", message},
         {"requestedSchema", {{"type", "object"}, {"properties", properties}, {"required", {"decision"}}}}};
@@ -235,18 +241,24 @@ ApprovalAnswer read_approval_answer(const nlohmann::json& result) {
         const auto fb = content->find("feedback");
         if (fb != content->end() && fb->is_string()) answer.feedback = fb->get<std::string>().substr(0, max_feedback);
     }
-    if (action == "decline") answer.kind = ApprovalAnswer::Kind::decline;
-    else if (action == "cancel") answer.kind = ApprovalAnswer::Kind::cancel;
+    if (action == "decline")
+        answer.kind = ApprovalAnswer::Kind::decline;
+    else if (action == "cancel")
+        answer.kind = ApprovalAnswer::Kind::cancel;
     else if (action == "accept") {
         std::string decision;
         if (content != result.end() && content->is_object()) {
             const auto d = content->find("decision");
             if (d != content->end() && d->is_string()) decision = d->get<std::string>();
         }
-        if (decision == "apply") answer.kind = ApprovalAnswer::Kind::apply;
-        else if (decision == "apply_session") answer.kind = ApprovalAnswer::Kind::apply_session;
-        else if (decision == "reject") answer.kind = ApprovalAnswer::Kind::reject;
-        else answer.kind = ApprovalAnswer::Kind::no_decision;
+        if (decision == "apply")
+            answer.kind = ApprovalAnswer::Kind::apply;
+        else if (decision == "apply_session")
+            answer.kind = ApprovalAnswer::Kind::apply_session;
+        else if (decision == "reject")
+            answer.kind = ApprovalAnswer::Kind::reject;
+        else
+            answer.kind = ApprovalAnswer::Kind::no_decision;
     }
     return answer;
 }
@@ -269,7 +281,8 @@ std::string refusal_message(const ApprovalAnswer& answer, const std::string& wha
             why = "The client answered the approval form for " + what + " with \"cancel\".";
             break;
         case ApprovalAnswer::Kind::no_decision:
-            why = "The client answered the approval form for " + what + " without a decision (only an explicit Apply writes).";
+            why = "The client answered the approval form for " + what +
+                  " without a decision (only an explicit Apply writes).";
             break;
         default: why = "The change was not approved."; break;
     }
@@ -279,12 +292,13 @@ std::string refusal_message(const ApprovalAnswer& answer, const std::string& wha
         if (answer.feedback.empty()) out += " Ask the user what they want changed, or propose a different change.";
         return out;
     }
-    out += "\nEither a person dismissed the form, or no form was shown at all: hosts running without a person "
-           "(such as `claude -p` and `codex exec`) answer approval forms by themselves. In an unattended run, "
-           "retrying will not help; the ways out are to start mcp-edit with `--approval auto` in the host's MCP server "
-           "configuration (changes are then written without asking), or, in Claude Code, to add an `Elicitation` hook "
-           "that answers the form with {\"decision\": \"apply\"}. Until then, `dry_run: true` shows a change without "
-           "writing it. If a person is there, ask them whether to apply the change.";
+    out +=
+        "\nEither a person dismissed the form, or no form was shown at all: hosts running without a person "
+        "(such as `claude -p` and `codex exec`) answer approval forms by themselves. In an unattended run, "
+        "retrying will not help; the ways out are to start mcp-edit with `--approval auto` in the host's MCP server "
+        "configuration (changes are then written without asking), or, in Claude Code, to add an `Elicitation` hook "
+        "that answers the form with {\"decision\": \"apply\"}. Until then, `dry_run: true` shows a change without "
+        "writing it. If a person is there, ask them whether to apply the change.";
     return out;
 }
 

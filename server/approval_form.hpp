@@ -14,7 +14,7 @@
 namespace server {
 
 struct FormOptions {
-    std::string_view version;                   // the client's protocol revision
+    std::string_view version;  // the client's protocol revision
     // Codex shows fields in name order and cannot submit a form whose last field, a text, is
     // empty: for it the form has no feedback field.
     bool feedback_field = true;

@@ -80,10 +80,12 @@ tools::ApprovalDecision refused(std::string message, base::ErrorReason reason) {
 Json view_payload(const tools::ApprovalRequest& ask, std::string_view state) {
     Json undo = Json::array();
     for (const auto& image : ask.images) undo.push_back(image.real_path);
-    return review_payload(state, ask.tool, change_title(ask), ask.additions, ask.removals, ask.diff, false, std::move(undo));
+    return review_payload(state, ask.tool, change_title(ask), ask.additions, ask.removals, ask.diff, false,
+                          std::move(undo));
 }
 
-tools::ApprovalDecision approved_in_view(tools::ApprovalSource source, const tools::ApprovalRequest& ask, std::string_view state) {
+tools::ApprovalDecision approved_in_view(tools::ApprovalSource source, const tools::ApprovalRequest& ask,
+                                         std::string_view state) {
     tools::ApprovalDecision d = approved(source);
     d.view = view_payload(ask, state);
     d.view["approval"] = tools::to_string(source);
@@ -109,7 +111,8 @@ tools::ApprovalGate Approvals::gate(Call call) {
 
 asio::awaitable<tools::ApprovalDecision> Approvals::by_view(const tools::ApprovalRequest& ask, Call call) {
     // Written at once by policy or "Apply all this session": the view shows what was written.
-    if (config_.approval == ApprovalPolicy::automatic) co_return approved_in_view(tools::ApprovalSource::policy, ask, "written");
+    if (config_.approval == ApprovalPolicy::automatic)
+        co_return approved_in_view(tools::ApprovalSource::policy, ask, "written");
     if (approved_for_session_) co_return approved_in_view(tools::ApprovalSource::session, ask, "written");
     std::vector<std::string> real_paths;
     for (const auto& image : ask.images) real_paths.push_back(image.real_path);
@@ -137,8 +140,8 @@ tools::ApprovalDecision Approvals::awaiting_review(const tools::ApprovalRequest&
     const PendingReview& pending = **kept;
     Decision d;
     d.kind = Decision::Kind::awaiting_review;
-    d.message = "Not written yet: the user reviews this " + pending.title + " (+" + std::to_string(ask.additions) + " -" +
-                std::to_string(ask.removals) + ") in the review view (" + pending.id +
+    d.message = "Not written yet: the user reviews this " + pending.title + " (+" + std::to_string(ask.additions) +
+                " -" + std::to_string(ask.removals) + ") in the review view (" + pending.id +
                 "); it is written only if they apply it there. Do not repeat the call: their decision comes in a "
                 "message or in your next tool result. Until then other changes to " +
                 (ask.paths.size() == 1 ? "this file" : "these files") + " are refused.";
@@ -156,7 +159,8 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_view_decision(const tools
     if (call.tool == shown.tool && shown_images(ask) == shown.images) {
         const bool for_session = call.answer.kind == ApprovalAnswer::Kind::apply_session;
         if (for_session) approved_for_session_ = true;
-        Decision d = approved_in_view(for_session ? tools::ApprovalSource::session : tools::ApprovalSource::user, ask, "applied");
+        Decision d = approved_in_view(for_session ? tools::ApprovalSource::session : tools::ApprovalSource::user, ask,
+                                      "applied");
         d.feedback = call.answer.feedback;
         co_return d;
     }
@@ -184,14 +188,16 @@ std::optional<tools::ApprovalDecision> Approvals::without_asking(const Call& cal
     if (approved_for_session_) return approved(tools::ApprovalSource::session);
     if (call.can_ask()) return std::nullopt;
     if (config_.approval == ApprovalPolicy::require)
-        return refused("Refused: this server requires the user's approval for every change (--approval require), "
-                       "and this client can show neither the review view nor an approval form (it declared neither MCP "
-                       "Apps nor elicitation). Nothing was written. Show the user the change (call again with dry_run: "
-                       "true for the diff) and let them apply it.",
-                       base::ErrorReason::approval_unavailable);
-    return approved(tools::ApprovalSource::policy,
-                    "(Written without asking: this client can show neither the review view nor approval forms; the server "
-                    "policy is --approval ask.)");
+        return refused(
+            "Refused: this server requires the user's approval for every change (--approval require), "
+            "and this client can show neither the review view nor an approval form (it declared neither MCP "
+            "Apps nor elicitation). Nothing was written. Show the user the change (call again with dry_run: "
+            "true for the diff) and let them apply it.",
+            base::ErrorReason::approval_unavailable);
+    return approved(
+        tools::ApprovalSource::policy,
+        "(Written without asking: this client can show neither the review view nor approval forms; the server "
+        "policy is --approval ask.)");
 }
 
 Json Approvals::form(const tools::ApprovalRequest& ask, const Call& call) {
@@ -208,13 +214,17 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_elicitation(const tools::
     double ticks = 0;
     auto tick = [&call, &ticks] { call.progress(++ticks, 0, "waiting for the user's approval"); };
     if (ask.waiting_for_human) ask.waiting_for_human();
-    RpcPeer::Answer answer = co_await peer_.ask("elicitation/create", std::move(request),
-                                                std::chrono::steady_clock::now() + config_.approval_timeout, call.call, tick);
+    RpcPeer::Answer answer =
+        co_await peer_.ask("elicitation/create", std::move(request),
+                           std::chrono::steady_clock::now() + config_.approval_timeout, call.call, tick);
     if (answer.refused)
-        co_return refused("Too many approval requests are waiting for the user; nothing was written. Try again once they are answered.",
-                          base::ErrorReason::approval_unavailable);
+        co_return refused(
+            "Too many approval requests are waiting for the user; nothing was written. Try again once they are "
+            "answered.",
+            base::ErrorReason::approval_unavailable);
     if (answer.cancelled)
-        co_return refused("Cancelled by the client while waiting for approval; nothing was written.", base::ErrorReason::cancelled);
+        co_return refused("Cancelled by the client while waiting for approval; nothing was written.",
+                          base::ErrorReason::cancelled);
     if (answer.timed_out)
         co_return refused("No answer to the approval request within " + timeout_seconds() +
                               " s, so it counts as rejected: nothing was written. Ask the user, then call again.",
@@ -223,7 +233,8 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_elicitation(const tools::
         co_return refused("The client's answer to the approval form is malformed (" + answer.malformed +
                               "), so it was not read and nothing was written. Call the tool again to ask anew.",
                           base::ErrorReason::approval_unavailable);
-    if (const Json* result = protocol::member(*answer.response, "result")) co_return decide(read_approval_answer(*result), ask);
+    if (const Json* result = protocol::member(*answer.response, "result"))
+        co_return decide(read_approval_answer(*result), ask);
     const Json* error = protocol::member(*answer.response, "error");
     co_return refused("The client could not show the approval form (" +
                           (error ? protocol::string_member(*error, "message") : std::nullopt).value_or("error") +
@@ -239,7 +250,8 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tool
     ApprovalBinding binding{call.tool, canonical_digest(*call.args), Json::object(), Json::object()};
     for (const auto& image : ask.images) {
         binding.pre_images[image.real_path] = image.before ? os::sha256_hex(*image.before) : std::string("absent");
-        binding.post_images[image.real_path] = image.after ? os::sha256_hex(image.after->span()) : std::string("deleted");
+        binding.post_images[image.real_path] =
+            image.after ? os::sha256_hex(image.after->span()) : std::string("deleted");
     }
     const auto now = std::chrono::system_clock::now();
     auto ask_again = [&](const std::string& why) {
@@ -263,28 +275,32 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tool
                               " s); nothing was written. Call the tool again without requestState to ask anew.",
                           base::ErrorReason::timeout);
     if (checked.verdict != Verdict::valid)
-        co_return refused("Refused: requestState was not issued by this server or was altered; nothing was written. "
-                          "Call the tool again without requestState and inputResponses.",
-                          base::ErrorReason::invalid_arguments);
+        co_return refused(
+            "Refused: requestState was not issued by this server or was altered; nothing was written. "
+            "Call the tool again without requestState and inputResponses.",
+            base::ErrorReason::invalid_arguments);
     if (checked.binding.tool != binding.tool || checked.binding.arguments_digest != binding.arguments_digest)
-        co_return refused("Refused: requestState belongs to a different tool call (other tool or arguments); nothing was "
-                          "written. Retry with exactly the arguments of the call that asked, or call again without requestState.",
-                          base::ErrorReason::invalid_arguments);
+        co_return refused(
+            "Refused: requestState belongs to a different tool call (other tool or arguments); nothing was "
+            "written. Retry with exactly the arguments of the call that asked, or call again without requestState.",
+            base::ErrorReason::invalid_arguments);
     if (checked.binding.pre_images != binding.pre_images || checked.binding.post_images != binding.post_images)
         co_return ask_again("(Changed on disk since approval was asked; this is the new change.)");
     if (!envelope.approval_response) co_return ask_again("");
     const ApprovalAnswer answer = read_approval_answer(*envelope.approval_response);
-    const bool approves = answer.kind == ApprovalAnswer::Kind::apply || answer.kind == ApprovalAnswer::Kind::apply_session;
+    const bool approves =
+        answer.kind == ApprovalAnswer::Kind::apply || answer.kind == ApprovalAnswer::Kind::apply_session;
     // Marked here, on the io thread and with no wait since verify(): two retries of one state
     // sent at once cannot both pass.
     if (approves) {
         switch (used_states_.use(checked.nonce, checked.expires, now)) {
             case UsedStates::Use::first: break;
             case UsedStates::Use::again:
-                co_return refused("Refused: the approval in this requestState was already used for a write, and an "
-                                  "approval is good for one write; nothing was written. Call the tool again without "
-                                  "requestState and inputResponses to ask the user anew.",
-                                  base::ErrorReason::invalid_arguments);
+                co_return refused(
+                    "Refused: the approval in this requestState was already used for a write, and an "
+                    "approval is good for one write; nothing was written. Call the tool again without "
+                    "requestState and inputResponses to ask the user anew.",
+                    base::ErrorReason::invalid_arguments);
             case UsedStates::Use::full:
                 co_return refused("Refused: too many approvals given in the last " + timeout_seconds() +
                                       " s are still remembered (so that none is used twice); nothing was written. "
@@ -300,13 +316,16 @@ tools::ApprovalDecision Approvals::decide(const ApprovalAnswer& answer, const to
     d.feedback = answer.feedback;
     if (answer.kind == ApprovalAnswer::Kind::apply || answer.kind == ApprovalAnswer::Kind::apply_session) {
         d.kind = Decision::Kind::approved;
-        d.approval = answer.kind == ApprovalAnswer::Kind::apply ? tools::ApprovalSource::user : tools::ApprovalSource::session;
+        d.approval =
+            answer.kind == ApprovalAnswer::Kind::apply ? tools::ApprovalSource::user : tools::ApprovalSource::session;
         if (answer.kind == ApprovalAnswer::Kind::apply_session) approved_for_session_ = true;
     } else {
-        std::string what = "this " + ask.tool + " of " + (ask.paths.empty() ? std::string("the file") : ask.paths.front());
+        std::string what =
+            "this " + ask.tool + " of " + (ask.paths.empty() ? std::string("the file") : ask.paths.front());
         if (!ask.asked_again_because.empty()) what += " (" + ask.asked_again_because + ")";
         d.message = refusal_message(answer, what);
-        d.reason = answer.kind == ApprovalAnswer::Kind::cancel ? base::ErrorReason::cancelled : base::ErrorReason::rejected;
+        d.reason =
+            answer.kind == ApprovalAnswer::Kind::cancel ? base::ErrorReason::cancelled : base::ErrorReason::rejected;
     }
     return d;
 }

@@ -93,11 +93,11 @@ private:
     const Config& config_;
     RpcPeer& peer_;
     RequestStateSigner signer_;
-    UsedStates used_states_;  // 2026-07-28: an approval is good for one write
-    DiffSpool diff_spool_;  // full diffs of large changes, named in their approval forms
-    bool approved_for_session_ = false;  // "Apply and stop asking this session"
+    UsedStates used_states_;                            // 2026-07-28: an approval is good for one write
+    DiffSpool diff_spool_;                              // full diffs of large changes, named in their approval forms
+    bool approved_for_session_ = false;                 // "Apply and stop asking this session"
     PendingReviews reviews_{config_.approval_timeout};  // the view's changes awaiting a decision
-    std::vector<std::string> review_notes_;  // for the model's next call: decisions made in the view
+    std::vector<std::string> review_notes_;             // for the model's next call: decisions made in the view
 };
 
 }  // namespace server

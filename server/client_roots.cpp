@@ -19,7 +19,7 @@ void ClientRoots::changed() {
 }
 
 asio::awaitable<std::shared_ptr<const os::Workspace>> ClientRoots::for_call(bool client_has_roots,
-                                                                           std::shared_ptr<RpcPeer::Call> call) {
+                                                                            std::shared_ptr<RpcPeer::Call> call) {
     if (!client_has_roots) co_return base();
     // A call that finds a roots/list out waits for it; if that one is abandoned (its call was
     // cancelled), the next round asks anew. Four rounds at most.
@@ -44,20 +44,22 @@ asio::awaitable<std::shared_ptr<const os::Workspace>> ClientRoots::fetch(std::sh
     if (answer.cancelled || answer.refused) co_return base();  // nothing learnt: the next call asks again
 
     std::vector<std::string> uris;
-    const Json roots = answer.response && answer.response->contains("result") && (*answer.response)["result"].is_object()
-                           ? (*answer.response)["result"].value("roots", Json())
-                           : Json();
+    const Json roots =
+        answer.response && answer.response->contains("result") && (*answer.response)["result"].is_object()
+            ? (*answer.response)["result"].value("roots", Json())
+            : Json();
     if (!roots.is_array()) {
         // Asked again only after notifications/roots/list_changed: a client that cannot answer
         // should not cost every call a wait.
         base::log::warn("roots/list got no usable answer ({}); using {} until the client's roots change",
-                     answer.timed_out ? "no reply in 10 s" : "an error or malformed reply",
-                     config_.roots_given ? "--root" : "the working directory");
+                        answer.timed_out ? "no reply in 10 s" : "an error or malformed reply",
+                        config_.roots_given ? "--root" : "the working directory");
     } else {
         // As many as the message held (bounded by --max-message-size); the workspace examines
         // the first os::Workspace::max_client_roots.
         for (const auto& root : roots)
-            if (root.is_object() && root.contains("uri") && root["uri"].is_string()) uris.push_back(root["uri"].get<std::string>());
+            if (root.is_object() && root.contains("uri") && root["uri"].is_string())
+                uris.push_back(root["uri"].get<std::string>());
     }
     auto outcome = workspace_.with_client_roots(uris, config_.roots_given);
     client_workspace_ = std::make_shared<const os::Workspace>(std::move(outcome.workspace));
@@ -68,8 +70,9 @@ asio::awaitable<std::shared_ptr<const os::Workspace>> ClientRoots::fetch(std::sh
         last_note_ = outcome.note;
     }
     base::log::info("client roots: the workspace is {} ({})",
-                 client_workspace_->roots().empty() ? std::string("(nothing)") : os::Workspace::list_text(client_workspace_->roots()),
-                 client_workspace_->origin().empty() ? std::string("--root") : client_workspace_->origin());
+                    client_workspace_->roots().empty() ? std::string("(nothing)")
+                                                       : os::Workspace::list_text(client_workspace_->roots()),
+                    client_workspace_->origin().empty() ? std::string("--root") : client_workspace_->origin());
     co_return client_workspace_;
 }
 

@@ -24,7 +24,8 @@ public:
     ClientRoots(asio::io_context& io, RpcPeer& peer, const os::Workspace& workspace, const Config& config);
 
     // The workspace of a call; `client_has_roots`: the client declared the roots capability.
-    asio::awaitable<std::shared_ptr<const os::Workspace>> for_call(bool client_has_roots, std::shared_ptr<RpcPeer::Call> call);
+    asio::awaitable<std::shared_ptr<const os::Workspace>> for_call(bool client_has_roots,
+                                                                   std::shared_ptr<RpcPeer::Call> call);
     // notifications/roots/list_changed.
     void changed();
     // For the next result: the client's roots were set aside. Said once, while it stays the same.
@@ -40,8 +41,8 @@ private:
     const Config& config_;
     std::shared_ptr<const os::Workspace> client_workspace_;  // what the client's roots make of --root
     bool stale_ = true;
-    bool fetching_ = false;          // a roots/list is out; other calls wait for its answer
-    std::uint64_t generation_ = 0;   // counts notifications/roots/list_changed
+    bool fetching_ = false;         // a roots/list is out; other calls wait for its answer
+    std::uint64_t generation_ = 0;  // counts notifications/roots/list_changed
     // Cancelled when the roots/list out ends, waking every waiting call; its expiry is where they
     // give up (so a timer, which wakes all waiters, rather than a channel, which wakes one).
     asio::steady_timer fetched_;

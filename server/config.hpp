@@ -29,18 +29,19 @@ struct Config {
     bool roots_given = false;        // --root was on the command line (otherwise the client's roots are the roots)
     ApprovalPolicy approval = ApprovalPolicy::ask;
     std::chrono::milliseconds approval_timeout{std::chrono::seconds(600)};  // whole seconds from the command line
-    ApprovalUi approval_ui = ApprovalUi::view;  // --approval-ui
+    ApprovalUi approval_ui = ApprovalUi::view;                              // --approval-ui
     std::uint64_t max_file_size = 256ull << 20;
     std::size_t max_message_size = 16u << 20;
     bool fsync = true;
-    bool write_through_hard_links = false;  // --write-through-hard-links
-    double fuzzy_threshold = 1.0;  // apply_diff: similarity matching below 1 (off by default)
-    std::vector<std::string> checks;  // --check 'GLOB=COMMAND', as given (tools::CheckRule::parse reads them)
+    bool write_through_hard_links = false;      // --write-through-hard-links
+    double fuzzy_threshold = 1.0;               // apply_diff: similarity matching below 1 (off by default)
+    std::vector<std::string> checks;            // --check 'GLOB=COMMAND', as given (tools::CheckRule::parse reads them)
     std::vector<std::string> language_servers;  // --lsp 'GLOB=COMMAND', as given
     std::chrono::milliseconds check_timeout{std::chrono::seconds(10)};  // --check-timeout
     os::IgnoreSettings ignore;  // --ignore-file, --respect-gitignore, --ignore-reads
     std::string history_dir;    // --history-dir: undo history and session changes kept there ("" = memory only)
-    std::size_t history_budget = 64u << 20;  // --history-budget: bytes the undo history, and the session's bases, each keep
+    std::size_t history_budget =
+        64u << 20;  // --history-budget: bytes the undo history, and the session's bases, each keep
     base::log::Level log_level = base::log::Level::info;
     std::string log_file;  // empty: stderr
 

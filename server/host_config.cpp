@@ -28,9 +28,9 @@ std::filesystem::path path_of(const std::string& text) {
 // variables such as ${workspaceFolder} are kept as written.
 std::string absolute_root(const std::string& root, const std::string& base) {
     if (root.find("${") != std::string::npos) return root;
-    // A Windows path (C:\project, C:/project, \\server\share) is absolute for the machine the block
-    // is for, whatever system prints it (`--windows` on Linux): kept, with a trailing separator cut.
-    // (On Windows the path library knows drive paths itself; UNC paths it joins to the drive.)
+        // A Windows path (C:\project, C:/project, \\server\share) is absolute for the machine the block
+        // is for, whatever system prints it (`--windows` on Linux): kept, with a trailing separator cut.
+        // (On Windows the path library knows drive paths itself; UNC paths it joins to the drive.)
 #ifdef _WIN32
     const bool drive = false;
 #else
@@ -69,14 +69,16 @@ std::string json_block(std::string_view table, nlohmann::ordered_json entry) {
 std::string toml_string(const std::string& text) { return nlohmann::json(text).dump(); }
 
 std::string codex_block(const std::string& executable, const std::vector<std::string>& args) {
-    std::string text = "[mcp_servers." + std::string(server_name) + "]\ncommand = " + toml_string(executable) + "\nargs = [";
+    std::string text =
+        "[mcp_servers." + std::string(server_name) + "]\ncommand = " + toml_string(executable) + "\nargs = [";
     for (std::size_t i = 0; i < args.size(); ++i) text += (i ? ", " : "") + toml_string(args[i]);
     return text + "]\n";
 }
 
 std::string shell_word(const std::string& word) {
-    if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") ==
-                             std::string::npos)
+    if (!word.empty() &&
+        word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") ==
+            std::string::npos)
         return word;
     std::string quoted = "'";
     for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -86,7 +88,8 @@ std::string shell_word(const std::string& word) {
 }  // namespace
 
 const std::vector<std::string_view>& host_config_names() {
-    static const std::vector<std::string_view> names = {"claude-desktop", "claude-code", "vscode", "cursor", "codex", "gemini"};
+    static const std::vector<std::string_view> names = {"claude-desktop", "claude-code", "vscode",
+                                                        "cursor",         "codex",       "gemini"};
     return names;
 }
 
@@ -117,7 +120,9 @@ base::Result<HostConfig> host_config(const HostConfigRequest& given) {
         args.push_back(absolute_root(root, request.working_directory));
     }
     args.insert(args.end(), request.extra_args.begin(), request.extra_args.end());
-    const std::string exe = !request.npx ? request.executable : request.windows ? std::string("cmd") : std::string("npx");
+    const std::string exe = !request.npx      ? request.executable
+                            : request.windows ? std::string("cmd")
+                                              : std::string("npx");
 
     HostConfig out;
     if (host == "claude-desktop") {
@@ -135,19 +140,22 @@ base::Result<HostConfig> host_config(const HostConfigRequest& given) {
                     "\nWithout --root, Claude Code's working directory is the root.";
     } else if (host == "vscode") {
         out.text = json_block("servers", stdio_entry(exe, args, true));
-        out.where = "Merge into .vscode/mcp.json in the workspace (or the user configuration: \"MCP: Open User "
-                    "Configuration\"), then start the server from that file.";
+        out.where =
+            "Merge into .vscode/mcp.json in the workspace (or the user configuration: \"MCP: Open User "
+            "Configuration\"), then start the server from that file.";
     } else if (host == "cursor") {
         out.text = json_block("mcpServers", stdio_entry(exe, args, false));
         out.where = "Merge into .cursor/mcp.json in the project, or ~/.cursor/mcp.json for every project.";
     } else if (host == "codex") {
         out.text = codex_block(exe, args);
-        out.where = "Append to ~/.codex/config.toml (Windows: %USERPROFILE%\\.codex\\config.toml).\n"
-                    "Without --root, Codex's working directory is the root.";
+        out.where =
+            "Append to ~/.codex/config.toml (Windows: %USERPROFILE%\\.codex\\config.toml).\n"
+            "Without --root, Codex's working directory is the root.";
     } else if (host == "gemini") {
         out.text = json_block("mcpServers", stdio_entry(exe, args, false));
-        out.where = "Merge into ~/.gemini/settings.json, or .gemini/settings.json in the project.\n"
-                    "Without --root, Gemini CLI's working directory is the root.";
+        out.where =
+            "Merge into ~/.gemini/settings.json, or .gemini/settings.json in the project.\n"
+            "Without --root, Gemini CLI's working directory is the root.";
     } else {
         std::string known;
         for (const auto name : host_config_names()) known += (known.empty() ? "" : ", ") + std::string(name);

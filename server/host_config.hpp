@@ -1,6 +1,7 @@
 // `mcp-edit config HOST`: the block a user pastes into an agent host's configuration to start this
 // server, in the host's own format (JSON or Codex's TOML) with this binary's absolute path, and
-// where that block goes (or, with --npx, `npx -y mcp-edit` from npm). Pure text; main.cpp finds the executable and prints.
+// where that block goes (or, with --npx, `npx -y mcp-edit` from npm). Pure text;
+// main.cpp finds the executable and prints.
 #pragma once
 
 #include <string>

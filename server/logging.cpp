@@ -24,13 +24,13 @@ std::optional<Level> level_from_mcp(std::string_view name) {
 
 std::string_view mcp_level_name(Level level) {
     switch (level) {
-    case Level::trace:
-    case Level::debug: return "debug";
-    case Level::info: return "info";
-    case Level::warn: return "warning";
-    case Level::error: return "error";
-    case Level::critical:
-    case Level::off: break;
+        case Level::trace:
+        case Level::debug: return "debug";
+        case Level::info: return "info";
+        case Level::warn: return "warning";
+        case Level::error: return "error";
+        case Level::critical:
+        case Level::off: break;
     }
     return "critical";
 }
@@ -46,7 +46,8 @@ struct LogForwarding::Target {
 
 LogForwarding::LogForwarding(asio::io_context& io, const std::shared_ptr<Session>& session)
     : target_(std::make_shared<Target>(io, session)) {
-    base::log::also_forward(Level::debug, [target = target_](Level level, std::string_view logger_name, std::string_view text) {
+    base::log::also_forward(Level::debug, [target = target_](Level level, std::string_view logger_name,
+                                                             std::string_view text) {
         const std::lock_guard lock(target->lock);
         if (!target->io) return;
         std::string logger(logger_name.empty() ? std::string_view("mcp-edit") : logger_name);

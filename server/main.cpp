@@ -66,13 +66,13 @@ void resolve_config_paths(const std::string& config_path, int argc, char** argv,
     const auto given = [&](std::string_view flag) {
         for (int i = 1; i < argc; ++i) {
             const std::string_view arg = argv[i];
-            if (arg == flag || (arg.size() > flag.size() && arg.substr(0, flag.size()) == flag && arg[flag.size()] == '='))
+            if (arg == flag ||
+                (arg.size() > flag.size() && arg.substr(0, flag.size()) == flag && arg[flag.size()] == '='))
                 return true;
         }
         return false;
     };
-    const std::filesystem::path folder =
-        std::filesystem::absolute(std::filesystem::path(config_path)).parent_path();
+    const std::filesystem::path folder = std::filesystem::absolute(std::filesystem::path(config_path)).parent_path();
     const auto anchored = [&](std::string& path) {
         if (!path.empty() && !platform::is_absolute(path)) path = (folder / path).lexically_normal().generic_string();
     };
@@ -87,15 +87,19 @@ void resolve_config_paths(const std::string& config_path, int argc, char** argv,
 void read_approval_policy(const std::string& given, server::Config& config) {
     std::string word;
     for (char c : given)
-        if (!std::isspace(static_cast<unsigned char>(c))) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    static const std::map<std::string, server::ApprovalPolicy> policies = {{"ask", server::ApprovalPolicy::ask},
-                                                                          {"auto", server::ApprovalPolicy::automatic},
-                                                                          {"require", server::ApprovalPolicy::require}};
+        if (!std::isspace(static_cast<unsigned char>(c)))
+            word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    static const std::map<std::string, server::ApprovalPolicy> policies = {
+        {"ask", server::ApprovalPolicy::ask},
+        {"auto", server::ApprovalPolicy::automatic},
+        {"require", server::ApprovalPolicy::require}};
     if (const auto it = policies.find(word); it != policies.end()) {
         config.approval = it->second;
         return;
     }
-    config.warnings.push_back("--approval \"" + given.substr(0, text::utf8_floor(given, std::min<std::size_t>(given.size(), 40))) + (given.size() > 40 ? "…" : "") +
+    config.warnings.push_back("--approval \"" +
+                              given.substr(0, text::utf8_floor(given, std::min<std::size_t>(given.size(), 40))) +
+                              (given.size() > 40 ? "…" : "") +
                               "\" is not one of ask, auto, require, so the default, ask, is used (each change is "
                               "shown to the user where the client can show it)");
 }
@@ -108,8 +112,9 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     std::string hosts;
     for (const auto name : server::host_config_names()) hosts += (hosts.empty() ? "" : " | ") + std::string(name);
     CLI::App* config_command = app.add_subcommand(
-        "config", "Print the block that starts this server in an agent host's configuration (JSON, or TOML for "
-                  "Codex), with this executable's absolute path; where it goes is printed on stderr");
+        "config",
+        "Print the block that starts this server in an agent host's configuration (JSON, or TOML for "
+        "Codex), with this executable's absolute path; where it goes is printed on stderr");
     config_command->add_option("host", host_request.host, hosts)->required();
     config_command->add_option("--root", host_request.roots,
                                "Directory the agent may change (repeatable; default: the host's own root, "
@@ -119,9 +124,11 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
 #if defined(_WIN32)
     host_request.windows = true;
 #endif
-    config_command->add_flag("--windows", host_request.windows,
-                             "With --npx: the form native Windows needs, `cmd /c npx -y mcp-edit` (the default on Windows)");
-    config_command->footer("Further mcp-edit flags for the block go after --, e.g. mcp-edit config codex -- --approval auto");
+    config_command->add_flag(
+        "--windows", host_request.windows,
+        "With --npx: the form native Windows needs, `cmd /c npx -y mcp-edit` (the default on Windows)");
+    config_command->footer(
+        "Further mcp-edit flags for the block go after --, e.g. mcp-edit config codex -- --approval auto");
     app.add_option("--root", config.roots,
                    "Directory that may be touched (repeatable; default: the working directory)");
     // Free text in the .mcpb's settings (Claude Desktop passes whatever the user typed, empty
@@ -139,15 +146,17 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         ->transform(CLI::CheckedTransformer(approval_uis, CLI::ignore_case))
         ->option_text("WHERE");
     std::int64_t timeout = std::chrono::duration_cast<std::chrono::seconds>(config.approval_timeout).count();
-    app.add_option("--approval-timeout", timeout, "Seconds before an unanswered approval counts as rejected (default 600)")
+    app.add_option("--approval-timeout", timeout,
+                   "Seconds before an unanswered approval counts as rejected (default 600)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400}));
     app.add_option("--max-file-size", config.max_file_size, "Largest file read or changed, in bytes (default 256 MiB)")
         ->check(CLI::PositiveNumber);
     app.add_option("--max-message-size", config.max_message_size,
                    "Longest input line, in bytes; longer ones get an error reply (default 16 MiB)")
         ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 32));
-    app.add_option("--fuzzy-threshold", config.fuzzy_threshold,
-                   "apply_diff: accept a block whose lines are at least this similar (0.5-1; default 1 = exact tiers only)")
+    app.add_option(
+           "--fuzzy-threshold", config.fuzzy_threshold,
+           "apply_diff: accept a block whose lines are at least this similar (0.5-1; default 1 = exact tiers only)")
         ->check(CLI::Range(0.5, 1.0));
     app.add_option("--check", config.checks,
                    "GLOB=COMMAND: after a change is written, run COMMAND on each written file whose name (or path "
@@ -176,8 +185,9 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
                    "matches cannot be changed (repeatable; default .mcp-editignore; naming any replaces the default)")
         ->check([](const std::string& name) {
             if (name.empty() || name == "." || name == ".." || name.find_first_of("/\\") != std::string::npos)
-                return std::string("--ignore-file takes a file name such as .mcp-editignore, not a path: it is looked "
-                                   "up in every folder");
+                return std::string(
+                    "--ignore-file takes a file name such as .mcp-editignore, not a path: it is looked "
+                    "up in every folder");
             return std::string();
         })
         ->option_text("NAME");
@@ -185,21 +195,25 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
                    "Keep the undo history and the session's changes in this folder, so undo and the session patch "
                    "survive a restart (one journal per set of roots; default: memory only)")
         ->option_text("DIR");
-    app.add_option("--history-budget", config.history_budget,
-                   "Bytes the undo history keeps, and the session's record of changed files' first bytes keeps "
-                   "(each; big files are kept as the bytes changes replaced; the oldest undo steps go first; default 64 MiB)")
+    app.add_option(
+           "--history-budget", config.history_budget,
+           "Bytes the undo history keeps, and the session's record of changed files' first bytes keeps "
+           "(each; big files are kept as the bytes changes replaced; the oldest undo steps go first; default 64 MiB)")
         ->option_text("BYTES");
     app.add_flag("--respect-gitignore", config.ignore.respect_gitignore,
                  "Also refuse changing what .gitignore files (and the root's .git/info/exclude) ignore");
-    app.add_flag("--ignore-reads", config.ignore.ignore_reads, "Refuse reading ignored files too (default: reads are allowed)");
+    app.add_flag("--ignore-reads", config.ignore.ignore_reads,
+                 "Refuse reading ignored files too (default: reads are allowed)");
     app.add_flag("--write-through-hard-links", config.write_through_hard_links,
                  "A file with other names (hard links): write through every name (default: give it a file of its own)");
-    app.add_flag("--no-fsync", [&](std::int64_t) { config.fsync = false; }, "Skip fsync when writing (faster, less durable)");
+    app.add_flag(
+        "--no-fsync", [&](std::int64_t) { config.fsync = false; }, "Skip fsync when writing (faster, less durable)");
     using base::log::Level;
     const std::map<std::string, Level> levels = {
-        {"trace", Level::trace}, {"debug", Level::debug}, {"info", Level::info},         {"warn", Level::warn},
+        {"trace", Level::trace},  {"debug", Level::debug}, {"info", Level::info},         {"warn", Level::warn},
         {"warning", Level::warn}, {"error", Level::error}, {"critical", Level::critical}, {"off", Level::off}};
-    app.add_option("--log-level", config.log_level, "trace | debug | info | warn | error | critical | off (default info)")
+    app.add_option("--log-level", config.log_level,
+                   "trace | debug | info | warn | error | critical | off (default info)")
         ->transform(CLI::CheckedTransformer(levels, CLI::ignore_case))
         ->option_text("LEVEL");
     app.add_option("--log-file", config.log_file, "Write logs to this file instead of stderr");
@@ -234,7 +248,8 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
         const std::string what = e.what();
         const std::string_view prefix = "INI was not able to parse ";
         if (what.rfind(prefix, 0) == 0)
-            std::cerr << "mcp-edit: the --config file has a setting mcp-edit does not know: " << what.substr(prefix.size())
+            std::cerr << "mcp-edit: the --config file has a setting mcp-edit does not know: "
+                      << what.substr(prefix.size())
                       << " (its keys are the long flags' names without --; see mcp-edit --help)\n";
         else
             std::cerr << "mcp-edit: the --config file: " << what << " (see mcp-edit --help)\n";
@@ -271,8 +286,8 @@ void judge_roots(server::Config& config, const os::Workspace& workspace) {
                       ". Add --root DIR to the server's arguments in the host's configuration and restart it.";
         return;
     }
-    config.warnings.push_back(what + (problems.size() == 1 ? ", so it is" : ", so they are") + " left out (the roots are " +
-                              os::Workspace::list_text(workspace.roots()) + ")");
+    config.warnings.push_back(what + (problems.size() == 1 ? ", so it is" : ", so they are") +
+                              " left out (the roots are " + os::Workspace::list_text(workspace.roots()) + ")");
 }
 
 // A SIGINT or SIGTERM that comes before the session's own signal handling is set up (a client
@@ -337,7 +352,8 @@ int main(int argc, char** argv) {
     server::DeferredPoolThreads blocking_threads(blocking, 2);
     server::StdioTransport transport(io, 0, 1, config.max_message_size);
     // Work on the pool waits while the client leaves too much output unread (see OutputBudget).
-    const server::BudgetedExecutor pool(server::StartingExecutor(blocking.get_executor(), &blocking_threads), &transport.budget());
+    const server::BudgetedExecutor pool(server::StartingExecutor(blocking.get_executor(), &blocking_threads),
+                                        &transport.budget());
     auto session = std::make_shared<server::Session>(io, pool, config, transport, workspace, registry);
     const server::LogForwarding log_forwarding(io, session);
     // Checks block a thread each while their program runs: a pool of their own, so they never

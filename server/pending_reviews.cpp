@@ -54,17 +54,20 @@ void PendingReviews::let_go_expired(std::chrono::steady_clock::time_point now) {
         it = pending_.erase(it);
     }
     if (decided_.size() > max_decided_remembered)
-        decided_.erase(decided_.begin(), decided_.begin() + static_cast<std::ptrdiff_t>(decided_.size() - max_decided_remembered));
+        decided_.erase(decided_.begin(),
+                       decided_.begin() + static_cast<std::ptrdiff_t>(decided_.size() - max_decided_remembered));
 }
 
-base::Result<const PendingReview*> PendingReviews::add(PendingReview review, std::chrono::steady_clock::time_point now) {
+base::Result<const PendingReview*> PendingReviews::add(PendingReview review,
+                                                       std::chrono::steady_clock::time_point now) {
     let_go_expired(now);
     review.bytes = review.args.dump().size() + review.title.size() + 256;
     for (const auto& [path, hash] : review.images.before) review.bytes += 2 * path.size() + 2 * hash.size() + 64;
     if (pending_.size() >= max_count || bytes_ + review.bytes > max_bytes)
         return base::fail(base::Failure{
-            "Refused: " + std::to_string(pending_.size()) + " changes already await the user's review in the view (at most " +
-                std::to_string(max_count) + ", " + std::to_string(max_bytes >> 20) +
+            "Refused: " + std::to_string(pending_.size()) +
+                " changes already await the user's review in the view (at most " + std::to_string(max_count) + ", " +
+                std::to_string(max_bytes >> 20) +
                 " MiB of arguments); nothing was written. Ask the user to apply or reject them first, then call again.",
             base::ErrorReason::approval_unavailable});
     review.id = "r" + std::to_string(next_id_++);
@@ -87,7 +90,8 @@ const PendingReview* PendingReviews::covering(const std::vector<std::string>& re
 base::Result<PendingReview> PendingReviews::take(const std::string& id, const std::string& token,
                                                  std::chrono::steady_clock::time_point now) {
     let_go_expired(now);
-    const auto it = std::find_if(pending_.begin(), pending_.end(), [&id](const PendingReview& r) { return r.id == id; });
+    const auto it =
+        std::find_if(pending_.begin(), pending_.end(), [&id](const PendingReview& r) { return r.id == id; });
     if (it == pending_.end()) {
         const bool decided = std::find(decided_.begin(), decided_.end(), id) != decided_.end();
         return base::fail(base::Failure{
@@ -96,9 +100,10 @@ base::Result<PendingReview> PendingReviews::take(const std::string& id, const st
             base::ErrorReason::invalid_arguments});
     }
     if (!os::crypto::equal_constant_time(it->token, token))
-        return base::fail(base::Failure{"Refused: this decision does not carry the token the review view was given for " +
-                                            id + ", so it did not come from the view; nothing was written.",
-                                        base::ErrorReason::invalid_arguments});
+        return base::fail(
+            base::Failure{"Refused: this decision does not carry the token the review view was given for " + id +
+                              ", so it did not come from the view; nothing was written.",
+                          base::ErrorReason::invalid_arguments});
     PendingReview taken = std::move(*it);
     bytes_ -= taken.bytes;
     pending_.erase(it);

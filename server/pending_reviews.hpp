@@ -53,7 +53,8 @@ public:
     base::Result<const PendingReview*> add(PendingReview review, std::chrono::steady_clock::time_point now);
 
     // The pending review of a file among `real_paths`, if any (expired ones are let go first).
-    const PendingReview* covering(const std::vector<std::string>& real_paths, std::chrono::steady_clock::time_point now);
+    const PendingReview* covering(const std::vector<std::string>& real_paths,
+                                  std::chrono::steady_clock::time_point now);
 
     // Takes the review `id` out if `token` is its token (compared in constant time): single use.
     // A failure says which of unknown, decided, expired or wrong token it was, for the view.
@@ -69,8 +70,8 @@ private:
     void let_go_expired(std::chrono::steady_clock::time_point now);
 
     std::chrono::milliseconds lifetime_;
-    std::vector<PendingReview> pending_;   // in the order asked
-    std::vector<std::string> decided_;     // ids already decided or expired (the last 256), for the message
+    std::vector<PendingReview> pending_;  // in the order asked
+    std::vector<std::string> decided_;    // ids already decided or expired (the last 256), for the message
     std::vector<std::string> expired_notes_;
     std::size_t bytes_ = 0;
     std::size_t next_id_ = 1;

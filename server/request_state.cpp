@@ -20,9 +20,12 @@ std::string encode(const std::string& in) {
 
 std::optional<std::string> decode(std::string in) {
     for (char& c : in) {
-        if (c == '-') c = '+';
-        else if (c == '_') c = '/';
-        else if (c == '+' || c == '/' || !std::isalnum(static_cast<unsigned char>(c))) return std::nullopt;
+        if (c == '-')
+            c = '+';
+        else if (c == '_')
+            c = '/';
+        else if (c == '+' || c == '/' || !std::isalnum(static_cast<unsigned char>(c)))
+            return std::nullopt;
     }
     if (in.size() % 4 == 1) return std::nullopt;
     const std::size_t padding = (4 - in.size() % 4) % 4;
@@ -60,7 +63,7 @@ std::string RequestStateSigner::sign(const ApprovalBinding& b, std::chrono::syst
 }
 
 RequestStateSigner::Checked RequestStateSigner::verify(const std::string& token,
-                                                        std::chrono::system_clock::time_point now) const {
+                                                       std::chrono::system_clock::time_point now) const {
     Checked out;
     if (token.size() > 64 * 1024) return out;
     const auto dot = token.find('.');
@@ -88,8 +91,8 @@ RequestStateSigner::Checked RequestStateSigner::verify(const std::string& token,
     const auto* pre = field("pre");
     const auto* post = field("post");
     const auto* nonce = field("nonce");
-    if (!v || *v != 1 || !exp || !exp->is_number_integer() || !tool || !tool->is_string() || !args || !args->is_string() ||
-        !pre || !pre->is_object() || !post || !post->is_object() || !nonce || !nonce->is_string())
+    if (!v || *v != 1 || !exp || !exp->is_number_integer() || !tool || !tool->is_string() || !args ||
+        !args->is_string() || !pre || !pre->is_object() || !post || !post->is_object() || !nonce || !nonce->is_string())
         return out;
     out.binding.tool = tool->get<std::string>();
     out.binding.arguments_digest = args->get<std::string>();

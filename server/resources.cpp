@@ -9,14 +9,15 @@ namespace {
 
 void modern_fields(Json& result) {
     result["resultType"] = "complete";
-    result["ttlMs"] = 0;              // the next change makes it stale
-    result["cacheScope"] = "private"; // this session's files
+    result["ttlMs"] = 0;               // the next change makes it stale
+    result["cacheScope"] = "private";  // this session's files
 }
 
 }  // namespace
 
 std::optional<Json> resources_list_result(const std::vector<ledger::SessionChanges::File>& files,
-                                          const os::Workspace& workspace, const std::string& cursor, protocol::Era era) {
+                                          const os::Workspace& workspace, const std::string& cursor,
+                                          protocol::Era era) {
     std::size_t start = 0;
     if (!cursor.empty()) {
         if (cursor.size() > 12 || cursor.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
@@ -28,21 +29,23 @@ std::optional<Json> resources_list_result(const std::vector<ledger::SessionChang
         resources.push_back({{"uri", std::string(ledger::session_patch_uri)},
                              {"name", "session.patch"},
                              {"title", "Everything this session changed"},
-                             {"description", "One unified diff of every file this server changed in this session, from "
-                                             "before its first change to its bytes now (" +
-                                                 std::to_string(files.size()) + " file" + (files.size() == 1 ? "" : "s") + ")."},
+                             {"description",
+                              "One unified diff of every file this server changed in this session, from "
+                              "before its first change to its bytes now (" +
+                                  std::to_string(files.size()) + " file" + (files.size() == 1 ? "" : "s") + ")."},
                              {"mimeType", std::string(ledger::diff_mime_type)}});
     const std::size_t end = std::min(files.size(), start + resources_page_size);
     for (std::size_t i = start; i < end; ++i) {
         const auto& file = files[i];
         const std::string shown = workspace.display_path(file.real_path);
-        resources.push_back({{"uri", ledger::session_file_uri(file.real_path)},
-                             {"name", shown},
-                             {"title", "Changes of " + shown},
-                             {"description", "The unified diff of " + shown + " since before this session's first change of it (" +
-                                                 std::to_string(file.changes) + " write" + (file.changes == 1 ? "" : "s") +
-                                                 (file.existed ? "" : "; created by this session") + ")."},
-                             {"mimeType", std::string(ledger::diff_mime_type)}});
+        resources.push_back(
+            {{"uri", ledger::session_file_uri(file.real_path)},
+             {"name", shown},
+             {"title", "Changes of " + shown},
+             {"description", "The unified diff of " + shown + " since before this session's first change of it (" +
+                                 std::to_string(file.changes) + " write" + (file.changes == 1 ? "" : "s") +
+                                 (file.existed ? "" : "; created by this session") + ")."},
+             {"mimeType", std::string(ledger::diff_mime_type)}});
     }
     Json result = {{"resources", std::move(resources)}};
     if (end < files.size()) result["nextCursor"] = std::to_string(end);
@@ -50,7 +53,8 @@ std::optional<Json> resources_list_result(const std::vector<ledger::SessionChang
     return result;
 }
 
-std::optional<ResourceTarget> resource_target(const std::string& uri, const std::vector<ledger::SessionChanges::File>& files) {
+std::optional<ResourceTarget> resource_target(const std::string& uri,
+                                              const std::vector<ledger::SessionChanges::File>& files) {
     if (uri == ledger::session_patch_uri) return ResourceTarget{true, {}};
     if (uri.rfind(ledger::session_file_uri_prefix, 0) != 0) return std::nullopt;
     for (const auto& file : files)
@@ -71,7 +75,9 @@ Json resources_read_result(const std::string& uri, const ResourceTarget& target,
                 text = diff.note.empty() ? diff.diff : "# " + diff.note + "\n";
             }
     }
-    Json result = {{"contents", Json::array({{{"uri", uri}, {"mimeType", std::string(ledger::diff_mime_type)}, {"text", std::move(text)}}})}};
+    Json result = {
+        {"contents",
+         Json::array({{{"uri", uri}, {"mimeType", std::string(ledger::diff_mime_type)}, {"text", std::move(text)}}})}};
     if (era == protocol::Era::modern) modern_fields(result);
     return result;
 }

@@ -31,7 +31,8 @@ struct ResourceTarget {
     bool whole_patch = false;
     std::string real_path;
 };
-std::optional<ResourceTarget> resource_target(const std::string& uri, const std::vector<ledger::SessionChanges::File>& files);
+std::optional<ResourceTarget> resource_target(const std::string& uri,
+                                              const std::vector<ledger::SessionChanges::File>& files);
 
 // resources/read's result for `uri` (a resource of resource_target), reading the files now.
 Json resources_read_result(const std::string& uri, const ResourceTarget& target,

@@ -20,9 +20,9 @@ RpcPeer::RpcPeer(asio::io_context& io, Transport& transport, std::size_t max_mes
         // finished() waits for both; waking it before input has ended would only put it to sleep again.
         if (active == 0 && idle->input_ended) idle->signal.notify();
     };
-    endpoint_ = protocol::Endpoint::make(protocol::mcp_dialect, protocol::Endpoint::Limits{max_reply_bytes},
-                                         [&transport](std::string message) { transport.send(std::move(message)); },
-                                         std::move(on));
+    endpoint_ = protocol::Endpoint::make(
+        protocol::mcp_dialect, protocol::Endpoint::Limits{max_reply_bytes},
+        [&transport](std::string message) { transport.send(std::move(message)); }, std::move(on));
 }
 
 void RpcPeer::send(const Json& message) { endpoint_->send(message); }
@@ -43,9 +43,8 @@ void RpcPeer::end_of_input() {
 
 void RpcPeer::on_oversized(std::size_t bytes) {
     send(protocol::make_error(std::nullopt, protocol::invalid_request,
-                              "Invalid Request: message of " + std::to_string(bytes) +
-                                  " bytes is over the limit of " + std::to_string(max_message_size_) +
-                                  " bytes (--max-message-size); it was skipped"));
+                              "Invalid Request: message of " + std::to_string(bytes) + " bytes is over the limit of " +
+                                  std::to_string(max_message_size_) + " bytes (--max-message-size); it was skipped"));
 }
 
 asio::awaitable<RpcPeer::Answer> RpcPeer::ask(std::string method, Json params,
@@ -109,12 +108,8 @@ asio::awaitable<RpcPeer::Answer> RpcPeer::ask(std::string method, Json params,
                 answer.malformed = std::move(outcome.malformed);
             }
             break;
-        case protocol::Endpoint::Outcome::End::timed_out:
-            answer.timed_out = true;
-            break;
-        case protocol::Endpoint::Outcome::End::withdrawn:
-            answer.cancelled = true;
-            break;
+        case protocol::Endpoint::Outcome::End::timed_out: answer.timed_out = true; break;
+        case protocol::Endpoint::Outcome::End::withdrawn: answer.cancelled = true; break;
     }
     co_return answer;
 }

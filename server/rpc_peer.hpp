@@ -60,7 +60,7 @@ public:
         std::optional<Json> response;  // the whole response message (result or error)
         bool cancelled = false;        // the call it served was cancelled
         bool timed_out = false;
-        bool refused = false;          // too many requests outstanding
+        bool refused = false;  // too many requests outstanding
         // The answer came but cannot be trusted (a key repeated in one object): why, for the
         // message; `response` is then an empty object.
         std::string malformed;

@@ -26,7 +26,8 @@ Json server_capabilities(protocol::Era era) {
 
 std::string instructions(const Config& config) {
     std::string text =
-        "File tools with exact, byte-preserving edits. Read a file before changing it; every change returns a unified diff.";
+        "File tools with exact, byte-preserving edits. Read a file before changing it; every change returns a unified "
+        "diff.";
     if (!config.misconfiguration.empty()) text = config.misconfiguration + "\n\n" + text;
     if (config.warnings.empty()) return text;
     text += "\n\nConfiguration problem: ";
@@ -37,13 +38,14 @@ std::string instructions(const Config& config) {
 Json discover_result(const Config& config) {
     Json versions = Json::array({std::string(protocol::modern_version)});
     for (auto v : protocol::legacy_versions) versions.push_back(std::string(v));
-    return {{"resultType", "complete"},
-            {"supportedVersions", versions},
-            {"capabilities", server_capabilities(protocol::Era::modern)},
-            {"instructions", instructions(config)},
-            {"ttlMs", 3600000},
-            {"cacheScope", "public"},
-            {"_meta", {{std::string(protocol::meta_server_info), {{"name", "mcp-edit"}, {"version", MCP_EDIT_VERSION}}}}}};
+    return {
+        {"resultType", "complete"},
+        {"supportedVersions", versions},
+        {"capabilities", server_capabilities(protocol::Era::modern)},
+        {"instructions", instructions(config)},
+        {"ttlMs", 3600000},
+        {"cacheScope", "public"},
+        {"_meta", {{std::string(protocol::meta_server_info), {{"name", "mcp-edit"}, {"version", MCP_EDIT_VERSION}}}}}};
 }
 
 Json tools_list_result(const Config& config, const tools::Registry& registry, const RequestEnvelope& envelope) {
@@ -53,14 +55,19 @@ Json tools_list_result(const Config& config, const tools::Registry& registry, co
     if (config.approval == ApprovalPolicy::automatic) {
         approval_note = " Changes are written without asking the user (server policy --approval auto).";
     } else if (view) {
-        approval_note = " Every change is shown to the user as a diff in the review view and written only when they "
-                        "apply it there: the result says it awaits their review, and their decision reaches you later.";
+        approval_note =
+            " Every change is shown to the user as a diff in the review view and written only when they "
+            "apply it there: the result says it awaits their review, and their decision reaches you later.";
     } else if (client_can_elicit(envelope.capabilities)) {
         approval_note = " Every change is shown to the user as a diff and written only if they approve it.";
     } else if (config.approval == ApprovalPolicy::require) {
-        approval_note = " This server requires the user's approval, which this client cannot show: changes will be refused; use dry_run to propose them.";
+        approval_note =
+            " This server requires the user's approval, which this client cannot show: changes will be refused; use "
+            "dry_run to propose them.";
     } else {
-        approval_note = " This client cannot show approval forms, so changes are written at once (server policy --approval ask); the result carries the diff.";
+        approval_note =
+            " This client cannot show approval forms, so changes are written at once (server policy --approval ask); "
+            "the result carries the diff.";
     }
     // The review view's tools: every change (and `changes`, the session's patch) names the view, for
     // every client; `review`, the view's decision, is for the view alone, and listed only to a

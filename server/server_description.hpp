@@ -18,6 +18,7 @@ std::string instructions(const Config& config);
 // server/discover's answer (any era).
 nlohmann::json discover_result(const Config& config);
 // tools/list's answer to the request `envelope` (its era, and the client's capabilities).
-nlohmann::json tools_list_result(const Config& config, const tools::Registry& registry, const RequestEnvelope& envelope);
+nlohmann::json tools_list_result(const Config& config, const tools::Registry& registry,
+                                 const RequestEnvelope& envelope);
 
 }  // namespace server

@@ -74,8 +74,10 @@ std::optional<std::string> initialize_problem(const Json& params) {
 
 const Session::MethodTable& Session::legacy_methods() {
     static const MethodTable table = {
-        {"initialize", &Session::initialize},   {"ping", &Session::ping},
-        {"tools/list", &Session::list_tools},   {"tools/call", &Session::call_tool},
+        {"initialize", &Session::initialize},
+        {"ping", &Session::ping},
+        {"tools/list", &Session::list_tools},
+        {"tools/call", &Session::call_tool},
         {"logging/setLevel", &Session::set_log_level},
         {"resources/list", &Session::list_resources},
         {"resources/templates/list", &Session::list_resource_templates},
@@ -121,9 +123,10 @@ Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Con
       registry_(registry),
       peer_(std::make_shared<RpcPeer>(
           io, transport, config.max_message_size,
-          RpcPeer::Handlers{[this](protocol::Request request, Reply reply) { handle_request(std::move(request), std::move(reply)); },
-                            [this](const protocol::Notification& note) { handle_notification(note); },
-                            [this] { return era_ == protocol::Era::legacy && protocol::allows_batches(version_); }})),
+          RpcPeer::Handlers{
+              [this](protocol::Request request, Reply reply) { handle_request(std::move(request), std::move(reply)); },
+              [this](const protocol::Notification& note) { handle_notification(note); },
+              [this] { return era_ == protocol::Era::legacy && protocol::allows_batches(version_); }})),
       workbench_(io.get_executor(), blocking_, registry, workspace, workbench_settings(config)),
       approvals_(config, *peer_),
       roots_(io, *peer_, workspace, config) {
@@ -137,9 +140,15 @@ Session::Session(asio::io_context& io, asio::any_io_executor blocking, const Con
 
 Transport::Receiver Session::receiver() {
     std::weak_ptr<Session> weak = weak_from_this();
-    return {[weak](std::string line) { if (auto self = weak.lock()) self->on_line(std::move(line)); },
-            [weak](std::size_t bytes) { if (auto self = weak.lock()) self->on_oversized(bytes); },
-            [weak] { if (auto self = weak.lock()) self->on_eof(); }};
+    return {[weak](std::string line) {
+                if (auto self = weak.lock()) self->on_line(std::move(line));
+            },
+            [weak](std::size_t bytes) {
+                if (auto self = weak.lock()) self->on_oversized(bytes);
+            },
+            [weak] {
+                if (auto self = weak.lock()) self->on_eof();
+            }};
 }
 
 void Session::shut_down() {
@@ -238,8 +247,8 @@ void Session::initialize(protocol::Request& request, const RequestEnvelope&, Rep
         return;
     }
     if (const auto problem = initialize_problem(request.params)) {
-        reply.error(protocol::invalid_params,
-                    "Invalid params: " + *problem + "; this connection is still not initialized, send initialize again");
+        reply.error(protocol::invalid_params, "Invalid params: " + *problem +
+                                                  "; this connection is still not initialized, send initialize again");
         return;
     }
     era_ = protocol::Era::legacy;
@@ -248,7 +257,9 @@ void Session::initialize(protocol::Request& request, const RequestEnvelope&, Rep
 
 void Session::ping(protocol::Request&, const RequestEnvelope&, Reply& reply) { reply.result(Json::object()); }
 
-void Session::discover(protocol::Request&, const RequestEnvelope&, Reply& reply) { reply.result(discover_result(config_)); }
+void Session::discover(protocol::Request&, const RequestEnvelope&, Reply& reply) {
+    reply.result(discover_result(config_));
+}
 
 void Session::list_tools(protocol::Request&, const RequestEnvelope& envelope, Reply& reply) {
     reply.result(tools_list_result(config_, registry_, envelope));
@@ -268,12 +279,13 @@ void Session::set_log_level(protocol::Request& request, const RequestEnvelope&, 
 }
 
 void Session::call_tool(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply) {
-    asio::co_spawn(io_, run_tool_call(shared_from_this(), std::move(request), envelope, std::move(reply)), asio::detached);
+    asio::co_spawn(io_, run_tool_call(shared_from_this(), std::move(request), envelope, std::move(reply)),
+                   asio::detached);
 }
 
 // `keep_alive` holds the session (and what the gate and roots refer to) until the call ends.
-asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Session> keep_alive, protocol::Request request,
-                                             RequestEnvelope envelope, Reply reply) {
+asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Session> keep_alive,
+                                             protocol::Request request, RequestEnvelope envelope, Reply reply) {
     auto resolved = resolve_tool_call(registry_, request.params);
     if (!resolved) {
         reply.error(protocol::invalid_params, resolved.error());
@@ -320,7 +332,8 @@ asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Se
         }
         if (!outcome.is_error && outcome.meta.is_null() && outcome.structured.is_object() &&
             client_renders_view(envelope.capabilities)) {
-            if (kind == tools::ToolKind::session_patch) outcome.meta = {{tools::review_meta_key, session_patch_view(outcome.structured)}};
+            if (kind == tools::ToolKind::session_patch)
+                outcome.meta = {{tools::review_meta_key, session_patch_view(outcome.structured)}};
             else if (outcome.structured.value("dry_run", false))
                 outcome.meta = {{tools::review_meta_key, dry_run_view(call.name, outcome.structured)}};
         }
@@ -394,7 +407,8 @@ asio::awaitable<tools::ToolResult> Session::decide_review(const Json& args, cons
         return result;
     };
     if (asked.decision == "reject") {
-        std::string said = "In the review view the user rejected " + review.title + " (" + review.id + "); nothing was written.";
+        std::string said =
+            "In the review view the user rejected " + review.title + " (" + review.id + "); nothing was written.";
         if (!asked.feedback.empty()) said += " Their feedback: " + asked.feedback;
         approvals_.note_review(said);
         co_return decided("rejected", said);
@@ -407,7 +421,8 @@ asio::awaitable<tools::ToolResult> Session::decide_review(const Json& args, cons
     ApprovalAnswer answer;
     answer.kind = asked.decision == "apply_session" ? ApprovalAnswer::Kind::apply_session : ApprovalAnswer::Kind::apply;
     answer.feedback = asked.feedback;
-    tools::CallScope scope = call_scope(envelope, rpc_call, review.workspace, &review, std::move(answer));  // named: see run_tool_call
+    tools::CallScope scope =
+        call_scope(envelope, rpc_call, review.workspace, &review, std::move(answer));  // named: see run_tool_call
     tools::ToolResult outcome = co_await workbench_.run(*prepared, std::move(scope));
     if (outcome.is_error) {
         approvals_.note_review("In the review view the user applied " + review.title + " (" + review.id +
@@ -430,8 +445,8 @@ asio::awaitable<tools::ToolResult> Session::decide_review(const Json& args, cons
 tools::ProgressReport Session::progress_reporter(const RequestEnvelope& envelope) {
     if (!envelope.progress_token) return nullptr;
     std::weak_ptr<Session> weak = weak_from_this();
-    return [this, weak, token = *envelope.progress_token, last = std::make_shared<double>(-1)](double progress, double total,
-                                                                                               std::string text) {
+    return [this, weak, token = *envelope.progress_token, last = std::make_shared<double>(-1)](
+               double progress, double total, std::string text) {
         asio::post(io_, [weak, token, last, progress, total, text = std::move(text)] {
             auto self = weak.lock();
             if (!self || progress <= *last) return;
@@ -454,8 +469,9 @@ Json Session::initialize_result(const Json& params) {
     client_info_ = info ? *info : Json::object();
     Json server_info = {{"name", "mcp-edit"}, {"version", MCP_EDIT_VERSION}};
     if (protocol::has_structured_output(version_)) server_info["title"] = "mcp-edit: safe file editing";
-    base::log::info("initialize: client {} {} asked {}, speaking {}", protocol::string_member(client_info_, "name").value_or("?"),
-                 protocol::string_member(client_info_, "version").value_or("?"), requested, version_);
+    base::log::info("initialize: client {} {} asked {}, speaking {}",
+                    protocol::string_member(client_info_, "name").value_or("?"),
+                    protocol::string_member(client_info_, "version").value_or("?"), requested, version_);
     return {{"protocolVersion", version_},
             {"capabilities", server_capabilities(protocol::Era::legacy)},
             {"serverInfo", server_info},

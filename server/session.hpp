@@ -107,8 +107,8 @@ private:
                                                      std::shared_ptr<RpcPeer::Call> rpc_call);
     // The gate of a call in `scope`, for the approvals (`confirming`: an Apply from the view).
     tools::CallScope call_scope(const RequestEnvelope& envelope, const std::shared_ptr<RpcPeer::Call>& rpc_call,
-                                std::shared_ptr<const os::Workspace> workspace, const PendingReview* confirming = nullptr,
-                                ApprovalAnswer answer = {});
+                                std::shared_ptr<const os::Workspace> workspace,
+                                const PendingReview* confirming = nullptr, ApprovalAnswer answer = {});
 
     Json initialize_result(const Json& params);
 
@@ -119,15 +119,15 @@ private:
     Transport& transport_;
     const tools::Registry& registry_;
     std::shared_ptr<RpcPeer> peer_;
-    tools::Workbench workbench_;  // the ledger, checks, ignore rules and limits every tool call uses
+    tools::Workbench workbench_;                     // the ledger, checks, ignore rules and limits every tool call uses
     std::unordered_set<std::string> subscriptions_;  // legacy resources/subscribe: URIs
     bool resources_seen_ = false;  // the client listed, read or subscribed to resources: list_changed is for it
     Approvals approvals_;
     ClientRoots roots_;
 
     protocol::Era era_ = protocol::Era::undecided;
-    std::string version_;            // negotiated (legacy) or per-request (modern)
-    bool initialized_ = false;       // legacy: notifications/initialized received
+    std::string version_;       // negotiated (legacy) or per-request (modern)
+    bool initialized_ = false;  // legacy: notifications/initialized received
     Json client_capabilities_ = Json::object();
     Json client_info_ = Json::object();
     std::optional<base::log::Level> client_log_level_;

@@ -27,7 +27,8 @@ using Shows = tools::ResultView::Shows;
 constexpr std::array<NamedQuirks, 4> quirks_table = {{
     {"claude-code", false, ClientQuirks{.result_view = {Shows::structured_only, true}}},
     {"codex-mcp-client", false,
-     ClientQuirks{.form_feedback_field = false, .result_text_budget = 9000, .result_view = {Shows::structured_only, true}}},
+     ClientQuirks{
+         .form_feedback_field = false, .result_text_budget = 9000, .result_view = {Shows::structured_only, true}}},
     {"gemini-cli-mcp-client", false, ClientQuirks{.result_view = {Shows::unknown, true}}},
     {"qwen-cli-mcp-client", true,
      ClientQuirks{.result_text_budget = 10000, .result_view = {Shows::both, true}, .renders_view = false}},

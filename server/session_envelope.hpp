@@ -40,15 +40,15 @@ ClientQuirks quirks_of(std::string_view client_name);
 // params (and its _meta) once, completed with what the connection knows (a legacy client's
 // initialize), and handed to whatever serves the request.
 struct RequestEnvelope {
-    protocol::Era era = protocol::Era::undecided;  // the era the request is served in
-    std::string version;            // the protocol revision (negotiated, or from _meta)
-    std::optional<std::string> requested_modern_version;  // _meta's protocolVersion, as sent
+    protocol::Era era = protocol::Era::undecided;            // the era the request is served in
+    std::string version;                                     // the protocol revision (negotiated, or from _meta)
+    std::optional<std::string> requested_modern_version;     // _meta's protocolVersion, as sent
     nlohmann::json capabilities = nlohmann::json::object();  // the client's
-    std::string client_name;        // clientInfo.name ("" when not given)
-    ClientQuirks quirks;            // of client_name
-    std::optional<nlohmann::json> progress_token;  // _meta.progressToken: a string or an integer
-    std::optional<std::string> request_state;      // 2026-07-28: the echoed requestState
-    std::optional<nlohmann::json> approval_response;  // 2026-07-28: inputResponses.approval
+    std::string client_name;                                 // clientInfo.name ("" when not given)
+    ClientQuirks quirks;                                     // of client_name
+    std::optional<nlohmann::json> progress_token;            // _meta.progressToken: a string or an integer
+    std::optional<std::string> request_state;                // 2026-07-28: the echoed requestState
+    std::optional<nlohmann::json> approval_response;         // 2026-07-28: inputResponses.approval
 
     bool modern() const { return era == protocol::Era::modern; }
 };

@@ -23,7 +23,8 @@ void Session::list_resources(protocol::Request& request, const RequestEnvelope& 
     auto result = resources_list_result(workbench_.changed_files(), workspace_,
                                         cursor.is_string() ? cursor.get<std::string>() : "", envelope.era);
     if (!result) {
-        reply.error(protocol::invalid_params, "Invalid params: unknown cursor; call resources/list without one to start over");
+        reply.error(protocol::invalid_params,
+                    "Invalid params: unknown cursor; call resources/list without one to start over");
         return;
     }
     resources_seen_ = true;
@@ -45,7 +46,8 @@ void Session::list_prompts(protocol::Request&, const RequestEnvelope& envelope, 
 void Session::read_resource(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply) {
     const Json uri = request.params.value("uri", Json());
     if (!uri.is_string()) {
-        reply.error(protocol::invalid_params, "Invalid params: uri (a string) is required; resources/list names the resources");
+        reply.error(protocol::invalid_params,
+                    "Invalid params: uri (a string) is required; resources/list names the resources");
         return;
     }
     if (uri.get<std::string>() == review_view_uri) {  // the review view (MCP Apps): the page itself
@@ -68,13 +70,14 @@ void Session::read_resource(protocol::Request& request, const RequestEnvelope& e
         return;
     }
     resources_seen_ = true;
-    asio::co_spawn(io_, read_resource_now(shared_from_this(), uri.get<std::string>(), std::move(*target), std::move(reply),
-                                          envelope),
-                   asio::detached);
+    asio::co_spawn(
+        io_,
+        read_resource_now(shared_from_this(), uri.get<std::string>(), std::move(*target), std::move(reply), envelope),
+        asio::detached);
 }
 
-asio::awaitable<void> Session::read_resource_now(std::shared_ptr<Session>, std::string uri, ResourceTarget target, Reply reply,
-                                                 RequestEnvelope envelope) {
+asio::awaitable<void> Session::read_resource_now(std::shared_ptr<Session>, std::string uri, ResourceTarget target,
+                                                 Reply reply, RequestEnvelope envelope) {
     // A change whose bookkeeping (its base) is still running is seen whole.
     // (Named first: GCC mishandles a ?: temporary inside a co_await expression.)
     std::string settle = target.whole_patch ? std::string() : target.real_path;

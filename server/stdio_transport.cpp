@@ -40,7 +40,9 @@ int duplicate(int fd) {
     if (copy >= 0) ::_setmode(copy, _O_BINARY);
     return copy;
 }
-long read_some(int fd, char* data, std::size_t n) { return ::_read(fd, data, static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30))); }
+long read_some(int fd, char* data, std::size_t n) {
+    return ::_read(fd, data, static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)));
+}
 long write_some(int fd, const char* data, std::size_t n) {
     return ::_write(fd, data, static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)));
 }
@@ -118,8 +120,10 @@ bool StdioTransport::take(protocol::FrameReader::Event event) {
     // The receiver answers what it cannot serve; should it throw all the same, the line is
     // lost but reading goes on (a reader that stopped would never see EOF).
     try {
-        if (event.kind == protocol::FrameReader::Event::Kind::oversized) receiver_.on_oversized(event.bytes);
-        else if (event.kind == protocol::FrameReader::Event::Kind::frame) receiver_.on_line(std::move(event.body));
+        if (event.kind == protocol::FrameReader::Event::Kind::oversized)
+            receiver_.on_oversized(event.bytes);
+        else if (event.kind == protocol::FrameReader::Event::Kind::frame)
+            receiver_.on_line(std::move(event.body));
     } catch (const std::exception& e) {
         base::log::error("stdin: a line could not be handled: {}", e.what());
     }
@@ -127,11 +131,14 @@ bool StdioTransport::take(protocol::FrameReader::Event event) {
 }
 
 void StdioTransport::feed(const char* data, std::size_t n) {
-    if (reading_) lines_.feed(std::string_view(data, n), [this](protocol::FrameReader::Event e) { return take(std::move(e)); });
+    if (reading_)
+        lines_.feed(std::string_view(data, n), [this](protocol::FrameReader::Event e) { return take(std::move(e)); });
 }
 
 void StdioTransport::finish_input() {
-    if (reading_) lines_.finish([this](protocol::FrameReader::Event e) { return take(std::move(e)); });  // a last line without its newline
+    if (reading_)
+        lines_.finish(
+            [this](protocol::FrameReader::Event e) { return take(std::move(e)); });  // a last line without its newline
     if (!eof_sent_) {
         eof_sent_ = true;
         receiver_.on_eof();
@@ -234,7 +241,7 @@ asio::awaitable<void> StdioTransport::write_loop() {
             ok = !ec;
         } else
 #endif
-        if (out_fd_ >= 0) {
+            if (out_fd_ >= 0) {
             ok = write_blocking(batch);
         } else {
             ok = false;

@@ -27,7 +27,6 @@ namespace server {
 
 class StdioTransport final : public Transport {
 public:
-
     // Takes duplicates of `in_fd` and `out_fd`. Lines longer than `max_line` are skipped.
     StdioTransport(asio::io_context& io, int in_fd, int out_fd, std::size_t max_line);
     ~StdioTransport() override;
@@ -54,7 +53,7 @@ private:
     void read_thread_loop();
     void feed(const char* data, std::size_t n);
     bool take(protocol::FrameReader::Event event);  // one line (or a skipped one) to the receiver
-    void finish_input();                             // the last line without its newline, then EOF
+    void finish_input();                            // the last line without its newline, then EOF
     asio::awaitable<void> write_loop();
     bool write_blocking(const std::string& data);
 

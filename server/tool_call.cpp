@@ -21,7 +21,8 @@ base::Result<ToolCall, std::string> resolve_tool_call(const tools::Registry& reg
         args_object = a->is_object();
         if (args_object) args = std::move(*a);  // nothing reads params["arguments"] after this
     }
-    auto call = tools::prepare_call(registry, name_it->get<std::string>(), args_object ? std::move(args) : Json::object());
+    auto call =
+        tools::prepare_call(registry, name_it->get<std::string>(), args_object ? std::move(args) : Json::object());
     if (!call) return base::fail(std::move(call).error());  // an unknown tool is named before its arguments
     if (!args_object) return base::fail(std::string("Invalid params: \"arguments\" must be an object"));
     return call;
@@ -87,7 +88,8 @@ OversizedFacts oversized_facts(const ToolCall& call, const tools::ToolResult& ou
 }
 
 Json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_t limit, protocol::Era era) {
-    const std::string size = base::mebibytes(bytes) + " of JSON, over the " + base::mebibytes(limit) + " one message may carry";
+    const std::string size =
+        base::mebibytes(bytes) + " of JSON, over the " + base::mebibytes(limit) + " one message may carry";
     std::string text;
     if (facts.kind == tools::ToolKind::read_lines) {
         // Lines vary: aim at three quarters of what would fit on average.
@@ -95,8 +97,8 @@ Json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_
                                                    static_cast<double>(bytes) * 0.75);
         text = "This read's reply would be " + size +
                " (characters JSON must escape, such as control characters, take up to six bytes each). Nothing is "
-               "wrong with the file: read fewer lines at a time, e.g. offset: " + std::to_string(facts.offset) +
-               ", limit: " + std::to_string(std::max<std::int64_t>(1, fit)) + ".";
+               "wrong with the file: read fewer lines at a time, e.g. offset: " +
+               std::to_string(facts.offset) + ", limit: " + std::to_string(std::max<std::int64_t>(1, fit)) + ".";
     } else if (facts.kind == tools::ToolKind::session_patch) {
         text = "The result of changes would be " + size +
                ". Ask for one file at a time with file_path, or read the resource mcp-edit://session/patch.";
@@ -105,8 +107,10 @@ Json oversized_result(const OversizedFacts& facts, std::size_t bytes, std::size_
                "; nothing was changed. Narrow the call: a folder further down, a narrower pattern or glob, or fewer "
                "results (max_results).";
     } else if (facts.written) {
-        text = "The " + facts.tool + " was applied and written to disk: do not repeat it. Only its result could not be "
-               "sent: it would be " + size + ". To see the file now, read it in parts with offset/limit.";
+        text = "The " + facts.tool +
+               " was applied and written to disk: do not repeat it. Only its result could not be "
+               "sent: it would be " +
+               size + ". To see the file now, read it in parts with offset/limit.";
     } else {
         text = "The result of this " + facts.tool + " would be " + size +
                "; nothing was written. Narrow the call: change fewer lines or files at once (split a multiedit's "

@@ -110,7 +110,8 @@ std::size_t find_bytes(std::string_view hay, std::string_view needle, std::size_
     while (i + m - 1 + kVectorBytes <= hay.size()) {
         const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i + p));
         const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + i + q));
-        auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, at_p), _mm_cmpeq_epi8(b, at_q))));
+        auto mask =
+            static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, at_p), _mm_cmpeq_epi8(b, at_q))));
         while (mask) {
             const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
             // The first eight bytes reject most remaining places before the full compare.

@@ -29,7 +29,9 @@ std::string_view trim(std::string_view s) {
 }
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) { return s.size() >= p.size() && s.substr(s.size() - p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view p) {
+    return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
 
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
@@ -62,34 +64,36 @@ struct CommentSyntax {
 };
 // Longest openers first, so that "{/*" is not read as "{" and "///" not as "//".
 constexpr std::array<CommentSyntax, 16> comment_syntaxes{{
-    {"{/*", "*/}"},  // JSX
-    {"<!--", "-->"},  // HTML, XML, Markdown
+    {"{/*", "*/}"},        // JSX
+    {"<!--", "-->"},       // HTML, XML, Markdown
     {"\"\"\"", "\"\"\""},  // Python docstring
     {"'''", "'''"},
-    {"/*", "*/"},    // C family, CSS
-    {"(*", "*)"},    // OCaml, Pascal
-    {"{-", "-}"},    // Haskell
-    {"//", ""},      // C family, JS, Go, Rust
-    {"--", "--"},    // SQL, Lua, Haskell; "-- snip --"
-    {"#", ""},       // shell, Python, Ruby, YAML, TOML
-    {";", ""},       // Lisp, assembly, INI
-    {"%", ""},       // LaTeX, Erlang, MATLAB
-    {"'", ""},       // VB
-    {"::", ""},      // batch
-    {"!", ""},       // Fortran
-    {"rem ", ""},    // batch (any case)
+    {"/*", "*/"},  // C family, CSS
+    {"(*", "*)"},  // OCaml, Pascal
+    {"{-", "-}"},  // Haskell
+    {"//", ""},    // C family, JS, Go, Rust
+    {"--", "--"},  // SQL, Lua, Haskell; "-- snip --"
+    {"#", ""},     // shell, Python, Ruby, YAML, TOML
+    {";", ""},     // Lisp, assembly, INI
+    {"%", ""},     // LaTeX, Erlang, MATLAB
+    {"'", ""},     // VB
+    {"::", ""},    // batch
+    {"!", ""},     // Fortran
+    {"rem ", ""},  // batch (any case)
 }};
 
 // The text of a comment line without its syntax; nullopt when the line is no comment.
 std::optional<std::string_view> comment_text(std::string_view s) {
     for (const auto& syntax : comment_syntaxes) {
-        const bool opens = syntax.open == "rem " ? starts_with_nocase(s, "rem ") || (s.size() == 3 && starts_with_nocase(s, "rem"))
-                                                 : starts_with(s, syntax.open);
+        const bool opens = syntax.open == "rem "
+                               ? starts_with_nocase(s, "rem ") || (s.size() == 3 && starts_with_nocase(s, "rem"))
+                               : starts_with(s, syntax.open);
         if (!opens) continue;
         s.remove_prefix(std::min(s.size(), syntax.open.size()));
         // Repeated line-comment characters ("##", ";;", "///", "%%") and doc-comment marks ("/**", "//!").
         if (syntax.close.empty() && syntax.open.size() <= 2)
-            while (!s.empty() && (s.front() == syntax.open.front() || s.front() == '!' || s.front() == '/')) s.remove_prefix(1);
+            while (!s.empty() && (s.front() == syntax.open.front() || s.front() == '!' || s.front() == '/'))
+                s.remove_prefix(1);
         if (syntax.open == "/*" || syntax.open == "{/*")
             while (!s.empty() && (s.front() == '*' || s.front() == '!')) s.remove_prefix(1);
         s = trim(s);
@@ -102,9 +106,9 @@ std::optional<std::string_view> comment_text(std::string_view s) {
 // Words that say, alone, that code is left out.
 bool strong_word(std::string_view w) {
     static const std::unordered_set<std::string_view> words{
-        "rest",     "remaining", "remainder",   "existing", "unchanged", "unmodified", "untouched", "omitted",
-        "omit",     "omitting",  "truncated",   "snip",     "snipped",   "elided",     "elide",     "previous",
-        "etc",      "brevity",   "abbreviated", "skipped",  "redacted",  "elision",    "ellipsis"};
+        "rest", "remaining", "remainder",   "existing", "unchanged", "unmodified", "untouched", "omitted",
+        "omit", "omitting",  "truncated",   "snip",     "snipped",   "elided",     "elide",     "previous",
+        "etc",  "brevity",   "abbreviated", "skipped",  "redacted",  "elision",    "ellipsis"};
     return words.contains(w);
 }
 
@@ -112,27 +116,29 @@ bool strong_word(std::string_view w) {
 // "unchanged" in "the file is unchanged").
 bool core_word(std::string_view w) {
     static const std::unordered_set<std::string_view> words{
-        "rest",    "remaining", "remainder", "omitted", "omit",     "omitting", "truncated", "snip",    "snipped",
-        "elided",  "elide",     "etc",       "brevity", "abbreviated", "skipped", "redacted", "elision", "ellipsis"};
+        "rest",   "remaining", "remainder", "omitted", "omit",        "omitting", "truncated", "snip",    "snipped",
+        "elided", "elide",     "etc",       "brevity", "abbreviated", "skipped",  "redacted",  "elision", "ellipsis"};
     return words.contains(w);
 }
 
-bool copula(std::string_view w) { return w == "is" || w == "are" || w == "was" || w == "were" || w == "be" || w == "been"; }
+bool copula(std::string_view w) {
+    return w == "is" || w == "are" || w == "was" || w == "were" || w == "be" || w == "been";
+}
 
 // Words an elision says besides those: what is left out and how it stays.
 bool filler_word(std::string_view w) {
     static const std::unordered_set<std::string_view> words{
         // what
-        "code", "file", "files", "script", "module", "modules", "class", "classes", "component", "components", "function",
-        "functions", "method", "methods", "line", "lines", "content", "contents", "implementation", "implementations",
-        "body", "bodies", "logic", "import", "imports", "definition", "definitions", "declaration", "declarations", "field",
-        "fields", "property", "properties", "test", "tests", "case", "cases", "helper", "helpers", "handler", "handlers",
-        "route", "routes", "style", "styles", "config", "configuration", "setting", "settings", "option", "options",
-        "section", "sections", "part", "parts", "block", "blocks", "stuff", "things", "markup", "html", "css", "text",
-        "document", "page", "template", "program", "source", "functionality", "member", "members", "endpoint",
-        "endpoints", "rule", "rules", "statement", "statements", "interface", "interfaces", "struct", "structs",
-        "hooks", "props", "first", "original", "earlier", "old", "other", "others", "more", "same", "identical",
-        "exactly", "similar",
+        "code", "file", "files", "script", "module", "modules", "class", "classes", "component", "components",
+        "function", "functions", "method", "methods", "line", "lines", "content", "contents", "implementation",
+        "implementations", "body", "bodies", "logic", "import", "imports", "definition", "definitions", "declaration",
+        "declarations", "field", "fields", "property", "properties", "test", "tests", "case", "cases", "helper",
+        "helpers", "handler", "handlers", "route", "routes", "style", "styles", "config", "configuration", "setting",
+        "settings", "option", "options", "section", "sections", "part", "parts", "block", "blocks", "stuff", "things",
+        "markup", "html", "css", "text", "document", "page", "template", "program", "source", "functionality", "member",
+        "members", "endpoint", "endpoints", "rule", "rules", "statement", "statements", "interface", "interfaces",
+        "struct", "structs", "hooks", "props", "first", "original", "earlier", "old", "other", "others", "more", "same",
+        "identical", "exactly", "similar",
         // how
         "the", "a", "an", "of", "in", "on", "at", "to", "for", "from", "with", "here", "there", "this", "that", "these",
         "those", "is", "are", "was", "were", "be", "been", "will", "would", "should", "remain", "remains", "remained",
@@ -147,13 +153,15 @@ bool strong_pair(std::string_view a, std::string_view b) {
     if (a == "as" && (b == "before" || b == "is")) return true;
     if (a == "same" && b == "as") return true;
     if (a == "no" && (b == "changes" || b == "change")) return true;
-    if ((a == "remain" || a == "remains" || a == "stay" || a == "stays") && (b == "same" || b == "unchanged")) return true;
+    if ((a == "remain" || a == "remains" || a == "stay" || a == "stays") && (b == "same" || b == "unchanged"))
+        return true;
     if (a == "code" && b == "here") return true;
     if (a == "other") {
         static const std::unordered_set<std::string_view> nouns{
-            "methods", "functions", "code", "fields", "imports", "properties", "helpers", "routes", "handlers", "tests",
-            "cases", "classes", "components", "styles", "sections", "settings", "options", "endpoints", "rules", "members",
-            "functionality", "logic", "stuff", "definitions", "declarations", "lines", "entries", "items"};
+            "methods",  "functions", "code",        "fields",       "imports", "properties", "helpers",
+            "routes",   "handlers",  "tests",       "cases",        "classes", "components", "styles",
+            "sections", "settings",  "options",     "endpoints",    "rules",   "members",    "functionality",
+            "logic",    "stuff",     "definitions", "declarations", "lines",   "entries",    "items"};
         return nouns.contains(b);
     }
     return false;
@@ -185,14 +193,18 @@ void words_of(std::string_view s, Words& out) {
     bool seen_word = false;
     const auto end_word = [&] {
         if (out.used > word_start) {
-            if (out.count == out.list.size()) out.too_many = true;
-            else out.list[out.count++] = std::string_view(out.text.data() + word_start, out.used - word_start);
+            if (out.count == out.list.size())
+                out.too_many = true;
+            else
+                out.list[out.count++] = std::string_view(out.text.data() + word_start, out.used - word_start);
         }
         word_start = out.used;
     };
     const auto add = [&](char c) {
-        if (out.used < out.text.size()) out.text[out.used++] = c;
-        else out.too_many = true;
+        if (out.used < out.text.size())
+            out.text[out.used++] = c;
+        else
+            out.too_many = true;
         seen_word = true;
         out.trailing_ellipsis = false;
     };
@@ -215,7 +227,8 @@ void words_of(std::string_view s, Words& out) {
         }
         if (c >= 0x80) {
             // U+2000..U+206F (dashes, quotes, bullets) separate words; other non-ASCII is a word's.
-            if (c == 0xE2 && i + 1 < s.size() && (static_cast<unsigned char>(s[i + 1]) == 0x80 || static_cast<unsigned char>(s[i + 1]) == 0x81)) {
+            if (c == 0xE2 && i + 1 < s.size() &&
+                (static_cast<unsigned char>(s[i + 1]) == 0x80 || static_cast<unsigned char>(s[i + 1]) == 0x81)) {
                 end_word();
                 i += 3;
                 continue;
@@ -241,10 +254,11 @@ bool says_left_out(const Words& w) {
     const auto words = w.words();
     if (w.too_many) return false;
     if (words.empty()) return w.ellipsis;  // "# ...", "/* ... */", "<!-- … -->"
-    if (w.other_marks) return false;         // "= ", ";", "=>": code or an expression, not an elision
+    if (w.other_marks) return false;       // "= ", ";", "=>": code or an expression, not an elision
     // A sentence that reports a state ("the file is unchanged", "the output is the same as
     // before"), with no ellipsis and no word for leaving out: prose, not an elision.
-    if (!w.ellipsis && std::any_of(words.begin(), words.end(), copula) && std::none_of(words.begin(), words.end(), core_word))
+    if (!w.ellipsis && std::any_of(words.begin(), words.end(), copula) &&
+        std::none_of(words.begin(), words.end(), core_word))
         return false;
     bool strong = false;
     std::size_t unknown = 0;
@@ -271,7 +285,9 @@ bool bare_marker(std::string_view s) {
     if (w.count == 0 && !w.too_many) {
         if (!w.ellipsis) return false;
         for (const char c : s)
-            if (std::string_view(".[](){}<> ").find(c) == std::string_view::npos && static_cast<unsigned char>(c) < 0x80) return false;
+            if (std::string_view(".[](){}<> ").find(c) == std::string_view::npos &&
+                static_cast<unsigned char>(c) < 0x80)
+                return false;
         return true;
     }
     const bool bracketed = (starts_with(s, "[") && ends_with(s, "]")) || (starts_with(s, "<") && ends_with(s, ">")) ||
@@ -308,15 +324,16 @@ bool suffix_is(std::string_view suffix, std::string_view want) {
 // ellipsis, and holds an ellipsis or a word (a stem) that says something is left out.
 bool may_be_marker(std::string_view s) {
     static constexpr std::string_view openers = "#/-;%':!\"[<({.Rr*";
-    if (openers.find(s.front()) == std::string_view::npos && static_cast<unsigned char>(s.front()) != 0xE2) return false;
+    if (openers.find(s.front()) == std::string_view::npos && static_cast<unsigned char>(s.front()) != 0xE2)
+        return false;
     if (s.find("...") != std::string_view::npos || s.find(unicode_ellipsis) != std::string_view::npos ||
         s.find(". . .") != std::string_view::npos)
         return true;
     // At the start of each word, the stems of the words that say it (strong_word, strong_pair).
     static constexpr std::array<std::string_view, 22> stems{
-        "rest",    "remain", "existing", "unchanged", "unmodified", "untouched", "omit",  "truncat",
-        "snip",    "elide",  "elision",  "previous",  "etc",        "brevity",   "abbreviat", "skipped",
-        "redact",  "before", "same",     "change",    "here",       "other"};
+        "rest",   "remain", "existing", "unchanged", "unmodified", "untouched", "omit",      "truncat",
+        "snip",   "elide",  "elision",  "previous",  "etc",        "brevity",   "abbreviat", "skipped",
+        "redact", "before", "same",     "change",    "here",       "other"};
     const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
     for (std::size_t i = 0; i < s.size(); ++i) {
         if (!letter(s[i]) || (i > 0 && (letter(s[i - 1]) || (s[i - 1] >= '0' && s[i - 1] <= '9')))) continue;
@@ -341,9 +358,11 @@ bool is_elision_marker(std::string_view line) {
         // space, an ellipsis or a bracket, or is nothing but the comment.
         Words words;
         words_of(*comment, words);
-        return says_left_out(words) && (comment->empty() || !(
-            (s.front() == '#' && s.size() > 1 && (s[1] == '!' || s[1] == '[' || std::isalpha(static_cast<unsigned char>(s[1])))) ||
-            (starts_with(s, "--") && s.size() > 2 && std::isalpha(static_cast<unsigned char>(s[2])))));
+        return says_left_out(words) &&
+               (comment->empty() ||
+                !((s.front() == '#' && s.size() > 1 &&
+                   (s[1] == '!' || s[1] == '[' || std::isalpha(static_cast<unsigned char>(s[1])))) ||
+                  (starts_with(s, "--") && s.size() > 2 && std::isalpha(static_cast<unsigned char>(s[2])))));
     }
     return bare_marker(s);
 }
@@ -375,7 +394,8 @@ std::vector<std::size_t> elision_marker_lines(std::string_view text, std::string
             bool real = false;
             if (is_bare_ellipsis(trimmed)) {
                 real = stub || (yaml && starts_with(line, trimmed)) || ends_with(previous, ":") ||
-                       starts_with(previous, ">>>") || (starts_with(previous, "...") && previous.size() > 3 && previous[3] == ' ');
+                       starts_with(previous, ">>>") ||
+                       (starts_with(previous, "...") && previous.size() > 3 && previous[3] == ' ');
             }
             if (!real) out.push_back(i);
         }
@@ -405,7 +425,8 @@ std::optional<Elision> find_elision(std::string_view old_text, std::string_view 
         Elision e;
         e.marker_line = marker + 1;
         e.marker = std::string(trim(new_lines[marker]));
-        for (std::size_t k = 0; k < dropped.size() && k < 3; ++k) e.dropped_text.push_back(base::cut_utf8(trim(old_lines[dropped[k]]), 60));
+        for (std::size_t k = 0; k < dropped.size() && k < 3; ++k)
+            e.dropped_text.push_back(base::cut_utf8(trim(old_lines[dropped[k]]), 60));
         for (auto& d : dropped) ++d;
         e.dropped = std::move(dropped);
         return e;

@@ -30,9 +30,9 @@ std::vector<std::size_t> elision_marker_lines(std::string_view text, std::string
 
 // A change that puts a marker where real lines were.
 struct Elision {
-    std::size_t marker_line = 0;       // 1-based, in the new text
-    std::string marker;                // the marker line, trimmed
-    std::vector<std::size_t> dropped;  // 1-based lines of the old text the change drops (non-blank ones)
+    std::size_t marker_line = 0;            // 1-based, in the new text
+    std::string marker;                     // the marker line, trimmed
+    std::vector<std::size_t> dropped;       // 1-based lines of the old text the change drops (non-blank ones)
     std::vector<std::string> dropped_text;  // the first few of them, trimmed and cut
 };
 

@@ -31,15 +31,18 @@ std::string elision_refusal(const Elision& e, std::string_view display_path, std
     std::string shown;
     for (const auto& line : e.dropped_text) shown += (shown.empty() ? "" : ", ") + ("`" + line + "`");
     if (n > e.dropped_text.size()) shown += ", ...";
-    std::string out = "Refused: line " + std::to_string(e.marker_line) + " of the new text of " + std::string(display_path) +
-                      ", `" + e.marker + "`, is an elision marker (it stands for code left out), and this " + std::string(tool) +
-                      " would drop " + std::to_string(n) + " line" + (n == 1 ? "" : "s") + " of the file that the new text does not keep: line" +
-                      (n == 1 ? " " : "s ") + line_ranges(e.dropped) + " (" + shown + "). Nothing was written. ";
+    std::string out = "Refused: line " + std::to_string(e.marker_line) + " of the new text of " +
+                      std::string(display_path) + ", `" + e.marker +
+                      "`, is an elision marker (it stands for code left out), and this " + std::string(tool) +
+                      " would drop " + std::to_string(n) + " line" + (n == 1 ? "" : "s") +
+                      " of the file that the new text does not keep: line" + (n == 1 ? " " : "s ") +
+                      line_ranges(e.dropped) + " (" + shown + "). Nothing was written. ";
     out += tool == "write" ? "Send the whole content with nothing left out"
                            : "Send the new text with nothing left out (the whole content, with write)";
-    out += ", or use edit to replace only the part that changes (old_string: the lines that change, new_string: their "
-           "new text), leaving the rest of the file as it is. A marker line already in the file, or one that replaces no "
-           "lines, is accepted.";
+    out +=
+        ", or use edit to replace only the part that changes (old_string: the lines that change, new_string: their "
+        "new text), leaving the rest of the file as it is. A marker line already in the file, or one that replaces no "
+        "lines, is accepted.";
     return out;
 }
 

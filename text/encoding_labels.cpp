@@ -56,17 +56,42 @@ struct Alias {
     std::string_view name;
 };
 constexpr std::array<Alias, 36> aliases{{
-    {"utf8", "utf-8"}, {"utf8bom", "utf-8"}, {"utf8sig", "utf-8"},
-    {"latin1", "iso-8859-1"}, {"l1", "iso-8859-1"}, {"iso88591", "iso-8859-1"},
-    {"latin2", "iso-8859-2"}, {"latin9", "iso-8859-15"}, {"cyrillic", "iso-8859-5"},
-    {"greek", "iso-8859-7"}, {"hebrew", "iso-8859-8"}, {"latin5", "iso-8859-9"},
-    {"cp1250", "windows-1250"}, {"cp1251", "windows-1251"}, {"cp1252", "windows-1252"},
-    {"cp1253", "windows-1253"}, {"cp1254", "windows-1254"}, {"cp1255", "windows-1255"},
-    {"cp1256", "windows-1256"}, {"cp1257", "windows-1257"}, {"cp1258", "windows-1258"},
-    {"cp874", "windows-874"}, {"cp936", "gbk"}, {"gb2312", "gbk"}, {"euccn", "gbk"},
-    {"cp950", "big5"}, {"sjis", "shift_jis"}, {"cp932", "shift_jis"}, {"windows31j", "shift_jis"},
-    {"mskanji", "shift_jis"}, {"xsjis", "shift_jis"}, {"ujis", "euc-jp"}, {"cp949", "euc-kr"},
-    {"ascii", "us-ascii"}, {"usascii", "us-ascii"}, {"ansix3.41968", "us-ascii"},
+    {"utf8", "utf-8"},
+    {"utf8bom", "utf-8"},
+    {"utf8sig", "utf-8"},
+    {"latin1", "iso-8859-1"},
+    {"l1", "iso-8859-1"},
+    {"iso88591", "iso-8859-1"},
+    {"latin2", "iso-8859-2"},
+    {"latin9", "iso-8859-15"},
+    {"cyrillic", "iso-8859-5"},
+    {"greek", "iso-8859-7"},
+    {"hebrew", "iso-8859-8"},
+    {"latin5", "iso-8859-9"},
+    {"cp1250", "windows-1250"},
+    {"cp1251", "windows-1251"},
+    {"cp1252", "windows-1252"},
+    {"cp1253", "windows-1253"},
+    {"cp1254", "windows-1254"},
+    {"cp1255", "windows-1255"},
+    {"cp1256", "windows-1256"},
+    {"cp1257", "windows-1257"},
+    {"cp1258", "windows-1258"},
+    {"cp874", "windows-874"},
+    {"cp936", "gbk"},
+    {"gb2312", "gbk"},
+    {"euccn", "gbk"},
+    {"cp950", "big5"},
+    {"sjis", "shift_jis"},
+    {"cp932", "shift_jis"},
+    {"windows31j", "shift_jis"},
+    {"mskanji", "shift_jis"},
+    {"xsjis", "shift_jis"},
+    {"ujis", "euc-jp"},
+    {"cp949", "euc-kr"},
+    {"ascii", "us-ascii"},
+    {"usascii", "us-ascii"},
+    {"ansix3.41968", "us-ascii"},
 }};
 
 char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -111,8 +136,9 @@ std::optional<std::string> coding_in_line(std::string_view line) {
         while (value < line.size() && (line[value] == ' ' || line[value] == '\t')) ++value;
         const std::string_view before = line.substr(0, at);
         constexpr std::array<std::string_view, 9> openers{"#", "//", "/*", "--", ";", "%", "-*-", "<!--", "'"};
-        const bool in_comment = std::any_of(openers.begin(), openers.end(),
-                                            [&](std::string_view o) { return before.find(o) != std::string_view::npos; });
+        const bool in_comment = std::any_of(openers.begin(), openers.end(), [&](std::string_view o) {
+            return before.find(o) != std::string_view::npos;
+        });
         if (!in_comment) continue;
         std::string label = label_at(line, value);
         if (!label.empty()) return label;
@@ -192,8 +218,10 @@ std::size_t line_of_offset(std::string_view text, std::size_t offset) {
     offset = std::min(offset, text.size());
     std::size_t line = 1;
     for (std::size_t i = 0; i < offset; ++i) {
-        if (text[i] == '\n') ++line;
-        else if (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n')) ++line;
+        if (text[i] == '\n')
+            ++line;
+        else if (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))
+            ++line;
     }
     return line;
 }

@@ -30,8 +30,8 @@ std::optional<EncodingInfo> editorconfig_charset(std::string_view value);
 
 // A declaration found in a file's own bytes: the label as written and where it was.
 struct Declaration {
-    std::string label;   // as written: "latin-1", "windows-1252"
-    std::string where;   // "coding: line 1", "<?xml encoding?>", "<meta charset>"
+    std::string label;  // as written: "latin-1", "windows-1252"
+    std::string where;  // "coding: line 1", "<?xml encoding?>", "<meta charset>"
 };
 
 // The encoding a file declares for itself, read from its ASCII-compatible bytes (BOM excluded by

@@ -13,11 +13,22 @@ Bom detect_bom(std::string_view b, std::size_t* size) {
     Bom bom = Bom::none;
     std::size_t n = 0;
     // UTF-32LE must be tested before UTF-16LE: its BOM starts with the same two bytes.
-    if (starts(std::string_view("\xFF\xFE\x00\x00", 4))) { bom = Bom::utf32le; n = 4; }
-    else if (starts(std::string_view("\x00\x00\xFE\xFF", 4))) { bom = Bom::utf32be; n = 4; }
-    else if (starts("\xEF\xBB\xBF")) { bom = Bom::utf8; n = 3; }
-    else if (starts("\xFF\xFE")) { bom = Bom::utf16le; n = 2; }
-    else if (starts("\xFE\xFF")) { bom = Bom::utf16be; n = 2; }
+    if (starts(std::string_view("\xFF\xFE\x00\x00", 4))) {
+        bom = Bom::utf32le;
+        n = 4;
+    } else if (starts(std::string_view("\x00\x00\xFE\xFF", 4))) {
+        bom = Bom::utf32be;
+        n = 4;
+    } else if (starts("\xEF\xBB\xBF")) {
+        bom = Bom::utf8;
+        n = 3;
+    } else if (starts("\xFF\xFE")) {
+        bom = Bom::utf16le;
+        n = 2;
+    } else if (starts("\xFE\xFF")) {
+        bom = Bom::utf16be;
+        n = 2;
+    }
     if (size) *size = n;
     return bom;
 }
@@ -53,15 +64,28 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
     if (c < 0x80) return 1;
     std::size_t len;
     unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) len = 2;
-    else if (c == 0xE0) { len = 3; lo = 0xA0; }
-    else if (c >= 0xE1 && c <= 0xEC) len = 3;
-    else if (c == 0xED) { len = 3; hi = 0x9F; }
-    else if (c >= 0xEE && c <= 0xEF) len = 3;
-    else if (c == 0xF0) { len = 4; lo = 0x90; }
-    else if (c >= 0xF1 && c <= 0xF3) len = 4;
-    else if (c == 0xF4) { len = 4; hi = 0x8F; }
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c == 0xE0) {
+        len = 3;
+        lo = 0xA0;
+    } else if (c >= 0xE1 && c <= 0xEC)
+        len = 3;
+    else if (c == 0xED) {
+        len = 3;
+        hi = 0x9F;
+    } else if (c >= 0xEE && c <= 0xEF)
+        len = 3;
+    else if (c == 0xF0) {
+        len = 4;
+        lo = 0x90;
+    } else if (c >= 0xF1 && c <= 0xF3)
+        len = 4;
+    else if (c == 0xF4) {
+        len = 4;
+        hi = 0x8F;
+    } else
+        return 0;
     if (i + len > s.size()) return 0;
     const auto c1 = static_cast<unsigned char>(s[i + 1]);
     if (c1 < lo || c1 > hi) return 0;
@@ -116,8 +140,10 @@ std::vector<std::size_t> invalid_utf8_bytes(std::string_view s) {
     if (is_valid_utf8(s)) return out;
     for (std::size_t i = 0; i < s.size();) {
         const std::size_t len = utf8_sequence_length(s, i);
-        if (len == 0) out.push_back(i++);
-        else i += len;
+        if (len == 0)
+            out.push_back(i++);
+        else
+            i += len;
     }
     return out;
 }
@@ -139,18 +165,24 @@ FileFacts analyze(std::string_view bytes) {
     std::size_t crlf = 0, lone_cr = 0;
     for (const char* cr = seen.cr ? static_cast<const char*>(std::memchr(p, '\r', n)) : nullptr; cr;
          cr = static_cast<const char*>(std::memchr(cr + 1, '\r', n - static_cast<std::size_t>(cr + 1 - p)))) {
-        if (cr + 1 < p + n && cr[1] == '\n') ++crlf;
-        else ++lone_cr;
+        if (cr + 1 < p + n && cr[1] == '\n')
+            ++crlf;
+        else
+            ++lone_cr;
         if (cr + 1 >= p + n) break;
     }
     f.counts.lf = all_lf - crlf;
     f.counts.crlf = crlf;
     f.counts.cr = lone_cr;
     const int kinds = (f.counts.lf > 0) + (f.counts.crlf > 0) + (f.counts.cr > 0);
-    if (kinds > 1) f.line_ending = LineEnding::mixed;
-    else if (f.counts.crlf) f.line_ending = LineEnding::crlf;
-    else if (f.counts.lf) f.line_ending = LineEnding::lf;
-    else if (f.counts.cr) f.line_ending = LineEnding::cr;
+    if (kinds > 1)
+        f.line_ending = LineEnding::mixed;
+    else if (f.counts.crlf)
+        f.line_ending = LineEnding::crlf;
+    else if (f.counts.lf)
+        f.line_ending = LineEnding::lf;
+    else if (f.counts.cr)
+        f.line_ending = LineEnding::cr;
     f.final_newline = n > 0 && (body.back() == '\n' || body.back() == '\r');
     return f;
 }

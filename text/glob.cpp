@@ -32,14 +32,16 @@ bool find_braces(std::string_view p, std::size_t& open, std::size_t& close, std:
                 ++j;
                 continue;
             }
-            if (p[j] == '{') ++depth;
+            if (p[j] == '{')
+                ++depth;
             else if (p[j] == '}' && --depth == 0) {
                 if (found.empty()) break;  // `{x}` stays literal; look for the next brace
                 open = i;
                 close = j;
                 commas = std::move(found);
                 return true;
-            } else if (p[j] == ',' && depth == 1) found.push_back(j);
+            } else if (p[j] == ',' && depth == 1)
+                found.push_back(j);
         }
     }
     return false;
@@ -87,9 +89,7 @@ bool expand(std::string pattern, std::vector<std::string>& out) {
     return true;
 }
 
-char fold(char c, bool fold_case) {
-    return fold_case && c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
+char fold(char c, bool fold_case) { return fold_case && c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 // One element of a brace-free pattern.
 struct Token {
@@ -126,7 +126,7 @@ std::vector<Token> tokenize(std::string_view p, bool fold_case) {
                 ++j;
             }
             const std::size_t end = p.find(']', j + 1);  // a `]` first in the set is a member
-            if (end == std::string_view::npos) {  // `[!]`: no set after all
+            if (end == std::string_view::npos) {         // `[!]`: no set after all
                 t.c = '[';
                 tokens.push_back(std::move(t));
                 continue;
@@ -166,26 +166,23 @@ bool glob_match(std::string_view pattern, std::string_view text, bool fold_case)
         for (std::size_t j = 0; j <= n; ++j) {
             const char c = j > 0 ? fold(text[j - 1], fold_case) : '\0';
             switch (t.kind) {
-            case Token::Kind::literal:
-                if (j > 0 && cur[j - 1] && c == t.c) next[j] = 1;
-                break;
-            case Token::Kind::any:
-                if (j > 0 && cur[j - 1] && c != '/') next[j] = 1;
-                break;
-            case Token::Kind::set:
-                if (j > 0 && cur[j - 1] && c != '/' && (t.set.find(c) != std::string::npos) != t.negated) next[j] = 1;
-                break;
-            case Token::Kind::star:
-                next[j] = cur[j] || (j > 0 && next[j - 1] && c != '/');
-                break;
-            case Token::Kind::globstar:
-                next[j] = cur[j] || (j > 0 && next[j - 1]);
-                break;
-            case Token::Kind::globstar_dir:
-                // After `**/`: where the pattern was, or just after any `/` at or beyond it.
-                next[j] = cur[j] || (seen && c == '/');
-                seen = seen || cur[j];
-                break;
+                case Token::Kind::literal:
+                    if (j > 0 && cur[j - 1] && c == t.c) next[j] = 1;
+                    break;
+                case Token::Kind::any:
+                    if (j > 0 && cur[j - 1] && c != '/') next[j] = 1;
+                    break;
+                case Token::Kind::set:
+                    if (j > 0 && cur[j - 1] && c != '/' && (t.set.find(c) != std::string::npos) != t.negated)
+                        next[j] = 1;
+                    break;
+                case Token::Kind::star: next[j] = cur[j] || (j > 0 && next[j - 1] && c != '/'); break;
+                case Token::Kind::globstar: next[j] = cur[j] || (j > 0 && next[j - 1]); break;
+                case Token::Kind::globstar_dir:
+                    // After `**/`: where the pattern was, or just after any `/` at or beyond it.
+                    next[j] = cur[j] || (seen && c == '/');
+                    seen = seen || cur[j];
+                    break;
             }
         }
         cur.swap(next);
@@ -201,7 +198,8 @@ base::Result<Glob> Glob::parse(std::string_view pattern) {
                         std::to_string(max_pattern_bytes) + " a glob may have");
     Glob glob;
     glob.text_ = std::string(pattern);
-    if (count_alternatives(glob.text_, max_alternatives) > max_alternatives || !expand(glob.text_, glob.alternatives_)) {
+    if (count_alternatives(glob.text_, max_alternatives) > max_alternatives ||
+        !expand(glob.text_, glob.alternatives_)) {
         // Named, but cut: a long glob is its caller's to show.
         const std::size_t shown = utf8_floor(glob.text_, std::min<std::size_t>(glob.text_.size(), 80));
         return bad_glob("the glob " + glob.text_.substr(0, shown) + (shown < glob.text_.size() ? "\u2026" : "") +

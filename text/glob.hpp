@@ -21,8 +21,8 @@ bool glob_match(std::string_view pattern, std::string_view text, bool fold_case 
 
 // A glob over a file's name, or over its path relative to its root when the glob holds a `/`.
 // `*` any run of characters but `/`; `?` one character but `/`; `**` as a whole component any run
-// including `/` (`**/` also matches no folder at all; elsewhere `**` is `*`); `{a,b,c}` alternatives (nested allowed, expanded at
-// parse time, at most max_alternatives, counted before they are expanded; a glob of at most
+// including `/` (`**/` also matches no folder at all; elsewhere `**` is `*`); `{a,b,c}`
+// alternatives (nested allowed, expanded at parse time, at most max_alternatives, counted before they are expanded; a glob of at most
 // max_pattern_bytes); `[abc]`, `[a-z]`, `[!a]` one character of a set; `\x`
 // the character x. Case-sensitive.
 class Glob {

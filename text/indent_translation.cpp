@@ -21,7 +21,8 @@ void IndentTranslation::learn(std::string_view caller_line, std::string_view fil
     }
 }
 
-IndentTranslation::Lookup IndentTranslation::find(std::string_view caller, std::optional<std::string_view> rewritten_caller,
+IndentTranslation::Lookup IndentTranslation::find(std::string_view caller,
+                                                  std::optional<std::string_view> rewritten_caller,
                                                   std::optional<std::string_view> rewritten_file) const {
     Lookup out;
     if (rewritten_caller && rewritten_file && has_visible_text(*rewritten_caller) &&
@@ -66,7 +67,7 @@ void IndentTranslation::read_file_indents(std::string_view lf_text) {
 }
 
 std::optional<std::string> IndentTranslation::form_of_same_text(std::string_view text, std::string_view indent,
-                                                               std::size_t tab_width) const {
+                                                                std::size_t tab_width) const {
     if (!has_visible_text(text) || tab_width == 0) return std::nullopt;
     const std::size_t width = width_of(indent, tab_width);
     std::optional<std::string_view> found;
@@ -82,16 +83,17 @@ std::optional<std::string> IndentTranslation::form_of_same_text(std::string_view
     return std::string(*found);
 }
 
-std::optional<std::string> IndentTranslation::form_after(char previous_end, std::optional<std::string_view> previous_indent,
-                                                        std::string_view indent, std::size_t tab_width) const {
+std::optional<std::string> IndentTranslation::form_after(char previous_end,
+                                                         std::optional<std::string_view> previous_indent,
+                                                         std::string_view indent, std::size_t tab_width) const {
     if (tab_width == 0) return std::nullopt;
     const std::size_t width = width_of(indent, tab_width);
     // One pass for both questions: after a line ending so and indented so; after a line ending so.
     std::optional<std::string_view> narrow, broad;
     bool narrow_mixed = false, broad_mixed = false;
     std::size_t narrow_seen = 0, broad_seen = 0;  // one line is no habit: two are needed
-    char last = '\0';                   // the last visible byte of the previous line with visible text
-    std::string_view last_indent;       // and its indentation
+    char last = '\0';                             // the last visible byte of the previous line with visible text
+    std::string_view last_indent;                 // and its indentation
     LineCursor cursor(file_text_);
     std::string_view line;
     while (cursor.next(line)) {

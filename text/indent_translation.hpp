@@ -34,7 +34,8 @@ public:
     void read_file_indents(std::string_view lf_text);
     // The one indentation of the file's lines whose text after it is `text`, among those as wide
     // as `indent` (tabs `tab_width` wide); nullopt when there is none or more than one.
-    std::optional<std::string> form_of_same_text(std::string_view text, std::string_view indent, std::size_t tab_width) const;
+    std::optional<std::string> form_of_same_text(std::string_view text, std::string_view indent,
+                                                 std::size_t tab_width) const;
     // The one indentation, as wide as `indent`, of the file's lines that follow a line ending in
     // `previous_end` (its last visible byte): how the file itself tells a line that continues the
     // one before it from one that starts anew. nullopt when the file shows none or several.

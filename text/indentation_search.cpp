@@ -148,11 +148,14 @@ std::size_t find_indented(const LineTable& file, std::string_view needle, const 
     // Both rules are one tier: a place found by either counts, so that a place the prefix rule
     // finds is never taken while the width rule sees another one just as good.
     std::vector<Candidate> found;
-    candidates(file, n, [&](std::size_t start) { return prefix_shift(file, n, start); }, found);
+    candidates(
+        file, n, [&](std::size_t start) { return prefix_shift(file, n, start); }, found);
     const bool needle_tabs = std::any_of(n.lines.begin(), n.lines.end(), indents_with_tabs);
-    candidates(file, n, [&](std::size_t start) { return width_shift(file, n, start, needle_tabs); }, found);
+    candidates(
+        file, n, [&](std::size_t start) { return width_shift(file, n, start, needle_tabs); }, found);
     // In file order; at a start both rules fit, the prefix rule's shift (found first) is kept.
-    std::stable_sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) { return a.start < b.start; });
+    std::stable_sort(found.begin(), found.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.start < b.start; });
     const std::size_t k = n.lines.size();
     std::size_t taken = 0;
     std::size_t next_free = 0;  // the first line a new place may start at (places do not overlap)

@@ -60,10 +60,11 @@ std::optional<AlignmentFailure> beside_left_out(OriginalFile& file, const std::v
     lines += " (" + quoted(file.line(from));
     if (to > from) lines += to > from + 1 ? ", ..." : ", " + quoted(file.line(to));
     lines += ")";
-    const std::string what = added.size() == 1 ? "its added line " + quoted(added.front())
-                                               : "its added lines from " + quoted(added.front());
+    const std::string what =
+        added.size() == 1 ? "its added line " + quoted(added.front()) : "its added lines from " + quoted(added.front());
     const std::string before = from == 1 ? "at the start of the file" : "after line " + std::to_string(from - 1);
-    const std::string after = to == file.line_count() ? "at the end of the file" : "before line " + std::to_string(to + 1);
+    const std::string after =
+        to == file.line_count() ? "at the end of the file" : "before line " + std::to_string(to + 1);
     return AlignmentFailure("it leaves out " + lines + ", and " + what + " could go before line " + n + " (" + before +
                                 ") or after " + (from == to ? std::string("it") : "line " + m) + " (" + after +
                                 "); nothing in it says which",
@@ -180,9 +181,10 @@ bool same_change(OriginalFile& file, const AlignedChange& a, const AlignedChange
     return rendered(a) == rendered(b);
 }
 
-base::Result<AlignedChange, AlignmentFailure> apply_alignment(OriginalFile& file, const std::vector<std::string_view>& old_lines,
-                                                         const std::vector<std::string_view>& new_lines,
-                                                         const LineAlignment& alignment, std::string_view ops) {
+base::Result<AlignedChange, AlignmentFailure> apply_alignment(OriginalFile& file,
+                                                              const std::vector<std::string_view>& old_lines,
+                                                              const std::vector<std::string_view>& new_lines,
+                                                              const LineAlignment& alignment, std::string_view ops) {
     const std::size_t first = alignment.first();
     const std::size_t last = alignment.last();
     if (first == 0) return base::fail(AlignmentFailure{"none of its old lines was found in the file"});
@@ -199,7 +201,8 @@ base::Result<AlignedChange, AlignmentFailure> apply_alignment(OriginalFile& file
                 edits.push_back({LineOp::common, o++, n++});
             }
         }
-        if (o != old_lines.size() || n != new_lines.size()) return base::fail(AlignmentFailure{"its lines do not add up"});
+        if (o != old_lines.size() || n != new_lines.size())
+            return base::fail(AlignmentFailure{"its lines do not add up"});
     } else {
         edits = diff_lines(old_lines, new_lines);
     }
@@ -254,9 +257,9 @@ base::Result<AlignedChange, AlignmentFailure> apply_alignment(OriginalFile& file
                     while (f < edits.size() && edits[f].op == LineOp::add) ++f;
                     // (Without ops the order is diff_lines', not the caller's: a removed line
                     // after added ones says nothing there.)
-                    unpinned = f < edits.size() && (edits[f].op == LineOp::common
-                                                        ? alignment.file_line[edits[f].old_index] != 0
-                                                        : !ops_given);
+                    unpinned =
+                        f < edits.size() &&
+                        (edits[f].op == LineOp::common ? alignment.file_line[edits[f].old_index] != 0 : !ops_given);
                 }
                 if (unpinned) {
                     std::vector<std::string_view> run;  // this run of added lines, from here on
@@ -295,9 +298,10 @@ base::Result<AlignedChange, AlignmentFailure> apply_alignment(OriginalFile& file
                     }
                 }
                 if (!found.indent) {
-                    return base::fail(AlignmentFailure{"it is indented otherwise than the file, and which indentation "
-                                                       "the added line " +
-                                                       quoted(line) + " should have there cannot be told"});
+                    return base::fail(
+                        AlignmentFailure{"it is indented otherwise than the file, and which indentation "
+                                         "the added line " +
+                                         quoted(line) + " should have there cannot be told"});
                 }
                 out.text += *found.indent;
                 out.text += line.substr(indentation(line).size());

@@ -77,9 +77,10 @@ std::optional<AlignmentFailure> beside_left_out(OriginalFile& file, const std::v
 // which side of an unmentioned file line added lines go cannot be told: they follow context, or
 // follow removed lines with context after them, or (ops not given) the removed lines before them
 // have one between them.
-base::Result<AlignedChange, AlignmentFailure> apply_alignment(OriginalFile& file, const std::vector<std::string_view>& old_lines,
-                                                         const std::vector<std::string_view>& new_lines,
-                                                         const LineAlignment& alignment, std::string_view ops);
+base::Result<AlignedChange, AlignmentFailure> apply_alignment(OriginalFile& file,
+                                                              const std::vector<std::string_view>& old_lines,
+                                                              const std::vector<std::string_view>& new_lines,
+                                                              const LineAlignment& alignment, std::string_view ops);
 
 // Whether two changes leave the file with the same lines (they may cover different ranges).
 bool same_change(OriginalFile& file, const AlignedChange& a, const AlignedChange& b);

@@ -43,7 +43,6 @@ std::string render_visible(std::string_view line, std::size_t from, std::size_t 
     return out;
 }
 
-
 std::string visible_whitespace(std::string_view line, std::size_t max_bytes) {
     return render_visible(line, 0, max_bytes);
 }
@@ -60,8 +59,8 @@ std::string differing_bytes(std::string_view file_line, std::string_view needle_
     std::size_t from = i > 8 ? i - 8 : 0;
     from = utf8_floor(file_line, from);
     const std::size_t to = i + kEscapedBytes / 2;
-    return "in bytes (\\xHH for all but printable ASCII) the file has " + escaped_bytes(file_line, from, to) + " where " +
-           std::string(old_name) + " has " + escaped_bytes(needle_line, from, to);
+    return "in bytes (\\xHH for all but printable ASCII) the file has " + escaped_bytes(file_line, from, to) +
+           " where " + std::string(old_name) + " has " + escaped_bytes(needle_line, from, to);
 }
 
 // Where the first difference (byte i, column `column`) involves a byte that is not UTF-8 or a
@@ -76,23 +75,23 @@ std::string invalid_byte_words(std::string_view file_line, std::string_view need
     const bool file_invalid = std::binary_search(invalid.begin(), invalid.end(), i);
     const bool needle_fffd = needle_line.substr(at).starts_with(fffd);
     const std::string col = " at column " + std::to_string(column);
-    auto next_character = [](std::string_view line, std::size_t from) {
-        return utf8_ceil(line, from + 1, 3);
-    };
+    auto next_character = [](std::string_view line, std::size_t from) { return utf8_ceil(line, from + 1, 3); };
     if (file_invalid) {
         return "the file has the byte " + escaped_bytes(file_line.substr(i, 1), 0, 1) + col +
                ", which is not UTF-8 (read shows it as U+FFFD), where " + std::string(old_name) + " has " +
-               (at < needle_line.size() ? escaped_bytes(needle_line.substr(at, next_character(needle_line, at) - at), 0, 4)
-                                        : std::string("nothing")) +
+               (at < needle_line.size()
+                    ? escaped_bytes(needle_line.substr(at, next_character(needle_line, at) - at), 0, 4)
+                    : std::string("nothing")) +
                ": write one U+FFFD in " + std::string(old_name) + " for each such byte and the byte is kept";
     }
     if (needle_fffd) {
         const std::size_t file_at = std::min(at, file_line.size());
-        return std::string(old_name) + " has U+FFFD" + col + ", which matches only a byte that is not UTF-8, but the file has " +
+        return std::string(old_name) + " has U+FFFD" + col +
+               ", which matches only a byte that is not UTF-8, but the file has " +
                (file_at < file_line.size()
                     ? escaped_bytes(file_line.substr(file_at, next_character(file_line, file_at) - file_at), 0, 4) +
-                                                 " (valid UTF-8) there: copy that character instead of U+FFFD"
-                                           : std::string("the end of the line there"));
+                          " (valid UTF-8) there: copy that character instead of U+FFFD"
+                    : std::string("the end of the line there"));
     }
     return {};
 }

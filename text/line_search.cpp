@@ -77,7 +77,8 @@ std::string pattern_error(std::string_view pattern, int code, std::size_t offset
         message += ", right after `" + to_valid_utf8(before.substr(before.size() > 40 ? before.size() - 40 : 0)) + "`";
     }
     message += ". To search for the text as written, call grep again with literal: true";
-    if (pattern.size() <= 200) message += " (or with its special characters escaped: pattern `" + to_valid_utf8(escaped(pattern)) + "`)";
+    if (pattern.size() <= 200)
+        message += " (or with its special characters escaped: pattern `" + to_valid_utf8(escaped(pattern)) + "`)";
     message += ".";
     return message;
 }
@@ -90,14 +91,15 @@ std::string pattern_error(std::string_view pattern, int code, std::size_t offset
 // off ((?-m), (?^)). Conservative: the words are looked for in the pattern's text as written
 // (an escaped or bracketed `(?=` too), and a false alarm costs only speed.
 bool sees_past_line(std::string_view pattern) {
-    for (const std::string_view word : {"(?=", "(?!", "(?<=", "(?<!", "(?*", "(?<*", "(?>", "(*", "\\A", "\\Z", "\\z",
-                                        "\\G", "*+", "++", "?+", "}+"})
+    for (const std::string_view word :
+         {"(?=", "(?!", "(?<=", "(?<!", "(?*", "(?<*", "(?>", "(*", "\\A", "\\Z", "\\z", "\\G", "*+", "++", "?+", "}+"})
         if (pattern.find(word) != std::string_view::npos) return true;
     // (?-m) (?i-m:...) (?^) (?^i): an option group that unsets options (multiline among them, maybe).
     for (std::size_t at = pattern.find("(?"); at != std::string_view::npos; at = pattern.find("(?", at + 2)) {
         std::size_t i = at + 2;
         bool unsets = false;
-        while (i < pattern.size() && (std::isalpha(static_cast<unsigned char>(pattern[i])) || pattern[i] == '-' || pattern[i] == '^')) {
+        while (i < pattern.size() &&
+               (std::isalpha(static_cast<unsigned char>(pattern[i])) || pattern[i] == '-' || pattern[i] == '^')) {
             unsets = unsets || pattern[i] == '-' || pattern[i] == '^';
             ++i;
         }
@@ -145,7 +147,8 @@ bool LinePattern::each_line_alone() const { return code_->each_line_alone; }
 bool FileSearch::matches_dropped() const { return kept_matches() < matching_lines; }
 
 std::size_t FileSearch::kept_matches() const {
-    return static_cast<std::size_t>(std::count_if(lines.begin(), lines.end(), [](const FoundLine& l) { return l.match; }));
+    return static_cast<std::size_t>(
+        std::count_if(lines.begin(), lines.end(), [](const FoundLine& l) { return l.match; }));
 }
 
 namespace {
@@ -201,7 +204,9 @@ struct LineMatcher::State {
             start = limit + 1;
             // In UTF mode a start offset inside a character is refused: on to the next character's start.
             if (code.utf)
-                for (int i = 0; i < 3 && start < last_start && (static_cast<unsigned char>(subject[start]) & 0xC0) == 0x80; ++i) ++start;
+                for (int i = 0;
+                     i < 3 && start < last_start && (static_cast<unsigned char>(subject[start]) & 0xC0) == 0x80; ++i)
+                    ++start;
             if (stop && stop->load(std::memory_order_relaxed)) return Attempt::stopped;
         }
     }
@@ -209,7 +214,8 @@ struct LineMatcher::State {
     // Matches `line` alone (its own subject: nothing before or after it is seen).
     Attempt line_alone(const LinePattern::Code& code, std::string_view line, const std::atomic<bool>* stop) {
         const std::size_t size = line.size();
-        return first_match(code, line.data(), 0, size, [size](std::size_t) { return size; }, stop);
+        return first_match(
+            code, line.data(), 0, size, [size](std::size_t) { return size; }, stop);
     }
 };
 
@@ -272,8 +278,10 @@ public:
         if (!cr_) return count_byte(span, '\n');
         std::size_t n = 0;
         for (std::size_t i = 0; i < span.size(); ++i) {
-            if (span[i] == '\n') ++n;
-            else if (span[i] == '\r' && !(i + 1 < span.size() && span[i + 1] == '\n')) ++n;
+            if (span[i] == '\n')
+                ++n;
+            else if (span[i] == '\r' && !(i + 1 < span.size() && span[i + 1] == '\n'))
+                ++n;
         }
         return n;
     }
@@ -322,7 +330,8 @@ FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limit
     // The kept lines' end: the last kept line's number and where the line after it starts.
     std::size_t last_kept = 0, after_last_kept = 0;
     std::size_t after_left = 0;  // context lines still owed after the last matching line
-    auto keep = [&](std::size_t number, std::size_t begin, std::size_t end, bool match, std::size_t mb, std::size_t me) {
+    auto keep = [&](std::size_t number, std::size_t begin, std::size_t end, bool match, std::size_t mb,
+                    std::size_t me) {
         FoundLine line;
         line.number = number;
         line.match = match;
@@ -368,7 +377,8 @@ FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limit
             before.emplace_back(prev_start, lines.end_of(prev_start));
             at = prev_start;
         }
-        for (std::size_t i = before.size(); i-- > 0;) keep(number - i - 1, before[i].first, before[i].second, false, 0, 0);
+        for (std::size_t i = before.size(); i-- > 0;)
+            keep(number - i - 1, before[i].first, before[i].second, false, 0, 0);
         keep(number, begin, end, true, mb, me);
         after_left = limits.context;
     };
@@ -386,7 +396,8 @@ FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limit
 
     // The whole file as one subject. A call whose starts end at `limit` sees up to the end of the
     // line holding `limit` (found once per line: later limits in the same line reuse it).
-    std::size_t end_known_from = 1, end_known = 0;  // end_known is the line end for limits in [end_known_from, end_known]
+    std::size_t end_known_from = 1,
+                end_known = 0;  // end_known is the line end for limits in [end_known_from, end_known]
     const auto subject_end = [&](std::size_t limit) {
         if (limit >= body.size()) return body.size();
         if (limit < end_known_from || limit > end_known) {

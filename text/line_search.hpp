@@ -46,29 +46,29 @@ private:
 
 // What a search keeps of one file.
 struct SearchLimits {
-    std::size_t context = 0;           // lines shown before and after each matching line
-    std::size_t max_kept_matches = 0;  // matching lines kept (with their context); the rest only counted
-    std::size_t max_kept_bytes = 0;    // bytes of kept line text; past it matching lines are only counted
-    std::size_t max_line_bytes = 300;  // a longer line is cut around its match, "…" marking the cuts
+    std::size_t context = 0;                  // lines shown before and after each matching line
+    std::size_t max_kept_matches = 0;         // matching lines kept (with their context); the rest only counted
+    std::size_t max_kept_bytes = 0;           // bytes of kept line text; past it matching lines are only counted
+    std::size_t max_line_bytes = 300;         // a longer line is cut around its match, "…" marking the cuts
     const std::atomic<bool>* stop = nullptr;  // when set (a cancelled call), the search ends where it is
 };
 
 struct FoundLine {
-    std::size_t number = 0;  // 1-based, as `read` numbers lines (LF, CRLF and lone CR end a line)
-    bool match = false;      // false: a context line
-    bool gap_before = false; // lines were skipped between the line kept before this one and this one
-    std::string text;        // valid UTF-8 (bytes that are not: U+FFFD, as read shows them), no terminator
+    std::size_t number = 0;   // 1-based, as `read` numbers lines (LF, CRLF and lone CR end a line)
+    bool match = false;       // false: a context line
+    bool gap_before = false;  // lines were skipped between the line kept before this one and this one
+    std::string text;         // valid UTF-8 (bytes that are not: U+FFFD, as read shows them), no terminator
 };
 
 struct FileSearch {
-    bool binary = false;            // NUL bytes, or a UTF-16/32 BOM: not searched
-    bool stopped = false;           // SearchLimits::stop was seen set: the file was not searched to its end
-    std::size_t matching_lines = 0; // every matching line, kept or not
-    std::size_t failed_lines = 0;   // lines where the pattern gave up (backtracking limit): not searched to the end
+    bool binary = false;             // NUL bytes, or a UTF-16/32 BOM: not searched
+    bool stopped = false;            // SearchLimits::stop was seen set: the file was not searched to its end
+    std::size_t matching_lines = 0;  // every matching line, kept or not
+    std::size_t failed_lines = 0;    // lines where the pattern gave up (backtracking limit): not searched to the end
     std::vector<std::size_t> failed_at;  // the first of those lines' numbers (at most max_failed_named)
     static constexpr std::size_t max_failed_named = 10;
-    std::vector<FoundLine> lines;   // the kept matching lines and their context, in order
-    bool matches_dropped() const;   // some matching lines were only counted
+    std::vector<FoundLine> lines;  // the kept matching lines and their context, in order
+    bool matches_dropped() const;  // some matching lines were only counted
     std::size_t kept_matches() const;
 };
 

@@ -32,8 +32,10 @@ std::string empty_old_string_message(const MatchOptions& options) {
 std::string identical_message(const MatchOptions& options) {
     const std::string old_name(options.old_name);
     const std::string new_name(options.new_name);
-    return old_name + " and " + new_name + " are identical, so the edit would change nothing. Put the text that "
-           "should replace " + old_name + " in " + new_name + ".";
+    return old_name + " and " + new_name +
+           " are identical, so the edit would change nothing. Put the text that "
+           "should replace " +
+           old_name + " in " + new_name + ".";
 }
 
 std::string ambiguous_match_message(const MatchOptions& options, MatchTier tier, const std::vector<LineRange>& places,
@@ -69,11 +71,11 @@ std::string unclear_indentation_message(const MatchOptions& options, const LineR
                                         std::string_view file_a, std::string_view file_b, std::size_t new_line) {
     return std::string(options.old_name) + " matches " + lines_words(where.first, where.last) +
            " only with its indentation changed, and there its indentation " + shown_indent(caller) +
-           " stands for both " + shown_indent(file_a) + " and " + shown_indent(file_b) + " (→ a tab, · a space). Line " +
-           std::to_string(new_line) + " of " + std::string(options.new_name) +
+           " stands for both " + shown_indent(file_a) + " and " + shown_indent(file_b) +
+           " (→ a tab, · a space). Line " + std::to_string(new_line) + " of " + std::string(options.new_name) +
            " is indented that way, so which one it means cannot be told; nothing was changed. Send the edit again "
-           "with the file's own indentation in " + std::string(options.old_name) + " and " +
-           std::string(options.new_name) + " (read the lines to see it).";
+           "with the file's own indentation in " +
+           std::string(options.old_name) + " and " + std::string(options.new_name) + " (read the lines to see it).";
 }
 
 }  // namespace text

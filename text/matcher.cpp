@@ -60,7 +60,7 @@ struct Place {
     std::size_t begin = 0;  // in the file
     std::size_t end = 0;
     std::optional<IndentShift> shift;  // indentation tier
-    std::string invalid_bytes;   // the file's bytes that old_string's U+FFFDs stood for, in order
+    std::string invalid_bytes;         // the file's bytes that old_string's U+FFFDs stood for, in order
     LineRange lines;
 };
 
@@ -82,7 +82,8 @@ public:
           options_(options),
           lf_(file),
           file_has_bom_(file.starts_with("\xEF\xBB\xBF")),
-          cap_(spec.replace_all ? std::numeric_limits<std::size_t>::max() : std::max<std::size_t>(1, options.max_listed_places)) {}
+          cap_(spec.replace_all ? std::numeric_limits<std::size_t>::max()
+                                : std::max<std::size_t>(1, options.max_listed_places)) {}
 
     base::Result<Match, MatchError> run() {
         Attempt first;
@@ -362,7 +363,12 @@ private:
             } else if (const std::string_view region = lf_.text().substr(p->lf_begin, p->lf_end - p->lf_begin);
                        region != a.needle) {
                 // A tolerant place: the lines the caller did not change keep the file's bytes.
-                FitRequest fit{a.needle, region, a.replacement, p->shift ? &*p->shift : nullptr, folded, lf_.text(),
+                FitRequest fit{a.needle,
+                               region,
+                               a.replacement,
+                               p->shift ? &*p->shift : nullptr,
+                               folded,
+                               lf_.text(),
                                lf_.text().substr(0, p->lf_begin)};
                 auto fitted = fit_replacement(fit);
                 if (!fitted) return unclear_indentation(tier, p->lines, fitted.error());
@@ -386,14 +392,15 @@ private:
         return base::fail(std::move(err));
     }
 
-    base::Result<Match, MatchError> unclear_indentation(MatchTier tier, const LineRange& place, const FitProblem& problem) {
+    base::Result<Match, MatchError> unclear_indentation(MatchTier tier, const LineRange& place,
+                                                        const FitProblem& problem) {
         MatchError err;
         err.kind = MatchErrorKind::unclear_indentation;
         err.tier = tier;
         err.region = place;
-        err.message = unclear_indentation_message(options_, place, problem.caller_indentation,
-                                                  problem.file_indentation_a, problem.file_indentation_b,
-                                                  problem.replacement_line);
+        err.message =
+            unclear_indentation_message(options_, place, problem.caller_indentation, problem.file_indentation_a,
+                                        problem.file_indentation_b, problem.replacement_line);
         return base::fail(std::move(err));
     }
 
@@ -442,7 +449,8 @@ private:
 
 }  // namespace
 
-base::Result<Match, MatchError> match_edit(std::string_view file_bytes, const EditSpec& spec, const MatchOptions& options) {
+base::Result<Match, MatchError> match_edit(std::string_view file_bytes, const EditSpec& spec,
+                                           const MatchOptions& options) {
     if (spec.old_string.empty()) {
         MatchError err;
         err.kind = MatchErrorKind::empty_old_string;

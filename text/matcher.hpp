@@ -16,11 +16,11 @@ namespace text {
 
 // The tier that decided a match, in the order they are tried.
 enum class MatchTier {
-    exact,               // on the file with its BOM removed and newlines read as "\n"
-    trailing_whitespace, // trailing whitespace of every line ignored
-    unicode_normalized,  // typographic quotes, dashes, spaces and … read as ASCII (and the above)
-    indentation,         // a uniform indentation shift (and the above); new_string re-indented
-    line_numbers,        // `read` line-number prefixes removed from old_string (and new_string)
+    exact,                // on the file with its BOM removed and newlines read as "\n"
+    trailing_whitespace,  // trailing whitespace of every line ignored
+    unicode_normalized,   // typographic quotes, dashes, spaces and … read as ASCII (and the above)
+    indentation,          // a uniform indentation shift (and the above); new_string re-indented
+    line_numbers,         // `read` line-number prefixes removed from old_string (and new_string)
 };
 // "exact", "trailing_whitespace", "unicode_normalized", "indentation", "line_numbers"
 const char* to_string(MatchTier tier);
@@ -61,7 +61,7 @@ struct Match {
 
 enum class MatchErrorKind {
     empty_old_string,
-    identical,        // old_string == new_string
+    identical,  // old_string == new_string
     not_found,
     already_applied,  // not found, but new_string is present
     ambiguous,        // several places and no replace_all
@@ -74,16 +74,16 @@ const char* to_string(MatchErrorKind kind);
 
 struct MatchError {
     MatchErrorKind kind = MatchErrorKind::not_found;
-    std::string message;             // written for the model: what, where, why, what next
-    std::vector<LineRange> places;   // ambiguous: the places (at most max_listed_places)
-    std::size_t place_count = 0;     // ambiguous: how many places in all
-    std::optional<MatchTier> tier;   // ambiguous: the tier that found them
-    std::optional<LineRange> region; // not_found: the closest region; already_applied,
-                                     // unclear_indentation: where
+    std::string message;              // written for the model: what, where, why, what next
+    std::vector<LineRange> places;    // ambiguous: the places (at most max_listed_places)
+    std::size_t place_count = 0;      // ambiguous: how many places in all
+    std::optional<MatchTier> tier;    // ambiguous: the tier that found them
+    std::optional<LineRange> region;  // not_found: the closest region; already_applied,
+                                      // unclear_indentation: where
 };
 
 // Finds where `spec` applies in `file_bytes` (the raw file, BOM and all).
 base::Result<Match, MatchError> match_edit(std::string_view file_bytes, const EditSpec& spec,
-                                     const MatchOptions& options = {});
+                                           const MatchOptions& options = {});
 
 }  // namespace text

@@ -42,8 +42,10 @@ std::vector<Hunk> hunks_of(const std::vector<LineEdit>& script, int side) {
         h.base_end = h.base_begin;
         h.side_end = h.side_begin;
         for (; i < script.size() && script[i].op != LineOp::common; ++i) {
-            if (script[i].op == LineOp::remove) h.base_end = script[i].old_index + 1;
-            else h.side_end = script[i].new_index + 1;
+            if (script[i].op == LineOp::remove)
+                h.base_end = script[i].old_index + 1;
+            else
+                h.side_end = script[i].new_index + 1;
         }
         hunks.push_back(h);
     }
@@ -122,14 +124,13 @@ LineMerge merge_lines(const std::vector<std::string_view>& base, const std::vect
         }
         take(base, at, g1);
     };
-    std::size_t at = 0;  // base lines before `at` are emitted
+    std::size_t at = 0;               // base lines before `at` are emitted
     std::ptrdiff_t theirs_shift = 0;  // theirs' line of a base line: base + shift (before the group)
     std::size_t i = 0;
     while (i < hunks.size()) {
         std::vector<Hunk> group{hunks[i]};
         std::size_t g0 = hunks[i].base_begin, g1 = hunks[i].base_end;
-        for (++i; i < hunks.size() && collide(g0, g1, hunks[i].base_begin, hunks[i].base_end, touching);
-             ++i) {
+        for (++i; i < hunks.size() && collide(g0, g1, hunks[i].base_begin, hunks[i].base_end, touching); ++i) {
             group.push_back(hunks[i]);
             g0 = std::min(g0, hunks[i].base_begin);
             g1 = std::max(g1, hunks[i].base_end);
@@ -158,8 +159,8 @@ LineMerge merge_lines(const std::vector<std::string_view>& base, const std::vect
             continue;
         }
         result.clean = false;
-        result.conflicts.push_back({g0 + 1, g1 - g0, theirs_first,
-                                    join(base, g0, g1), std::move(ours_part), theirs_part});
+        result.conflicts.push_back(
+            {g0 + 1, g1 - g0, theirs_first, join(base, g0, g1), std::move(ours_part), theirs_part});
     }
     if (result.clean) take(base, at, base.size());
     return result;
@@ -176,8 +177,13 @@ MergeConflict unaligned_region(const std::vector<std::string_view>& base, const 
     while (prefix + suffix < shortest && base[base.size() - 1 - suffix] == ours[ours.size() - 1 - suffix] &&
            base[base.size() - 1 - suffix] == theirs[theirs.size() - 1 - suffix])
         ++suffix;
-    return {prefix + 1, base.size() - prefix - suffix, prefix + 1, join(base, prefix, base.size() - suffix),
-            join(ours, prefix, ours.size() - suffix), join(theirs, prefix, theirs.size() - suffix), true};
+    return {prefix + 1,
+            base.size() - prefix - suffix,
+            prefix + 1,
+            join(base, prefix, base.size() - suffix),
+            join(ours, prefix, ours.size() - suffix),
+            join(theirs, prefix, theirs.size() - suffix),
+            true};
 }
 
 }  // namespace

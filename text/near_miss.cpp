@@ -63,7 +63,6 @@ std::vector<std::string_view> search_probes(std::string_view lf, std::vector<Pro
     return used;
 }
 
-
 bool is_word_byte(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
@@ -74,8 +73,9 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
     const std::string name(old_name);
     NearMiss out;
     std::string& m = out.message;
-    m = name + " was not found in the file, not even with trailing whitespace, Unicode forms (NFKC), typographic "
-               "quotes, dashes and spaces, indentation or read line-number prefixes tolerated.";
+    m = name +
+        " was not found in the file, not even with trailing whitespace, Unicode forms (NFKC), typographic "
+        "quotes, dashes and spaces, indentation or read line-number prefixes tolerated.";
     if (lf.empty()) {
         m += " The file is empty: use write to give it content, or insert to add lines.";
         return out;
@@ -126,8 +126,10 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         if (!words_searched.empty()) {
             m += ", none of the words ";
             for (std::size_t i = 0; i < words_searched.size(); ++i) {
-                m += (i == 0 ? "" : i + 1 == words_searched.size() ? " and " : ", ") + std::string(1, '"') +
-                     std::string(words_searched[i]) + '"';
+                m += (i == 0                           ? ""
+                      : i + 1 == words_searched.size() ? " and "
+                                                       : ", ") +
+                     std::string(1, '"') + std::string(words_searched[i]) + '"';
             }
         }
         m += ", and no line like its longest one. Next: read the file to see its current text, then retry with " +
@@ -192,7 +194,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         std::optional<std::string_view> file_line;
         std::optional<std::string_view> needle_line;
         std::optional<std::string_view> continued;  // the file's next line, when it breaks the line there
-        std::size_t show_from = 0;  // both lines are shown from here (far differences in long lines)
+        std::size_t show_from = 0;                  // both lines are shown from here (far differences in long lines)
     };
     std::vector<Difference> differences;
     std::size_t identical = 0, different = 0;
@@ -218,7 +220,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
             }
         }
         // The last region line that old_string's lines reach: later ones are past the region.
-        std::size_t reach = 0;  // one past it
+        std::size_t reach = 0;             // one past it
         std::vector<std::size_t> removed;  // needle lines of the current run of changes
         std::vector<std::size_t> added;    // region lines of the current run
         auto note = [&](Difference d) {
@@ -306,8 +308,7 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         std::sort(differences.begin(), differences.end(),
                   [](const Difference& a, const Difference& b) { return a.line < b.line; });
         LineCursor to_end{lf, best.offset};
-        for (std::size_t n = 0; n < reach && to_end.next(line); ++n) {
-        }
+        for (std::size_t n = 0; n < reach && to_end.next(line); ++n) {}
         reaches_end = to_end.position() >= lf.size();
     }
     out.region = LineRange{best.line, last};
@@ -318,8 +319,10 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
     m += ").";
     if (differences.empty()) {
         if (ends_with_newline && reaches_end && lf.back() != '\n') {
-            m += " " + name + " ends with a newline, but the file's last line has none: drop the final newline "
-                 "from " + name + ".";
+            m += " " + name +
+                 " ends with a newline, but the file's last line has none: drop the final newline "
+                 "from " +
+                 name + ".";
         } else {
             m += " Its lines differ from " + name + " only in where " + name + " starts or ends within them.";
         }
@@ -334,7 +337,8 @@ NearMiss explain_not_found(std::string_view lf, std::string_view needle, std::st
         for (const Difference& d : differences) {
             m += "\n  line " + std::to_string(d.line) + ": " + d.how;
             if (d.file_line) m += "\n" + label("file") + render_visible(*d.file_line, d.show_from, kShownBytes);
-            if (d.continued) m += "\n" + std::string(5 + width, ' ') + render_visible(*d.continued, d.show_from, kShownBytes);
+            if (d.continued)
+                m += "\n" + std::string(5 + width, ' ') + render_visible(*d.continued, d.show_from, kShownBytes);
             if (d.needle_line) m += "\n" + label(name) + render_visible(*d.needle_line, d.show_from, kShownBytes);
         }
         if (different > differences.size()) {

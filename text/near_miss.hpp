@@ -19,8 +19,6 @@ struct NearMiss {
 // `lf_text`: the file as the matcher sees it (no BOM, "\n" newlines); `needle`: old_string the same
 // way. Bounded work: a few linear searches of the file for the needle's most distinctive lines (or
 // words), then a likeness score of at most a few hundred candidate windows.
-NearMiss explain_not_found(std::string_view lf_text, std::string_view needle,
-                           std::string_view old_name = "old_string");
-
+NearMiss explain_not_found(std::string_view lf_text, std::string_view needle, std::string_view old_name = "old_string");
 
 }  // namespace text

@@ -125,8 +125,7 @@ Transformed transform(std::string_view src, Tolerance tol, OffsetMap* map) {
     while (b < n) {
         const char* nl = static_cast<const char*>(std::memchr(src.data() + b, '\n', n - b));
         const std::size_t e = nl ? static_cast<std::size_t>(nl - src.data()) : n;
-        const std::size_t content_end =
-            tol.strip_trailing_whitespace ? trimmed_end(src, b, e, tol.fold_typography) : e;
+        const std::size_t content_end = tol.strip_trailing_whitespace ? trimmed_end(src, b, e, tol.fold_typography) : e;
         std::size_t run = b;
         if (tol.fold_typography) {
             for (std::size_t i = b; i < content_end;) {

@@ -42,7 +42,7 @@ public:
         while (i < n && (trim_both(text_.line(i)).empty() || is_fence(text_.line(i)))) ++i;
         if (i >= n || trim_right(text_.line(i)) != "*** Begin Patch") {
             return malformed_.fail(i < n ? PatchText::number(i) : 0,
-                         "the patch must start with the line \"*** Begin Patch\".");
+                                   "the patch must start with the line \"*** Begin Patch\".");
         }
         ++i;
         bool ended = false;
@@ -65,9 +65,10 @@ public:
                 while (i < n && !text_.line(i).starts_with("***")) {
                     const std::string_view l = text_.line(i);
                     if (l.empty() || l[0] != '+') {
-                        return malformed_.fail(PatchText::number(i), "every line of a file added with \"*** Add File:\" starts "
-                                                           "with '+' (the line " + quote_patch_line(l) +
-                                                           " does not).");
+                        return malformed_.fail(PatchText::number(i),
+                                               "every line of a file added with \"*** Add File:\" starts "
+                                               "with '+' (the line " +
+                                                   quote_patch_line(l) + " does not).");
                     }
                     block.new_text.append(l.substr(1));
                     block.new_text += '\n';
@@ -101,12 +102,16 @@ public:
                 ++i;
                 continue;
             }
-            return malformed_.fail(number, "expected \"*** Add File: PATH\", \"*** Update File: PATH\", \"*** Delete File: "
-                                 "PATH\" or \"*** End Patch\", found " + quote_patch_line(line) + ".");
+            return malformed_.fail(number,
+                                   "expected \"*** Add File: PATH\", \"*** Update File: PATH\", \"*** Delete File: "
+                                   "PATH\" or \"*** End Patch\", found " +
+                                       quote_patch_line(line) + ".");
         }
         if (!ended) {
-            return malformed_.fail(0, "the patch has no \"*** End Patch\" line; it may have been cut short, so nothing was "
-                            "applied. Send the whole patch, ending with \"*** End Patch\".");
+            return malformed_.fail(
+                0,
+                "the patch has no \"*** End Patch\" line; it may have been cut short, so nothing was "
+                "applied. Send the whole patch, ending with \"*** End Patch\".");
         }
         if (patch_.files.empty()) return malformed_.fail(0, "the patch holds no file operation.");
         patch_.format = PatchFormat::apply_patch;
@@ -131,8 +136,8 @@ private:
             }
         }
         PatchBlock chunk;
-        bool open = false;       // chunk has started (an @@ or a body line)
-        bool has_body = false;   // chunk has ' ', '-' or '+' lines
+        bool open = false;               // chunk has started (an @@ or a body line)
+        bool has_body = false;           // chunk has ' ', '-' or '+' lines
         std::size_t trailing_empty = 0;  // literally empty lines at the chunk's end: separators, dropped
         auto close = [&]() {
             for (; trailing_empty > 0; --trailing_empty) {
@@ -199,9 +204,11 @@ private:
                 ++i;
                 continue;
             }
-            return malformed_.fail(number, "in \"*** Update File: " + file.path + "\", every line after the "
-                                           "\"@@\" starts with ' ' (context), '-' (removed) or '+' (added); found " +
-                                           quote_patch_line(line) + ".");
+            return malformed_.fail(number,
+                                   "in \"*** Update File: " + file.path +
+                                       "\", every line after the "
+                                       "\"@@\" starts with ' ' (context), '-' (removed) or '+' (added); found " +
+                                       quote_patch_line(line) + ".");
         }
         close();
         if (file.blocks.empty() && !file.move_to) {

@@ -33,8 +33,8 @@ struct PatchBlock {
     // and its header says where it starts and ends (evidence, as GNU patch takes it).
     std::optional<std::size_t> stated_old_count;
     std::optional<std::size_t> stated_new_count;  // its count of new lines (the same lines left out count there too)
-    std::vector<std::string> anchors;     // apply_patch `@@ LINE` anchors, outermost first
-    bool at_end_of_file = false;          // `*** End of File` or `\ No newline`: old_text ends the file
+    std::vector<std::string> anchors;             // apply_patch `@@ LINE` anchors, outermost first
+    bool at_end_of_file = false;                  // `*** End of File` or `\ No newline`: old_text ends the file
     // apply_patch: the chunk comes after the file's previous chunk; when old_text occurs several
     // times, the first occurrence after that chunk (and after the anchors) is the one meant.
     bool after_previous = false;

@@ -115,7 +115,8 @@ private:
     base::Result<FilePlan, PlanError> create() {
         // The lines as the patch gave them: a CRLF file stays CRLF, as git writes it.
         std::string content;
-        for (const PatchBlock& b : patch_.blocks) content += b.new_text_as_given.empty() ? b.new_text : b.new_text_as_given;
+        for (const PatchBlock& b : patch_.blocks)
+            content += b.new_text_as_given.empty() ? b.new_text : b.new_text_as_given;
         if (!patch_.blocks.empty() && patch_.blocks.back().final_newline == false && !content.empty() &&
             content.back() == '\n') {
             content.pop_back();

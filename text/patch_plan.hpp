@@ -16,7 +16,7 @@ namespace text {
 
 struct PlanOptions {
     PatchFormat format = PatchFormat::search_replace;  // words used in messages (block, hunk, chunk)
-    std::string_view display_path;  // names the file in messages when the FilePatch has no path
+    std::string_view display_path;                     // names the file in messages when the FilePatch has no path
     // Below 1: a block that no matching tier finds may apply where its lines are at least this
     // similar (Levenshtein) to the file's. Read as at least 0.5. 1 (the default): never.
     double fuzzy_threshold = 1.0;
@@ -25,8 +25,8 @@ struct PlanOptions {
     // The most similar place is used only when no other place (sharing none of its lines) is within
     // this much similarity of it: a block about as like two places names neither.
     double fuzzy_margin = 0.05;
-    std::size_t fuzzy_budget = 40'000'000;    // Levenshtein cells per file, at most; when they run out
-                                              // before the best place is certain, nothing is applied
+    std::size_t fuzzy_budget = 40'000'000;  // Levenshtein cells per file, at most; when they run out
+                                            // before the best place is certain, nothing is applied
 };
 
 // How a block was placed: the matcher's tier, or by similarity, or as an insertion, a created or a
@@ -91,6 +91,6 @@ struct PlanError {
 // shows the removed lines, they must be the file's content.
 // All or nothing: any failing block fails the file, and the error lists every failing block.
 base::Result<FilePlan, PlanError> plan_file_patch(std::optional<std::string_view> original, const FilePatch& file,
-                                            const PlanOptions& options = {});
+                                                  const PlanOptions& options = {});
 
 }  // namespace text

@@ -78,9 +78,10 @@ public:
                     if (is_search_marker(line)) {
                         begin_block(n);
                     } else if (is_divider(line) || is_replace_marker(line)) {
-                        return malformed_.fail(n, "found " + quote_patch_line(trim_right(line)) +
-                                            " outside a block: a block must start with \"<<<<<<< SEARCH\" before "
-                                            "its \"=======\" and \">>>>>>> REPLACE\".");
+                        return malformed_.fail(
+                            n, "found " + quote_patch_line(trim_right(line)) +
+                                   " outside a block: a block must start with \"<<<<<<< SEARCH\" before "
+                                   "its \"=======\" and \">>>>>>> REPLACE\".");
                     }
                     break;
                 case State::header: {
@@ -89,13 +90,15 @@ public:
                         const bool start = line.starts_with(":start_line:");
                         const std::optional<std::size_t> number = parse_line_number(rest);
                         if (!number) {
-                            return malformed_.fail(n, quote_patch_line(line) + " must give a line number of 1 or more, as in "
-                                            "\":start_line:12\".");
+                            return malformed_.fail(n, quote_patch_line(line) +
+                                                          " must give a line number of 1 or more, as in "
+                                                          "\":start_line:12\".");
                         }
                         std::optional<std::size_t>& slot = start ? block_.start_line : block_.end_line;
                         if (slot) {
-                            return malformed_.fail(n, "the block that starts at line " + std::to_string(block_line_) + " gives " +
-                                                (start ? ":start_line:" : ":end_line:") + " twice.");
+                            return malformed_.fail(n, "the block that starts at line " + std::to_string(block_line_) +
+                                                          " gives " + (start ? ":start_line:" : ":end_line:") +
+                                                          " twice.");
                         }
                         slot = number;
                         break;
@@ -115,15 +118,15 @@ public:
                     if (is_replace_marker(line)) {
                         end_block(file);
                     } else if (is_divider(line)) {
-                        return malformed_.fail(n, "a second \"=======\" in the block that starts at line " +
-                                            std::to_string(block_line_) + " (its first is at line " +
-                                            std::to_string(divider_line_) +
-                                            "). If the REPLACE text contains a line \"=======\", write it as "
-                                            "\"\\=======\"; otherwise end the block with \">>>>>>> REPLACE\" first.");
+                        return malformed_.fail(
+                            n, "a second \"=======\" in the block that starts at line " + std::to_string(block_line_) +
+                                   " (its first is at line " + std::to_string(divider_line_) +
+                                   "). If the REPLACE text contains a line \"=======\", write it as "
+                                   "\"\\=======\"; otherwise end the block with \">>>>>>> REPLACE\" first.");
                     } else if (is_search_marker(line)) {
                         return malformed_.fail(n, "\"<<<<<<< SEARCH\" inside the block that starts at line " +
-                                            std::to_string(block_line_) +
-                                            ": that block is missing its \">>>>>>> REPLACE\" line.");
+                                                      std::to_string(block_line_) +
+                                                      ": that block is missing its \">>>>>>> REPLACE\" line.");
                     } else {
                         append(replace_lines_, line);
                     }
@@ -135,16 +138,17 @@ public:
             case State::header:
             case State::search:
                 return malformed_.fail(block_line_, "the block that starts at line " + std::to_string(block_line_) +
-                                              " has no \"=======\" and no \">>>>>>> REPLACE\": the diff ends "
-                                              "inside its SEARCH part.");
+                                                        " has no \"=======\" and no \">>>>>>> REPLACE\": the diff ends "
+                                                        "inside its SEARCH part.");
             case State::replace:
                 return malformed_.fail(block_line_, "the block that starts at line " + std::to_string(block_line_) +
-                                              " has no \">>>>>>> REPLACE\": the diff ends inside its REPLACE "
-                                              "part (after the \"=======\" at line " +
-                                              std::to_string(divider_line_) + ").");
+                                                        " has no \">>>>>>> REPLACE\": the diff ends inside its REPLACE "
+                                                        "part (after the \"=======\" at line " +
+                                                        std::to_string(divider_line_) + ").");
         }
         if (file.blocks.empty()) {
-            return malformed_.fail(0, "the diff holds no SEARCH/REPLACE block (none of its lines is \"<<<<<<< SEARCH\").");
+            return malformed_.fail(0,
+                                   "the diff holds no SEARCH/REPLACE block (none of its lines is \"<<<<<<< SEARCH\").");
         }
         Patch patch;
         patch.format = PatchFormat::search_replace;
@@ -180,11 +184,13 @@ private:
         }
         std::string_view rest;
         if (search_lines_.empty() && (has_key(line, ":start_line:", &rest) || has_key(line, ":end_line:", &rest))) {
-            return malformed_.fail(n, quote_patch_line(line) + " comes after the \"-------\" of the block that starts "
-                                      "at line " + std::to_string(block_line_) +
-                                      ": :start_line: and :end_line: go right after \"<<<<<<< SEARCH\", before "
-                                      "\"-------\" (or write \"\\" + std::string(trim_right(line)) +
-                                      "\" if it is text of the file).");
+            return malformed_.fail(n, quote_patch_line(line) +
+                                          " comes after the \"-------\" of the block that starts "
+                                          "at line " +
+                                          std::to_string(block_line_) +
+                                          ": :start_line: and :end_line: go right after \"<<<<<<< SEARCH\", before "
+                                          "\"-------\" (or write \"\\" +
+                                          std::string(trim_right(line)) + "\" if it is text of the file).");
         }
         append(search_lines_, line);
         return true;

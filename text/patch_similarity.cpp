@@ -50,7 +50,7 @@ double similarity_of(std::size_t distance, std::size_t a_size, std::size_t b_siz
 
 namespace {
 
-constexpr std::size_t kGram = 3;                 // q of the q-gram prefilter
+constexpr std::size_t kGram = 3;    // q of the q-gram prefilter
 constexpr unsigned kGramBits = 16;  // q-grams are counted in 2^kGramBits hash buckets
 constexpr std::size_t kGramBuckets = std::size_t{1} << kGramBits;
 constexpr double kEpsilon = 1e-9;
@@ -62,9 +62,7 @@ std::size_t gram_bucket(std::string_view line, std::size_t at) {
     return static_cast<std::size_t>((g * 2654435761u) >> (32 - kGramBits));
 }
 
-std::size_t grams_of(std::string_view line) {
-    return line.size() >= kGram ? line.size() - kGram + 1 : 0;
-}
+std::size_t grams_of(std::string_view line) { return line.size() >= kGram ? line.size() - kGram + 1 : 0; }
 
 // The most edits `similarity` allows between texts whose longer one has `longest` bytes.
 std::size_t edits_allowed(double similarity, std::size_t longest) {
@@ -75,8 +73,8 @@ std::size_t edits_allowed(double similarity, std::size_t longest) {
 }  // namespace
 
 SimilarityRanking rank_similar_windows(const std::vector<std::string_view>& lines, std::string_view needle,
-                                       std::size_t needle_lines, std::size_t first, std::size_t last,
-                                       double threshold, double margin, std::size_t budget) {
+                                       std::size_t needle_lines, std::size_t first, std::size_t last, double threshold,
+                                       double margin, std::size_t budget) {
     SimilarityRanking out;
     if (needle_lines == 0 || lines.size() < needle_lines) return out;
     first = std::max<std::size_t>(first, 1);
@@ -98,7 +96,7 @@ SimilarityRanking rank_similar_windows(const std::vector<std::string_view>& line
         needle_grams += grams_of(line);
         begin = end + 1;
     }
-    std::size_t shared = 0;     // sum over buckets of min(window count, needle count)
+    std::size_t shared = 0;        // sum over buckets of min(window count, needle count)
     std::size_t window_bytes = 0;  // the window's lines joined by "\n"
     auto add_line = [&](std::string_view line) {
         for (std::size_t i = 0; i < grams_of(line); ++i) {
@@ -125,9 +123,9 @@ SimilarityRanking rank_similar_windows(const std::vector<std::string_view>& line
         const std::size_t longest = std::max(bytes, needle.size());
         const std::size_t by_length = bytes > needle.size() ? bytes - needle.size() : needle.size() - bytes;
         const std::size_t by_grams = (needle_grams - shared + kGram - 1) / kGram;
-        const double bound = longest == 0 ? 1.0
-                                          : 1.0 - static_cast<double>(std::max(by_length, by_grams)) /
-                                                      static_cast<double>(longest);
+        const double bound =
+            longest == 0 ? 1.0
+                         : 1.0 - static_cast<double>(std::max(by_length, by_grams)) / static_cast<double>(longest);
         if (bound + kEpsilon >= threshold - margin) candidates.push_back({bound, start});
         if (start == last) break;
         remove_line(lines[start - 1]);

@@ -32,11 +32,11 @@ struct SimilarityRanking {
     // best, then every other window within `margin` of it that shares no line with it, or that
     // scores exactly as much (most similar first); several means "not clearly ahead".
     std::vector<SimilarWindow> contenders;
-    std::size_t places = 0;      // windows in the range
-    std::size_t candidates = 0;  // windows the prefilter could not rule out
-    std::size_t windows = 0;     // windows scored exactly
-    std::size_t cells = 0;       // Levenshtein cells computed
-    bool stopped = false;        // the budget ran out while a window not scored could still matter
+    std::size_t places = 0;       // windows in the range
+    std::size_t candidates = 0;   // windows the prefilter could not rule out
+    std::size_t windows = 0;      // windows scored exactly
+    std::size_t cells = 0;        // Levenshtein cells computed
+    bool stopped = false;         // the budget ran out while a window not scored could still matter
     double unscored_bound = 0.0;  // when stopped: the highest similarity a window not scored could have
 };
 
@@ -47,7 +47,7 @@ struct SimilarityRanking {
 // windows are then scored exactly, highest bound first, until no window left could be the best or
 // come within `margin` of it, or until `budget` cells of work are spent.
 SimilarityRanking rank_similar_windows(const std::vector<std::string_view>& lines, std::string_view needle,
-                                       std::size_t needle_lines, std::size_t first, std::size_t last,
-                                       double threshold, double margin, std::size_t budget);
+                                       std::size_t needle_lines, std::size_t first, std::size_t last, double threshold,
+                                       double margin, std::size_t budget);
 
 }  // namespace text

@@ -47,7 +47,9 @@ struct MalformedPatch {
     std::string_view help = {};
 
     PatchError at(std::size_t line, std::string_view what) const;
-    base::Unexpected<PatchError> fail(std::size_t line, std::string_view what) const { return base::fail(at(line, what)); }
+    base::Unexpected<PatchError> fail(std::size_t line, std::string_view what) const {
+        return base::fail(at(line, what));
+    }
 };
 
 }  // namespace text

@@ -71,7 +71,7 @@ public:
                 current_->new_name = header_name(text_.line(i + 1).substr(4));
                 if (current_->old_name.empty() || current_->new_name.empty()) {
                     return malformed_.fail(PatchText::number(current_->old_name.empty() ? i : i + 1),
-                                 "a file header names no file. " + std::string(kUnifiedFormat));
+                                           "a file header names no file. " + std::string(kUnifiedFormat));
                 }
                 i += 2;
                 continue;
@@ -100,13 +100,13 @@ private:
         std::size_t last = i;
         while (last + 1 < n && !text_.line(last + 1).starts_with("diff --git ")) ++last;
         const bool whole = first == 0 && last + 1 == n;
-        std::string name = current_ ? (!current_->new_name.empty() ? current_->new_name : current_->git_new) : std::string();
+        std::string name =
+            current_ ? (!current_->new_name.empty() ? current_->new_name : current_->git_new) : std::string();
         if (name.starts_with("b/")) name.erase(0, 2);
         const std::string range = first == last ? "line " + std::to_string(first + 1)
                                                 : "lines " + std::to_string(first + 1) + "-" + std::to_string(last + 1);
         std::string what = (whole ? "the patch is a binary change" : range + " are a binary change") +
-                           (name.empty() ? std::string() : " to " + name) +
-                           ", and apply_diff changes text files only.";
+                           (name.empty() ? std::string() : " to " + name) + ", and apply_diff changes text files only.";
         if (!whole) what += " Send the patch again without " + range + " to apply its text changes.";
         return malformed_.fail(PatchText::number(i), what);
     }
@@ -243,8 +243,9 @@ private:
             break;
         }
         if (last_op == 0) {
-            return malformed_.fail(block.patch_line, "the hunk has no lines: a hunk header must be followed by its "
-                                                     "context (' '), removed ('-') and added ('+') lines.");
+            return malformed_.fail(block.patch_line,
+                                   "the hunk has no lines: a hunk header must be followed by its "
+                                   "context (' '), removed ('-') and added ('+') lines.");
         }
         if (any_marker) {
             block.final_newline = !new_no_newline;
@@ -293,7 +294,8 @@ private:
             const bool creates = old_name == kDevNull || s.new_file;
             const bool deletes = new_name == kDevNull || s.deleted_file;
             if (creates && deletes) {
-                return malformed_.fail(s.line, "this section both creates and deletes its file (/dev/null on both sides).");
+                return malformed_.fail(s.line,
+                                       "this section both creates and deletes its file (/dev/null on both sides).");
             }
             if (creates) {
                 file.action = FileAction::create;
@@ -301,8 +303,8 @@ private:
                 for (const PatchBlock& b : s.blocks) {
                     if (!b.old_text.empty()) {
                         return malformed_.fail(b.patch_line, "the hunk creates " + file.path +
-                                                       " (--- /dev/null), so it can only have '+' lines; it "
-                                                       "has context or '-' lines.");
+                                                                 " (--- /dev/null), so it can only have '+' lines; it "
+                                                                 "has context or '-' lines.");
                     }
                 }
             } else if (deletes) {
@@ -311,8 +313,8 @@ private:
                 for (const PatchBlock& b : s.blocks) {
                     if (!b.new_text.empty()) {
                         return malformed_.fail(b.patch_line, "the hunk deletes " + file.path +
-                                                       " (+++ /dev/null), so it can only have '-' lines; it "
-                                                       "has context or '+' lines.");
+                                                                 " (+++ /dev/null), so it can only have '-' lines; it "
+                                                                 "has context or '+' lines.");
                     }
                 }
             } else {
@@ -336,9 +338,9 @@ private:
                 if (same->action != FileAction::update || file.action != FileAction::update || same->move_to ||
                     file.move_to) {
                     return malformed_.fail(s.line, (file.path.empty() ? std::string("the file") : file.path) +
-                                             " appears twice in the diff (also at line " +
-                                             std::to_string(same->patch_line) +
-                                             "); give each file one section with all of its hunks.");
+                                                       " appears twice in the diff (also at line " +
+                                                       std::to_string(same->patch_line) +
+                                                       "); give each file one section with all of its hunks.");
                 }
                 for (PatchBlock& b : file.blocks) same->blocks.push_back(std::move(b));
                 continue;
@@ -346,8 +348,9 @@ private:
             patch.files.push_back(std::move(file));
         }
         if (patch.files.empty()) {
-            return malformed_.fail(0, "the diff has no hunks (no line starting with \"@@\"), so there is nothing to apply. " +
-                                std::string(kUnifiedFormat));
+            return malformed_.fail(
+                0, "the diff has no hunks (no line starting with \"@@\"), so there is nothing to apply. " +
+                       std::string(kUnifiedFormat));
         }
         for (const FilePatch& f : patch.files) patch.block_count += f.blocks.size();
         return patch;

@@ -20,10 +20,14 @@ std::size_t sequence_at(std::string_view s, std::size_t i, std::uint32_t* cp) {
     }
     std::size_t n = 0;
     std::uint32_t v = 0, min = 0;
-    if (c >= 0xC2 && c <= 0xDF) n = 2, v = c & 0x1F, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF) n = 3, v = c & 0x0F, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4) n = 4, v = c & 0x07, min = 0x10000;
-    else return 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2, v = c & 0x1F, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3, v = c & 0x0F, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, v = c & 0x07, min = 0x10000;
+    else
+        return 0;
     if (i + n > s.size()) return 0;
     for (std::size_t k = 1; k < n; ++k) {
         if ((b(k) & 0xC0) != 0x80) return 0;

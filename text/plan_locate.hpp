@@ -21,9 +21,9 @@ struct Located {
     std::size_t block = 0;  // position in FilePatch::blocks
     std::size_t begin = 0;  // byte range of the original
     std::size_t end = 0;
-    std::string text;       // the new text, "\n" newlines
-    bool at_eof = false;    // the range reaches the end of the file
-    bool append = false;    // an insertion at the very end: added after the splice
+    std::string text;     // the new text, "\n" newlines
+    bool at_eof = false;  // the range reaches the end of the file
+    bool append = false;  // an insertion at the very end: added after the splice
     std::size_t first_line = 0;
     std::size_t last_line = 0;  // first_line - 1 for an insertion
     BlockMatch match = BlockMatch::exact;

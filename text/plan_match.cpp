@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::size_t kNearMinBytes = 1 << 20;  // files this large try the lines near the hint first
 constexpr std::size_t kNearLines = 2000;
-constexpr std::size_t kMaxLeftOut = 2;       // file lines a block may leave out between its old lines
+constexpr std::size_t kMaxLeftOut = 2;        // file lines a block may leave out between its old lines
 constexpr std::size_t kMaxHeaderLeftOut = 3;  // ... when its unified header's counts say so
 
 std::string_view first_line(std::string_view lf_text) {
@@ -114,13 +114,11 @@ public:
                                 ambiguous_block_message(ctx_.subject, err, b_, hint) + note_on_anchor);
             case MatchErrorKind::already_applied:
                 return unplaced(BlockFailureKind::already_applied, err.message + note_on_anchor);
-            case MatchErrorKind::identical:
-                return unplaced(BlockFailureKind::identical, err.message);
+            case MatchErrorKind::identical: return unplaced(BlockFailureKind::identical, err.message);
             case MatchErrorKind::unclear_indentation:
                 return unplaced(BlockFailureKind::ambiguous, err.message + note_on_anchor);
             case MatchErrorKind::empty_old_string:
-            case MatchErrorKind::not_found:
-                break;
+            case MatchErrorKind::not_found: break;
         }
         return unplaced(BlockFailureKind::not_found, err.message + alignment_note + similarity_note + note_on_anchor);
     }
@@ -179,7 +177,8 @@ private:
     // Of `alignments`, the change they all make, when they make one and the same; `why_not` gets
     // the reason when none can be written.
     std::optional<AlignedChange> one_change(const std::vector<LineAlignment>& alignments,
-                                            std::optional<AlignmentFailure>* why_not, std::vector<AlignedChange>* distinct) {
+                                            std::optional<AlignmentFailure>* why_not,
+                                            std::vector<AlignedChange>* distinct) {
         const std::vector<std::string_view> old_lines = block_lines(b_.old_text);
         const std::vector<std::string_view> new_lines = block_lines(b_.new_text);
         bool beside_left_out = false;  // some place has added lines that could go on either side of a line
@@ -256,8 +255,9 @@ private:
         const std::size_t count = at_start ? plain : b_.ops.size() - 1 - plain;  // the added lines at that end
         if (count == 0) return;
         const auto n = static_cast<std::ptrdiff_t>(count);
-        const std::vector<std::string_view> added = at_start ? std::vector<std::string_view>(new_lines.begin(), new_lines.begin() + n)
-                                                             : std::vector<std::string_view>(new_lines.end() - n, new_lines.end());
+        const std::vector<std::string_view> added =
+            at_start ? std::vector<std::string_view>(new_lines.begin(), new_lines.begin() + n)
+                     : std::vector<std::string_view>(new_lines.end() - n, new_lines.end());
         header_why_not_ = at_start ? beside_left_out(file_, added, first, first + stated - k - 1)
                                    : beside_left_out(file_, added, first + k, first + stated - 1);
     }
@@ -271,9 +271,10 @@ private:
                    why.why + "; add the left-out lines.";
         }
         const std::string left_out = lines_words(why.left_out_first, why.left_out_last);
-        return " Its lines are at " + lines_words(first, last) + std::string(where) + ", but " + why.why + ". Send the " +
-               std::string(ctx_.subject.words.block) + " again with " + left_out + " in it, as the file has " +
-               (why.left_out_first == why.left_out_last ? "it" : "them") + ", and the added lines on the side they go.";
+        return " Its lines are at " + lines_words(first, last) + std::string(where) + ", but " + why.why +
+               ". Send the " + std::string(ctx_.subject.words.block) + " again with " + left_out +
+               " in it, as the file has " + (why.left_out_first == why.left_out_last ? "it" : "them") +
+               ", and the added lines on the side they go.";
     }
 
     // A block not found as one run whose old lines are, in order, in one place of the file with a
@@ -287,11 +288,12 @@ private:
         std::vector<AlignedChange> distinct;
         if (const auto change = one_change(all, &why_not, &distinct)) return from_alignment(*change);
         if (distinct.size() > 1) {
-            note = " Its lines are in the file in order with lines it leaves out between them, but at " +
-                   list_items(distinct.size(), 5, distinct.size(),
-                              [&](std::size_t i) { return lines_words(distinct[i].first_line, distinct[i].last_line); },
-                              true) +
-                   ", so which is meant cannot be told; add the left-out lines.";
+            note =
+                " Its lines are in the file in order with lines it leaves out between them, but at " +
+                list_items(
+                    distinct.size(), 5, distinct.size(),
+                    [&](std::size_t i) { return lines_words(distinct[i].first_line, distinct[i].last_line); }, true) +
+                ", so which is meant cannot be told; add the left-out lines.";
         } else if (why_not) {
             note = left_out_note(why_place_.first, why_place_.second, *why_not);
         }
@@ -342,7 +344,7 @@ private:
     bool same_lines_ = false;
     EditSpec spec_;
     std::optional<AlignmentFailure> header_why_not_;  // why the lines its header spans could not take it
-    std::pair<std::size_t, std::size_t> why_place_;    // the lines of the place one_change's why_not is about
+    std::pair<std::size_t, std::size_t> why_place_;   // the lines of the place one_change's why_not is about
 };
 
 }  // namespace

@@ -38,18 +38,18 @@ std::string line_list(const std::vector<std::size_t>& lines, std::size_t total) 
 std::string searched_words(const SimilarityRanking& found, std::string_view scope) {
     return "Similarity matching stopped before it was sure: its work limit ran out after it had compared " +
            std::to_string(found.windows) + " of the " + std::to_string(found.candidates) + " places " +
-           std::string(scope) + " that a quick count of shared characters could not rule out, and a place "
-           "not compared could still be up to " + score(found.unscored_bound) + " similar";
+           std::string(scope) +
+           " that a quick count of shared characters could not rule out, and a place "
+           "not compared could still be up to " +
+           score(found.unscored_bound) + " similar";
 }
 
 }  // namespace
 
 PlanWords plan_words(PatchFormat format) {
     switch (format) {
-        case PatchFormat::search_replace:
-            return {"block", "Block", "SEARCH", "REPLACE", "The SEARCH text", "diff"};
-        case PatchFormat::unified:
-            return {"hunk", "Hunk", "the hunk", "the hunk's new lines", "The hunk", "diff"};
+        case PatchFormat::search_replace: return {"block", "Block", "SEARCH", "REPLACE", "The SEARCH text", "diff"};
+        case PatchFormat::unified: return {"hunk", "Hunk", "the hunk", "the hunk's new lines", "The hunk", "diff"};
         case PatchFormat::apply_patch:
             return {"chunk", "Chunk", "the chunk", "the chunk's new lines", "The chunk", "patch"};
     }
@@ -116,8 +116,8 @@ std::string ambiguous_block_message(const PlanSubject& s, const MatchError& err,
                                     std::optional<std::size_t> hint) {
     std::vector<std::size_t> starts;
     for (const LineRange& p : err.places) starts.push_back(p.first);
-    std::string m = std::string(s.words.old_text) + " matches " + std::to_string(err.place_count) + " places in " +
-                    s.name;
+    std::string m =
+        std::string(s.words.old_text) + " matches " + std::to_string(err.place_count) + " places in " + s.name;
     if (err.tier) m += tier_condition(*err.tier, false);
     m += " (starting at lines " + line_list(starts, err.place_count) + ")";
     if (hint && !starts.empty()) {
@@ -161,9 +161,9 @@ std::string similarity_stopped_message(const PlanSubject& s, const SimilarityRan
 std::string not_similar_note(const SimilarityRanking& found, std::string_view scope, std::size_t k, double threshold) {
     return " Similarity matching found no run of " + std::to_string(k) + (k == 1 ? " line" : " lines") + " " +
            std::string(scope) + " that is at least " + percent(threshold) + " similar to it" +
-           (found.best ? " (the most similar, " + window_words(*found.best, k) + ", is " +
-                             score(found.best->similarity) + ")"
-                       : std::string()) +
+           (found.best
+                ? " (the most similar, " + window_words(*found.best, k) + ", is " + score(found.best->similarity) + ")"
+                : std::string()) +
            ".";
 }
 
@@ -197,7 +197,8 @@ std::string overlap_message(const PlanSubject& s, const PlacedLines& first, cons
            lines_words(first.first_line, first.last_line) + " and " + block + " " + std::to_string(second.index) +
            " changes " + lines_words(second.first_line, second.last_line) + " of " + s.name + ". Every " + block +
            " is matched against the file as it is now, so two of them must not change the same lines: merge them "
-           "into one " + block + ".";
+           "into one " +
+           block + ".";
 }
 
 std::string splice_failed_message(std::string_view why) {
@@ -205,16 +206,19 @@ std::string splice_failed_message(std::string_view why) {
 }
 
 std::string already_created_message(const PlanSubject& s) {
-    return s.name + " already exists with exactly this content: the patch looks already applied, so nothing was "
-                    "changed.";
+    return s.name +
+           " already exists with exactly this content: the patch looks already applied, so nothing was "
+           "changed.";
 }
 
 std::string already_exists_message(const PlanSubject& s, std::size_t size) {
     const std::string how = s.format == PatchFormat::apply_patch
                                 ? "\"*** Update File: " + s.name + "\" with the lines to change"
                                 : "a diff against its current content (--- a/" + s.name + ", +++ b/" + s.name + ")";
-    return s.name + " already exists (" + std::to_string(size) + " bytes), so it cannot be created. To change it, "
-           "send " + how + "; read it first to see its lines.";
+    return s.name + " already exists (" + std::to_string(size) +
+           " bytes), so it cannot be created. To change it, "
+           "send " +
+           how + "; read it first to see its lines.";
 }
 
 std::string missing_for_delete_message(const PlanSubject& s) {
@@ -237,15 +241,17 @@ std::string deleted_lines_differ_message(const PlanSubject& s, const std::string
     if (at >= actual.size()) {
         detail = "the file ends before line " + std::to_string(line);
     } else if (at >= expected.size()) {
-        detail = "the file goes on after line " + std::to_string(line - 1) + " of what the " + s.words.patch +
-                 " removes";
+        detail =
+            "the file goes on after line " + std::to_string(line - 1) + " of what the " + s.words.patch + " removes";
     } else {
         detail = "at line " + std::to_string(line) + " the file has " +
                  quote_patch_line(visible_whitespace(line_at(actual, at))) + " and the " + s.words.patch + " has " +
                  quote_patch_line(visible_whitespace(line_at(expected, at)));
     }
-    return "the " + std::string(s.words.patch) + " deletes " + s.name + ", but the lines it shows as removed are not "
-           "the file's content (" + detail + "). Read the file and send the deletion again with its current lines.";
+    return "the " + std::string(s.words.patch) + " deletes " + s.name +
+           ", but the lines it shows as removed are not "
+           "the file's content (" +
+           detail + "). Read the file and send the deletion again with its current lines.";
 }
 
 std::string plan_failure_message(const PlanSubject& s, const std::vector<BlockFailure>& failures,

@@ -13,8 +13,8 @@ namespace text {
 
 namespace {
 constexpr std::size_t kMaxNeedle = 64 * 1024;
-constexpr std::size_t kAlignMargin = 2;       // lines on each side of the window the alignment may use
-constexpr double kMinLineSimilarity = 0.5;    // an old line less like every file line is placed nowhere
+constexpr std::size_t kAlignMargin = 2;     // lines on each side of the window the alignment may use
+constexpr double kMinLineSimilarity = 0.5;  // an old line less like every file line is placed nowhere
 }  // namespace
 
 SimilarityOutcome locate_by_similarity(PlanContext& ctx, const BlockAt& at, std::optional<std::size_t> hint,
@@ -59,7 +59,8 @@ SimilarityOutcome locate_by_similarity(PlanContext& ctx, const BlockAt& at, std:
         if (!qualifies) {
             out.note = similarity_stopped_note(ctx.subject, found, scope, threshold);
         } else {
-            out.failure = Unplaced{BlockFailureKind::ambiguous, similarity_stopped_message(ctx.subject, found, scope, k)};
+            out.failure =
+                Unplaced{BlockFailureKind::ambiguous, similarity_stopped_message(ctx.subject, found, scope, k)};
         }
         return out;
     }
@@ -81,7 +82,8 @@ SimilarityOutcome locate_by_similarity(PlanContext& ctx, const BlockAt& at, std:
         }
     }
     if (!chosen) {
-        out.failure = Unplaced{BlockFailureKind::ambiguous, similar_places_message(ctx.subject, found, scope, k, margin)};
+        out.failure =
+            Unplaced{BlockFailureKind::ambiguous, similar_places_message(ctx.subject, found, scope, k, margin)};
         return out;
     }
     // The window only says where: the block is laid onto the lines there one by one, so that file
@@ -96,9 +98,11 @@ SimilarityOutcome locate_by_similarity(PlanContext& ctx, const BlockAt& at, std:
     auto change = apply_alignment(ctx.file, old_lines, new_lines, one, at.block.ops);
     if (!change) {
         const AlignmentFailure& why = change.error();
-        const std::string left_out = why.left_out_first ? lines_words(why.left_out_first, why.left_out_last) : std::string();
-        out.failure = Unplaced{BlockFailureKind::not_found, similar_but_unaligned_message(ctx.subject, start, end_line,
-                                                                                         chosen->similarity, why.why, left_out)};
+        const std::string left_out =
+            why.left_out_first ? lines_words(why.left_out_first, why.left_out_last) : std::string();
+        out.failure = Unplaced{
+            BlockFailureKind::not_found,
+            similar_but_unaligned_message(ctx.subject, start, end_line, chosen->similarity, why.why, left_out)};
         return out;
     }
     if (other.file_line != one.file_line) {

@@ -39,7 +39,6 @@ bool in_file_style(std::string_view indent, const IndentShift& shift) {
     return shift.file_uses_tabs ? has_tab : !has_tab;
 }
 
-
 // The last line of `written` (new text so far, "\n" newlines) that has visible text.
 std::string_view previous_visible(std::string_view written) {
     while (!written.empty()) {

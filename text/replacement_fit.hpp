@@ -11,11 +11,11 @@
 namespace text {
 
 struct FitRequest {
-    std::string_view needle;       // old_string as searched ("\n" newlines)
-    std::string_view region;       // the file's text it matched ("\n" newlines)
-    std::string_view replacement;  // new_string ("\n" newlines)
+    std::string_view needle;             // old_string as searched ("\n" newlines)
+    std::string_view region;             // the file's text it matched ("\n" newlines)
+    std::string_view replacement;        // new_string ("\n" newlines)
     const IndentShift* shift = nullptr;  // the indentation tier's shift, if that tier found it
-    bool folded = false;           // found with Unicode folded: new text takes the file's typography
+    bool folded = false;                 // found with Unicode folded: new text takes the file's typography
     // The whole file ("\n" newlines): with a tabs-for-spaces shift, a new line's indentation is
     // refused as unclear when the file has another form of the same width.
     std::string_view file_text;

@@ -26,19 +26,20 @@ std::string with_newlines(std::string_view text, std::string_view newline) {
 }
 
 base::Result<std::string, SpliceError> splice(std::string_view bytes, std::span<const Replacement> replacements,
-                                        std::string_view newline) {
+                                              std::string_view newline) {
     std::size_t previous_end = 0;
     std::size_t growth = 0;
     for (std::size_t i = 0; i < replacements.size(); ++i) {
         const Replacement& r = replacements[i];
         if (r.begin > r.end || r.end > bytes.size()) {
             return base::fail(SpliceError{"replacement " + std::to_string(i) + " [" + std::to_string(r.begin) + ", " +
-                                    std::to_string(r.end) + ") is outside the file (" +
-                                    std::to_string(bytes.size()) + " bytes)"});
+                                          std::to_string(r.end) + ") is outside the file (" +
+                                          std::to_string(bytes.size()) + " bytes)"});
         }
         if (i > 0 && r.begin < previous_end) {
-            return base::fail(SpliceError{"replacement " + std::to_string(i) + " overlaps the one before it or is "
-                                                                         "out of order"});
+            return base::fail(SpliceError{"replacement " + std::to_string(i) +
+                                          " overlaps the one before it or is "
+                                          "out of order"});
         }
         previous_end = r.end;
         growth += r.text.size();
@@ -61,8 +62,9 @@ base::Result<std::string, SpliceError> splice(std::string_view bytes, std::span<
 
 base::Result<Inserted, SpliceError> insert_lines(std::string_view bytes, long long line, std::string_view text) {
     if (line < -1) {
-        return base::fail(SpliceError{"line must be 0 (before the first line), N (after line N) or -1 (at the end); got " +
-                                std::to_string(line)});
+        return base::fail(
+            SpliceError{"line must be 0 (before the first line), N (after line N) or -1 (at the end); got " +
+                        std::to_string(line)});
     }
     const FileFacts facts = analyze(bytes);
     const std::string_view newline = dominant_newline(facts);
@@ -83,8 +85,8 @@ base::Result<Inserted, SpliceError> insert_lines(std::string_view bytes, long lo
     });
     if (line > 0 && total < wanted) {
         return base::fail(SpliceError{"line " + std::to_string(line) + " is past the end of the file, which has " +
-                                std::to_string(total) + (total == 1 ? " line" : " lines") +
-                                ". Use line " + std::to_string(total) + " or -1 to add at the end."});
+                                      std::to_string(total) + (total == 1 ? " line" : " lines") + ". Use line " +
+                                      std::to_string(total) + " or -1 to add at the end."});
     }
     if (line == 0) position = 0;
     if (line == 0 || total == 0) last_has_terminator = true;
@@ -142,8 +144,8 @@ AdaptedContent adapt_whole_content(std::string_view existing_bytes, std::string_
         out.note = std::string("kept the file's ") + (out.line_ending == LineEnding::crlf ? "CRLF" : "CR") +
                    " line endings and UTF-8 BOM";
     } else if (out.kept_line_ending) {
-        out.note = std::string("kept the file's ") + (out.line_ending == LineEnding::crlf ? "CRLF" : "CR") +
-                   " line endings";
+        out.note =
+            std::string("kept the file's ") + (out.line_ending == LineEnding::crlf ? "CRLF" : "CR") + " line endings";
     } else if (out.kept_bom) {
         out.note = "kept the file's UTF-8 BOM";
     }

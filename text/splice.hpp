@@ -32,10 +32,10 @@ std::string with_newlines(std::string_view text, std::string_view newline);
 base::Result<std::string, SpliceError> splice(std::string_view bytes, std::span<const Replacement> replacements);
 // The same with the newline given (for callers that already know it).
 base::Result<std::string, SpliceError> splice(std::string_view bytes, std::span<const Replacement> replacements,
-                                        std::string_view newline);
+                                              std::string_view newline);
 
 struct Inserted {
-    std::size_t at = 0;          // the new file: `text` put at this offset of the old one
+    std::size_t at = 0;  // the new file: `text` put at this offset of the old one
     std::string text;
     std::size_t first_line = 0;  // 1-based line number of the first inserted line
     std::size_t line_count = 0;  // lines inserted
@@ -49,10 +49,10 @@ base::Result<Inserted, SpliceError> insert_lines(std::string_view bytes, long lo
 
 struct AdaptedContent {
     std::string bytes;
-    bool kept_bom = false;          // the existing UTF-8 BOM was put before the new content
-    bool kept_line_ending = false;  // the new content's LF newlines were written as the file's
+    bool kept_bom = false;                      // the existing UTF-8 BOM was put before the new content
+    bool kept_line_ending = false;              // the new content's LF newlines were written as the file's
     LineEnding line_ending = LineEnding::none;  // the style kept, when kept_line_ending
-    std::string note;               // e.g. "kept the file's CRLF line endings and UTF-8 BOM"; or ""
+    std::string note;                           // e.g. "kept the file's CRLF line endings and UTF-8 BOM"; or ""
 };
 
 // `write` over an existing file: when the file has a UTF-8 BOM and the content has none, the BOM

@@ -47,7 +47,8 @@ base::Result<SplicedBytes, SpliceError> splice_span(std::string_view bytes, std:
     // splice() checks every range (inside the file, sorted, apart); the window is then valid.
     if (begin > end || end > bytes.size())
         return base::fail(SpliceError{"the replacements [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                      ") are outside the file (" + std::to_string(bytes.size()) + " bytes) or out of order"});
+                                      ") are outside the file (" + std::to_string(bytes.size()) +
+                                      " bytes) or out of order"});
     std::vector<Replacement> shifted(replacements.begin(), replacements.end());
     for (auto& r : shifted) {
         if (r.begin < begin || r.end > end)

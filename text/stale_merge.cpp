@@ -33,8 +33,11 @@ std::string conflict_report(const std::vector<text::MergeConflict>& conflicts) {
     std::string out;
     for (std::size_t i = 0; i < conflicts.size() && i < max_conflicts_shown; ++i) {
         const auto& c = conflicts[i];
-        out += "\n@@ " + (c.base_count == 0 ? "before line " + std::to_string(c.base_first) : lines_word(c.base_first, c.base_count)) +
-               " of the file as this change saw it; from line " + std::to_string(c.theirs_first) + " of the file now @@\n";
+        out += "\n@@ " +
+               (c.base_count == 0 ? "before line " + std::to_string(c.base_first)
+                                  : lines_word(c.base_first, c.base_count)) +
+               " of the file as this change saw it; from line " + std::to_string(c.theirs_first) +
+               " of the file now @@\n";
         if (c.unaligned)
             out += "(these lines repeat, so where the other change belongs relative to this one is not certain)\n";
         out += "<<<<<<< this change\n" + ended(bounded(c.ours_text)) + "=======\n" + ended(bounded(c.theirs_text)) +
@@ -46,8 +49,8 @@ std::string conflict_report(const std::vector<text::MergeConflict>& conflicts) {
 }
 
 base::Result<StaleMerge> merge_stale_change(std::string_view base, std::string_view ours, std::string_view theirs,
-                                           const std::string& display, const std::string& since,
-                                           base::ErrorReason reason) {
+                                            const std::string& display, const std::string& since,
+                                            base::ErrorReason reason) {
     text::MergeResult merged = text::merge3(base, ours, theirs);
     if (!merged.clean) {
         text::DiffOptions options;
@@ -58,7 +61,8 @@ base::Result<StaleMerge> merge_stale_change(std::string_view base, std::string_v
                 std::to_string(merged.conflicts.size()) +
                 (merged.conflicts.size() == 1 ? " place of that change overlaps" : " places of that change overlap") +
                 " this one, so they cannot be merged:\n" + conflict_report(merged.conflicts) +
-                "What changed on disk:\n" + fresh.text + "Read the file again and redo the change on its current content.",
+                "What changed on disk:\n" + fresh.text +
+                "Read the file again and redo the change on its current content.",
             reason});
     }
     StaleMerge out;

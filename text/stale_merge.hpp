@@ -23,8 +23,8 @@ struct StaleMerge {
 // being prepared", "since this session last read it"). A failure has reason `reason` (conflict,
 // or stale for a write over a file changed since it was read).
 base::Result<StaleMerge> merge_stale_change(std::string_view base, std::string_view ours, std::string_view theirs,
-                                           const std::string& display, const std::string& since,
-                                           base::ErrorReason reason = base::ErrorReason::conflict);
+                                            const std::string& display, const std::string& since,
+                                            base::ErrorReason reason = base::ErrorReason::conflict);
 
 // The conflicts as the model reads them: each overlap's place and both sides, bounded.
 std::string conflict_report(const std::vector<text::MergeConflict>& conflicts);

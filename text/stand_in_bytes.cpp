@@ -74,7 +74,8 @@ std::vector<StandInPlace> find_with_stand_ins(std::string_view lf, std::string_v
 
 std::string restore_invalid_bytes(std::string_view needle, std::string_view replacement, std::string_view bytes) {
     std::vector<std::size_t> in_new;
-    for (std::size_t p = find_bytes(replacement, fffd); p != std::string_view::npos; p = find_bytes(replacement, fffd, p + 3))
+    for (std::size_t p = find_bytes(replacement, fffd); p != std::string_view::npos;
+         p = find_bytes(replacement, fffd, p + 3))
         in_new.push_back(p);
     std::vector<std::optional<char>> byte_for(in_new.size());
     if (in_new.size() == bytes.size()) {
@@ -99,8 +100,10 @@ std::string restore_invalid_bytes(std::string_view needle, std::string_view repl
     std::size_t from = 0;
     for (std::size_t k = 0; k < in_new.size(); ++k) {
         out.append(replacement.substr(from, in_new[k] - from));
-        if (byte_for[k]) out += *byte_for[k];
-        else out.append(fffd);
+        if (byte_for[k])
+            out += *byte_for[k];
+        else
+            out.append(fffd);
         from = in_new[k] + 3;
     }
     out.append(replacement.substr(from));

@@ -16,7 +16,7 @@ bool has_stand_ins(std::string_view needle);
 struct StandInPlace {
     std::size_t begin = 0;  // in the searched text
     std::size_t end = 0;
-    std::string bytes;      // the text's bytes the needle's U+FFFDs stand for, in order
+    std::string bytes;  // the text's bytes the needle's U+FFFDs stand for, in order
 };
 
 // Every non-overlapping place of `needle` in `lf`, each U+FFFD of the needle matching one byte of

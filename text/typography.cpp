@@ -2,7 +2,6 @@
 // Only the table lives here; the views that fold a whole file are in normalized_view.cpp.
 #include "text/typography.hpp"
 
-
 namespace text {
 
 namespace {

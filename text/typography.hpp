@@ -9,7 +9,7 @@
 namespace text {
 
 struct Typographic {
-    std::size_t size = 0;    // bytes of the UTF-8 sequence; 0 when there is none at that place
+    std::size_t size = 0;  // bytes of the UTF-8 sequence; 0 when there is none at that place
     char32_t code_point = 0;
     std::string_view ascii;  // what it is read as: "'", "\"", "-", " " or "..."
     std::string_view name;   // the Unicode name, e.g. "RIGHT SINGLE QUOTATION MARK"

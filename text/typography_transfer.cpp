@@ -59,10 +59,10 @@ bool opens(std::string_view before) {
 
 // How the region writes one ASCII quote ('\'' or '"') where old_string has it (or its curly forms).
 struct QuoteUsage {
-    std::size_t ascii = 0;        // written as ASCII
-    std::size_t typographic = 0;  // written as a curly form
-    std::string opening, closing; // the curly forms seen in each context
-    bool needle_curly = false;    // old_string had a curly form where the region has ASCII
+    std::size_t ascii = 0;         // written as ASCII
+    std::size_t typographic = 0;   // written as a curly form
+    std::string opening, closing;  // the curly forms seen in each context
+    bool needle_curly = false;     // old_string had a curly form where the region has ASCII
 };
 
 struct Pairing {
@@ -113,17 +113,20 @@ std::optional<Pairing> pair_up(const std::vector<Character>& old_chars, std::str
                 fold_old += old_chars[i++].folded;
             }
             const std::size_t common = std::min(fold_old.size(), fold_region.size());
-            if (fold_old.compare(0, common, fold_region, 0, common) != 0 || common > kMaxGroupBytes) return std::nullopt;
+            if (fold_old.compare(0, common, fold_region, 0, common) != 0 || common > kMaxGroupBytes)
+                return std::nullopt;
             if (fold_old.size() != fold_region.size()) continue;
             if (i - gi == 1 && j - gj == 1) {
                 const std::string_view form = region_chars[gj].text;
                 out.region_form[gi] = form;
-                QuoteUsage* u = is_quote(old_chars[gi]) && is_quote(region_chars[gj]) ? usage_of(out, fold_old) : nullptr;
+                QuoteUsage* u =
+                    is_quote(old_chars[gi]) && is_quote(region_chars[gj]) ? usage_of(out, fold_old) : nullptr;
                 if (u) {
                     const bool curly = form.size() > 1;
                     if (curly) {
                         ++u->typographic;
-                        const std::string_view before = region.substr(0, static_cast<std::size_t>(form.data() - region.data()));
+                        const std::string_view before =
+                            region.substr(0, static_cast<std::size_t>(form.data() - region.data()));
                         (opens(before) ? u->opening : u->closing) = std::string(form);
                     } else {
                         ++u->ascii;

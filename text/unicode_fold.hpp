@@ -11,10 +11,10 @@
 namespace text {
 
 struct FoldedCluster {
-    std::size_t size = 1;  // source bytes of the cluster at `pos` (at least 1)
-    bool changed = false;  // `text` differs from the source bytes
+    std::size_t size = 1;      // source bytes of the cluster at `pos` (at least 1)
+    bool changed = false;      // `text` differs from the source bytes
     bool typographic = false;  // the cluster is one character of the typography table
-    std::string text;      // the folded form, when changed
+    std::string text;          // the folded form, when changed
 };
 
 // The cluster starting at s[pos] (pos < end <= s.size()) and its folded form. A byte that is not

@@ -30,10 +30,9 @@ bool has_decomposition(char32_t cp) {
 std::optional<std::string> nfkc(std::string_view cluster) {
     std::array<utf8proc_int32_t, 4 * max_cluster_code_points> buffer{};
     constexpr auto options = static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT);
-    const utf8proc_ssize_t decomposed =
-        utf8proc_decompose(reinterpret_cast<const utf8proc_uint8_t*>(cluster.data()),
-                           static_cast<utf8proc_ssize_t>(cluster.size()), buffer.data(),
-                           static_cast<utf8proc_ssize_t>(buffer.size()), options);
+    const utf8proc_ssize_t decomposed = utf8proc_decompose(reinterpret_cast<const utf8proc_uint8_t*>(cluster.data()),
+                                                           static_cast<utf8proc_ssize_t>(cluster.size()), buffer.data(),
+                                                           static_cast<utf8proc_ssize_t>(buffer.size()), options);
     if (decomposed <= 0 || static_cast<std::size_t>(decomposed) > buffer.size()) return std::nullopt;
     const utf8proc_ssize_t length = utf8proc_normalize_utf32(buffer.data(), decomposed, options);
     if (length < 0) return std::nullopt;

@@ -35,13 +35,20 @@ std::optional<std::wstring> normalized(NORM_FORM form, const std::wstring& in) {
 
 std::size_t decode(std::string_view s, std::size_t pos, std::size_t end, char32_t* cp) {
     const auto lead = static_cast<unsigned char>(s[pos]);
-    const std::size_t size = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+    const std::size_t size = lead < 0x80           ? 1
+                             : (lead >> 5) == 0x6  ? 2
+                             : (lead >> 4) == 0xE  ? 3
+                             : (lead >> 3) == 0x1E ? 4
+                                                   : 0;
     if (size == 0 || pos + size > end) return 0;
     wchar_t units[2];
     const int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s.data() + pos, static_cast<int>(size), units, 2);
-    if (n == 1) *cp = units[0];
-    else if (n == 2) *cp = 0x10000 + ((static_cast<char32_t>(units[0]) - 0xD800) << 10) + (static_cast<char32_t>(units[1]) - 0xDC00);
-    else return 0;
+    if (n == 1)
+        *cp = units[0];
+    else if (n == 2)
+        *cp = 0x10000 + ((static_cast<char32_t>(units[0]) - 0xD800) << 10) + (static_cast<char32_t>(units[1]) - 0xDC00);
+    else
+        return 0;
     return size;
 }
 
@@ -60,13 +67,16 @@ bool has_decomposition(char32_t cp) {
 }
 
 std::optional<std::string> nfkc(std::string_view cluster) {
-    const int wide = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, cluster.data(), static_cast<int>(cluster.size()), nullptr, 0);
+    const int wide = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, cluster.data(),
+                                         static_cast<int>(cluster.size()), nullptr, 0);
     if (wide <= 0) return std::nullopt;
     std::wstring in(static_cast<std::size_t>(wide), L'\0');
-    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, cluster.data(), static_cast<int>(cluster.size()), in.data(), wide);
+    MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, cluster.data(), static_cast<int>(cluster.size()), in.data(),
+                        wide);
     const auto out = normalized(NormalizationKC, in);
     if (!out) return std::nullopt;
-    const int n = WideCharToMultiByte(CP_UTF8, 0, out->data(), static_cast<int>(out->size()), nullptr, 0, nullptr, nullptr);
+    const int n =
+        WideCharToMultiByte(CP_UTF8, 0, out->data(), static_cast<int>(out->size()), nullptr, 0, nullptr, nullptr);
     std::string utf8(static_cast<std::size_t>(n), '\0');
     WideCharToMultiByte(CP_UTF8, 0, out->data(), static_cast<int>(out->size()), utf8.data(), n, nullptr, nullptr);
     return utf8;

@@ -62,9 +62,7 @@ std::string_view without_terminator(std::string_view line) {
     return line;
 }
 
-bool has_terminator(std::string_view line) {
-    return !line.empty() && (line.back() == '\n' || line.back() == '\r');
-}
+bool has_terminator(std::string_view line) { return !line.empty() && (line.back() == '\n' || line.back() == '\r'); }
 
 std::string header_path(std::string_view marker, std::string_view side, std::string_view path) {
     while (!path.empty() && path.front() == '/') path.remove_prefix(1);
@@ -73,9 +71,9 @@ std::string header_path(std::string_view marker, std::string_view side, std::str
 
 struct Op {
     LineOp op;
-    std::string_view line;    // with terminator
-    std::size_t old_line;     // 1-based: the old line (common/remove) or the one after (add)
-    std::size_t new_line;     // 1-based: the new line (common/add) or the one after (remove)
+    std::string_view line;  // with terminator
+    std::size_t old_line;   // 1-based: the old line (common/remove) or the one after (add)
+    std::size_t new_line;   // 1-based: the new line (common/add) or the one after (remove)
 };
 
 // Appends to the text up to the cap, counting what is left out.
@@ -132,11 +130,12 @@ std::string windowed_diff_line(std::string_view line, std::size_t line_offset, s
 // Lines mean nothing in a binary file: git's line, as `git diff` shows one.
 UnifiedDiff binary_diff(const DiffOptions& options) {
     UnifiedDiff result;
-    result.text = "Binary files " + (options.old_missing ? std::string("/dev/null") : header_path("", "a/", options.old_path)) +
-                  " and " +
-                  (options.new_missing ? std::string("/dev/null")
-                                       : header_path("", "b/", options.new_path.empty() ? options.old_path : options.new_path)) +
-                  " differ\n";
+    result.text =
+        "Binary files " + (options.old_missing ? std::string("/dev/null") : header_path("", "a/", options.old_path)) +
+        " and " +
+        (options.new_missing ? std::string("/dev/null")
+                             : header_path("", "b/", options.new_path.empty() ? options.old_path : options.new_path)) +
+        " differ\n";
     return result;
 }
 
@@ -162,11 +161,9 @@ UnifiedDiff diff_of_window(std::string_view old_bytes, std::string_view new_byte
     if (!same) {
         const std::size_t p = common_prefix(old_bytes, new_bytes);
         change_begin = p;
-        const auto unterminated = [](std::string_view x) {
-            return !x.empty() && x.back() != '\n' && x.back() != '\r';
-        };
-        completes_last_line = (p == old_bytes.size() && unterminated(old_bytes)) ||
-                              (p == new_bytes.size() && unterminated(new_bytes));
+        const auto unterminated = [](std::string_view x) { return !x.empty() && x.back() != '\n' && x.back() != '\r'; };
+        completes_last_line =
+            (p == old_bytes.size() && unterminated(old_bytes)) || (p == new_bytes.size() && unterminated(new_bytes));
         start = p;
         const bool boundary = p == 0 || old_bytes[p - 1] == '\n' ||
                               (old_bytes[p - 1] == '\r' && (p >= old_bytes.size() || old_bytes[p] != '\n') &&
@@ -180,9 +177,9 @@ UnifiedDiff diff_of_window(std::string_view old_bytes, std::string_view new_byte
                 --start;
             }
         }
-        const std::size_t s = completes_last_line
-                                  ? 0
-                                  : common_suffix(old_bytes, new_bytes, std::min(old_bytes.size(), new_bytes.size()) - start);
+        const std::size_t s = completes_last_line ? 0
+                                                  : common_suffix(old_bytes, new_bytes,
+                                                                  std::min(old_bytes.size(), new_bytes.size()) - start);
         old_end = old_bytes.size() - s;
         new_end = new_bytes.size() - s;
         old_change_end = old_end;
@@ -237,7 +234,8 @@ UnifiedDiff diff_of_window(std::string_view old_bytes, std::string_view new_byte
         ops.push_back({e.op, line, window_old + e.old_index, window_new + e.new_index});
     }
     const std::size_t after_old = window_old + old_lines.size(), after_new = window_new + new_lines.size();
-    for (std::size_t i = 0; i < after.size(); ++i) ops.push_back({LineOp::common, after[i], after_old + i, after_new + i});
+    for (std::size_t i = 0; i < after.size(); ++i)
+        ops.push_back({LineOp::common, after[i], after_old + i, after_new + i});
 
     for (const Op& op : ops) {
         if (op.op == LineOp::add) ++result.additions;
@@ -247,9 +245,9 @@ UnifiedDiff diff_of_window(std::string_view old_bytes, std::string_view new_byte
 
     Writer w{result.text, options.max_bytes};
     w.line(options.old_missing ? std::string("--- /dev/null") : header_path("--- ", "a/", options.old_path));
-    w.line(options.new_missing ? std::string("+++ /dev/null")
-                               : header_path("+++ ", "b/", options.new_path.empty() ? options.old_path
-                                                                                 : options.new_path));
+    w.line(options.new_missing
+               ? std::string("+++ /dev/null")
+               : header_path("+++ ", "b/", options.new_path.empty() ? options.old_path : options.new_path));
 
     // Hunks: changes closer than 2*context common lines share one.
     const std::size_t c = options.context;
@@ -299,8 +297,8 @@ UnifiedDiff diff_of_window(std::string_view old_bytes, std::string_view new_byte
                 break;
             }
         }
-        w.line("@@ -" + std::to_string(first_old) + "," + std::to_string(old_count) + " +" +
-               std::to_string(first_new) + "," + std::to_string(new_count) + " @@");
+        w.line("@@ -" + std::to_string(first_old) + "," + std::to_string(old_count) + " +" + std::to_string(first_new) +
+               "," + std::to_string(new_count) + " @@");
         ++result.hunks;
         for (std::size_t x = hb; x < he; ++x) {
             const char mark = ops[x].op == LineOp::common ? ' ' : ops[x].op == LineOp::add ? '+' : '-';

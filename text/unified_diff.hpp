@@ -11,11 +11,11 @@
 namespace text {
 
 struct DiffOptions {
-    std::string_view old_path = {};  // shown as "a/PATH" (a leading "/" is dropped)
-    std::string_view new_path = {};  // shown as "b/PATH"; empty = old_path (set it for a move)
-    bool old_missing = false;    // creation: "--- /dev/null", "@@ -0,0 +1,N @@"
-    bool new_missing = false;    // deletion: "+++ /dev/null"
-    std::size_t context = 3;     // lines of context around each change
+    std::string_view old_path = {};     // shown as "a/PATH" (a leading "/" is dropped)
+    std::string_view new_path = {};     // shown as "b/PATH"; empty = old_path (set it for a move)
+    bool old_missing = false;           // creation: "--- /dev/null", "@@ -0,0 +1,N @@"
+    bool new_missing = false;           // deletion: "+++ /dev/null"
+    std::size_t context = 3;            // lines of context around each change
     std::size_t max_bytes = 64 * 1024;  // cap on the text; 0 = no cap
     // Each line's own bytes, its CR kept before the LF (and invalid UTF-8 and long lines as they
     // are): a patch that `git apply` takes, not a view for a reader. The session patch.
@@ -23,12 +23,12 @@ struct DiffOptions {
 };
 
 struct UnifiedDiff {
-    std::string text;              // "" when nothing changed (and nothing was created or deleted)
-    std::size_t additions = 0;     // "+" lines, all of them even when the text is cut
-    std::size_t removals = 0;      // "-" lines
+    std::string text;                    // "" when nothing changed (and nothing was created or deleted)
+    std::size_t additions = 0;           // "+" lines, all of them even when the text is cut
+    std::size_t removals = 0;            // "-" lines
     std::size_t first_changed_line = 0;  // 1-based, in the new text; 0 when nothing changed
     std::size_t hunks = 0;
-    bool truncated = false;        // the text was cut at max_bytes; its last line says how much
+    bool truncated = false;  // the text was cut at max_bytes; its last line says how much
 };
 
 // Lines are compared with their terminators (so a CRLF -> LF change shows) and shown without

@@ -43,8 +43,8 @@ struct FileWork {
     const text::FilePatch* patch = nullptr;
     os::ResolvedPath source;
     std::optional<os::ResolvedPath> destination;  // a move
-    FileSnapshot before;                               // the source as it is
-    FileSnapshot destination_before;                   // the move's target (must be absent)
+    FileSnapshot before;                          // the source as it is
+    FileSnapshot destination_before;              // the move's target (must be absent)
     text::FilePlan plan;
     text::UnifiedDiff diff;
     // Other names of this file that had their own section (hard links, symlinks, other spellings),
@@ -119,7 +119,9 @@ base::Result<FileSnapshot> load_snapshot(const CallContext& ctx, const os::Resol
 // file), or lines placed by a line number alone (a block with no lines of the file to match).
 std::string relies_on(const FileWork& work, text::PatchFormat format) {
     if (work.deleted()) return work.patch->blocks.empty() ? "the patch deletes it without showing its content" : "";
-    const char* block = format == text::PatchFormat::unified ? "hunk" : format == text::PatchFormat::apply_patch ? "chunk" : "block";
+    const char* block = format == text::PatchFormat::unified       ? "hunk"
+                        : format == text::PatchFormat::apply_patch ? "chunk"
+                                                                   : "block";
     std::string placed;
     std::size_t count = 0;
     for (const auto& b : work.plan.blocks) {
@@ -130,11 +132,12 @@ std::string relies_on(const FileWork& work, text::PatchFormat format) {
     }
     if (!count) return "";
     if (count > 3) placed += " and " + std::to_string(count - 3) + " more";
-    return "the patch places lines by line number alone (" + placed + "; no lines of the file to match), which must come from its current content";
+    return "the patch places lines by line number alone (" + placed +
+           "; no lines of the file to match), which must come from its current content";
 }
 
 base::Result<PlannedPatch> plan_patch(const CallContext& ctx, std::vector<FileWork> files, double fuzzy_threshold,
-                                 text::PatchFormat format) {
+                                      text::PatchFormat format) {
     PlannedPatch out;
     std::string failures;
     base::ErrorReason first_reason = base::ErrorReason::other;  // the first failure's reason stands for the patch's
@@ -200,8 +203,9 @@ base::Result<PlannedPatch> plan_patch(const CallContext& ctx, std::vector<FileWo
         diff_options.old_missing = !work.before.exists;
         diff_options.new_missing = work.deleted();
         diff_options.max_bytes = 64 * 1024 / std::max<std::size_t>(1, files.size()) + 1024;
-        work.diff = text::unified_diff(work.before.exists ? std::string_view(work.before.file.bytes) : std::string_view(),
-                                       work.deleted() ? std::string_view() : std::string_view(work.plan.bytes), diff_options);
+        work.diff =
+            text::unified_diff(work.before.exists ? std::string_view(work.before.file.bytes) : std::string_view(),
+                               work.deleted() ? std::string_view() : std::string_view(work.plan.bytes), diff_options);
         out.blocks += blocks_of(*work.patch);
     }
     if (!failures.empty())
@@ -217,14 +221,15 @@ void hand_over(std::vector<FileWork>& files, Transaction& change) {
         if (work.deleted()) continue;
         FileSnapshot& target = work.destination ? work.destination_before : work.before;
         // Sections for every name of a file (hard links) in one patch: each name shows the result.
-        const bool every_name = !work.destination && work.alias_reason == "hard links" &&
-                                target.file.stat.links <= 1 + work.aliases.size();
+        const bool every_name =
+            !work.destination && work.alias_reason == "hard links" && target.file.stat.links <= 1 + work.aliases.size();
         // A move's new file takes the old one's mode, and both sides name each other in the history
         // (undo of either moves it back).
         std::optional<platform::FileStat> like;
         if (work.destination && !target.exists) like = work.before.file.stat;
         std::string partner = work.destination ? work.source.real : std::string();
-        change.changes().push_back({std::move(target), std::move(work.plan.bytes), false, every_name, like, std::move(partner)});
+        change.changes().push_back(
+            {std::move(target), std::move(work.plan.bytes), false, every_name, like, std::move(partner)});
     }
     for (auto& work : files)
         if (work.deleted() || work.destination)
@@ -248,12 +253,16 @@ ToolResult report(const text::Patch& patch, PlannedPatch& planned, bool dry_run,
         removals += work.diff.removals;
         const std::string& path = work.result_path().real;
         for (const auto& b : work.plan.blocks) {
-            Json block = {{"index", b.index}, {"file_path", path}, {"line", b.line}, {"match", text::to_string(b.match)}};
+            Json block = {
+                {"index", b.index}, {"file_path", path}, {"line", b.line}, {"match", text::to_string(b.match)}};
             if (b.match == text::BlockMatch::fuzzy) block["similarity"] = b.similarity;
             blocks.push_back(std::move(block));
         }
         if (work.plan.blocks.empty()) {  // the section itself (see blocks_of): index 0, no block of its own
-            const char* what = work.deleted() ? "deleted" : work.created() ? "created" : work.destination ? "moved" : "unchanged";
+            const char* what = work.deleted()     ? "deleted"
+                               : work.created()   ? "created"
+                               : work.destination ? "moved"
+                                                  : "unchanged";
             blocks.push_back({{"index", 0}, {"file_path", path}, {"line", 1}, {"match", what}});
         }
         out.files.push_back({path, std::move(work.diff), work.created(), work.deleted(),
@@ -262,7 +271,8 @@ ToolResult report(const text::Patch& patch, PlannedPatch& planned, bool dry_run,
     std::string merged_note;
     for (const auto& work : planned.files) {
         if (work.aliases.empty()) continue;
-        std::string names = work.patch->path.empty() ? work.source.display : work.patch->path;  // as the patch names them
+        std::string names =
+            work.patch->path.empty() ? work.source.display : work.patch->path;  // as the patch names them
         for (const auto& alias : work.aliases) names += " and " + alias;
         merged_note += " " + names + " are one file (" + work.alias_reason +
                        "): their sections were applied together, on its one content.";
@@ -276,14 +286,17 @@ ToolResult report(const text::Patch& patch, PlannedPatch& planned, bool dry_run,
         moved += file.moved_from.has_value();
     }
     std::string kinds;
-    for (const auto& [count, what] : {std::pair{deleted, "deleted"}, std::pair{created, "created"}, std::pair{moved, "moved"}})
+    for (const auto& [count, what] :
+         {std::pair{deleted, "deleted"}, std::pair{created, "created"}, std::pair{moved, "moved"}})
         if (count) kinds += (kinds.empty() ? "" : ", ") + std::to_string(count) + " " + what;
-    out.summary = std::string(dry_run ? "Dry run (nothing written): the patch would change " : "Applied the patch to ") +
-                  std::to_string(planned.files.size()) + " file" + (planned.files.size() == 1 ? "" : "s") + " (" +
-                  (kinds.empty() ? std::string() : kinds + "; ") + text::to_string(patch.format) + ", " + std::to_string(planned.blocks) + " block" +
-                  (planned.blocks == 1 ? "" : "s") + ", +" + std::to_string(additions) + " -" + std::to_string(removals) +
-                  ")." + merged_note;
-    out.fields = {{"format", text::to_string(patch.format)}, {"blocks_applied", planned.blocks}, {"blocks", std::move(blocks)}};
+    out.summary =
+        std::string(dry_run ? "Dry run (nothing written): the patch would change " : "Applied the patch to ") +
+        std::to_string(planned.files.size()) + " file" + (planned.files.size() == 1 ? "" : "s") + " (" +
+        (kinds.empty() ? std::string() : kinds + "; ") + text::to_string(patch.format) + ", " +
+        std::to_string(planned.blocks) + " block" + (planned.blocks == 1 ? "" : "s") + ", +" +
+        std::to_string(additions) + " -" + std::to_string(removals) + ")." + merged_note;
+    out.fields = {
+        {"format", text::to_string(patch.format)}, {"blocks_applied", planned.blocks}, {"blocks", std::move(blocks)}};
     return to_tool_result(std::move(out));
 }
 
@@ -326,8 +339,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     auto parsed = starts_as_roo_xml(diff_text) ? parse_roo_files(diff_text) : text::parse_patch(diff_text);
     if (!parsed) {
         std::string message = parsed.error().message;
-        if (mentions_roo_xml(diff_text))
-            message = roo_xml_note + std::string("\n") + message;
+        if (mentions_roo_xml(diff_text)) message = roo_xml_note + std::string("\n") + message;
         co_return ToolResult::error(std::move(message), base::ErrorReason::invalid_arguments);
     }
     const text::Patch& patch = parsed.value();
@@ -352,8 +364,9 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
                                                 " For SEARCH/REPLACE blocks, set file_path to the file they change and "
                                                 "pass the blocks alone as diff (one call per file).",
                                             base::ErrorReason::invalid_arguments);
-            co_return ToolResult::error("SEARCH/REPLACE blocks need file_path: call apply_diff with file_path set to the file they change.",
-                                        base::ErrorReason::invalid_arguments);
+            co_return ToolResult::error(
+                "SEARCH/REPLACE blocks need file_path: call apply_diff with file_path set to the file they change.",
+                base::ErrorReason::invalid_arguments);
         }
         auto source = ctx.workspace.resolve(name);
         if (!source) co_return ToolResult::error(source.error().message, source.error().reason);
@@ -379,9 +392,11 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
                 co_return ToolResult::error(
                     "The patch was not applied (no file was changed): its sections for " + first.patch->path + " and " +
                     fp.path + " name one file (" + reason + "), and one of them " +
-                    (fp.action == text::FileAction::create || first.patch->action == text::FileAction::create ? "creates"
-                     : fp.action == text::FileAction::remove || first.patch->action == text::FileAction::remove ? "deletes"
-                                                                                                               : "moves") +
+                    (fp.action == text::FileAction::create || first.patch->action == text::FileAction::create
+                         ? "creates"
+                     : fp.action == text::FileAction::remove || first.patch->action == text::FileAction::remove
+                         ? "deletes"
+                         : "moves") +
                     " it. Put all of this file's changes in one section, under one name, and call again.");
             if (!first.own_patch) {
                 first.own_patch = &merged_patches.emplace_back(*first.patch);
@@ -398,7 +413,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
             if (!p) continue;
             if (!seen.insert(p->real).second)
                 co_return ToolResult::error("The patch touches " + p->display +
-                                            " twice; put all of a file's changes in one section and call again.",
+                                                " twice; put all of a file's changes in one section and call again.",
                                             base::ErrorReason::invalid_arguments);
         }
         files.push_back(std::move(work));
@@ -414,10 +429,9 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     // Planned where WorkPlacement says, from the patch's size and its files' sizes as stat saw them.
     std::vector<std::uint64_t> sizes{diff_text.size()};
     for (const auto& identity : identities) sizes.push_back(identity.size);
-    base::Result<PlannedPatch> outcome =
-        co_await WorkPlacement::run(ctx, WorkPlacement::inline_now(ctx, sizes), [&ctx, &files, fuzzy, &patch] {
-            return plan_patch(ctx, std::move(files), fuzzy, patch.format);
-        });
+    base::Result<PlannedPatch> outcome = co_await WorkPlacement::run(
+        ctx, WorkPlacement::inline_now(ctx, sizes),
+        [&ctx, &files, fuzzy, &patch] { return plan_patch(ctx, std::move(files), fuzzy, patch.format); });
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
     PlannedPatch& planned = outcome.value();
 
@@ -427,14 +441,17 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
                 work.before.file.stat.links > 1 + work.aliases.size())
                 co_return ToolResult::error(
                     "Refused: the patch names " + std::to_string(1 + work.aliases.size()) + " names of one file (" +
-                        work.source.display + " and its hard links), which has " + std::to_string(work.before.file.stat.links) +
-                        " names; the others may lie outside the roots or be ignored, so it is not written through them. "
+                        work.source.display + " and its hard links), which has " +
+                        std::to_string(work.before.file.stat.links) +
+                        " names; the others may lie outside the roots or be ignored, so it is not written through "
+                        "them. "
                         "Send the sections for one of its names only: that name then gets a file of its own and the "
                         "other names keep the old content. Nothing was written.",
                     base::ErrorReason::invalid_arguments);
     Steps steps;
     for (const auto& work : planned.files)
-        steps.shown.add(work.result_path().display, work.diff, work.before.exists ? text::count_lines(work.before.file.bytes) : 0);
+        steps.shown.add(work.result_path().display, work.diff,
+                        work.before.exists ? text::count_lines(work.before.file.bytes) : 0);
     steps.dry_run = dry_run;
     steps.refuse_elisions = true;
     Transaction change("apply_diff", std::move(lanes));
@@ -445,11 +462,13 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
 }
 
 const ToolSpec& apply_diff_tool() {
-    static const ToolSpec spec = define_tool("apply_diff", &run_apply_diff, {
-        .kind = ToolKind::change,
-        .safety_arguments = "`dry_run` (or `preview`)",
-        .summary = "Apply a unified diff, search/replace blocks or an apply_patch envelope",
-    });
+    static const ToolSpec spec =
+        define_tool("apply_diff", &run_apply_diff,
+                    {
+                        .kind = ToolKind::change,
+                        .safety_arguments = "`dry_run` (or `preview`)",
+                        .summary = "Apply a unified diff, search/replace blocks or an apply_patch envelope",
+                    });
     return spec;
 }
 

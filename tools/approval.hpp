@@ -29,7 +29,7 @@ struct ApprovalRequest {
     // Said first in the form's first line and the view's title: "removes 412 of 480 lines" when
     // the change removes most of a file (Shown::headline); "" for most changes.
     std::string headline;
-    std::string diff;                // the whole diff text; the form cuts it to a readable length
+    std::string diff;  // the whole diff text; the form cuts it to a readable length
     // Each file's bytes before and after (nullptr: absent before / deleted after), valid while
     // the gate runs; an approval that outlives the call (2026-07-28) binds their SHA-256.
     struct Image {
@@ -75,8 +75,8 @@ struct ApprovalDecision {
     // result's first sentence, saying nothing was written yet and where the human decides.
     std::string message;
     base::ErrorReason reason = base::ErrorReason::rejected;  // rejected: why (rejected, cancelled, timeout, ...)
-    std::string feedback;  // what the human wrote for the agent, if anything
-    PendingInput input_required;  // input_required: what to answer the call with instead
+    std::string feedback;                                    // what the human wrote for the agent, if anything
+    PendingInput input_required;                             // input_required: what to answer the call with instead
     // For a client that renders the review view: what the view shows of this change (the result's
     // _meta["mcp-edit/review"], see ui/README.md); null otherwise. Never shown to the model.
     nlohmann::json view;

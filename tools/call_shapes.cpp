@@ -17,7 +17,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-
 void rename(Json& args, std::string_view from, std::string_view to, CallShape& shape) {
     const auto it = args.find(std::string(from));
     if (it == args.end() || args.contains(std::string(to))) return;
@@ -55,13 +54,14 @@ base::Result<void> map_view_range(Json& args, CallShape& shape) {
     if (it == args.end()) return {};
     const Json range = std::move(*it);
     args.erase("view_range");
-    const bool pair = range.is_array() && range.size() == 2 && range[0].is_number_integer() && range[1].is_number_integer();
+    const bool pair =
+        range.is_array() && range.size() == 2 && range[0].is_number_integer() && range[1].is_number_integer();
     const long long first = pair ? range[0].get<long long>() : 0;
     const long long last = pair ? range[1].get<long long>() : 0;
     if (!pair || first < 1 || (last != -1 && last < first))
         return refuse("view_range must be [first, last]: line numbers from 1, last -1 for the end of the file (got " +
-               range.dump(-1, ' ', false, Json::error_handler_t::replace) +
-               "). Or call read with `offset` (first line) and `limit` (how many lines).");
+                      range.dump(-1, ' ', false, Json::error_handler_t::replace) +
+                      "). Or call read with `offset` (first line) and `limit` (how many lines).");
     args["offset"] = first;
     std::string note = "Read `view_range` " + range.dump() + " as `offset` " + std::to_string(first);
     if (last != -1) {
@@ -80,7 +80,8 @@ base::Result<void> map_editor_command(Json& args, CallShape& shape) {
     for (const auto& c : editor_commands)
         if (c.command == command) found = &c;
     if (!found)
-        return refuse("`command` " + Json(base::cut_utf8(command, 40)).dump(-1, ' ', false, Json::error_handler_t::replace) +
+        return refuse("`command` " +
+                      Json(base::cut_utf8(command, 40)).dump(-1, ' ', false, Json::error_handler_t::replace) +
                       " is not a text-editor command this server knows: use str_replace, create, insert, view "
                       "or undo_edit, or call edit, write, insert, read or undo with their own arguments.");
     args.erase("command");
@@ -137,7 +138,8 @@ base::Result<void> map_edit_list(Json& args, CallShape& shape) {
     if (edits == args.end()) return {};
     const std::string pair = top_level_pair(args);
     if (!pair.empty())
-        return refuse(shape.tool + " got " + pair + " at the top level and a list in `edits`: send one or the other. "
+        return refuse(shape.tool + " got " + pair +
+                      " at the top level and a list in `edits`: send one or the other. "
                       "Several changes: only `edits`, each entry with its old and new text (put the top-level pair "
                       "into the list). One change: the pair without `edits`.");
     if (shape.tool == "edit" && edits->is_array()) {
@@ -147,11 +149,13 @@ base::Result<void> map_edit_list(Json& args, CallShape& shape) {
                                           [](const Json& e) { return e.is_object() && e.contains("oldText"); });
         if (pi_shape && !args.contains("against")) {
             args["against"] = "original";
-            shape.notes.push_back("Read edit with `edits` of oldText/newText (pi's shape) as multiedit with against "
-                                  "\"original\": every edit located on the file as it is, all applied together.");
+            shape.notes.push_back(
+                "Read edit with `edits` of oldText/newText (pi's shape) as multiedit with against "
+                "\"original\": every edit located on the file as it is, all applied together.");
         } else {
-            shape.notes.push_back("Read edit with `edits` as multiedit (each edit applied in order on the result of "
-                                  "the one before; all or nothing).");
+            shape.notes.push_back(
+                "Read edit with `edits` as multiedit (each edit applied in order on the result of "
+                "the one before; all or nothing).");
         }
     }
     return {};
@@ -164,9 +168,11 @@ void map_insert(Json& args, CallShape& shape) {
 
 base::Result<void> map_roo_xml(Json& args, CallShape& shape) {
     std::string_view source_name;
-    if (const auto a = args.find("args"); a != args.end() && a->is_string() && starts_as_roo_xml(a->get_ref<const std::string&>()))
+    if (const auto a = args.find("args");
+        a != args.end() && a->is_string() && starts_as_roo_xml(a->get_ref<const std::string&>()))
         source_name = "args";
-    else if (const auto d = args.find("diff"); d != args.end() && d->is_string() && starts_as_roo_xml(d->get_ref<const std::string&>()))
+    else if (const auto d = args.find("diff");
+             d != args.end() && d->is_string() && starts_as_roo_xml(d->get_ref<const std::string&>()))
         source_name = "diff";
     else
         return {};
@@ -206,25 +212,26 @@ base::Result<void> map_roo_xml(Json& args, CallShape& shape) {
 
 // A safety argument under another agent's name (`from`), honoured as ours (`to`; `negated`: the
 // opposite value, as `overwrite: false` is `create_only: true`). Both given and disagreeing: refused.
-base::Result<void> map_safety_name(Json& args, std::string_view from, std::string_view to, bool negated, CallShape& shape) {
+base::Result<void> map_safety_name(Json& args, std::string_view from, std::string_view to, bool negated,
+                                   CallShape& shape) {
     const auto it = args.find(std::string(from));
     if (it == args.end()) return {};
     if (!it->is_boolean())
-        return refuse(shape.tool + ": `" + std::string(from) + "` must be true or false (got " + protocol::excerpt(*it) +
-                      "); it is read as `" + std::string(to) + "`" + (negated ? " with the opposite value" : "") +
-                      ". Send `" + std::string(to) + "`: true or false.");
+        return refuse(shape.tool + ": `" + std::string(from) + "` must be true or false (got " +
+                      protocol::excerpt(*it) + "); it is read as `" + std::string(to) + "`" +
+                      (negated ? " with the opposite value" : "") + ". Send `" + std::string(to) + "`: true or false.");
     const bool value = it->get<bool>() != negated;
     if (const auto ours = args.find(std::string(to)); ours != args.end()) {
         if (ours->is_boolean() && ours->get<bool>() != value)
-            return refuse(shape.tool + " got `" + std::string(from) + "`: " + it->dump() + " and `" + std::string(to) + "`: " +
-                          ours->dump() + ", which contradict each other (`" + std::string(from) + "` is read as `" +
-                          std::string(to) + "`" + (negated ? " with the opposite value" : "") + "): send only `" +
-                          std::string(to) + "`.");
+            return refuse(shape.tool + " got `" + std::string(from) + "`: " + it->dump() + " and `" + std::string(to) +
+                          "`: " + ours->dump() + ", which contradict each other (`" + std::string(from) +
+                          "` is read as `" + std::string(to) + "`" + (negated ? " with the opposite value" : "") +
+                          "): send only `" + std::string(to) + "`.");
     } else {
         args[std::string(to)] = value;
     }
-    shape.notes.push_back("Read `" + std::string(from) + "`: " + it->dump() + " as `" + std::string(to) + "`: " +
-                          (value ? "true" : "false") + ".");
+    shape.notes.push_back("Read `" + std::string(from) + "`: " + it->dump() + " as `" + std::string(to) +
+                          "`: " + (value ? "true" : "false") + ".");
     args.erase(std::string(from));
     return {};
 }
@@ -261,7 +268,8 @@ public:
         if (text_.substr(pos_).starts_with("<args>")) {
             pos_ += 6;
             const auto close = text_.rfind("</args>");
-            if (close == std::string_view::npos || close < pos_) return base::fail("`<args>` is not closed by `</args>`");
+            if (close == std::string_view::npos || close < pos_)
+                return base::fail("`<args>` is not closed by `</args>`");
             end = close;
         }
         for (;;) {
@@ -285,11 +293,13 @@ private:
 
     std::string shown(std::size_t at) const {
         std::string_view s = text_.substr(at, 24);
-        return at >= text_.size() ? "the end" : Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
+        return at >= text_.size() ? "the end"
+                                  : Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
     }
 
     void skip_space() {
-        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\r' || text_[pos_] == '\n'))
+        while (pos_ < text_.size() &&
+               (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\r' || text_[pos_] == '\n'))
             ++pos_;
     }
 
@@ -307,7 +317,8 @@ private:
     bool read_text(std::string_view name, std::string& out) {
         const std::string close = "</" + std::string(name) + ">";
         std::size_t probe = pos_;
-        while (probe < text_.size() && (text_[probe] == ' ' || text_[probe] == '\t' || text_[probe] == '\r' || text_[probe] == '\n'))
+        while (probe < text_.size() &&
+               (text_[probe] == ' ' || text_[probe] == '\t' || text_[probe] == '\r' || text_[probe] == '\n'))
             ++probe;
         if (text_.substr(probe).starts_with("<![CDATA[")) {
             const std::size_t begin = probe + 9;
@@ -322,7 +333,8 @@ private:
         }
         const auto end = text_.find(close, pos_);
         if (end == std::string_view::npos) {
-            error_ = "`<" + std::string(name) + ">` at byte " + std::to_string(pos_) + " is not closed by `" + close + "`";
+            error_ =
+                "`<" + std::string(name) + ">` at byte " + std::to_string(pos_) + " is not closed by `" + close + "`";
             return false;
         }
         out = std::string(text_.substr(pos_, end - pos_));
@@ -428,8 +440,10 @@ base::Result<CallShape> map_call_shape(std::string_view tool, Json& args) {
     if (!mapped) return base::fail(std::move(mapped).error());
     // `~/`: the workspace expands it to the user's home, then checks the roots as usual.
     for (const auto name : {"file_path", "path", "filePath"})
-        if (const auto p = args.find(name); p != args.end() && p->is_string() && p->get_ref<const std::string&>().starts_with("~/"))
-            shape.notes.push_back("Read `~/` in `" + base::cut_utf8(p->get<std::string>(), 64) + "` as the user's home directory.");
+        if (const auto p = args.find(name);
+            p != args.end() && p->is_string() && p->get_ref<const std::string&>().starts_with("~/"))
+            shape.notes.push_back("Read `~/` in `" + base::cut_utf8(p->get<std::string>(), 64) +
+                                  "` as the user's home directory.");
     return shape;
 }
 

@@ -33,7 +33,8 @@ base::Result<CallShape> map_call_shape(std::string_view tool, nlohmann::json& ar
 base::Result<void> map_safety_names(nlohmann::json& args, CallShape& shape);
 
 // One file of Roo Code's multi-file apply_diff XML:
-// <args><file><path>P</path><diff><content>SEARCH/REPLACE</content><start_line>N</start_line></diff>...</file>...</args>
+// <args><file><path>P</path><diff><content>SEARCH/REPLACE</content><start_line>N</start_line></diff>
+// ...</file>...</args>
 struct RooFileDiff {
     std::string path;
     std::string diff;  // the SEARCH/REPLACE text of its diffs, each block given its start_line

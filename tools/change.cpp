@@ -20,26 +20,30 @@ std::string lane_key(const std::string& real_path, const platform::FileStat& st)
     return "path:" + real_path;
 }
 
-base::Result<void> seen_and_unchanged(const ledger::FileStates& states, const FileSnapshot& before, const std::string& display,
-                                      const std::string& why, const std::string& next) {
+base::Result<void> seen_and_unchanged(const ledger::FileStates& states, const FileSnapshot& before,
+                                      const std::string& display, const std::string& why, const std::string& next) {
     if (!before.exists) return {};
     const auto known = states.known_hash(before.file.path.real);
     if (known && *known == before.file.fingerprint()) return {};
     std::size_t lines = 0;
-    text::for_each_line(std::string_view(before.file.bytes).substr(before.file.facts.bom_size), [&](const text::LineSpan&) {
-        ++lines;
-        return true;
-    });
+    text::for_each_line(std::string_view(before.file.bytes).substr(before.file.facts.bom_size),
+                        [&](const text::LineSpan&) {
+                            ++lines;
+                            return true;
+                        });
     const std::string facts = "It has " + std::to_string(lines) + " line" + (lines == 1 ? "" : "s") + " now (sha256 " +
                               os::sha256_hex(before.file.bytes) + ").";
     if (!known)
-        return base::fail(base::Failure{"Refused: this session has not read " + display + ", and " + why + ". Nothing was written. " + facts +
-                           " Call read on it first, then " + next + ".",
-                       base::ErrorReason::not_read});
-    return base::fail(base::Failure{"Refused: " + display + " changed on disk since this session last read or wrote it (another program or a "
-                   "formatter changed its content), and " + why + ". Nothing was written. " + facts +
-                       " Call read on it again, then " + next + ".",
-                   base::ErrorReason::stale});
+        return base::fail(base::Failure{"Refused: this session has not read " + display + ", and " + why +
+                                            ". Nothing was written. " + facts + " Call read on it first, then " + next +
+                                            ".",
+                                        base::ErrorReason::not_read});
+    return base::fail(
+        base::Failure{"Refused: " + display +
+                          " changed on disk since this session last read or wrote it (another program or a "
+                          "formatter changed its content), and " +
+                          why + ". Nothing was written. " + facts + " Call read on it again, then " + next + ".",
+                      base::ErrorReason::stale});
 }
 
 namespace {
@@ -54,8 +58,9 @@ struct PlannedChange {
 
 // `st`: the file's stat, taken once the lane was held. `recheck`: time passed since `path` was
 // resolved (the lane was busy), so the path goes through the workspace boundary again.
-base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequest& request, const os::ResolvedPath& path,
-                                  const platform::FileStat& st, bool recheck, bool keep_open) {
+base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequest& request,
+                                        const os::ResolvedPath& path, const platform::FileStat& st, bool recheck,
+                                        bool keep_open) {
     PlannedChange out;
     out.before.exists = st.kind != platform::FileKind::missing;
     out.before.file.path = path;
@@ -66,9 +71,10 @@ base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequ
             return base::fail(std::move(loaded).error());
         out.before.file.path = path;
     } else if (!request.may_create) {
-        return base::fail(base::Failure{"File not found: " + request.file_path + " (resolved to " + path.real +
-                                            "). Check the path with read; to create a new file use write, or edit with an empty old_string.",
-                                        base::ErrorReason::not_found});
+        return base::fail(base::Failure{
+            "File not found: " + request.file_path + " (resolved to " + path.real +
+                "). Check the path with read; to create a new file use write, or edit with an empty old_string.",
+            base::ErrorReason::not_found});
     }
     base::Result<Plan> plan = request.planner(out.before, path.display);
     if (!plan) return base::fail(std::move(plan).error());
@@ -101,23 +107,29 @@ ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bo
         out.summary = "No change: " + path.display + " already has this content; nothing was written.";
         // Places were found and replaced, but the bytes came out as they were: say why.
         if (planned.plan.replacements > 0) {
-            out.summary += request.tool == "multiedit"
-                               ? " The edits cancel each other out: applied in order, they give back the file as it was."
-                               : " The new text is what the file already has at the " +
-                                     std::string(planned.plan.replacements == 1 ? "place" : "places") + " found" +
-                                     (planned.plan.match ? " (match: " + tier_name(planned.plan.match) + ")" : "") + ".";
+            out.summary +=
+                request.tool == "multiedit"
+                    ? " The edits cancel each other out: applied in order, they give back the file as it was."
+                    : " The new text is what the file already has at the " +
+                          std::string(planned.plan.replacements == 1 ? "place" : "places") + " found" +
+                          (planned.plan.match ? " (match: " + tier_name(planned.plan.match) + ")" : "") + ".";
         }
     } else {
         const char* verb = planned.plan.delete_file ? "Removed " : created ? "Created " : "Changed ";
         if (!planned.plan.undoes.empty())
-            out.summary = std::string(request.dry_run ? "Dry run (nothing written): would undo " : "Undid ") + "the latest " +
-                          planned.plan.undoes + " of " + path.display + " by this server";
+            out.summary = std::string(request.dry_run ? "Dry run (nothing written): would undo " : "Undid ") +
+                          "the latest " + planned.plan.undoes + " of " + path.display + " by this server";
         else if (request.dry_run)
             out.summary = std::string("Dry run (nothing written): would ") +
-                          (planned.plan.delete_file ? "remove " : created ? "create " : "change ") + path.display;
-        else out.summary = verb + path.display;
+                          (planned.plan.delete_file ? "remove "
+                           : created                ? "create "
+                                                    : "change ") +
+                          path.display;
+        else
+            out.summary = verb + path.display;
         out.summary += " (+" + std::to_string(planned.diff.additions) + " -" + std::to_string(planned.diff.removals);
-        if (planned.plan.replacements && !created) out.summary += ", " + count_of(planned.plan.replacements, "replacement");
+        if (planned.plan.replacements && !created)
+            out.summary += ", " + count_of(planned.plan.replacements, "replacement");
         if (planned.plan.match) out.summary += ", match: " + tier_name(planned.plan.match);
         if (planned.diff.first_changed_line)
             out.summary += ", first change at line " + std::to_string(planned.diff.first_changed_line);
@@ -126,7 +138,8 @@ ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bo
     out.notes = std::move(planned.plan.notes);
     out.files.push_back({path.real, std::move(planned.diff), created && !planned.unchanged, false, std::nullopt});
     // Nothing replaced when nothing changed (the places found gave back the same bytes).
-    out.fields = {{"replacements", planned.unchanged ? 0 : planned.plan.replacements}, {"match", tier_name(planned.plan.match)}};
+    out.fields = {{"replacements", planned.unchanged ? 0 : planned.plan.replacements},
+                  {"match", tier_name(planned.plan.match)}};
     for (auto& [key, value] : planned.plan.extra.items()) out.fields[key] = std::move(value);
     out.checks = std::move(checks);
     return to_tool_result(std::move(out));
@@ -138,7 +151,8 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     auto resolved = ctx.workspace.resolve(request.file_path);
     if (!resolved) co_return ToolResult::error(resolved.error().message, resolved.error().reason);
     const os::ResolvedPath path = std::move(resolved).value();
-    if (auto refused = request.refuse_ignored ? request.refuse_ignored(path) : refuse_ignored(ctx, path, true); !refused)
+    if (auto refused = request.refuse_ignored ? request.refuse_ignored(path) : refuse_ignored(ctx, path, true);
+        !refused)
         co_return ToolResult::error(std::move(refused).error());
 
     // One stat serves the lane key, the choice of thread and whether the file exists; it is taken
@@ -163,7 +177,8 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     const auto plan = [&ctx, &request, &path, &st, waited, keep_open] {
         return plan_change(ctx, request, path, st, waited, keep_open);
     };
-    base::Result<PlannedChange> outcome = co_await WorkPlacement::run(ctx, alone && WorkPlacement::small(st.size), plan);
+    base::Result<PlannedChange> outcome =
+        co_await WorkPlacement::run(ctx, alone && WorkPlacement::small(st.size), plan);
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
     PlannedChange& planned = outcome.value();
     const bool existed = planned.before.exists;
@@ -177,8 +192,12 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     std::vector<ledger::FileLanes::Guard> lanes;
     lanes.push_back(std::move(lane));
     Transaction change(request.tool, std::move(lanes));
-    change.changes().push_back({std::move(planned.before), std::move(planned.plan.new_bytes), planned.plan.delete_file,
-                                false, std::move(planned.plan.like), {}});
+    change.changes().push_back({std::move(planned.before),
+                                std::move(planned.plan.new_bytes),
+                                planned.plan.delete_file,
+                                false,
+                                std::move(planned.plan.like),
+                                {}});
     co_return co_await change.carry_out(ctx, std::move(steps), [&request, &path, existed, &planned](Done done) {
         if (done.merged) planned.diff = std::move(*done.merged);
         for (auto& note : done.notes) planned.plan.notes.push_back(std::move(note));

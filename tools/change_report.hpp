@@ -23,7 +23,9 @@ struct FileOutcome {
 };
 
 // "1 file", "3 files": a count and its noun, as summaries say it.
-inline std::string count_of(std::size_t n, const char* noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+inline std::string count_of(std::size_t n, const char* noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
 
 struct ChangeReport {
     // one_file: the file's fields at the top level (edit, multiedit, write, insert, undo);
@@ -35,8 +37,9 @@ struct ChangeReport {
     std::vector<FileOutcome> files;  // exactly one for one_file
     bool dry_run = false;
     const ApprovalDecision* decision = nullptr;  // nullptr: nothing was asked (dry run, nothing to write)
-    Json fields = Json::object();    // the tool's own structured fields (match, replacements, format, blocks, ...)
-    std::vector<checks::CheckOutcome> checks;  // post-write checks (--check) of the written files; none: no `checks` field
+    Json fields = Json::object();  // the tool's own structured fields (match, replacements, format, blocks, ...)
+    std::vector<checks::CheckOutcome>
+        checks;  // post-write checks (--check) of the written files; none: no `checks` field
 };
 
 // The result: content[0] is the summary, the notes, the approval's note and feedback, the checks'

@@ -14,7 +14,8 @@ struct ChangesArgs {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ChangesArgs, file_path)
 
 asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
-    if (!ctx.session_changes) co_return ToolResult::error("This server keeps no record of its changes.", base::ErrorReason::internal);
+    if (!ctx.session_changes)
+        co_return ToolResult::error("This server keeps no record of its changes.", base::ErrorReason::internal);
     std::vector<ledger::SessionChanges::File> files;
     if (args.file_path.empty()) {
         files = ctx.session_changes->files();
@@ -24,9 +25,9 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
         const os::ResolvedPath& path = *resolved;
         auto file = ctx.session_changes->find(path.real);
         if (!file)
-            co_return ToolResult::error(
-                "This session has not changed " + path.display + ". Call changes without file_path to list every file it changed.",
-                base::ErrorReason::not_found);
+            co_return ToolResult::error("This session has not changed " + path.display +
+                                            ". Call changes without file_path to list every file it changed.",
+                                        base::ErrorReason::not_found);
         files.push_back(std::move(*file));
     }
     // Each file's lane once, so a change whose bookkeeping is still running is seen whole.
@@ -37,9 +38,10 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
     }
     const std::uint64_t max_file_size = ctx.limits.max_file_size;
     const bool withhold_linked = ctx.ignore && ctx.ignore->settings().ignore_reads;
-    ledger::SessionPatch patch = co_await WorkPlacement::run(ctx, false, [&files, &ctx, max_file_size, withhold_linked] {
-        return ledger::session_patch(files, ctx.workspace, max_file_size, withhold_linked);
-    });
+    ledger::SessionPatch patch =
+        co_await WorkPlacement::run(ctx, false, [&files, &ctx, max_file_size, withhold_linked] {
+            return ledger::session_patch(files, ctx.workspace, max_file_size, withhold_linked);
+        });
 
     ToolResult result;
     std::string summary;
@@ -56,14 +58,20 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
     if (patch.text.size() > ctx.limits.max_result_text) {
         patch.text.resize(ctx.limits.max_result_text);
         patch.text.erase(patch.text.rfind('\n') + 1);
-        patch.text += "# ... cut here at " + std::to_string(ctx.limits.max_result_text) +
-                      " bytes: read the resource mcp-edit://session/patch, or call changes with file_path for one file\n";
+        patch.text +=
+            "# ... cut here at " + std::to_string(ctx.limits.max_result_text) +
+            " bytes: read the resource mcp-edit://session/patch, or call changes with file_path for one file\n";
         truncated = true;
     }
     Json files_json = Json::array();
     for (const auto& f : patch.files) {
-        files_json.push_back({{"file_path", f.real_path}, {"uri", f.uri}, {"changes", f.changes}, {"created", f.created},
-                              {"deleted", f.deleted}, {"additions", f.additions}, {"removals", f.removals}});
+        files_json.push_back({{"file_path", f.real_path},
+                              {"uri", f.uri},
+                              {"changes", f.changes},
+                              {"created", f.created},
+                              {"deleted", f.deleted},
+                              {"additions", f.additions},
+                              {"removals", f.removals}});
         if (f.renamed_from) files_json.back()["renamed_from"] = *f.renamed_from;
         if (f.renamed_to) files_json.back()["renamed_to"] = *f.renamed_to;
     }
@@ -74,11 +82,13 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
 }
 
 const ToolSpec& changes_tool() {
-    static const ToolSpec spec = define_tool("changes", &run_changes, {
-        .kind = ToolKind::session_patch,
-        .safety_arguments = "",
-        .summary = "What this session changed, as one patch, with Undo per file",
-    });
+    static const ToolSpec spec =
+        define_tool("changes", &run_changes,
+                    {
+                        .kind = ToolKind::session_patch,
+                        .safety_arguments = "",
+                        .summary = "What this session changed, as one patch, with Undo per file",
+                    });
     return spec;
 }
 

@@ -38,39 +38,42 @@ base::Result<void> check_expected_replacements(const OneEdit& edit, const std::v
     const auto found = static_cast<std::int64_t>(lines.size());
     if (expected <= 0 || found == expected) return {};
     std::string places;
-    for (std::size_t i = 0; i < lines.size() && i < 20; ++i)
-        places += (i ? ", " : "") + text::to_string(lines[i]);
+    for (std::size_t i = 0; i < lines.size() && i < 20; ++i) places += (i ? ", " : "") + text::to_string(lines[i]);
     if (lines.size() > 20) places += ", ...";
     return base::fail(base::Failure{
         "Refused: old_string matches " + std::to_string(found) + " place" + (found == 1 ? "" : "s") + " in " + display +
-            " (line" + (found == 1 ? " " : "s ") + places + "), but expected_replacements is " + std::to_string(expected) +
+            " (line" + (found == 1 ? " " : "s ") + places + "), but expected_replacements is " +
+            std::to_string(expected) +
             "; nothing was changed. Make old_string longer so it matches only the places you mean, or send "
-            "expected_replacements: " + std::to_string(found) + " to replace all of them.",
+            "expected_replacements: " +
+            std::to_string(found) + " to replace all of them.",
         found > expected ? base::ErrorReason::ambiguous : base::ErrorReason::not_found});
 }
 
-base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const std::string& display, const OneEdit& edit,
-                                  std::string_view newline, Plan plan) {
+base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const std::string& display,
+                                  const OneEdit& edit, std::string_view newline, Plan plan) {
     const auto& [old_string, new_string, replace_all, expected] = edit;
     if (old_string.empty()) {
         if (expected > 1)
-            return plan_error("expected_replacements is " + std::to_string(expected) +
-                                  ", but an empty old_string creates the file: one change. Send expected_replacements: 1 "
-                                  "or leave it out.",
-                              base::ErrorReason::invalid_arguments);
+            return plan_error(
+                "expected_replacements is " + std::to_string(expected) +
+                    ", but an empty old_string creates the file: one change. Send expected_replacements: 1 "
+                    "or leave it out.",
+                base::ErrorReason::invalid_arguments);
         if (exists && !bytes.empty())
             return plan_error("old_string is empty, but " + display +
-                                     " already exists and is not empty. To change part of it, put the exact text to "
-                                     "replace in old_string (read it first); to replace the whole file, use write.",
-                                     base::ErrorReason::exists);
+                                  " already exists and is not empty. To change part of it, put the exact text to "
+                                  "replace in old_string (read it first); to replace the whole file, use write.",
+                              base::ErrorReason::exists);
         plan.new_bytes = new_string;
         plan.replacements += 1;
         return plan;
     }
     if (!exists)
-        return plan_error("File not found: " + display +
-                                 ". To create it, call edit with an empty old_string (or write) and the whole content in new_string.",
-                                 base::ErrorReason::not_found);
+        return plan_error(
+            "File not found: " + display +
+                ". To create it, call edit with an empty old_string (or write) and the whole content in new_string.",
+            base::ErrorReason::not_found);
     // An expected count is checked against every place old_string matches.
     text::EditSpec spec{old_string, new_string, replace_all || expected > 0};
     auto match = text::match_edit(bytes, spec);
@@ -80,7 +83,8 @@ base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const s
     // Kept as the span it replaces: the file's bytes are not copied (a big file is held once).
     auto spliced = text::splice_span(bytes, match->replacements, newline);
     if (!spliced)
-        return plan_error("Internal error while applying the edit: " + spliced.error().message, base::ErrorReason::internal);
+        return plan_error("Internal error while applying the edit: " + spliced.error().message,
+                          base::ErrorReason::internal);
     plan.new_bytes = NewBytes(std::move(spliced).value());
     plan.replacements += match->replacements.size();
     plan.match = match->tier;
@@ -92,19 +96,22 @@ asio::awaitable<ToolResult> run_edit(CallContext& ctx, EditArgs args) {
     request.refuse_elisions = true;  // "# ... rest of the code unchanged ..." over the code it stands for
     request.may_create = args.old_string.empty();
     request.planner = [edit = OneEdit{std::move(args.old_string), std::move(args.new_string), args.replace_all,
-                                      args.expected_replacements}](
-                          const FileSnapshot& before, const std::string& display) {
-        return apply_one_edit(before.file.bytes, before.exists, display, edit, text::dominant_newline(before.file.facts), Plan{});
+                                      args.expected_replacements}](const FileSnapshot& before,
+                                                                   const std::string& display) {
+        return apply_one_edit(before.file.bytes, before.exists, display, edit,
+                              text::dominant_newline(before.file.facts), Plan{});
     };
     co_return co_await run_change(ctx, std::move(request));
 }
 
 const ToolSpec& edit_tool() {
-    static const ToolSpec spec = define_tool("edit", &run_edit, {
-        .kind = ToolKind::change,
-        .safety_arguments = "`dry_run` (or `preview`), `expected_replacements`, `replace_all`",
-        .summary = "Replace one unique occurrence of a text (or all of them)",
-    });
+    static const ToolSpec spec =
+        define_tool("edit", &run_edit,
+                    {
+                        .kind = ToolKind::change,
+                        .safety_arguments = "`dry_run` (or `preview`), `expected_replacements`, `replace_all`",
+                        .summary = "Replace one unique occurrence of a text (or all of them)",
+                    });
     return spec;
 }
 

@@ -29,8 +29,8 @@ base::ErrorReason match_error_reason(text::MatchErrorKind kind);
 
 // Applies `edit` to `bytes` (`exists`: the file exists; `display`: how messages name it) on top
 // of `plan` (its replacement count adds up); inserted text takes `newline`.
-base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const std::string& display, const OneEdit& edit,
-                                  std::string_view newline, Plan plan);
+base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const std::string& display,
+                                  const OneEdit& edit, std::string_view newline, Plan plan);
 
 // With `expected_replacements` given (> 0): old_string is matched at every place (as with
 // replace_all), and the call is refused unless it matched exactly that many (`lines`: each

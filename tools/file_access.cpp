@@ -36,8 +36,9 @@ base::Result<void> refuse_ignored(const CallContext& ctx, const os::ResolvedPath
                        "with git itself; work on the files outside .git.";
             break;
         case Kind::ignore_file:
-            message += " is one of this server's ignore files (--ignore-file); only the user changes it, so the rules "
-                       "stay theirs. Ask the user to edit it if a rule should change.";
+            message +=
+                " is one of this server's ignore files (--ignore-file); only the user changes it, so the rules "
+                "stay theirs. Ask the user to edit it if a rule should change.";
             break;
         case Kind::rule:
             if (shown(refusal->ignored_path) != path.display)
@@ -59,46 +60,50 @@ base::Result<void> load_text_file(const CallContext& ctx, const std::string& pat
     if (!resolved) return base::fail(base::Failure{std::move(resolved.error().message), resolved.error().reason});
     out.path = std::move(resolved).value();
     if (!out.path.exists)
-        return base::fail(base::Failure{"File not found: " + path + " (resolved to " + out.path.real +
-                           "). Check the path; to create the file, use write (or edit with an empty old_string).",
-                       base::ErrorReason::not_found});
+        return base::fail(
+            base::Failure{"File not found: " + path + " (resolved to " + out.path.real +
+                              "). Check the path; to create the file, use write (or edit with an empty old_string).",
+                          base::ErrorReason::not_found});
     return load_resolved_file(ctx, path, out);
 }
 
-base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
-                                          bool keep_open, bool text_only) {
+base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out, bool keep_open,
+                                      bool text_only) {
     auto read = platform::read_regular_file(out.path.real, ctx.limits.max_file_size, keep_open);
     if (!read) {
         const platform::ReadFailure& failure = read.error();
         using Why = platform::ReadFailure::Why;
         switch (failure.why) {
             case Why::not_found:
-                return base::fail(base::Failure{"File not found: " + path + ". It may have been removed just now; check the path.",
-                               base::ErrorReason::not_found});
+                return base::fail(
+                    base::Failure{"File not found: " + path + ". It may have been removed just now; check the path.",
+                                  base::ErrorReason::not_found});
             case Why::not_regular:
                 if (failure.kind == platform::FileKind::directory)
-                    return base::fail(base::Failure{"Refused: " + path + " is a directory. Pass the path of a file inside it.",
-                                   base::ErrorReason::not_a_file});
-                return base::fail(base::Failure{std::string("Refused: ") + path + " is " + platform::describe(failure.kind) +
-                                   ", not a regular file; only regular files can be read or changed.",
-                               base::ErrorReason::not_a_file});
-            case Why::too_large:
-            {
+                    return base::fail(
+                        base::Failure{"Refused: " + path + " is a directory. Pass the path of a file inside it.",
+                                      base::ErrorReason::not_a_file});
+                return base::fail(base::Failure{std::string("Refused: ") + path + " is " +
+                                                    platform::describe(failure.kind) +
+                                                    ", not a regular file; only regular files can be read or changed.",
+                                                base::ErrorReason::not_a_file});
+            case Why::too_large: {
                 const auto [size, limit] = size_and_limit(failure.size, ctx.limits.max_file_size);
-                return base::fail(base::Failure{"Refused: " + path + " is " + size + ", over the limit of " + limit +
-                                                    " (--max-file-size).",
-                                                base::ErrorReason::too_large});
+                return base::fail(base::Failure{
+                    "Refused: " + path + " is " + size + ", over the limit of " + limit + " (--max-file-size).",
+                    base::ErrorReason::too_large});
             }
-            case Why::io:
-                break;
+            case Why::io: break;
         }
-        return base::fail(base::Failure{"Cannot read " + path + ": " + failure.detail + ".", base::ErrorReason::io_error});
+        return base::fail(
+            base::Failure{"Cannot read " + path + ": " + failure.detail + ".", base::ErrorReason::io_error});
     }
     platform::ReadFile& file = *read;
     if (file.stat.links > 1 && ctx.ignore && ctx.ignore->settings().ignore_reads)
         return base::fail(base::Failure{
             "Refused: " + path + " has " + std::to_string(file.stat.links - 1) + " other name" +
-                (file.stat.links == 2 ? "" : "s") + " (hard links), and with --ignore-reads a file that may be an ignored "
+                (file.stat.links == 2 ? "" : "s") +
+                " (hard links), and with --ignore-reads a file that may be an ignored "
                 "file under another name is not read or changed. Work on other files, or ask the user to give it a "
                 "file of its own (copy it over itself).",
             base::ErrorReason::ignored});
@@ -109,14 +114,15 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
     out.fingerprint_.reset();
     if (!text_only) return {};
     if (out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8)
-        return base::fail(base::Failure{std::string("Refused: ") + path + " is " + text::to_string(out.facts.bom) +
-                           " text (by its byte-order mark); only UTF-8 and 8-bit text files are supported for now.",
-                       base::ErrorReason::not_text});
+        return base::fail(
+            base::Failure{std::string("Refused: ") + path + " is " + text::to_string(out.facts.bom) +
+                              " text (by its byte-order mark); only UTF-8 and 8-bit text files are supported for now.",
+                          base::ErrorReason::not_text});
     if (out.facts.binary) {
         const auto nul = out.bytes.find('\0');
-        return base::fail(base::Failure{"Refused: " + path + " looks binary (a NUL byte at offset " + std::to_string(nul) +
-                           "); only text files can be read or changed.",
-                       base::ErrorReason::not_text});
+        return base::fail(base::Failure{"Refused: " + path + " looks binary (a NUL byte at offset " +
+                                            std::to_string(nul) + "); only text files can be read or changed.",
+                                        base::ErrorReason::not_text});
     }
     return {};
 }

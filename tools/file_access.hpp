@@ -43,6 +43,6 @@ base::Result<void> load_text_file(const CallContext& ctx, const std::string& pat
 // resolution. `path` is how the messages name it. `keep_open`: see platform::ReadFile.
 // `text_only` false: a binary or UTF-16/32 file is loaded too (move and delete carry any bytes).
 base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
-                                     bool keep_open = false, bool text_only = true);
+                                      bool keep_open = false, bool text_only = true);
 
 }  // namespace tools

@@ -14,8 +14,8 @@ namespace tools {
 
 struct FindArgs {
     std::string pattern;
-    std::string path;            // "" = the first root
-    std::string sort = "path";   // or "modified"
+    std::string path;           // "" = the first root
+    std::string sort = "path";  // or "modified"
     std::int64_t max_results = 200;
     bool include_hidden = false;
 };
@@ -66,8 +66,12 @@ struct Match {
 
 class FindVisitor : public os::WalkVisitor {
 public:
-    FindVisitor(const CallContext& ctx, const text::Glob& glob, std::string prefix, bool by_modified, std::size_t max_results)
-        : glob_(glob), prefix_(std::move(prefix)), by_modified_(by_modified), max_results_(max_results),
+    FindVisitor(const CallContext& ctx, const text::Glob& glob, std::string prefix, bool by_modified,
+                std::size_t max_results)
+        : glob_(glob),
+          prefix_(std::move(prefix)),
+          by_modified_(by_modified),
+          max_results_(max_results),
           left_out_(!(ctx.ignore && ctx.ignore->settings().ignore_reads)) {}
 
     os::WalkStep entry(const os::WalkEntry& e) override {
@@ -78,7 +82,8 @@ public:
         if (e.kind == os::EntryKind::directory) {
             if (prefix_.empty()) return os::WalkStep::go_on;
             const std::string folder = std::string(e.path) + "/";
-            return starts_with(prefix_, folder) || starts_with(folder, prefix_) ? os::WalkStep::go_on : os::WalkStep::skip;
+            return starts_with(prefix_, folder) || starts_with(folder, prefix_) ? os::WalkStep::go_on
+                                                                                : os::WalkStep::skip;
         }
         if (e.kind != os::EntryKind::file || !glob_.matches(e.name, e.path)) return os::WalkStep::go_on;
         ++total_;
@@ -147,8 +152,9 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
                                      "it; to find files in it, add `**/*`.",
                                  base::ErrorReason::invalid_arguments);
     auto glob = text::Glob::parse(pattern);
-    if (!glob) return ToolResult::error("find: " + glob.error().message + ". Use fewer or smaller {a,b} sets.",
-                                        base::ErrorReason::invalid_arguments);
+    if (!glob)
+        return ToolResult::error("find: " + glob.error().message + ". Use fewer or smaller {a,b} sets.",
+                                 base::ErrorReason::invalid_arguments);
     auto start = resolve_listing_start(ctx, args.path, "find");
     if (!start) return ToolResult::error(std::move(start).error());
 
@@ -156,15 +162,18 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
     const std::size_t max_results = static_cast<std::size_t>(std::clamp<std::int64_t>(args.max_results, 1, 5000));
     os::WalkOptions options = listing_walk_options(ctx, *start);
     options.stat_files = by_modified;
-    options.include_hidden = args.include_hidden || starts_with(pattern, ".") || pattern.find("/.") != std::string::npos ||
-                             pattern.find("{.") != std::string::npos || pattern.find(",.") != std::string::npos;
+    options.include_hidden = args.include_hidden || starts_with(pattern, ".") ||
+                             pattern.find("/.") != std::string::npos || pattern.find("{.") != std::string::npos ||
+                             pattern.find(",.") != std::string::npos;
     // A path pattern without `**` matches nothing below its own depth: the walk stops there (not a cap).
     const bool depth_is_cap = !(pattern.find("**") == std::string::npos && glob->on_path());
-    if (!depth_is_cap) options.max_depth = static_cast<std::size_t>(std::count(pattern.begin(), pattern.end(), '/')) + 1;
+    if (!depth_is_cap)
+        options.max_depth = static_cast<std::size_t>(std::count(pattern.begin(), pattern.end(), '/')) + 1;
     FindVisitor visitor(ctx, *glob, glob->on_path() ? literal_prefix(pattern) : "", by_modified, max_results);
     const os::WalkSummary summary = os::walk_directory(options, visitor);
     if (summary.cancelled)
-        return ToolResult::error("find under " + shown_path(start->folder.display) + " was cancelled.", base::ErrorReason::cancelled);
+        return ToolResult::error("find under " + shown_path(start->folder.display) + " was cancelled.",
+                                 base::ErrorReason::cancelled);
     visitor.left_out().add_hidden(summary.hidden);
     const std::string caps = walk_caps_text(summary, *start, options.max_depth, depth_is_cap, "find");
     const bool complete = visitor.complete() && caps.empty();
@@ -195,16 +204,19 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
         if (shown < total)
             out += "\xE2\x80\xA6 " + base::with_commas(total - shown) + (complete ? "" : "+") +
                    " more; narrow the pattern or the path" +
-                   (shown < max_results ? " (one result stays under " + compact_size(budget) + " of JSON text)" : "") + ".\n";
+                   (shown < max_results ? " (one result stays under " + compact_size(budget) + " of JSON text)" : "") +
+                   ".\n";
     }
     std::string notes;
     if (!caps.empty()) notes += caps + "\n";
-    if (const std::string left = visitor.left_out().text(ctx.workspace, *start->root); !left.empty()) notes += left + "\n";
+    if (const std::string left = visitor.left_out().text(ctx.workspace, *start->root); !left.empty())
+        notes += left + "\n";
     if (!visitor.unreadable().empty()) {
         std::string s = "Could not read " + base::with_commas(visitor.unreadable().size()) +
                         (visitor.unreadable().size() == 1 ? " folder: " : " folders: ");
         for (std::size_t i = 0; i < visitor.unreadable().size() && i < max_unreadable_named; ++i)
-            s += (i ? ", " : "") + listing_path(*start, visitor.unreadable()[i].first) + " (" + visitor.unreadable()[i].second + ")";
+            s += (i ? ", " : "") + listing_path(*start, visitor.unreadable()[i].first) + " (" +
+                 visitor.unreadable()[i].second + ")";
         notes += s + ".\n";
     }
     ToolResult r;
@@ -220,7 +232,8 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
     if (!visitor.unreadable().empty()) {
         Json list = Json::array();
         for (std::size_t i = 0; i < visitor.unreadable().size() && i < max_unreadable_named; ++i)
-            list.push_back(listing_path(*start, visitor.unreadable()[i].first) + " (" + visitor.unreadable()[i].second + ")");
+            list.push_back(listing_path(*start, visitor.unreadable()[i].first) + " (" + visitor.unreadable()[i].second +
+                           ")");
         r.structured["unreadable"] = std::move(list);
     }
     r.text = fit_structured_text(r.structured, out, notes, "narrow the pattern or the path.");
@@ -234,11 +247,12 @@ asio::awaitable<ToolResult> run_find(CallContext& ctx, FindArgs args) {
 }
 
 const ToolSpec& find_tool() {
-    static const ToolSpec spec = define_tool("find", &run_find, {
-        .kind = ToolKind::read_listing,
-        .safety_arguments = "",
-        .summary = "Find files by name (glob patterns)",
-    });
+    static const ToolSpec spec = define_tool("find", &run_find,
+                                             {
+                                                 .kind = ToolKind::read_listing,
+                                                 .safety_arguments = "",
+                                                 .summary = "Find files by name (glob patterns)",
+                                             });
     return spec;
 }
 

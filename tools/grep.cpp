@@ -42,9 +42,9 @@ constexpr std::size_t max_shown_line_bytes = 300;  // a longer line is shown as 
 // Files handed to workers and not yet reported, at most: many, so that while one worker is in a big
 // file the other goes on through the small files after it (reports wait for the big one, in order).
 constexpr std::size_t window_files = 1024;
-constexpr std::size_t window_path_bytes = 1 << 20;   // the queued paths' bytes, at most
+constexpr std::size_t window_path_bytes = 1 << 20;    // the queued paths' bytes, at most
 constexpr std::size_t window_result_bytes = 4 << 20;  // the kept lines of searched, unreported files, about at most
-constexpr std::size_t kept_buffer_bytes = 16 << 20;  // a worker's read buffer, kept between files up to this size
+constexpr std::size_t kept_buffer_bytes = 16 << 20;   // a worker's read buffer, kept between files up to this size
 
 // A file to search: its number in walk order, where it is, how it is shown.
 struct Job {
@@ -228,7 +228,8 @@ public:
         if (o.search.failed_lines) {
             failed_lines_ += o.search.failed_lines;
             for (const std::size_t line : o.search.failed_at)
-                if (failed_named_.size() < max_failed_named) failed_named_.push_back(o.shown + ":" + std::to_string(line));
+                if (failed_named_.size() < max_failed_named)
+                    failed_named_.push_back(o.shown + ":" + std::to_string(line));
         }
         const std::size_t found = o.search.matching_lines;
         if (found == 0) return !full_;
@@ -277,8 +278,8 @@ public:
         std::string head;
         if (matches_ == 0) {
             head = "No matches for " + std::string(literal ? "the text" : "the pattern") + " `" + shown_text(pattern) +
-                   "` in " + base::count_of(searched_ - binary_ - too_large_ - unreadable_ - linked_, "file", "files") + " under " + where +
-                   ".";
+                   "` in " + base::count_of(searched_ - binary_ - too_large_ - unreadable_ - linked_, "file", "files") +
+                   " under " + where + ".";
         } else {
             head = base::count_of(matches_, "matching line", "matching lines") + " in " +
                    base::count_of(files_with_matches_, "file", "files") + " under " + where + " (" +
@@ -288,7 +289,8 @@ public:
         std::string tail;
         if (hidden_matches_)
             tail += "\n" + base::count_of(hidden_matches_, "more match", "more matches") + " in " +
-                    base::count_of(hidden_files_, "file", "files") + "; narrow with glob or path (or raise max_results).";
+                    base::count_of(hidden_files_, "file", "files") +
+                    "; narrow with glob or path (or raise max_results).";
         std::vector<std::string> skipped;
         if (binary_) skipped.push_back(base::count_of(binary_, "binary file", "binary files"));
         if (too_large_) skipped.push_back(base::count_of(too_large_, "file", "files") + " over --max-file-size");
@@ -303,10 +305,12 @@ public:
             tail += ".";
         }
         if (failed_lines_) {
-            tail += "\nThe pattern gave up (too much backtracking) on " + base::count_of(failed_lines_, "line", "lines") +
-                    ", which " + (failed_lines_ == 1 ? "was" : "were") + " not searched: ";
+            tail += "\nThe pattern gave up (too much backtracking) on " +
+                    base::count_of(failed_lines_, "line", "lines") + ", which " +
+                    (failed_lines_ == 1 ? "was" : "were") + " not searched: ";
             for (std::size_t i = 0; i < failed_named_.size(); ++i) tail += (i ? ", " : "") + failed_named_[i];
-            if (failed_lines_ > failed_named_.size()) tail += ", and " + base::with_commas(failed_lines_ - failed_named_.size()) + " more";
+            if (failed_lines_ > failed_named_.size())
+                tail += ", and " + base::with_commas(failed_lines_ - failed_named_.size()) + " more";
             tail += ". Simplify nested repetitions such as (a+)+ or long ranges such as [\\s\\S]{1,4000}.";
         }
         ToolResult r;
@@ -354,7 +358,10 @@ private:
 class GrepVisitor : public os::WalkVisitor {
 public:
     GrepVisitor(const CallContext& ctx, Pipeline& pipeline, const text::Glob* glob, const ListingStart& start)
-        : pipeline_(pipeline), glob_(glob), start_(start), left_out_(!(ctx.ignore && ctx.ignore->settings().ignore_reads)) {}
+        : pipeline_(pipeline),
+          glob_(glob),
+          start_(start),
+          left_out_(!(ctx.ignore && ctx.ignore->settings().ignore_reads)) {}
 
     os::WalkStep entry(const os::WalkEntry& e) override {
         if (e.ignored) {
@@ -409,20 +416,22 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
 
     // A file named as the path: that file alone.
     const std::string given = args.path.empty() ? "." : args.path;
-    if (auto resolution = ctx.workspace.resolve(given); resolution && resolution->exists &&
-        platform::stat_path(resolution->real).kind == platform::FileKind::regular) {
+    if (auto resolution = ctx.workspace.resolve(given);
+        resolution && resolution->exists && platform::stat_path(resolution->real).kind == platform::FileKind::regular) {
         const os::ResolvedPath& resolved = *resolution;
         const std::string shown = shown_path(resolved.display);
         if (ctx.ignore && ctx.ignore->settings().ignore_reads) {
-            if (auto refused = refuse_ignored(ctx, resolved, false); !refused) return ToolResult::error(std::move(refused).error());
+            if (auto refused = refuse_ignored(ctx, resolved, false); !refused)
+                return ToolResult::error(std::move(refused).error());
             // As `read` refuses it (the reader checks again on the descriptor it opens).
             if (const auto links = platform::stat_path(resolved.real).links; links > 1)
-                return ToolResult::error("Refused: " + shown + " has " + std::to_string(links - 1) + " other name" +
-                                             (links == 2 ? "" : "s") +
-                                             " (hard links), and with --ignore-reads a file that may be an ignored file "
-                                             "under another name is not read or searched. Search other files, or ask "
-                                             "the user to give it a file of its own (copy it over itself).",
-                                         base::ErrorReason::ignored);
+                return ToolResult::error(
+                    "Refused: " + shown + " has " + std::to_string(links - 1) + " other name" +
+                        (links == 2 ? "" : "s") +
+                        " (hard links), and with --ignore-reads a file that may be an ignored file "
+                        "under another name is not read or searched. Search other files, or ask "
+                        "the user to give it a file of its own (copy it over itself).",
+                    base::ErrorReason::ignored);
         }
         Pipeline pipeline(ctx, *pattern, limits);
         pipeline.report_ = [&](GrepOutcome& o) { report.add(o); };
@@ -459,11 +468,13 @@ asio::awaitable<ToolResult> run_grep(CallContext& ctx, GrepArgs args) {
 }
 
 const ToolSpec& grep_tool() {
-    static const ToolSpec spec = define_tool("grep", &run_grep, {
-        .kind = ToolKind::read_listing,
-        .safety_arguments = "",
-        .summary = "Find the lines that match a pattern, in files under a folder",
-    });
+    static const ToolSpec spec =
+        define_tool("grep", &run_grep,
+                    {
+                        .kind = ToolKind::read_listing,
+                        .safety_arguments = "",
+                        .summary = "Find the lines that match a pattern, in files under a folder",
+                    });
     return spec;
 }
 

@@ -24,13 +24,17 @@ asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args) {
         // and -1 (the end) name no line, so they need no read, as an edit needs none.
         if (line > 0) {
             const std::string n = std::to_string(line);
-            if (auto seen = seen_and_unchanged(states, before, display,
-                                               "insert places its text after line " + n + " by number, which must come from the file's current content",
-                                               "insert again at the line number read shows (line 0 or -1 for the top or the end)"); !seen)
+            if (auto seen = seen_and_unchanged(
+                    states, before, display,
+                    "insert places its text after line " + n +
+                        " by number, which must come from the file's current content",
+                    "insert again at the line number read shows (line 0 or -1 for the top or the end)");
+                !seen)
                 return base::fail(std::move(seen).error());
         }
         auto inserted = text::insert_lines(before.file.bytes, line, text_to_insert);
-        if (!inserted) return plan_error(display + ": " + inserted.error().message, base::ErrorReason::invalid_arguments);
+        if (!inserted)
+            return plan_error(display + ": " + inserted.error().message, base::ErrorReason::invalid_arguments);
         Plan plan;
         plan.new_bytes = NewBytes(text::SplicedBytes{inserted->at, 0, std::move(inserted->text)});
         plan.replacements = 1;
@@ -42,11 +46,12 @@ asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args) {
 }
 
 const ToolSpec& insert_tool() {
-    static const ToolSpec spec = define_tool("insert", &run_insert, {
-        .kind = ToolKind::change,
-        .safety_arguments = "`dry_run` (or `preview`)",
-        .summary = "Insert whole lines at a line number",
-    });
+    static const ToolSpec spec = define_tool("insert", &run_insert,
+                                             {
+                                                 .kind = ToolKind::change,
+                                                 .safety_arguments = "`dry_run` (or `preview`)",
+                                                 .summary = "Insert whole lines at a line number",
+                                             });
     return spec;
 }
 

@@ -32,7 +32,10 @@ std::size_t shown_per_folder(std::size_t depth) { return depth <= 1 ? 200 : dept
 class ListVisitor : public os::WalkVisitor {
 public:
     ListVisitor(const CallContext& ctx, const ListingStart& start, std::size_t depth, std::size_t budget)
-        : ctx_(ctx), start_(start), depth_(depth), budget_(budget),
+        : ctx_(ctx),
+          start_(start),
+          depth_(depth),
+          budget_(budget),
           left_out_(!(ctx.ignore && ctx.ignore->settings().ignore_reads)) {
         folders_.push_back(Folder{true, 0, 0, 0, 0});
     }
@@ -81,8 +84,10 @@ public:
         if (folders_.size() != depth + 1) return;  // not a folder this visitor entered (cannot happen)
         const Folder folder = folders_.back();
         if (depth > 0) folders_.pop_back();
-        if (!folder.visible || over_budget_ || (folder.more_files == 0 && folder.more_folders == 0 && unread == 0)) return;
-        std::string line = std::string(2 * depth + 2, ' ') + "\xE2\x80\xA6 " + more_text(folder.more_files, folder.more_folders);
+        if (!folder.visible || over_budget_ || (folder.more_files == 0 && folder.more_folders == 0 && unread == 0))
+            return;
+        std::string line =
+            std::string(2 * depth + 2, ' ') + "\xE2\x80\xA6 " + more_text(folder.more_files, folder.more_folders);
         if (unread) line += " (and " + base::with_commas(unread) + " entries past the first 100,000, not read)";
         if (text_json_ + json_escaped_size(line) + 2 > budget_) {
             over_budget_ = true;
@@ -110,13 +115,15 @@ public:
         if (more_files_ || more_folders_) {
             std::string s = "Not shown: " + more_text(more_files_, more_folders_) + (counted_all_ ? "" : " at least") +
                             " within depth " + std::to_string(depth_);
-            s += over_budget_ ? " (one result stays under " + compact_size(budget_) + " of JSON text)" : " (large folders are collapsed)";
+            s += over_budget_ ? " (one result stays under " + compact_size(budget_) + " of JSON text)"
+                              : " (large folders are collapsed)";
             s += ". To see them, call list with path set to one of the folders above, or a lower depth; find "
                  "locates files by name.";
             note(s);
         }
         if (unopened_)
-            note("Folders at depth " + std::to_string(depth_) + " were not opened: call list with path set to one of "
+            note("Folders at depth " + std::to_string(depth_) +
+                 " were not opened: call list with path set to one of "
                  "them, or a larger depth (at most 10).");
         if (linked_)
             note("Line counts not shown for " + base::count_of(linked_, "file", "files") +
@@ -126,7 +133,8 @@ public:
         if (!caps.empty()) note(caps);
         if (const std::string left = left_out_.text(ctx_.workspace, *start_.root); !left.empty()) note(left);
         if (unreadable_count_) {
-            std::string s = "Could not read " + base::with_commas(unreadable_count_) + (unreadable_count_ == 1 ? " folder: " : " folders: ");
+            std::string s = "Could not read " + base::with_commas(unreadable_count_) +
+                            (unreadable_count_ == 1 ? " folder: " : " folders: ");
             for (std::size_t i = 0; i < unreadable_.size(); ++i) s += (i ? ", " : "") + unreadable_[i];
             note(s + ".");
         }
@@ -143,7 +151,8 @@ public:
             {"left_out", left_out_.json(ctx_.workspace, *start_.root)},
         };
         if (unreadable_count_) r.structured["unreadable"] = unreadable_;
-        r.text = fit_structured_text(r.structured, out, notes, "call list with path set to a folder above, or a lower depth.");
+        r.text = fit_structured_text(r.structured, out, notes,
+                                     "call list with path set to a folder above, or a lower depth.");
         return r;
     }
 
@@ -171,9 +180,7 @@ private:
             case os::LinkKind::outside:
                 line += shown_path(e.name) + " -> (a symlink to outside the roots, not followed)";
                 return line;
-            case os::LinkKind::broken:
-                line += shown_path(e.name) + " -> (a broken symlink)";
-                return line;
+            case os::LinkKind::broken: line += shown_path(e.name) + " -> (a broken symlink)"; return line;
             case os::LinkKind::loop:
                 line += path + "/ -> " + target() + "/ (a symlink back into a folder already shown; not entered)";
                 return line;
@@ -235,7 +242,8 @@ ToolResult list_folder(CallContext& ctx, const ListArgs& args) {
     ListVisitor visitor(ctx, *start, depth, budget);
     const os::WalkSummary summary = os::walk_directory(options, visitor);
     if (summary.cancelled)
-        return ToolResult::error("list of " + shown_path(start->folder.display) + " was cancelled.", base::ErrorReason::cancelled);
+        return ToolResult::error("list of " + shown_path(start->folder.display) + " was cancelled.",
+                                 base::ErrorReason::cancelled);
     return visitor.result(summary);
 }
 
@@ -246,11 +254,13 @@ asio::awaitable<ToolResult> run_list(CallContext& ctx, ListArgs args) {
 }
 
 const ToolSpec& list_tool() {
-    static const ToolSpec spec = define_tool("list", &run_list, {
-        .kind = ToolKind::read_listing,
-        .safety_arguments = "",
-        .summary = "List a folder's files and folders, with sizes and line counts",
-    });
+    static const ToolSpec spec =
+        define_tool("list", &run_list,
+                    {
+                        .kind = ToolKind::read_listing,
+                        .safety_arguments = "",
+                        .summary = "List a folder's files and folders, with sizes and line counts",
+                    });
     return spec;
 }
 

@@ -9,35 +9,40 @@
 
 namespace tools {
 
-base::Result<ListingStart> resolve_listing_start(const CallContext& ctx, const std::string& path, std::string_view tool) {
+base::Result<ListingStart> resolve_listing_start(const CallContext& ctx, const std::string& path,
+                                                 std::string_view tool) {
     const std::string given = path.empty() ? "." : path;
     ListingStart start;
     auto folder = ctx.workspace.resolve(given);
     if (!folder) return base::fail(base::Failure{std::move(folder.error().message), folder.error().reason});
     start.folder = std::move(folder).value();
     if (!start.folder.exists)
-        return base::fail(base::Failure{std::string(tool) + ": " + start.folder.display +
-                                 " does not exist. Call list with path set to its parent folder (or \".\") to see what "
-                                 "is there.",
-                             base::ErrorReason::not_found});
+        return base::fail(
+            base::Failure{std::string(tool) + ": " + start.folder.display +
+                              " does not exist. Call list with path set to its parent folder (or \".\") to see what "
+                              "is there.",
+                          base::ErrorReason::not_found});
     start.root = ctx.workspace.root_of(start.folder.real);
     const platform::FileStat stat = platform::stat_path(start.folder.real);
     if (stat.kind == platform::FileKind::regular)
-        return base::fail(base::Failure{std::string(tool) + ": " + start.folder.display +
-                                 " is a file, not a folder. Call read with file_path " + start.folder.display +
-                                 " to see it, or " + std::string(tool) + " its folder.",
-                             base::ErrorReason::not_a_file});
+        return base::fail(base::Failure{
+            std::string(tool) + ": " + start.folder.display + " is a file, not a folder. Call read with file_path " +
+                start.folder.display + " to see it, or " + std::string(tool) + " its folder.",
+            base::ErrorReason::not_a_file});
     if (stat.kind != platform::FileKind::directory || !start.root)
-        return base::fail(base::Failure{std::string(tool) + ": " + start.folder.display + " is " + platform::describe(stat.kind) +
-                                 ", not a folder. Call " + std::string(tool) + " with the path of a folder.",
-                             base::ErrorReason::not_a_file});
+        return base::fail(base::Failure{std::string(tool) + ": " + start.folder.display + " is " +
+                                            platform::describe(stat.kind) + ", not a folder. Call " +
+                                            std::string(tool) + " with the path of a folder.",
+                                        base::ErrorReason::not_a_file});
     if (ctx.ignore && ctx.ignore->settings().ignore_reads)
         if (auto refusal = ctx.ignore->refuse_listing(*start.root, start.folder.real, true);
             refusal && refusal->kind == os::IgnoreRefusal::Kind::rule)
-            return base::fail(base::Failure{"Refused: " + start.folder.display +
-                                     " is ignored by an ignore rule, and this server does not show ignored paths "
-                                     "(--ignore-reads). Call " + std::string(tool) + " on a folder outside it.",
-                                 base::ErrorReason::ignored});
+            return base::fail(
+                base::Failure{"Refused: " + start.folder.display +
+                                  " is ignored by an ignore rule, and this server does not show ignored paths "
+                                  "(--ignore-reads). Call " +
+                                  std::string(tool) + " on a folder outside it.",
+                              base::ErrorReason::ignored});
     return start;
 }
 
@@ -85,8 +90,8 @@ std::size_t prefix_within(std::string_view s, std::size_t room, bool whole_lines
     for (std::size_t i = 0; i < s.size(); ++i) {
         used += json_escaped_size(s.substr(i, 1));
         if (used > room) break;
-        const bool boundary = whole_lines ? s[i] == '\n'
-                                          : i + 1 == s.size() || (static_cast<unsigned char>(s[i + 1]) & 0xC0) != 0x80;
+        const bool boundary =
+            whole_lines ? s[i] == '\n' : i + 1 == s.size() || (static_cast<unsigned char>(s[i + 1]) & 0xC0) != 0x80;
         if (boundary) keep = i + 1;
     }
     return keep;
@@ -105,7 +110,8 @@ std::string joined(std::string_view body, std::string_view notes) {
 
 }  // namespace
 
-std::string fit_structured_text(Json& structured, std::string_view body, std::string_view notes, std::string_view narrow) {
+std::string fit_structured_text(Json& structured, std::string_view body, std::string_view notes,
+                                std::string_view narrow) {
     std::string text = joined(body, notes);
     structured["text"] = "";
     const std::size_t overhead = structured.dump().size();
@@ -118,7 +124,8 @@ std::string fit_structured_text(Json& structured, std::string_view body, std::st
     if (kept_notes.size() < notes.size()) kept_notes += "\xE2\x80\xA6";
     // The cut line's counts take at most 20 digits each; reserve for them and the separators.
     const std::string cut_words = " more lines of this result cut: its JSON stays under 45,000 characters; ";
-    const std::size_t reserve = json_escaped_size(kept_notes) + json_escaped_size(cut_words) + json_escaped_size(narrow) + 64;
+    const std::size_t reserve =
+        json_escaped_size(kept_notes) + json_escaped_size(cut_words) + json_escaped_size(narrow) + 64;
     const std::size_t keep = prefix_within(body, room > reserve ? room - reserve : 0, true);
     const std::string_view rest = body.substr(keep);
     std::size_t cut_lines = static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n'));
@@ -141,25 +148,28 @@ std::string walk_caps_text(const os::WalkSummary& summary, const ListingStart& s
     const auto named = [&start](const std::vector<std::string>& paths, std::uint64_t count) {
         std::string s;
         for (std::size_t i = 0; i < paths.size(); ++i)
-            s += (i ? ", " : "") + (paths[i].empty() ? shown_path(start.folder.display) : listing_path(start, paths[i]));
+            s +=
+                (i ? ", " : "") + (paths[i].empty() ? shown_path(start.folder.display) : listing_path(start, paths[i]));
         if (count > paths.size()) s += ", and " + base::with_commas(count - paths.size()) + " more";
         return s;
     };
     std::string out;
     if (depth_is_cap && summary.too_deep)
-        out += "Incomplete: " + base::count_of(summary.too_deep, "folder", "folders") + " " + std::to_string(max_depth) +
-               " levels down " + (summary.too_deep == 1 ? "was" : "were") + " not entered (the depth limit): " +
-               named(summary.too_deep_paths, summary.too_deep) + ". Call " + std::string(tool) +
-               " with path set to one of them to see below it.\n";
+        out += "Incomplete: " + base::count_of(summary.too_deep, "folder", "folders") + " " +
+               std::to_string(max_depth) + " levels down " + (summary.too_deep == 1 ? "was" : "were") +
+               " not entered (the depth limit): " + named(summary.too_deep_paths, summary.too_deep) + ". Call " +
+               std::string(tool) + " with path set to one of them to see below it.\n";
     if (summary.crowded)
         out += "Incomplete: " + base::count_of(summary.crowded, "folder holds", "folders hold") + " more than " +
-               base::with_commas(os::WalkOptions{}.max_entries_per_folder) + " entries; " + base::with_commas(summary.unread) +
-               " entries past those were not read: " + named(summary.crowded_paths, summary.crowded) +
-               ". Call " + std::string(tool) + " on smaller folders, or narrow the pattern.\n";
+               base::with_commas(os::WalkOptions{}.max_entries_per_folder) + " entries; " +
+               base::with_commas(summary.unread) +
+               " entries past those were not read: " + named(summary.crowded_paths, summary.crowded) + ". Call " +
+               std::string(tool) + " on smaller folders, or narrow the pattern.\n";
     if (summary.links_not_followed)
-        out += "Incomplete: " + base::count_of(summary.links_not_followed, "symlink to a folder was", "symlinks to folders were") +
-               " not followed (at most " + base::with_commas(os::max_followed_links) + " are followed in one call). Call " +
-               std::string(tool) + " with path set to a folder below them.\n";
+        out += "Incomplete: " +
+               base::count_of(summary.links_not_followed, "symlink to a folder was", "symlinks to folders were") +
+               " not followed (at most " + base::with_commas(os::max_followed_links) +
+               " are followed in one call). Call " + std::string(tool) + " with path set to a folder below them.\n";
     while (!out.empty() && out.back() == '\n') out.pop_back();
     return out;
 }
@@ -223,8 +233,9 @@ std::string LeftOut::text(const os::Workspace& workspace, const std::string& roo
             for (const auto& [key, n] : rules_) {
                 if (!first_rule) s += ", ";
                 first_rule = false;
-                s += "`" + shown_text(std::get<2>(key)) + "` in " + shown_path(file_shown(workspace, root, std::get<0>(key))) +
-                     " line " + std::to_string(std::get<1>(key)) + ": " + base::with_commas(n);
+                s += "`" + shown_text(std::get<2>(key)) + "` in " +
+                     shown_path(file_shown(workspace, root, std::get<0>(key))) + " line " +
+                     std::to_string(std::get<1>(key)) + ": " + base::with_commas(n);
             }
             if (unnamed_rules_) s += ", other rules: " + base::with_commas(unnamed_rules_);
             s += ")";

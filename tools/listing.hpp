@@ -37,7 +37,8 @@ std::size_t json_escaped_size(std::string_view text);
 // Sets structured["text"] to body + notes (notes after a blank line) and returns that text; when
 // structured.dump() would pass max_structured_json, cuts the body at a line end (and the notes,
 // if they alone take over half the room) and says so in a line that ends with `narrow`.
-std::string fit_structured_text(Json& structured, std::string_view body, std::string_view notes, std::string_view narrow);
+std::string fit_structured_text(Json& structured, std::string_view body, std::string_view notes,
+                                std::string_view narrow);
 
 struct ListingStart {
     os::ResolvedPath folder;
@@ -46,7 +47,8 @@ struct ListingStart {
 
 // The existing folder `path` ("" = the first root) inside the roots. Fails with a message naming
 // the next call: a file (read it), a missing path, an ignored folder under --ignore-reads.
-base::Result<ListingStart> resolve_listing_start(const CallContext& ctx, const std::string& path, std::string_view tool);
+base::Result<ListingStart> resolve_listing_start(const CallContext& ctx, const std::string& path,
+                                                 std::string_view tool);
 
 // The walk's options for `start` with the call's ignore rules and cancellation.
 os::WalkOptions listing_walk_options(const CallContext& ctx, const ListingStart& start);

@@ -36,7 +36,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeleteArgs, file_path, dry_run)
 namespace {
 
 // The lanes of these paths, each once, taken in sorted order (no deadlock with another multi-file change).
-asio::awaitable<std::vector<ledger::FileLanes::Guard>> take_lanes(CallContext& ctx, std::string first, std::string second = {}) {
+asio::awaitable<std::vector<ledger::FileLanes::Guard>> take_lanes(CallContext& ctx, std::string first,
+                                                                  std::string second = {}) {
     std::vector<std::string> keys;
     keys.push_back(lane_key(first));
     if (!second.empty()) keys.push_back(lane_key(second));
@@ -49,7 +50,9 @@ std::string either(bool first, std::string_view a, std::string_view b) { return 
 // The tools' own structured fields (built outside the coroutines: GCC 12 rejects a braced JSON
 // list of string literals inside one).
 Json deletion_fields(bool folder) { return {{"deleted", true}, {"folder", folder}}; }
-Json move_fields(const std::string& from, bool overwritten) { return {{"moved_from", from}, {"overwritten", overwritten}}; }
+Json move_fields(const std::string& from, bool overwritten) {
+    return {{"moved_from", from}, {"overwritten", overwritten}};
+}
 Json undo_fields(const std::string& tool) { return {{"undone_tool", tool}, {"deleted", false}}; }
 
 base::Unexpected<base::Failure> refusal(std::string message, base::ErrorReason reason) {
@@ -58,8 +61,8 @@ base::Unexpected<base::Failure> refusal(std::string message, base::ErrorReason r
 
 // A file named for a move or a deletion, through the boundary: inside the roots, not ignored, not
 // a symlink, a regular file (folders are told what works). `role` names it in messages ("from").
-base::Result<os::ResolvedPath> resolve_existing(const CallContext& ctx, const std::string& path, const std::string& tool,
-                                                const std::string& role) {
+base::Result<os::ResolvedPath> resolve_existing(const CallContext& ctx, const std::string& path,
+                                                const std::string& tool, const std::string& role) {
     auto resolved = ctx.workspace.resolve(path);
     if (!resolved) return refusal(std::move(resolved.error().message), resolved.error().reason);
     const os::ResolvedPath& out = *resolved;
@@ -69,7 +72,8 @@ base::Result<os::ResolvedPath> resolve_existing(const CallContext& ctx, const st
     if (platform::is_symlink(out.spelled))
         return refusal("Refused: " + path + " is a symbolic link (to " + out.display + "). " + tool +
                            " works on regular files, never through a link, so that the link and its target do not "
-                           "part ways unseen. Call " + tool + " with " + role + " set to " + out.display + " itself.",
+                           "part ways unseen. Call " +
+                           tool + " with " + role + " set to " + out.display + " itself.",
                        base::ErrorReason::not_a_file);
     const platform::FileStat st = platform::stat_path(out.real);
     if (st.kind == platform::FileKind::missing)
@@ -77,7 +81,8 @@ base::Result<os::ResolvedPath> resolve_existing(const CallContext& ctx, const st
                            "). Check the path: list its folder to see what is there.",
                        base::ErrorReason::not_found);
     if (st.kind == platform::FileKind::directory && tool == "move")
-        return refusal("Refused: " + path + " is a folder. move moves one file at a time (a folder may hold files this "
+        return refusal("Refused: " + path +
+                           " is a folder. move moves one file at a time (a folder may hold files this "
                            "server must not touch: ignored ones, a .git folder). Move its files one by one; each move "
                            "makes the folders its new path needs.",
                        base::ErrorReason::not_a_file);
@@ -171,7 +176,8 @@ struct MoveOutcome {
     Json fields = Json::object();
 };
 
-ToolResult report(MoveOutcome outcome, bool dry_run, const ApprovalDecision* decision, std::vector<checks::CheckOutcome> checks = {}) {
+ToolResult report(MoveOutcome outcome, bool dry_run, const ApprovalDecision* decision,
+                  std::vector<checks::CheckOutcome> checks = {}) {
     ChangeReport out;
     out.shape = ChangeReport::Shape::one_file;
     out.summary = std::move(outcome.summary);
@@ -189,9 +195,9 @@ ToolResult report(MoveOutcome outcome, bool dry_run, const ApprovalDecision* dec
 
 // Carries out `change` (its changes filled in; only shown for a dry run), answering with
 // `outcome`. `after_commit` runs once the files are written (undo pops its history there).
-asio::awaitable<ToolResult> carry_out(CallContext& ctx, Transaction& change, MoveOutcome outcome, std::string first_path,
-                                      std::string second_path, bool dry_run, bool record_history,
-                                      std::function<void()> after_commit = {}) {
+asio::awaitable<ToolResult> carry_out(CallContext& ctx, Transaction& change, MoveOutcome outcome,
+                                      std::string first_path, std::string second_path, bool dry_run,
+                                      bool record_history, std::function<void()> after_commit = {}) {
     Steps steps;
     steps.shown.add(std::move(first_path), outcome.diff);
     if (!second_path.empty()) steps.shown.paths.push_back(std::move(second_path));
@@ -218,30 +224,35 @@ asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::Reso
                                         base::ErrorReason::invalid_arguments);
     std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, path.real);
     std::error_code looked;
-    const bool empty = std::filesystem::is_empty(std::filesystem::path(reinterpret_cast<const char8_t*>(path.real.c_str())), looked);
+    const bool empty =
+        std::filesystem::is_empty(std::filesystem::path(reinterpret_cast<const char8_t*>(path.real.c_str())), looked);
     if (looked)
-        co_return ToolResult::error("Cannot look into " + path.display + ": " + looked.message() + ".", base::ErrorReason::io_error);
+        co_return ToolResult::error("Cannot look into " + path.display + ": " + looked.message() + ".",
+                                    base::ErrorReason::io_error);
     if (!empty)
-        co_return ToolResult::error("Refused: " + path.display + " is a folder that is not empty. delete removes files "
+        co_return ToolResult::error("Refused: " + path.display +
+                                        " is a folder that is not empty. delete removes files "
                                         "and empty folders only (a folder may hold files this server must not touch). "
                                         "Delete its files one by one (read each first), then the folder.",
                                     base::ErrorReason::not_a_file);
     MoveOutcome outcome;
     outcome.file_path = path.real;
-    outcome.summary = either(dry_run, "Dry run (nothing written): would delete the empty folder ", "Deleted the empty folder ") +
-                      path.display + ".";
+    outcome.summary =
+        either(dry_run, "Dry run (nothing written): would delete the empty folder ", "Deleted the empty folder ") +
+        path.display + ".";
     outcome.fields = deletion_fields(true);
     if (dry_run) co_return report(std::move(outcome), true, nullptr);
     Shown shown;
     shown.paths.push_back(path.display + "/");
     shown.diff = "Delete the empty folder " + path.display + "/";
     ApprovalDecision decision = co_await ctx.approve(approval_request("delete", shown));
-    if (decision.kind == ApprovalDecision::Kind::awaiting_review) co_return report(std::move(outcome), false, &decision);
+    if (decision.kind == ApprovalDecision::Kind::awaiting_review)
+        co_return report(std::move(outcome), false, &decision);
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
     if (auto removed = platform::remove_empty_directory(path.real, ctx.fsync); !removed)
-        co_return ToolResult::error("Cannot delete the folder " + path.display + ": " + removed.error().message +
-                                        ". Nothing was deleted.",
-                                    base::ErrorReason::io_error);
+        co_return ToolResult::error(
+            "Cannot delete the folder " + path.display + ": " + removed.error().message + ". Nothing was deleted.",
+            base::ErrorReason::io_error);
     outcome.notes.push_back("undo does not recreate a folder; a file written into its path makes it again");
     co_return report(std::move(outcome), false, &decision);
 }
@@ -263,13 +274,15 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
         if (!resolved) co_return ToolResult::error(resolved.error().message, resolved.error().reason);
     }
     const os::ResolvedPath destination = std::move(resolved).value();
-    if (auto refused = refuse_ignored(ctx, destination, true); !refused) co_return ToolResult::error(std::move(refused).error());
+    if (auto refused = refuse_ignored(ctx, destination, true); !refused)
+        co_return ToolResult::error(std::move(refused).error());
     if (platform::same_path(source.real, destination.real))
-        co_return ToolResult::error("Nothing to move: from and to name the same file (" + source.display +
-                                        "). Give `to` the new path.",
-                                    base::ErrorReason::invalid_arguments);
+        co_return ToolResult::error(
+            "Nothing to move: from and to name the same file (" + source.display + "). Give `to` the new path.",
+            base::ErrorReason::invalid_arguments);
     if (platform::is_symlink(destination.real) || platform::is_symlink(to_spelled))
-        co_return ToolResult::error("Refused: " + args.to + " is a symbolic link; move does not replace a link. Pick "
+        co_return ToolResult::error("Refused: " + args.to +
+                                        " is a symbolic link; move does not replace a link. Pick "
                                         "another `to`, or delete the link yourself first.",
                                     base::ErrorReason::not_a_file);
 
@@ -283,22 +296,24 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     const platform::FileStat there = platform::stat_path(destination.real);
     if (there.kind != platform::FileKind::missing) {
         if (there.kind != platform::FileKind::regular)
-            co_return ToolResult::error("Refused: " + destination.display + " exists and is " + platform::describe(there.kind) +
+            co_return ToolResult::error("Refused: " + destination.display + " exists and is " +
+                                            platform::describe(there.kind) +
                                             "; move puts files only where no file is, or over a regular file. Pick "
                                             "another `to`.",
                                         base::ErrorReason::exists);
         if (!args.overwrite)
-            co_return ToolResult::error("Refused: " + destination.display + " already exists (" + std::to_string(there.size) +
-                                            " bytes), and move does not replace a file unless asked. Nothing was moved. "
-                                            "Pick another `to`, or, to replace it (its content is lost), read " +
-                                            destination.display + " and call move again with overwrite: true.",
-                                        base::ErrorReason::exists);
+            co_return ToolResult::error(
+                "Refused: " + destination.display + " already exists (" + std::to_string(there.size) +
+                    " bytes), and move does not replace a file unless asked. Nothing was moved. "
+                    "Pick another `to`, or, to replace it (its content is lost), read " +
+                    destination.display + " and call move again with overwrite: true.",
+                base::ErrorReason::exists);
         auto target = load(ctx, destination);
         if (!target) co_return ToolResult::error(std::move(target).error());
         replaced = std::move(target).value();
         if (auto seen = seen_before_loss(ctx, replaced, destination.display,
-                                           "move with overwrite: true replaces its whole content",
-                                           "read " + destination.display + ", then call move again");
+                                         "move with overwrite: true replaces its whole content",
+                                         "read " + destination.display + ", then call move again");
             !seen)
             co_return ToolResult::error(std::move(seen).error());
     }
@@ -309,8 +324,8 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     const bool overwrite = replaced.exists;
     outcome.summary = either(args.dry_run, "Dry run (nothing written): would move ", "Moved ") + source.display +
                       " to " + destination.display +
-                      (overwrite ? " (replacing the file that was there, +" + std::to_string(outcome.diff.additions) + " -" +
-                                       std::to_string(outcome.diff.removals) + ")."
+                      (overwrite ? " (replacing the file that was there, +" + std::to_string(outcome.diff.additions) +
+                                       " -" + std::to_string(outcome.diff.removals) + ")."
                                  : " (a rename: no line changed).");
     outcome.notes.push_back(mode_note(before));
     outcome.fields = move_fields(source.real, overwrite);
@@ -323,7 +338,8 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     std::string bytes = before.file.bytes;
     change.changes().push_back({std::move(replaced), std::move(bytes), false, false, like, source.real});
     change.changes().push_back({std::move(before), "", true, false, std::nullopt, destination.real});
-    co_return co_await carry_out(ctx, change, std::move(outcome), source.display, destination.display, args.dry_run, true);
+    co_return co_await carry_out(ctx, change, std::move(outcome), source.display, destination.display, args.dry_run,
+                                 true);
 }
 
 asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
@@ -339,7 +355,7 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
     if (!loaded) co_return ToolResult::error(std::move(loaded).error());
     FileSnapshot before = std::move(loaded).value();
     if (auto seen = seen_before_loss(ctx, before, path.display, "delete removes the whole file",
-                                       "read " + path.display + ", then call delete again");
+                                     "read " + path.display + ", then call delete again");
         !seen)
         co_return ToolResult::error(std::move(seen).error());
 
@@ -357,7 +373,8 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
     co_return co_await carry_out(ctx, change, std::move(outcome), path.display, {}, args.dry_run, true);
 }
 
-std::optional<std::pair<std::string, std::string>> move_of(const ledger::History& history, const std::string& real_path) {
+std::optional<std::pair<std::string, std::string>> move_of(const ledger::History& history,
+                                                           const std::string& real_path) {
     const auto entry = history.latest(real_path);
     if (!entry || entry->partner.empty()) return std::nullopt;
     const auto other = history.latest(entry->partner);
@@ -367,15 +384,20 @@ std::optional<std::pair<std::string, std::string>> move_of(const ledger::History
     return std::make_pair(real_path, entry->partner);
 }
 
-std::string move_not_undoable(const CallContext& ctx, const os::ResolvedPath& path, const ledger::History::Entry& latest) {
+std::string move_not_undoable(const CallContext& ctx, const os::ResolvedPath& path,
+                              const ledger::History::Entry& latest) {
     const std::string other = ctx.workspace.display_path(latest.partner);
     return "Cannot undo: the latest change of " + path.display + " by this server is a move (" +
-           (latest.after_fingerprint ? other + " to " + path.display : path.display + " to " + other) + "), and " + other +
-           " changed since, so undoing one side alone could lose the file or leave two copies. Nothing was changed. Move "
-           "the file back with move (from and to swapped), or undo the later changes of " + other + " first.";
+           (latest.after_fingerprint ? other + " to " + path.display : path.display + " to " + other) + "), and " +
+           other +
+           " changed since, so undoing one side alone could lose the file or leave two copies. Nothing was changed. "
+           "Move "
+           "the file back with move (from and to swapped), or undo the later changes of " +
+           other + " first.";
 }
 
-asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_real, const std::string& to_real, bool dry_run) {
+asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_real, const std::string& to_real,
+                                      bool dry_run) {
     ledger::History& history = *ctx.history;
     const os::ResolvedPath from{from_real, ctx.workspace.display_path(from_real), false, from_real};
     const os::ResolvedPath to{to_real, ctx.workspace.display_path(to_real), true, to_real};
@@ -384,23 +406,27 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
     const auto moved_in = history.latest(to_real);
     const auto moved_out = history.latest(from_real);
     if (!moved_in || !moved_out || moved_in->partner != from_real || moved_out->partner != to_real)
-        co_return ToolResult::error("Nothing to undo: the move of " + from.display + " to " + to.display +
-                                        " was undone meanwhile.",
-                                    base::ErrorReason::nothing_to_undo);
+        co_return ToolResult::error(
+            "Nothing to undo: the move of " + from.display + " to " + to.display + " was undone meanwhile.",
+            base::ErrorReason::nothing_to_undo);
     const std::string cannot = "Cannot undo the move of " + from.display + " to " + to.display + ": ";
     if (platform::stat_path(from_real).kind != platform::FileKind::missing)
-        co_return ToolResult::error(cannot + "a file exists at " + from.display + " again, and undo does not replace it. "
-                                             "Nothing was changed. Move or delete that file first.",
+        co_return ToolResult::error(cannot + "a file exists at " + from.display +
+                                        " again, and undo does not replace it. "
+                                        "Nothing was changed. Move or delete that file first.",
                                     base::ErrorReason::conflict);
     if (platform::stat_path(to_real).kind == platform::FileKind::missing)
-        co_return ToolResult::error(cannot + to.display + " no longer exists. Nothing was changed.", base::ErrorReason::conflict);
+        co_return ToolResult::error(cannot + to.display + " no longer exists. Nothing was changed.",
+                                    base::ErrorReason::conflict);
     auto loaded = load(ctx, to);
     if (!loaded) co_return ToolResult::error(std::move(loaded).error());
     FileSnapshot current = std::move(loaded).value();
     if (!moved_in->after_fingerprint || current.file.fingerprint() != *moved_in->after_fingerprint)
-        co_return ToolResult::error(cannot + to.display + " changed since the move, so moving it back would carry those "
-                                             "changes along unseen. Nothing was changed. Undo its later changes first "
-                                             "(undo with file_path " + to.display + "), or move it back with move.",
+        co_return ToolResult::error(cannot + to.display +
+                                        " changed since the move, so moving it back would carry those "
+                                        "changes along unseen. Nothing was changed. Undo its later changes first "
+                                        "(undo with file_path " +
+                                        to.display + "), or move it back with move.",
                                     base::ErrorReason::conflict);
 
     MoveOutcome outcome;
@@ -416,7 +442,8 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
         text::DiffOptions options;
         options.old_path = to.display;
         options.new_missing = !replaced_bytes;
-        outcome.diff = text::unified_diff(current.file.bytes, replaced_bytes ? *replaced_bytes : std::string(), options);
+        outcome.diff =
+            text::unified_diff(current.file.bytes, replaced_bytes ? *replaced_bytes : std::string(), options);
         text::DiffOptions created;
         created.old_path = from.display;
         created.old_missing = true;
@@ -425,7 +452,8 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
         outcome.diff.text = ledger::rename_header(to.display, from.display);
     }
     outcome.summary = either(dry_run, "Dry run (nothing written): would undo the latest ", "Undid the latest ") +
-                      moved_in->tool + " of " + from.display + " by this server, a move: moved " + to.display + " back to " + from.display +
+                      moved_in->tool + " of " + from.display + " by this server, a move: moved " + to.display +
+                      " back to " + from.display +
                       either(replaced_bytes.has_value(), ", and put back the file the move had replaced there.", ".");
     outcome.fields = undo_fields(moved_in->tool);
 
@@ -439,7 +467,8 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
     } else {
         change.changes().push_back({std::move(current), "", true});
     }
-    const auto popped = [&history, journal = ctx.journal, in = moved_in->seq, out = moved_out->seq, from_real, to_real] {
+    const auto popped = [&history, journal = ctx.journal, in = moved_in->seq, out = moved_out->seq, from_real,
+                         to_real] {
         history.pop(to_real, in);
         history.pop(from_real, out);
         if (journal) {
@@ -451,20 +480,22 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
 }
 
 const ToolSpec& move_tool() {
-    static const ToolSpec spec = define_tool("move", &run_move, {
-        .kind = ToolKind::change,
-        .safety_arguments = "`dry_run` (or `preview`), `overwrite: false`",
-        .summary = "Move or rename a file",
-    });
+    static const ToolSpec spec = define_tool("move", &run_move,
+                                             {
+                                                 .kind = ToolKind::change,
+                                                 .safety_arguments = "`dry_run` (or `preview`), `overwrite: false`",
+                                                 .summary = "Move or rename a file",
+                                             });
     return spec;
 }
 
 const ToolSpec& delete_tool() {
-    static const ToolSpec spec = define_tool("delete", &run_delete, {
-        .kind = ToolKind::change,
-        .safety_arguments = "`dry_run` (or `preview`)",
-        .summary = "Delete a file (or an empty folder)",
-    });
+    static const ToolSpec spec = define_tool("delete", &run_delete,
+                                             {
+                                                 .kind = ToolKind::change,
+                                                 .safety_arguments = "`dry_run` (or `preview`)",
+                                                 .summary = "Delete a file (or an empty folder)",
+                                             });
     return spec;
 }
 

@@ -54,7 +54,8 @@ public:
     template <class Work>
     static std::function<asio::awaitable<void>()> after_reply(asio::any_io_executor blocking,
                                                               const std::vector<std::uint64_t>& sizes, Work work) {
-        return [blocking = std::move(blocking), run_inline = small(sizes), work = std::move(work)]() -> asio::awaitable<void> {
+        return [blocking = std::move(blocking), run_inline = small(sizes),
+                work = std::move(work)]() -> asio::awaitable<void> {
             co_await run(blocking, run_inline, [&work] {
                 work();
                 return true;

@@ -53,8 +53,8 @@ std::optional<std::string_view> image_type(std::string_view bytes) {
 }
 
 ToolResult image_too_large(const std::string& given, std::string_view mime, std::uint64_t size) {
-    return ToolResult::error("Refused: " + given + " is an image (" + std::string(mime) + ") of " + base::mebibytes(size) +
-                                 ", over the " + base::mebibytes(max_image_bytes) +
+    return ToolResult::error("Refused: " + given + " is an image (" + std::string(mime) + ") of " +
+                                 base::mebibytes(size) + ", over the " + base::mebibytes(max_image_bytes) +
                                  " that read returns as image content (base64 grows it by a third, and clients drop "
                                  "replies over 10 MiB). Ask the user to make a smaller copy (scaled down or "
                                  "recompressed) and read that.",
@@ -77,8 +77,8 @@ std::optional<ToolResult> refuse_large_image(const CallContext& ctx, const std::
 
 // A file load_text_file refused as not text, whose bytes it read: an image comes back as image
 // content (when it is within max_image_bytes); anything else keeps the refusal.
-ToolResult read_image(CallContext& ctx, const os::ResolvedPath& path, const std::string& given, const std::string& bytes,
-                      base::Failure not_text) {
+ToolResult read_image(CallContext& ctx, const os::ResolvedPath& path, const std::string& given,
+                      const std::string& bytes, base::Failure not_text) {
     const auto mime = image_type(bytes);
     if (!mime) return ToolResult::error(std::move(not_text));
     if (bytes.size() > max_image_bytes) return image_too_large(given, *mime, bytes.size());
@@ -105,7 +105,8 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
     if (ctx.ignore && ctx.ignore->settings().ignore_reads) {
         if (auto resolved = ctx.workspace.resolve(path)) {
             file.path = std::move(resolved).value();
-            if (auto refused = refuse_ignored(ctx, file.path, false); !refused) return ToolResult::error(std::move(refused).error());
+            if (auto refused = refuse_ignored(ctx, file.path, false); !refused)
+                return ToolResult::error(std::move(refused).error());
         }
     }
     if (auto refused = refuse_large_image(ctx, path)) return std::move(*refused);
@@ -125,8 +126,9 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
     const auto first = static_cast<std::size_t>(offset);
     if (first > total_lines && !(first == 1 && total_lines == 0)) {
         return ToolResult::error("offset " + std::to_string(first) + " is past the end of " + path + ", which has " +
-                                 std::to_string(total_lines) + " line" + (total_lines == 1 ? "" : "s") +
-                                 ". Call read with offset between 1 and " + std::to_string(std::max<std::size_t>(total_lines, 1)) + ".",
+                                     std::to_string(total_lines) + " line" + (total_lines == 1 ? "" : "s") +
+                                     ". Call read with offset between 1 and " +
+                                     std::to_string(std::max<std::size_t>(total_lines, 1)) + ".",
                                  base::ErrorReason::invalid_arguments);
     }
 
@@ -199,7 +201,8 @@ asio::awaitable<ToolResult> read_one(CallContext& ctx, const ReadArgs& args, std
     const auto path = ctx.workspace.resolve(args.file_path);  // when it fails, read_file says why
     if (path) lane = co_await ctx.lanes.acquire_for_read(lane_key(path->real));
     const bool run_inline = path && WorkPlacement::inline_now(ctx, {platform::stat_path(path->real).size});
-    co_return co_await WorkPlacement::run(ctx, run_inline, [&ctx, &args, budget] { return read_file(ctx, args, budget); });
+    co_return co_await WorkPlacement::run(ctx, run_inline,
+                                          [&ctx, &args, budget] { return read_file(ctx, args, budget); });
 }
 
 // The helpers below are plain functions: GCC 12 rejects braced lists of strings inside a coroutine.
@@ -207,12 +210,13 @@ Json failed_file(const std::string& path, const ToolResult& part) {
     return {{"file_path", path}, {"error", part.text}, {"reason", base::to_string(part.reason)}};
 }
 
-void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json files, const std::vector<std::string>& not_read,
-                 const ResultView& view, std::size_t budget) {
+void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json files,
+                 const std::vector<std::string>& not_read, const ResultView& view, std::size_t budget) {
     const std::size_t tried = count - not_read.size();
     std::string summary = "Read " + std::to_string(tried - failed) + " of " + std::to_string(count) + " files";
     if (failed) summary += " (" + std::to_string(failed) + " could not be read: see [not read])";
-    if (!not_read.empty()) summary += "; " + std::to_string(not_read.size()) + " did not fit in this reply (see the end)";
+    if (!not_read.empty())
+        summary += "; " + std::to_string(not_read.size()) + " did not fit in this reply (see the end)";
     out.text = summary + ".\n\n" + out.text;
     if (!not_read.empty()) {
         // The names, as many as fit a line; all of them in structuredContent's not_read.
@@ -224,8 +228,8 @@ void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json fi
             ++shown;
         }
         if (shown < not_read.size()) names += " and " + std::to_string(not_read.size() - shown) + " more";
-        out.text += "\n\n[not read] " + std::to_string(not_read.size()) + " more file" + (not_read.size() == 1 ? "" : "s") +
-                    " did not fit in this reply (about " + std::to_string(budget) +
+        out.text += "\n\n[not read] " + std::to_string(not_read.size()) + " more file" +
+                    (not_read.size() == 1 ? "" : "s") + " did not fit in this reply (about " + std::to_string(budget) +
                     " bytes of text for this client): " + names + ". Read " + (not_read.size() == 1 ? "it" : "them") +
                     " in another call (read with file_paths: the rest of the list).";
     }
@@ -255,7 +259,8 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
             not_read.assign(paths.begin() + static_cast<std::ptrdiff_t>(i), paths.end());
             break;
         }
-        const std::size_t share = std::max<std::size_t>((budget - std::min(budget, used)) / (paths.size() - i), min_share);
+        const std::size_t share =
+            std::max<std::size_t>((budget - std::min(budget, used)) / (paths.size() - i), min_share);
         ReadArgs one = args;
         one.file_path = path;
         one.file_paths.clear();
@@ -266,7 +271,8 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
             const std::size_t size = part.structured.value("size_bytes", std::size_t{0});
             if (image_bytes + size > max_image_bytes) {
                 part = ToolResult::error("Not shown: the images before it in this call already fill the " +
-                                             base::mebibytes(max_image_bytes) + " one reply carries. Read " + path + " alone.",
+                                             base::mebibytes(max_image_bytes) + " one reply carries. Read " + path +
+                                             " alone.",
                                          base::ErrorReason::too_large);
             } else {
                 image_bytes += size;
@@ -295,9 +301,10 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
 asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args) {
     if (args.file_paths.empty()) {
         if (args.file_path.empty())
-            co_return ToolResult::error("read needs file_path (one file) or file_paths (a list of files). Call read "
-                                        "again with one of them.",
-                                        base::ErrorReason::invalid_arguments);
+            co_return ToolResult::error(
+                "read needs file_path (one file) or file_paths (a list of files). Call read "
+                "again with one of them.",
+                base::ErrorReason::invalid_arguments);
         co_return co_await read_one(ctx, args, ctx.limits.max_result_text);
     }
     std::vector<std::string> paths;
@@ -307,11 +314,13 @@ asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args) {
 }
 
 const ToolSpec& read_tool() {
-    static const ToolSpec spec = define_tool("read", &run_read, {
-        .kind = ToolKind::read_lines,
-        .safety_arguments = "",
-        .summary = "Read a file's lines, numbered, with its encoding and line endings",
-    });
+    static const ToolSpec spec =
+        define_tool("read", &run_read,
+                    {
+                        .kind = ToolKind::read_lines,
+                        .safety_arguments = "",
+                        .summary = "Read a file's lines, numbered, with its encoding and line endings",
+                    });
     return spec;
 }
 

@@ -27,7 +27,7 @@ struct ToolDefinition {
     const ToolSpec* spec = nullptr;
     const Json* input_schema_json = nullptr;  // its inputSchema, in the registry's list (set once all are loaded)
     valijson::Schema input_schema;
-    std::string arguments_summary;  // "file_path (string, required), offset (integer), ..."
+    std::string arguments_summary;            // "file_path (string, required), offset (integer), ..."
     std::vector<std::string> argument_names;  // the inputSchema's top-level properties
 };
 
@@ -78,7 +78,8 @@ void resolve_shared_schema(Json& schema, const std::string& tool) {
     const std::string file = ref->get<std::string>();
     const std::string_view text = file.ends_with(".json") ? embedded_schema(file.substr(0, file.size() - 5)) : "";
     if (text.empty())
-        throw std::runtime_error("schemas/" + tool + ".json: its outputSchema refers to schemas/" + file + ", which is not there");
+        throw std::runtime_error("schemas/" + tool + ".json: its outputSchema refers to schemas/" + file +
+                                 ", which is not there");
     Json shared = Json::parse(text);
     for (auto& [key, value] : schema.items()) {
         if (key == "$ref") continue;
@@ -88,7 +89,8 @@ void resolve_shared_schema(Json& schema, const std::string& tool) {
         }
         for (auto& [name, property] : value.items()) {
             if (shared["properties"].contains(name))
-                throw std::runtime_error("schemas/" + tool + ".json: its outputSchema redefines " + name + " of schemas/" + file);
+                throw std::runtime_error("schemas/" + tool + ".json: its outputSchema redefines " + name +
+                                         " of schemas/" + file);
             shared["properties"][name] = std::move(property);
         }
     }
@@ -148,7 +150,8 @@ std::string Registry::fields_mismatch(const Json& input_schema, const std::vecto
     if (schema_only.empty() && struct_only.empty()) return "";
     std::string out;
     if (!schema_only.empty()) out += "in the schema only: " + schema_only;
-    if (!struct_only.empty()) out += std::string(out.empty() ? "" : "; ") + "in the arguments struct only: " + struct_only;
+    if (!struct_only.empty())
+        out += std::string(out.empty() ? "" : "; ") + "in the arguments struct only: " + struct_only;
     return out;
 }
 
@@ -171,7 +174,8 @@ void Registry::add(const ToolSpec& spec) const {
     valijson::adapters::NlohmannJsonAdapter adapter(input);
     parser.populateSchema(adapter, def->input_schema);
     if (const std::string mismatch = fields_mismatch(input, spec.fields); !mismatch.empty())
-        throw std::runtime_error("schemas/" + def->name + ".json and the tool's arguments struct disagree: " + mismatch);
+        throw std::runtime_error("schemas/" + def->name +
+                                 ".json and the tool's arguments struct disagree: " + mismatch);
     def->arguments_summary = summarize_arguments(input);
     if (const auto props = input.find("properties"); props != input.end() && props->is_object())
         for (const auto& [key, prop] : props->items()) def->argument_names.push_back(key);
@@ -230,8 +234,8 @@ std::string json_type_name(const Json& v) {
 
 // Which constraints valijson found broken at the top level of the arguments.
 struct TopLevelErrors {
-    std::set<std::string> missing;        // required arguments not given
-    bool unknown = false;                 // some argument the schema does not list (additionalProperties)
+    std::set<std::string> missing;  // required arguments not given
+    bool unknown = false;           // some argument the schema does not list (additionalProperties)
     std::set<std::string> wrong_type, below_minimum, not_in_enum;
 };
 
@@ -250,9 +254,12 @@ TopLevelErrors top_level_errors(const valijson::ValidationResults& results) {
         }
         if (context.size() != 2 || context[1].size() < 2) continue;
         const std::string key = context[1].substr(1, context[1].size() - 2);  // "[key]"
-        if (what == "Value type not permitted by 'type' constraint.") out.wrong_type.insert(key);
-        else if (what.rfind("Expected number greater than or equal to", 0) == 0) out.below_minimum.insert(key);
-        else if (what == "Failed to match against any enum values.") out.not_in_enum.insert(key);
+        if (what == "Value type not permitted by 'type' constraint.")
+            out.wrong_type.insert(key);
+        else if (what.rfind("Expected number greater than or equal to", 0) == 0)
+            out.below_minimum.insert(key);
+        else if (what == "Failed to match against any enum values.")
+            out.not_in_enum.insert(key);
     }
     return out;
 }
@@ -280,7 +287,8 @@ std::vector<std::string> explain(const Json& schema, const Json& args, const val
         if (errors.below_minimum.count(key))
             out.push_back("at /" + key + ": must be at least " + p->at("minimum").dump() + ", got " + value.dump());
         if (errors.not_in_enum.count(key))
-            out.push_back("at /" + key + ": must be one of " + p->at("enum").dump() + ", got " + protocol::excerpt(value));
+            out.push_back("at /" + key + ": must be one of " + p->at("enum").dump() + ", got " +
+                          protocol::excerpt(value));
     }
     return out;
 }
@@ -353,12 +361,13 @@ std::size_t tolerated_edits(std::size_t known_length) {
 // Words in an unknown argument's name that speak of a safety condition (compared in comparable()
 // form, as substrings): such an argument is refused rather than dropped, since running the call
 // without it could do what the caller meant to prevent.
-constexpr std::array<std::string_view, 10> safety_words = {"dry",     "preview", "expect",  "only",  "overwrite",
-                                                           "clobber", "confirm", "force",   "check", "verify"};
+constexpr std::array<std::string_view, 10> safety_words = {"dry",     "preview", "expect", "only",  "overwrite",
+                                                           "clobber", "confirm", "force",  "check", "verify"};
 
 bool speaks_of_safety(std::string_view name) {
     const std::string c = comparable(name);
-    return std::any_of(safety_words.begin(), safety_words.end(), [&](std::string_view w) { return c.find(w) != std::string::npos; });
+    return std::any_of(safety_words.begin(), safety_words.end(),
+                       [&](std::string_view w) { return c.find(w) != std::string::npos; });
 }
 
 }  // namespace
@@ -373,8 +382,8 @@ std::optional<std::string> Registry::likely_meant(const ToolDefinition& tool, st
     auto consider = [&](std::string_view known, const std::string& canonical) {
         const std::string candidate = comparable(known);
         const std::size_t tolerated = tolerated_edits(candidate.size());
-        const std::size_t gap = candidate.size() > wanted.size() ? candidate.size() - wanted.size()
-                                                                 : wanted.size() - candidate.size();
+        const std::size_t gap =
+            candidate.size() > wanted.size() ? candidate.size() - wanted.size() : wanted.size() - candidate.size();
         if (gap > tolerated) return;
         const std::size_t distance = edit_distance(wanted, candidate);
         if (distance > tolerated || (best && distance >= best_distance)) return;
@@ -396,7 +405,8 @@ base::Result<UnknownArguments> Registry::set_aside_unknown_arguments(const ToolD
     std::vector<std::string> unknown;
     std::size_t unknown_count = 0;
     for (const auto& [key, value] : args.items()) {
-        if (std::find(tool.argument_names.begin(), tool.argument_names.end(), key) != tool.argument_names.end()) continue;
+        if (std::find(tool.argument_names.begin(), tool.argument_names.end(), key) != tool.argument_names.end())
+            continue;
         if (++unknown_count <= max_unknown_arguments) unknown.push_back(key);
     }
     if (unknown.empty()) return out;
@@ -414,27 +424,30 @@ base::Result<UnknownArguments> Registry::set_aside_unknown_arguments(const ToolD
     for (const auto& key : unknown) {
         const auto meant = likely_meant(tool, key);
         if (!meant) {
-            if (const std::string honoured(tool.spec->traits.safety_arguments); !honoured.empty() && speaks_of_safety(key)) {
+            if (const std::string honoured(tool.spec->traits.safety_arguments);
+                !honoured.empty() && speaks_of_safety(key)) {
                 findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name +
                                    ", and its name speaks of a safety condition, so the call is refused rather than "
-                                   "run without it (nothing was changed). " + tool.name + " honours " + honoured +
-                                   ": send one of those, or the call without `" + base::cut_utf8(key, 64) + "`");
+                                   "run without it (nothing was changed). " +
+                                   tool.name + " honours " + honoured + ": send one of those, or the call without `" +
+                                   base::cut_utf8(key, 64) + "`");
                 continue;
             }
             out.ignored.push_back(key);
             continue;
         }
         if (args.contains(*meant))
-            findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name + "; it looks like `" +
-                               *meant + "`, which is also given: send only `" + *meant + "`");
+            findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name +
+                               "; it looks like `" + *meant + "`, which is also given: send only `" + *meant + "`");
         else
-            findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name + ": did you mean `" +
-                               *meant + "`?");
+            findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name +
+                               ": did you mean `" + *meant + "`?");
     }
     if (findings.empty()) {
         for (const auto& key : out.ignored) {
             args.erase(key);
-            out.note += (out.note.empty() ? "Ignored arguments this tool does not take: " : ", ") + base::cut_utf8(key, 64);
+            out.note +=
+                (out.note.empty() ? "Ignored arguments this tool does not take: " : ", ") + base::cut_utf8(key, 64);
         }
         if (!out.note.empty()) out.note += ".";
         return out;
@@ -459,7 +472,8 @@ std::string Registry::decode_stringified_arguments(const ToolDefinition& tool, J
         if (wanted != "array" && wanted != "object") continue;
         const std::string& text = value.get_ref<const std::string&>();
         // As deep as a request may nest (protocol::ParseLimits), so parsing cannot run deep.
-        if (protocol::nesting_depth(text, protocol::ParseLimits{}.max_depth) > protocol::ParseLimits{}.max_depth) continue;
+        if (protocol::nesting_depth(text, protocol::ParseLimits{}.max_depth) > protocol::ParseLimits{}.max_depth)
+            continue;
         Json held = Json::parse(text, nullptr, /*allow_exceptions=*/false);
         if (held.is_discarded() || (wanted == "array" ? !held.is_array() : !held.is_object())) continue;
         value = std::move(held);

@@ -29,7 +29,7 @@ struct ToolDefinition;
 // overwrite, clobber, confirm, force, check, verify), naming the safety arguments it honours.
 struct UnknownArguments {
     std::vector<std::string> ignored;  // removed from the arguments, in the order seen
-    std::string note;                  // for the result: "Ignored arguments this tool does not take: ..." ("" when none)
+    std::string note;  // for the result: "Ignored arguments this tool does not take: ..." ("" when none)
 };
 
 class Registry {

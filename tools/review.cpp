@@ -15,11 +15,13 @@ asio::awaitable<ToolResult> run_review(CallContext&, ReviewArgs args) {
 }
 
 const ToolSpec& review_tool() {
-    static const ToolSpec spec = define_tool("review", &run_review, {
-        .kind = ToolKind::review_decision,
-        .safety_arguments = "",
-        .summary = "Apply or reject a change shown in the review view (called by the view)",
-    });
+    static const ToolSpec spec =
+        define_tool("review", &run_review,
+                    {
+                        .kind = ToolKind::review_decision,
+                        .safety_arguments = "",
+                        .summary = "Apply or reject a change shown in the review view (called by the view)",
+                    });
     return spec;
 }
 

@@ -41,7 +41,6 @@ namespace tools {
 
 using Json = nlohmann::json;
 
-
 // Reports a call's progress to the client (progress, total, message), when it gave a progressToken.
 using ProgressReport = std::function<void(double progress, double total, std::string message)>;
 
@@ -67,13 +66,13 @@ struct CallContext {
     // Reports whether this is the only tool call in flight: short work then runs on the io thread
     // (less latency); with others in flight it goes to the pool (parallel files).
     std::function<bool()> alone = [] { return false; };
-    ledger::History* history = nullptr;  // the session's record of what it wrote (for undo)
+    ledger::History* history = nullptr;                 // the session's record of what it wrote (for undo)
     ledger::SessionChanges* session_changes = nullptr;  // the files this session changed and their bases
     ledger::HistoryJournal* journal = nullptr;          // --history-dir: both of those kept on disk too
-    double fuzzy_threshold = 1.0;  // apply_diff similarity matching; 1 = off (--fuzzy-threshold)
-    ResultView result_view{};  // what the client shows its model of a result
-    checks::Checks* checks = nullptr;      // post-write checks (--check); nullptr when none are configured
-    os::IgnoreFiles* ignore = nullptr;  // ignore rules (--ignore-file, .git); nullptr: nothing ignored
+    double fuzzy_threshold = 1.0;                       // apply_diff similarity matching; 1 = off (--fuzzy-threshold)
+    ResultView result_view{};                           // what the client shows its model of a result
+    checks::Checks* checks = nullptr;                   // post-write checks (--check); nullptr when none are configured
+    os::IgnoreFiles* ignore = nullptr;                  // ignore rules (--ignore-file, .git); nullptr: nothing ignored
     std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
     // Reports progress (progress, total, message) when the client gave a progressToken.
     ProgressReport progress = [](double, double, std::string) {};
@@ -88,11 +87,11 @@ struct CallContext {
 
 struct ToolResult {
     bool is_error = false;
-    std::string text;       // content[0]
-    Json structured;        // structuredContent (null when none; never on errors)
-    std::string extra_text; // content[1] when non-empty
+    std::string text;                 // content[0]
+    Json structured;                  // structuredContent (null when none; never on errors)
+    std::string extra_text;           // content[1] when non-empty
     std::vector<Json> extra_content;  // after the text items: other content blocks (read's images)
-    PendingInput input_required;  // when set: the client must answer first (2026-07-28); the server shapes it
+    PendingInput input_required;      // when set: the client must answer first (2026-07-28); the server shapes it
     Json meta;  // entries for the result's _meta (the review view's payload); null: none. Never shown to the model
     base::ErrorReason reason = base::ErrorReason::other;  // is_error: why, for `_meta` (see error_reason.hpp)
 

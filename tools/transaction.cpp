@@ -28,7 +28,7 @@ namespace {
 // One file's write between staging and commit.
 struct StagedChange {
     const FileChange* change = nullptr;  // what is written (outlives this)
-    bool in_place = false;  // several hard links: written over the file itself at commit
+    bool in_place = false;               // several hard links: written over the file itself at commit
     bool has_temp = false;
     bool committed = false;
     platform::StagedWrite staged;
@@ -56,9 +56,13 @@ base::Result<void> stage(const CallContext& ctx, const FileChange& change, Stage
         // A file replaced by another takes the other's mode and owner when asked (`like`: a move over
         // an existing file keeps the moved file's, as a plain move does); else it keeps its own.
         auto staged = platform::stage_write(path.real, change.new_parts().span(),
-                                            like_new ? like_new : before.exists ? &before.file.stat : nullptr, ctx.fsync);
+                                            like_new        ? like_new
+                                            : before.exists ? &before.file.stat
+                                                            : nullptr,
+                                            ctx.fsync);
         if (!staged)
-            return io_failure("Cannot write " + path.display + ": " + staged.error().message + ". Nothing was written.");
+            return io_failure("Cannot write " + path.display + ": " + staged.error().message +
+                              ". Nothing was written.");
         out.staged = std::move(staged.value());
     }
     out.has_temp = !out.in_place && !delete_file;
@@ -83,8 +87,10 @@ base::Result<void> verify_unchanged(const CallContext& ctx, const FileSnapshot& 
             options.old_path = path.display;
             const std::string unread;  // what the diff shows of a file that cannot be read now
             const auto fresh = text::unified_diff(before.file.bytes, current ? current->bytes : unread, options);
-            conflict = path.display + " changed on disk while this change was being prepared (another program wrote it). "
-                       "What changed there:\n" + fresh.text;
+            conflict = path.display +
+                       " changed on disk while this change was being prepared (another program wrote it). "
+                       "What changed there:\n" +
+                       fresh.text;
         }
     }
     if (conflict.empty()) return {};
@@ -102,13 +108,13 @@ base::Result<void> commit_one(const CallContext& ctx, StagedChange& change) {
     } else if (change.in_place) {
         std::string scratch;
         const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
-        if (auto written = platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.fsync);
-            !written)
+        if (auto written = platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.fsync); !written)
             return io_failure("Cannot write " + path.display + ": " + written.error().message + ".");
     } else {
         change.has_temp = false;  // renamed, or removed by a failed rename
         if (auto committed = platform::commit_staged(change.staged, ctx.fsync); !committed)
-            return io_failure("Cannot write " + path.display + ": " + committed.error().message + ". Nothing was written.");
+            return io_failure("Cannot write " + path.display + ": " + committed.error().message +
+                              ". Nothing was written.");
     }
     change.committed = true;
     return {};
@@ -141,7 +147,8 @@ std::string revert(const CallContext& ctx, const StagedChange& change) {
 
 // Takes back what was staged or committed after `why` stopped the commit: discards the temp files,
 // reverts the files already written (in reverse order).
-base::Result<void, CommitFailure> abandon(const CallContext& ctx, std::vector<StagedChange>& staged, base::Failure why) {
+base::Result<void, CommitFailure> abandon(const CallContext& ctx, std::vector<StagedChange>& staged,
+                                          base::Failure why) {
     CommitFailure out{std::move(why), "", false};
     for (auto it = staged.rbegin(); it != staged.rend(); ++it) {
         if (it->committed) {
@@ -181,7 +188,8 @@ base::Failure cancelled_before_writing() {
 base::Result<void, CommitFailure> recheck_and_commit(const CallContext& ctx, std::vector<StagedChange>& staged) {
     if (ctx.cancelled->load()) return abandon(ctx, staged, cancelled_before_writing());
     for (const auto& change : staged)
-        if (auto r = verify_unchanged(ctx, change.change->before); !r) return abandon(ctx, staged, std::move(r).error());
+        if (auto r = verify_unchanged(ctx, change.change->before); !r)
+            return abandon(ctx, staged, std::move(r).error());
     for (auto& change : staged)
         if (auto r = commit_one(ctx, change); !r) return abandon(ctx, staged, std::move(r).error());
     return {};
@@ -207,12 +215,13 @@ constexpr std::chrono::seconds lock_wait_logged{1};
 // Why a folder's lock was not had in time: who holds it (when that can be told) and what to do.
 base::Failure lock_timeout(const std::string& folder, std::chrono::milliseconds waited) {
     const std::string holder = platform::folder_lock_holder(folder);
-    const std::string seconds = std::to_string(waited.count() / 1000) + "." + std::to_string(waited.count() % 1000 / 100);
+    const std::string seconds =
+        std::to_string(waited.count() / 1000) + "." + std::to_string(waited.count() % 1000 / 100);
     std::string message = "Nothing was written: the lock of the folder " + folder + " (which mcp-edit servers take " +
                           "for the milliseconds of a write there) was held ";
     message += holder.empty() ? "by another process (which one cannot be told from here)" : "by " + holder;
-    message += " for over " + seconds + " s. If a second mcp-edit or another program is stuck there, resume or end it; " +
-               "then call again.";
+    message += " for over " + seconds +
+               " s. If a second mcp-edit or another program is stuck there, resume or end it; " + "then call again.";
     return base::Failure{std::move(message), base::ErrorReason::timeout};
 }
 
@@ -228,8 +237,8 @@ std::vector<std::uint64_t> sizes_of(const std::vector<FileChange>& changes) {
 
 }  // namespace
 
-asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>, base::Failure>> Transaction::lock_folders(
-    CallContext& ctx) {
+asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>, base::Failure>>
+Transaction::lock_folders(CallContext& ctx) {
     using Locks = std::vector<std::unique_ptr<platform::FolderLock>>;
     Locks locks;
     std::optional<asio::steady_timer> pause_timer;
@@ -245,12 +254,13 @@ asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>,
         for (;;) {
             auto taken = platform::try_lock_folder(folder, *lock);
             if (!taken)
-                co_return base::fail(base::Failure{"Nothing was written: " + taken.error().message + ". Try the call again.",
-                                                   base::ErrorReason::io_error});
+                co_return base::fail(
+                    base::Failure{"Nothing was written: " + taken.error().message + ". Try the call again.",
+                                  base::ErrorReason::io_error});
             if (*taken) break;
-            if (ctx.cancelled->load())
-                co_return base::fail(cancelled_before_writing());
-            const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+            if (ctx.cancelled->load()) co_return base::fail(cancelled_before_writing());
+            const auto waited =
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
             if (waited >= ctx.limits.folder_lock_wait) co_return base::fail(lock_timeout(folder, waited));
             if (!logged && waited >= lock_wait_logged) {
                 const std::string holder = platform::folder_lock_holder(folder);
@@ -284,7 +294,8 @@ std::string Shown::headline() const {
     std::string out;
     for (const auto& one : removes_most) {
         // One file shown: its path is in the rest of the line already.
-        const std::string_view said = paths.size() == 1 ? std::string_view(one).substr(paths.front().size() + 1) : std::string_view(one);
+        const std::string_view said =
+            paths.size() == 1 ? std::string_view(one).substr(paths.front().size() + 1) : std::string_view(one);
         out += (out.empty() ? "" : "; ") + std::string(said);
     }
     return out;
@@ -323,8 +334,8 @@ std::optional<base::Failure> Transaction::elision_refusal() const {
             const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
             const std::size_t tail = spliced->at + spliced->replaced;
             const std::size_t line_end = std::min(old.size(), old.find('\n', tail));
-            const std::string touched = old.substr(line_start, spliced->at - line_start) + spliced->with +
-                                        old.substr(tail, line_end - tail);
+            const std::string touched =
+                old.substr(line_start, spliced->at - line_start) + spliced->with + old.substr(tail, line_end - tail);
             if (!text::has_elision_marker(touched)) continue;
         }
         std::string scratch;
@@ -347,7 +358,8 @@ asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, Steps steps
         if (refused) co_return ToolResult::error(std::move(*refused));
     }
     // A change that removes most of a file says so in the result too (the form and the view say it first).
-    for (const auto& most : steps.shown.removes_most) done.notes.push_back("Note: " + most + ", most of the file; check that nothing was left out");
+    for (const auto& most : steps.shown.removes_most)
+        done.notes.push_back("Note: " + most + ", most of the file; check that nothing was left out");
     if (steps.dry_run) co_return report(std::move(done));
     ApprovalDecision decision;
     // Awaiting the human's review in the view: reported as it would be written, and not written.
@@ -365,23 +377,27 @@ asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, Steps steps
         if (written) break;
         CommitFailure failure = std::move(written).error();
         const FileChange& only = changes_.front();
-        if (failure.failure.reason != base::ErrorReason::conflict || failure.some_committed || !steps.merge_when_stale ||
-            changes_.size() != 1 || !only.before.exists || only.delete_file ||
+        if (failure.failure.reason != base::ErrorReason::conflict || failure.some_committed ||
+            !steps.merge_when_stale || changes_.size() != 1 || !only.before.exists || only.delete_file ||
             merges == (decision.approval == ApprovalSource::user ? max_stale_merges : max_unattended_merges))
             co_return ToolResult::error(commit_failure(std::move(failure)));
-        auto merged = co_await WorkPlacement::run(ctx, false, [&ctx, &done, this] { return merge_with_disk(ctx, done.notes); });
+        auto merged =
+            co_await WorkPlacement::run(ctx, false, [&ctx, &done, this] { return merge_with_disk(ctx, done.notes); });
         if (!merged) co_return ToolResult::error(std::move(merged).error());
         steps.shown = {};
-        steps.shown.add(changes_.front().before.file.path.display, *merged, text::count_lines(changes_.front().before.file.bytes));
+        steps.shown.add(changes_.front().before.file.path.display, *merged,
+                        text::count_lines(changes_.front().before.file.bytes));
         done.merged = std::move(merged).value();
         // The form's first line says why it is asked again.
-        if (auto answer = co_await approve(ctx, approval_request(steps.shown, "merged with a change on disk"), decision))
+        if (auto answer =
+                co_await approve(ctx, approval_request(steps.shown, "merged with a change on disk"), decision))
             co_return std::move(*answer);
         if (decision.kind == ApprovalDecision::Kind::awaiting_review) co_return awaiting_review();
     }
     if (steps.after_commit) steps.after_commit();
     for (auto& note : hard_link_notes(ctx)) done.notes.push_back(std::move(note));
-    base::log::debug("{} wrote {} file(s) (+{} -{})", tool_, changes_.size(), steps.shown.additions, steps.shown.removals);
+    base::log::debug("{} wrote {} file(s) (+{} -{})", tool_, changes_.size(), steps.shown.additions,
+                     steps.shown.removals);
     done.checks = co_await check(ctx);
     done.decision = &decision;
     ToolResult result = report(std::move(done));
@@ -399,17 +415,20 @@ base::Result<text::UnifiedDiff> Transaction::merge_with_disk(const CallContext& 
                                             " was removed or replaced by another program while this change was being "
                                             "prepared. Read it again and redo the change.",
                                         base::ErrorReason::conflict});
-    if (auto loaded = load_resolved_file(ctx, path.real, now.file); !loaded) return base::fail(std::move(loaded).error());
+    if (auto loaded = load_resolved_file(ctx, path.real, now.file); !loaded)
+        return base::fail(std::move(loaded).error());
     now.file.path = path;
     now.exists = true;
     std::string scratch;
-    auto merged = text::merge_stale_change(change.before.file.bytes, change.new_bytes.joined(change.before.file.bytes, scratch),
-                                           now.file.bytes, path.display, "while this change was being prepared");
+    auto merged =
+        text::merge_stale_change(change.before.file.bytes, change.new_bytes.joined(change.before.file.bytes, scratch),
+                                 now.file.bytes, path.display, "while this change was being prepared");
     if (!merged) return base::fail(std::move(merged).error());
     text::DiffOptions options;
     options.old_path = path.display;
     text::UnifiedDiff diff = text::unified_diff(now.file.bytes, merged->bytes, options);
-    if (notes.empty() || notes.back() != merged->note) notes.push_back(std::move(merged->note));  // said once per kind of merge
+    if (notes.empty() || notes.back() != merged->note)
+        notes.push_back(std::move(merged->note));  // said once per kind of merge
     change.before = std::move(now);
     change.new_bytes = std::move(merged->bytes);
     return diff;
@@ -452,8 +471,8 @@ asio::awaitable<std::optional<ToolResult>> Transaction::approve(CallContext& ctx
         if (!change.before.exists) continue;
         const auto writable = platform::may_write(change.before.file.path.real, change.before.file.stat);
         if (!writable)
-            co_return ToolResult::error("Refused: " + change.before.file.path.display + " is not writable: " +
-                                            writable.error().message + ", so " +
+            co_return ToolResult::error("Refused: " + change.before.file.path.display +
+                                            " is not writable: " + writable.error().message + ", so " +
                                             (change.delete_file ? "it is not removed" : "it is not changed") +
                                             ". Nothing was written. Ask the user to make it writable (chmod u+w) if "
                                             "it should change, then call again.",
@@ -556,9 +575,10 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
                 if (first[i]) ctx.journal->based(real, change.before.exists, change.before.file.bytes);
                 std::string scratch;
                 if (journal_history)
-                    ctx.journal->recorded(real, tool_, change.before.exists, change.before.file.bytes,
-                                          change.delete_file ? nullptr : &change.new_bytes.joined(change.before.file.bytes, scratch),
-                                          change.before.exists ? change.before.file.stat.mode : 0, change.partner);
+                    ctx.journal->recorded(
+                        real, tool_, change.before.exists, change.before.file.bytes,
+                        change.delete_file ? nullptr : &change.new_bytes.joined(change.before.file.bytes, scratch),
+                        change.before.exists ? change.before.file.stat.mode : 0, change.partner);
             }
             return true;
         });
@@ -570,25 +590,29 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
          session_changes = ctx.session_changes, blocking = ctx.blocking] {
             for (auto& change : afterwards->changes) {
                 const std::string& real = change.before.file.path.real;
-                const std::string_view before = change.before.exists ? std::string_view(change.before.file.bytes) : std::string_view();
+                const std::string_view before =
+                    change.before.exists ? std::string_view(change.before.file.bytes) : std::string_view();
                 const text::ByteParts after = change.new_parts();
                 std::optional<ledger::Fingerprint> written;
                 if (!change.delete_file) written = ledger::Fingerprint::of(after.span());
                 if (session_changes)  // the base (first change), or a big file's base delta carried forward
-                    session_changes->changed(real, before, change.delete_file ? std::nullopt : std::optional(after), written);
+                    session_changes->changed(real, before, change.delete_file ? std::nullopt : std::optional(after),
+                                             written);
                 // What was written, in one string kept once: by the file states (for a later
                 // merge) and by the undo history (its after-image), when small enough for each.
                 std::shared_ptr<const std::string> joined;
-                if (written && after.size() <= std::max(ledger::FileStates::max_seen_file, ledger::History::max_kept_after))
+                if (written &&
+                    after.size() <= std::max(ledger::FileStates::max_seen_file, ledger::History::max_kept_after))
                     joined = std::make_shared<const std::string>(after.joined());
                 if (joined && after.size() <= ledger::FileStates::max_seen_file)
                     file_states->record_with_bytes(real, *written, joined);
                 else if (written)
                     file_states->record(real, *written);
                 if (history)
-                    history->record(tool, real, change.before.exists, before, change.delete_file ? text::ByteParts() : after,
-                                    std::move(written), change.before.exists ? change.before.file.stat.mode : 0,
-                                    std::move(change.partner), std::move(joined));
+                    history->record(tool, real, change.before.exists, before,
+                                    change.delete_file ? text::ByteParts() : after, std::move(written),
+                                    change.before.exists ? change.before.file.stat.mode : 0, std::move(change.partner),
+                                    std::move(joined));
                 // The replaced file's last reference, when it was kept: closing it frees its blocks
                 // (hundreds of microseconds on ext4), so it is closed on the pool, not on the
                 // thread that reads the client's next request.

@@ -38,7 +38,9 @@ public:
     explicit NewBytes(text::SplicedBytes spliced) : spliced_(std::move(spliced)) {}
 
     const text::SplicedBytes* spliced() const { return spliced_ ? &*spliced_ : nullptr; }
-    text::ByteParts parts(std::string_view old) const { return spliced_ ? spliced_->over(old) : text::ByteParts(whole_); }
+    text::ByteParts parts(std::string_view old) const {
+        return spliced_ ? spliced_->over(old) : text::ByteParts(whole_);
+    }
     std::size_t size(std::string_view old) const { return spliced_ ? spliced_->size_over(old) : whole_.size(); }
     bool same_as(std::string_view old) const { return spliced_ ? spliced_->changes_nothing(old) : whole_ == old; }
     // The diff from `old` to these bytes (an edit's: from the lines around its span only).
@@ -53,7 +55,9 @@ public:
     }
 
     // The bytes in one string, taken out of this.
-    std::string take_joined(std::string_view old) && { return spliced_ ? spliced_->over(old).joined() : std::move(whole_); }
+    std::string take_joined(std::string_view old) && {
+        return spliced_ ? spliced_->over(old).joined() : std::move(whole_);
+    }
 
 private:
     std::string whole_;
@@ -63,7 +67,7 @@ private:
 // One file of a transaction: as it was, and what it becomes.
 struct FileChange {
     FileSnapshot before;
-    NewBytes new_bytes;        // ignored when delete_file
+    NewBytes new_bytes;  // ignored when delete_file
     bool delete_file = false;
     // Written over the file itself, so that every name sees it, even without
     // --write-through-hard-links: apply_diff sets it when its patch names every name of the file.
@@ -187,7 +191,8 @@ private:
     // Asks the gate; while it waits for a human, reads of these files do not queue behind it.
     // nullopt: approved, go on (or awaiting review, which `decision` says: carry_out reports it);
     // otherwise the result to answer with.
-    asio::awaitable<std::optional<ToolResult>> approve(CallContext& ctx, ApprovalRequest ask, ApprovalDecision& decision);
+    asio::awaitable<std::optional<ToolResult>> approve(CallContext& ctx, ApprovalRequest ask,
+                                                       ApprovalDecision& decision);
 
     // After a conflict of the only file: the file as it is now becomes its `before`, and its new
     // bytes the three-way merge; the diff of that, for the form and the report.

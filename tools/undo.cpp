@@ -34,7 +34,8 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
         if (auto resolved = ctx.workspace.resolve(args.file_path)) {
             const os::ResolvedPath& path = *resolved;
             if (auto move = move_of(*ctx.history, path.real)) {
-                if (auto refused = refuse_ignored(ctx, path, true); !refused) co_return ToolResult::error(std::move(refused).error());
+                if (auto refused = refuse_ignored(ctx, path, true); !refused)
+                    co_return ToolResult::error(std::move(refused).error());
                 co_return co_await undo_move(ctx, move->first, move->second, args.dry_run);
             } else if (auto latest = ctx.history->latest(path.real); latest && !latest->partner.empty()) {
                 co_return ToolResult::error(move_not_undoable(ctx, path, *latest), base::ErrorReason::conflict);
@@ -70,19 +71,19 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
             const std::size_t evicted = history ? history->evicted(real) : 0;
             if (evicted)
                 return plan_error("Nothing more to undo for " + display + ": " + std::to_string(evicted) +
-                                         " earlier change(s) by this server were dropped from the undo history to stay "
-                                         "within its byte budget (--history-budget), so they are no longer undoable. Use "
-                                         "edit or write to restore the content instead.",
-                                         base::ErrorReason::nothing_to_undo);
+                                      " earlier change(s) by this server were dropped from the undo history to stay "
+                                      "within its byte budget (--history-budget), so they are no longer undoable. Use "
+                                      "edit or write to restore the content instead.",
+                                  base::ErrorReason::nothing_to_undo);
             return plan_error("Nothing to undo for " + display +
-                                     ": this server has not changed it in this session (or every change was undone).",
-                                     base::ErrorReason::nothing_to_undo);
+                                  ": this server has not changed it in this session (or every change was undone).",
+                              base::ErrorReason::nothing_to_undo);
         }
         const bool was_deleted = !entry->after_fingerprint;
         if (was_deleted && current.exists)
             return plan_error("Cannot undo: " + display + " was deleted by " + entry->tool +
-                                     ", but a file exists there again; nothing was changed. Move it away first.",
-                                     base::ErrorReason::conflict);
+                                  ", but a file exists there again; nothing was changed. Move it away first.",
+                              base::ErrorReason::conflict);
         if (was_deleted) {
             Plan plan;
             plan.replacements = 1;
@@ -102,17 +103,19 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
             return plan;
         }
         if (!current.exists)
-            return plan_error("Cannot undo: " + display + " no longer exists, so it is not what this server wrote (by " +
-                                     entry->tool + "). Nothing was changed.",
-                                     base::ErrorReason::conflict);
+            return plan_error("Cannot undo: " + display +
+                                  " no longer exists, so it is not what this server wrote (by " + entry->tool +
+                                  "). Nothing was changed.",
+                              base::ErrorReason::conflict);
         if (current.file.fingerprint() != *entry->after_fingerprint) {
-            const std::string cannot = "Cannot undo: " + display + " changed since this server wrote it (by " + entry->tool +
-                                       "), so reverting would lose those changes. Nothing was changed.";
+            const std::string cannot = "Cannot undo: " + display + " changed since this server wrote it (by " +
+                                       entry->tool + "), so reverting would lose those changes. Nothing was changed.";
             if (!entry->after_kept)  // a big file: the history keeps only the replaced bytes, not what was written
-                return plan_error(cannot + " (The file is over " + std::to_string(ledger::History::max_kept_after >> 20) +
-                                      " MiB, so what the server wrote is not kept to show how it differs; read it to see "
-                                      "its content now.)",
-                                  base::ErrorReason::conflict);
+                return plan_error(
+                    cannot + " (The file is over " + std::to_string(ledger::History::max_kept_after >> 20) +
+                        " MiB, so what the server wrote is not kept to show how it differs; read it to see "
+                        "its content now.)",
+                    base::ErrorReason::conflict);
             text::DiffOptions options;
             options.old_path = display;
             const auto drift = text::unified_diff(entry->after, current.file.bytes, options);
@@ -145,11 +148,12 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
 }
 
 const ToolSpec& undo_tool() {
-    static const ToolSpec spec = define_tool("undo", &run_undo, {
-        .kind = ToolKind::change,
-        .safety_arguments = "`dry_run` (or `preview`)",
-        .summary = "Undo this session's last change to a file",
-    });
+    static const ToolSpec spec = define_tool("undo", &run_undo,
+                                             {
+                                                 .kind = ToolKind::change,
+                                                 .safety_arguments = "`dry_run` (or `preview`)",
+                                                 .summary = "Undo this session's last change to a file",
+                                             });
     return spec;
 }
 

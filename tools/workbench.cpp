@@ -49,7 +49,8 @@ std::optional<ToolResult> check_arguments(const Registry& registry, PreparedCall
     call.unknown = std::move(unknown).value();
     if (std::string note = registry.decode_stringified_arguments(*call.tool, call.args); !note.empty())
         call.shape.notes.push_back(std::move(note));
-    if (auto valid = registry.validate(*call.tool, call.args); !valid) return ToolResult::error(std::move(valid).error());
+    if (auto valid = registry.validate(*call.tool, call.args); !valid)
+        return ToolResult::error(std::move(valid).error());
     call.checked = true;
     return std::nullopt;
 }
@@ -81,7 +82,8 @@ Workbench::Workbench(asio::any_io_executor io, asio::any_io_executor blocking, c
       session_changes_(settings_.history_budget),
       ignore_(settings_.ignore) {
     if (settings_.history_dir.empty()) return;
-    auto journal = ledger::HistoryJournal::open(settings_.history_dir, workspace_, &ignore_, history_, session_changes_);
+    auto journal =
+        ledger::HistoryJournal::open(settings_.history_dir, workspace_, &ignore_, history_, session_changes_);
     if (journal) {
         journal_ = std::move(journal).value();
         base::log::info("history journal {}: {} records read back", journal_->path(), journal_->replayed());
@@ -124,9 +126,9 @@ asio::awaitable<ToolResult> Workbench::run(PreparedCall& prepared, CallScope sco
         outcome = co_await registry_.handler(*prepared.tool)(ctx, prepared.args);
     } catch (const std::exception& e) {
         base::log::error("tool {} failed: {}", prepared.name, e.what());
-        outcome = ToolResult::error(std::string("Internal error in ") + prepared.name + ": " + e.what() +
-                                        ". The file was not changed.",
-                                    base::ErrorReason::internal);
+        outcome = ToolResult::error(
+            std::string("Internal error in ") + prepared.name + ": " + e.what() + ". The file was not changed.",
+            base::ErrorReason::internal);
     }
     co_return outcome;
 }

@@ -31,11 +31,11 @@ namespace tools {
 struct WorkbenchSettings {
     Limits limits;
     bool fsync = true;
-    bool write_through_hard_links = false;  // --write-through-hard-links
-    double fuzzy_threshold = 1.0;           // --fuzzy-threshold
-    os::IgnoreSettings ignore;              // --ignore-file, --respect-gitignore, --ignore-reads
-    std::size_t history_budget = 64u << 20; // --history-budget: bytes the history, and the session's bases, each keep
-    std::string history_dir;                // --history-dir ("" = memory only)
+    bool write_through_hard_links = false;   // --write-through-hard-links
+    double fuzzy_threshold = 1.0;            // --fuzzy-threshold
+    os::IgnoreSettings ignore;               // --ignore-file, --respect-gitignore, --ignore-reads
+    std::size_t history_budget = 64u << 20;  // --history-budget: bytes the history, and the session's bases, each keep
+    std::string history_dir;                 // --history-dir ("" = memory only)
 };
 
 // A call's tool and arguments once resolved: another agent's call shape mapped to one of our
@@ -73,8 +73,7 @@ struct CallScope {
     ProgressReport progress;
     // Makes the call's approval gate once its tool and arguments are known (the gate may bind
     // them); it is given the progress reporter the call uses. nullptr: every write approved by policy.
-    std::function<ApprovalGate(const PreparedCall&, const ProgressReport& progress)>
-        approval;
+    std::function<ApprovalGate(const PreparedCall&, const ProgressReport& progress)> approval;
     // Whether this is the only call in flight (see WorkPlacement); nullptr: never alone.
     std::function<bool()> alone;
     // Bytes of text a result may carry when the client shows its model less than the server's
@@ -118,7 +117,9 @@ public:
     // still running has finished: a resource read then sees each change whole.
     asio::awaitable<std::vector<ledger::SessionChanges::File>> settled_changes(std::string real_path);
     // Hears of every change of a file this session makes (on the thread that made it).
-    void on_file_changed(ledger::SessionChanges::Listener listener) { session_changes_.set_listener(std::move(listener)); }
+    void on_file_changed(ledger::SessionChanges::Listener listener) {
+        session_changes_.set_listener(std::move(listener));
+    }
 
     // The ledger itself, for tests and diagnostics.
     const ledger::History& history() const { return history_; }

@@ -38,10 +38,10 @@ asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
         const auto known = states.known_hash(before.file.path.real);
         if (!known)
             return plan_error("Refused: " + display +
-                                     " already exists and this session has not read it. Call read on it first (so "
-                                     "nothing in it is overwritten unseen), then write again; for a targeted "
-                                     "change, edit is safer than rewriting the whole file.",
-                                     base::ErrorReason::not_read);
+                                  " already exists and this session has not read it. Call read on it first (so "
+                                  "nothing in it is overwritten unseen), then write again; for a targeted "
+                                  "change, edit is safer than rewriting the whole file.",
+                              base::ErrorReason::not_read);
         if (*known != before.file.fingerprint()) {
             // Changed since this session saw it: merge when what changed there and what this write
             // changes (relative to what the session saw) are different lines.
@@ -52,8 +52,9 @@ asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
                                       "or a formatter changed its content). Call read on it again, then write.",
                                   base::ErrorReason::stale);
             text::AdaptedContent adapted = text::adapt_whole_content(*seen, content);
-            auto merged = text::merge_stale_change(*seen, adapted.bytes, before.file.bytes, display,
-                                             "since this session last read or wrote it", base::ErrorReason::stale);
+            auto merged =
+                text::merge_stale_change(*seen, adapted.bytes, before.file.bytes, display,
+                                         "since this session last read or wrote it", base::ErrorReason::stale);
             if (!merged) return base::fail(std::move(merged).error());
             plan.new_bytes = std::move(merged->bytes);
             if (!adapted.note.empty()) plan.notes.push_back(adapted.note);
@@ -69,11 +70,14 @@ asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
 }
 
 const ToolSpec& write_tool() {
-    static const ToolSpec spec = define_tool("write", &run_write, {
-        .kind = ToolKind::change,
-        .safety_arguments = "`dry_run` (or `preview`), `create_only` (or `no_clobber`, `if_not_exists`, `overwrite: false`)",
-        .summary = "Create a file, or overwrite one read before",
-    });
+    static const ToolSpec spec = define_tool(
+        "write", &run_write,
+        {
+            .kind = ToolKind::change,
+            .safety_arguments =
+                "`dry_run` (or `preview`), `create_only` (or `no_clobber`, `if_not_exists`, `overwrite: false`)",
+            .summary = "Create a file, or overwrite one read before",
+        });
     return spec;
 }
 

@@ -74,13 +74,16 @@ Json findings(const std::string& text) {
         std::size_t end = text.find('\n', start);
         if (end == std::string::npos) end = text.size();
         const std::string row = text.substr(start, end - start);
-        for (const auto& [marker, severity] : {std::pair{std::string("ERROR:"), 1}, std::pair{std::string("WARNING:"), 2}}) {
+        for (const auto& [marker, severity] :
+             {std::pair{std::string("ERROR:"), 1}, std::pair{std::string("WARNING:"), 2}}) {
             const auto at = row.find(marker);
             if (at == std::string::npos) continue;
             std::string message = row.substr(at + marker.size());
             while (!message.empty() && (message.back() == '\r' || message.back() == ' ')) message.pop_back();
             while (!message.empty() && message.front() == ' ') message.erase(0, 1);
-            out.push_back({{"range", {{"start", {{"line", line}, {"character", at}}}, {"end", {{"line", line}, {"character", row.size()}}}}},
+            out.push_back({{"range",
+                            {{"start", {{"line", line}, {"character", at}}},
+                             {"end", {{"line", line}, {"character", row.size()}}}}},
                            {"severity", severity},
                            {"source", "fake"},
                            {"message", message}});
@@ -100,15 +103,24 @@ int main(int argc, char** argv) {
     Options options;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--no-version") options.no_version = true;
-        else if (arg == "--empty-first") options.empty_first = true;
-        else if (arg == "--delay-ms" && i + 1 < argc) options.delay_ms = std::stoi(argv[++i]);
-        else if (arg == "--slow-init-ms" && i + 1 < argc) options.slow_init_ms = std::stoi(argv[++i]);
-        else if (arg == "--silent") options.silent = true;
-        else if (arg == "--deaf") options.deaf = true;
-        else if (arg == "--exit-on-change") options.exit_on_change = true;
-        else if (arg == "--ask") options.ask = true;
-        else if (arg == "--log" && i + 1 < argc) options.log = argv[++i];
+        if (arg == "--no-version")
+            options.no_version = true;
+        else if (arg == "--empty-first")
+            options.empty_first = true;
+        else if (arg == "--delay-ms" && i + 1 < argc)
+            options.delay_ms = std::stoi(argv[++i]);
+        else if (arg == "--slow-init-ms" && i + 1 < argc)
+            options.slow_init_ms = std::stoi(argv[++i]);
+        else if (arg == "--silent")
+            options.silent = true;
+        else if (arg == "--deaf")
+            options.deaf = true;
+        else if (arg == "--exit-on-change")
+            options.exit_on_change = true;
+        else if (arg == "--ask")
+            options.ask = true;
+        else if (arg == "--log" && i + 1 < argc)
+            options.log = argv[++i];
     }
     std::map<std::string, std::string> documents;
     int answers_awaited = 0;
@@ -133,7 +145,9 @@ int main(int argc, char** argv) {
     Json message;
     while (read_message(message)) {
         const std::string method = message.value("method", "");
-        if (!options.log.empty()) std::ofstream(options.log, std::ios::app | std::ios::binary) << (method.empty() ? "(answer)" : method) << "\n";
+        if (!options.log.empty())
+            std::ofstream(options.log, std::ios::app | std::ios::binary)
+                << (method.empty() ? "(answer)" : method) << "\n";
         if (method.empty() && message.contains("id")) {  // an answer to --ask
             if (--answers_awaited == 0 && !held.is_null()) {
                 if (options.empty_first) {
@@ -148,12 +162,19 @@ int main(int argc, char** argv) {
         }
         if (method == "initialize") {
             if (options.slow_init_ms) std::this_thread::sleep_for(std::chrono::milliseconds(options.slow_init_ms));
-            send({{"jsonrpc", "2.0"}, {"id", message["id"]}, {"result", {{"capabilities", {{"textDocumentSync", 1}}}}}});
+            send(
+                {{"jsonrpc", "2.0"}, {"id", message["id"]}, {"result", {{"capabilities", {{"textDocumentSync", 1}}}}}});
             while (options.deaf) std::this_thread::sleep_for(std::chrono::seconds(1));
         } else if (method == "initialized") {
             if (options.ask) {
-                send({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "workspace/configuration"}, {"params", {{"items", {{{"section", "fake"}}}}}}});
-                send({{"jsonrpc", "2.0"}, {"id", "p"}, {"method", "window/workDoneProgress/create"}, {"params", {{"token", "t"}}}});
+                send({{"jsonrpc", "2.0"},
+                      {"id", 1},
+                      {"method", "workspace/configuration"},
+                      {"params", {{"items", {{{"section", "fake"}}}}}}});
+                send({{"jsonrpc", "2.0"},
+                      {"id", "p"},
+                      {"method", "window/workDoneProgress/create"},
+                      {"params", {{"token", "t"}}}});
                 answers_awaited = 2;
             }
         } else if (method == "textDocument/didOpen") {

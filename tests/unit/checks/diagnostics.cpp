@@ -23,28 +23,30 @@ TEST_CASE("parse_diagnostics: GCC and Clang, relative names made absolute, conte
     CHECK(found[0].message == "expected expression before \xE2\x80\x98;\xE2\x80\x99 token");
     CHECK(found[1].severity == "note");
     // clang 14, an absolute path and a fatal error
-    auto clang = checks::parse_diagnostics("/w/x.cpp:3:10: fatal error: 'nope.h' file not found\n1 error generated.\n", "/w/x.cpp", "/w");
+    auto clang = checks::parse_diagnostics("/w/x.cpp:3:10: fatal error: 'nope.h' file not found\n1 error generated.\n",
+                                           "/w/x.cpp", "/w");
     REQUIRE(clang.size() == 1);
     CHECK(clang[0].severity == "error");
     CHECK(clang[0].message == "'nope.h' file not found");
     // mypy: no column
-    auto mypy = checks::parse_diagnostics("a.py:4: error: Incompatible return value type (got \"str\", expected \"int\")  [return-value]\n",
-                                  "/w/a.py", "/w");
+    auto mypy = checks::parse_diagnostics(
+        "a.py:4: error: Incompatible return value type (got \"str\", expected \"int\")  [return-value]\n", "/w/a.py",
+        "/w");
     REQUIRE(mypy.size() == 1);
     CHECK(mypy[0].line == 4);
     CHECK(mypy[0].column == 0);
 }
 
 TEST_CASE("parse_diagnostics: tsc compact, ESLint unix and compact") {
-    auto tsc = checks::parse_diagnostics("src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n",
-                                 "/w/src/a.ts", "/w");
+    auto tsc = checks::parse_diagnostics(
+        "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n", "/w/src/a.ts", "/w");
     REQUIRE(tsc.size() == 1);
     CHECK(tsc[0].file == "/w/src/a.ts");
     CHECK(tsc[0].line == 3);
     CHECK(tsc[0].column == 7);
     CHECK(tsc[0].message == "TS2322: Type 'string' is not assignable to type 'number'.");
-    auto unix_form = checks::parse_diagnostics("/w/a.js:1:7: 'x' is assigned a value but never used. [Error/no-unused-vars]\n",
-                                       "/w/a.js", "/w");
+    auto unix_form = checks::parse_diagnostics(
+        "/w/a.js:1:7: 'x' is assigned a value but never used. [Error/no-unused-vars]\n", "/w/a.js", "/w");
     REQUIRE(unix_form.size() == 1);
     CHECK(unix_form[0].severity == "error");
     CHECK(unix_form[0].message == "'x' is assigned a value but never used.");
@@ -93,10 +95,10 @@ TEST_CASE("compare_diagnostics: by severity, message and line text, not by line 
     const std::string before_bytes = "import os\nx = undefined_a\ny = undefined_b\n";
     const std::string after_bytes = "import os\n\n\nx = undefined_a\nz = undefined_c\n";
     std::vector<checks::Diagnostic> before = {{"/w/a.py", 2, 5, "error", "undefined name", {}},
-                                      {"/w/a.py", 3, 5, "error", "undefined name", {}}};
+                                              {"/w/a.py", 3, 5, "error", "undefined name", {}}};
     std::vector<checks::Diagnostic> after = {{"/w/a.py", 4, 5, "error", "undefined name", {}},
-                                     {"/w/a.py", 5, 5, "error", "undefined name", {}},
-                                     {"/w/other.py", 1, 1, "warning", "elsewhere", {}}};
+                                             {"/w/a.py", 5, 5, "error", "undefined name", {}},
+                                             {"/w/other.py", 1, 1, "warning", "elsewhere", {}}};
     checks::attach_line_text(before, "/w/a.py", before_bytes);
     checks::attach_line_text(after, "/w/a.py", after_bytes);
     CHECK(before[0].line_text == "x = undefined_a");

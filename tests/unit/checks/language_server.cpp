@@ -39,11 +39,14 @@ std::string slurp(const std::string& path) {
 
 std::vector<std::string> messages(const std::vector<checks::Diagnostic>& found) {
     std::vector<std::string> out;
-    for (const auto& d : found) out.push_back(d.severity + " " + std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.message);
+    for (const auto& d : found)
+        out.push_back(d.severity + " " + std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.message);
     return out;
 }
 
-checks::LanguageServer::Clock::time_point in(std::chrono::milliseconds ms) { return checks::LanguageServer::Clock::now() + ms; }
+checks::LanguageServer::Clock::time_point in(std::chrono::milliseconds ms) {
+    return checks::LanguageServer::Clock::now() + ms;
+}
 
 // A fixture whose calls tell the given --lsp servers of each change.
 struct WithServers : WithChecks {
@@ -77,11 +80,13 @@ TEST_CASE("language server: the file before and after the change, in order; the 
     CHECK_FALSE(created->compared);
     CHECK(messages(created->after) == std::vector<std::string>{"error 1:1 fresh"});
     // One start; x.c opened with its pre-image, changed once per change; new.c opened once.
-    CHECK(slurp(log) == "initialize\ninitialized\ntextDocument/didOpen\ntextDocument/didChange\ntextDocument/didChange\n"
-                        "textDocument/didOpen\n");
+    CHECK(slurp(log) ==
+          "initialize\ninitialized\ntextDocument/didOpen\ntextDocument/didChange\ntextDocument/didChange\n"
+          "textDocument/didOpen\n");
 }
 
-TEST_CASE("language server: a server that gives no versions and publishes an empty set first is read after it settles") {
+TEST_CASE(
+    "language server: a server that gives no versions and publishes an empty set first is read after it settles") {
     Fixture dir;
     checks::LanguageServer server(fake({"--no-version", "--empty-first"}), dir.root.generic_string());
     const std::string before = "x\n";
@@ -187,8 +192,9 @@ TEST_CASE("language server: a program that is not there, and a cancelled call") 
 TEST_CASE("language server through the tools: an edit's result has the server's new and fixed findings") {
     WithServers s({"*.c=" + fake_lsp()});
     s.f.put("m.c", "int a;\nERROR: old\n");
-    auto result = s.f.call(tools::edit_handler(), {{"file_path", s.f.path("m.c")}, {"old_string", "ERROR: old"},
-                                                   {"new_string", "ERROR: new"}});
+    auto result =
+        s.f.call(tools::edit_handler(),
+                 {{"file_path", s.f.path("m.c")}, {"old_string", "ERROR: old"}, {"new_string", "ERROR: new"}});
     CHECK_FALSE(result.is_error);
     CHECK(s.f.get("m.c") == "int a;\nERROR: new\n");
     const Json& checks = result.structured["checks"];
@@ -197,20 +203,28 @@ TEST_CASE("language server through the tools: an edit's result has the server's 
     CHECK(checks[0]["exit_code"].is_null());
     CHECK(checks[0]["status"] == "failed");
     CHECK(checks[0]["compared"] == true);
-    CHECK(checks[0]["diagnostics"] == Json::array({{{"file", s.f.path("m.c")}, {"line", 2}, {"column", 1}, {"severity", "error"},
-                                                     {"message", "new"}, {"new", true}}}));
-    CHECK(checks[0]["fixed"] == Json::array({{{"file", s.f.path("m.c")}, {"line", 2}, {"column", 1}, {"severity", "error"},
-                                              {"message", "old"}}}));
+    CHECK(checks[0]["diagnostics"] == Json::array({{{"file", s.f.path("m.c")},
+                                                    {"line", 2},
+                                                    {"column", 1},
+                                                    {"severity", "error"},
+                                                    {"message", "new"},
+                                                    {"new", true}}}));
+    CHECK(checks[0]["fixed"] ==
+          Json::array(
+              {{{"file", s.f.path("m.c")}, {"line", 2}, {"column", 1}, {"severity", "error"}, {"message", "old"}}}));
     const std::string summary = result.structured["summary"];
     CHECK(has(summary, "(language server) on m.c reported: 1 new error, 1 fixed."));
-    CHECK(has(result.text, "Language server `" + fake_lsp() + "` on m.c reported.\nnew error at m.c:2:1: new\n"
-                           "fixed error (was at m.c:2:1): old\n"));
+    CHECK(has(result.text, "Language server `" + fake_lsp() +
+                               "` on m.c reported.\nnew error at m.c:2:1: new\n"
+                               "fixed error (was at m.c:2:1): old\n"));
 
-    auto dry = s.f.call(tools::edit_handler(), {{"file_path", s.f.path("m.c")}, {"old_string", "new"}, {"new_string", "x"},
-                                                {"dry_run", true}});
+    auto dry =
+        s.f.call(tools::edit_handler(),
+                 {{"file_path", s.f.path("m.c")}, {"old_string", "new"}, {"new_string", "x"}, {"dry_run", true}});
     CHECK_FALSE(dry.structured.contains("checks"));
     s.f.put("notes.txt", "x\n");
-    auto other = s.f.call(tools::edit_handler(), {{"file_path", s.f.path("notes.txt")}, {"old_string", "x"}, {"new_string", "y"}});
+    auto other = s.f.call(tools::edit_handler(),
+                          {{"file_path", s.f.path("notes.txt")}, {"old_string", "x"}, {"new_string", "y"}});
     CHECK_FALSE(other.structured.contains("checks"));
 }
 

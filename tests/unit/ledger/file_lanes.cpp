@@ -52,16 +52,22 @@ TEST_CASE("file lanes: a moved guard releases once") {
     asio::io_context io;
     ledger::FileLanes lanes(io.get_executor());
     bool second_ran = false;
-    asio::co_spawn(io, [&]() -> asio::awaitable<void> {
-        auto g = co_await lanes.acquire("k");
-        ledger::FileLanes::Guard moved = std::move(g);
-        CHECK_FALSE(g.held());
-        CHECK(moved.held());
-    }, asio::detached);
-    asio::co_spawn(io, [&]() -> asio::awaitable<void> {
-        auto g = co_await lanes.acquire("k");
-        second_ran = true;
-    }, asio::detached);
+    asio::co_spawn(
+        io,
+        [&]() -> asio::awaitable<void> {
+            auto g = co_await lanes.acquire("k");
+            ledger::FileLanes::Guard moved = std::move(g);
+            CHECK_FALSE(g.held());
+            CHECK(moved.held());
+        },
+        asio::detached);
+    asio::co_spawn(
+        io,
+        [&]() -> asio::awaitable<void> {
+            auto g = co_await lanes.acquire("k");
+            second_ran = true;
+        },
+        asio::detached);
     io.run();
     CHECK(second_ran);
     CHECK(lanes.lanes() == 0);
@@ -99,7 +105,7 @@ TEST_CASE("file lanes: a read goes past a holder waiting for a human; changes ke
     asio::steady_timer after(io, std::chrono::milliseconds(250));
     after.async_wait([&](std::error_code) { asio::co_spawn(io, reader("read 3"), asio::detached); });
     io.run();
-    CHECK(log == std::vector<std::string>{"holder+", "holder waits for a human", "read 1 without the lane", "read 2 without the lane",
-                                          "holder-", "change+", "read 3 with the lane"});
+    CHECK(log == std::vector<std::string>{"holder+", "holder waits for a human", "read 1 without the lane",
+                                          "read 2 without the lane", "holder-", "change+", "read 3 with the lane"});
     CHECK(lanes.lanes() == 0);
 }

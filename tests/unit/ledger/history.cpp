@@ -25,8 +25,7 @@ std::optional<ledger::Fingerprint> fingerprint_of(const Step& step, std::size_t 
 void record_and_walk_back(const std::vector<Step>& steps) {
     ledger::History history;
     for (std::size_t i = 0; i < steps.size(); ++i)
-        history.record("edit", "/r/f", steps[i].existed, steps[i].before, steps[i].after,
-                       fingerprint_of(steps[i], i));
+        history.record("edit", "/r/f", steps[i].existed, steps[i].before, steps[i].after, fingerprint_of(steps[i], i));
     for (std::size_t i = steps.size(); i-- > 0;) {
         const auto entry = history.latest("/r/f");
         REQUIRE(entry);
@@ -134,7 +133,9 @@ TEST_CASE("history: changes at every distance from the ends of a long file") {
 TEST_CASE("history: a big file keeps only the replaced bytes; undo's walk rebuilds each image from the file") {
     // Past max_kept_after no after-image is kept: each before-image comes back from the bytes on
     // disk (here: the previous step's after), with CRLF, a BOM, no final newline and NUL/0xFF bytes.
-    std::string big = "\xEF\xBB\xBF" "first\r\n";
+    std::string big =
+        "\xEF\xBB\xBF"
+        "first\r\n";
     while (big.size() <= ledger::History::max_kept_after) big += std::string("row\r\n\0\xFF", 8);
     big += "last line, no newline";
     std::vector<std::string> images{big};

@@ -56,8 +56,8 @@ const Root& root() {
     return r;
 }
 
-std::unique_ptr<ledger::HistoryJournal> open(const Dir& d, ledger::History& h, ledger::SessionChanges& c, std::vector<std::string> roots = {},
-                                     os::IgnoreFiles* ignore = nullptr) {
+std::unique_ptr<ledger::HistoryJournal> open(const Dir& d, ledger::History& h, ledger::SessionChanges& c,
+                                             std::vector<std::string> roots = {}, os::IgnoreFiles* ignore = nullptr) {
     if (roots.empty()) roots.push_back(root().real);
     auto j = ledger::HistoryJournal::open(d.str(), os::Workspace(roots), ignore, h, c);
     REQUIRE_MESSAGE(j.ok(), (j.ok() ? "" : j.error().message));
@@ -75,12 +75,17 @@ std::string framed(const std::vector<std::uint8_t>& cbor) {
 std::string framed(const nlohmann::json& record) { return framed(nlohmann::json::to_cbor(record)); }
 
 std::string change_record(const std::string& path, const std::string& before, const std::string& after) {
-    const auto bin = [](const std::string& s) { return nlohmann::json::binary(std::vector<std::uint8_t>(s.begin(), s.end())); };
-    return framed(nlohmann::json{{"t", "r"}, {"p", path}, {"tool", "edit"}, {"e", true}, {"b", bin(before)}, {"a", bin(after)}});
+    const auto bin = [](const std::string& s) {
+        return nlohmann::json::binary(std::vector<std::uint8_t>(s.begin(), s.end()));
+    };
+    return framed(
+        nlohmann::json{{"t", "r"}, {"p", path}, {"tool", "edit"}, {"e", true}, {"b", bin(before)}, {"a", bin(after)}});
 }
 
 std::string base_record(const std::string& path, const std::string& base) {
-    return framed(nlohmann::json{{"t", "s"}, {"p", path}, {"e", true},
+    return framed(nlohmann::json{{"t", "s"},
+                                 {"p", path},
+                                 {"e", true},
                                  {"b", nlohmann::json::binary(std::vector<std::uint8_t>(base.begin(), base.end()))}});
 }
 
@@ -160,8 +165,12 @@ TEST_CASE("history journal: a move's two files and the mode come back after a re
     }
 }
 
-TEST_CASE("history journal: a mode or a partner of the wrong shape ends the replay; a partner no call could change drops the record") {
-    const auto bin = [](const std::string& s) { return nlohmann::json::binary(std::vector<std::uint8_t>(s.begin(), s.end())); };
+TEST_CASE(
+    "history journal: a mode or a partner of the wrong shape ends the replay; a partner no call could change drops the "
+    "record") {
+    const auto bin = [](const std::string& s) {
+        return nlohmann::json::binary(std::vector<std::uint8_t>(s.begin(), s.end()));
+    };
     const auto record = [&](const std::string& path, nlohmann::json extra) {
         nlohmann::json r = {{"t", "r"}, {"p", path}, {"tool", "move"}, {"e", true}, {"b", bin("x\n")}, {"a", nullptr}};
         for (auto& [k, v] : extra.items()) r[k] = v;
@@ -182,7 +191,8 @@ TEST_CASE("history journal: a mode or a partner of the wrong shape ends the repl
     };
     const std::string a = root()("a.txt"), b = root()("b.txt");
     SUBCASE("a mode that is not a permission number ends the replay there") {
-        for (const nlohmann::json& bad : {nlohmann::json("0755"), nlohmann::json(-1), nlohmann::json(0100644), nlohmann::json(1.5)}) {
+        for (const nlohmann::json& bad :
+             {nlohmann::json("0755"), nlohmann::json(-1), nlohmann::json(0100644), nlohmann::json(1.5)}) {
             CAPTURE(bad.dump());
             ledger::History h;
             const auto [records, dropped] = replay(record(a, {{"m", 0644}}) + record(b, {{"m", bad}}), h);
@@ -209,8 +219,8 @@ TEST_CASE("history journal: a mode or a partner of the wrong shape ends the repl
     SUBCASE("a partner outside the roots, through .., or the record's own path drops the record") {
         ledger::History h;
         const auto [records, dropped] =
-            replay(record(a, {{"q", "/etc/passwd"}}) + record(a, {{"q", root()("sub/../b.txt")}}) + record(a, {{"q", a}}) +
-                       record(b, {{"q", a}}),
+            replay(record(a, {{"q", "/etc/passwd"}}) + record(a, {{"q", root()("sub/../b.txt")}}) +
+                       record(a, {{"q", a}}) + record(b, {{"q", a}}),
                    h);
         CHECK(records == 5);
         CHECK(dropped == 3);
@@ -304,7 +314,8 @@ TEST_CASE("history journal: a record of the wrong shape ends the replay there, w
     }
     {
         // "b" as a text string instead of bytes, then a good-looking record after it.
-        const std::string bad = framed(nlohmann::json{{"t", "r"}, {"p", root()("b.txt")}, {"tool", "edit"}, {"e", true}, {"b", "text"}, {"a", nullptr}});
+        const std::string bad = framed(nlohmann::json{
+            {"t", "r"}, {"p", root()("b.txt")}, {"tool", "edit"}, {"e", true}, {"b", "text"}, {"a", nullptr}});
         std::ofstream(fs::path(path), std::ios::binary | std::ios::app) << bad << bad;
     }
     ledger::History h;
@@ -324,9 +335,11 @@ TEST_CASE("history journal: a second server on the same roots runs without it, a
     ledger::SessionChanges c2;
     auto second = ledger::HistoryJournal::open(d.str(), os::Workspace({root().real}), nullptr, h2, c2);
     REQUIRE_FALSE(second.ok());
-    CHECK_MESSAGE(second.error().message.find("another mcp-edit serving the same roots") != std::string::npos, second.error().message);
+    CHECK_MESSAGE(second.error().message.find("another mcp-edit serving the same roots") != std::string::npos,
+                  second.error().message);
     first.reset();
-    CHECK(ledger::HistoryJournal::open(d.str(), os::Workspace({root().real}), nullptr, h2, c2).ok());  // free again once the first is gone
+    CHECK(ledger::HistoryJournal::open(d.str(), os::Workspace({root().real}), nullptr, h2, c2)
+              .ok());  // free again once the first is gone
 }
 
 #ifndef _WIN32
@@ -342,7 +355,9 @@ TEST_CASE("history journal: only its owner can read it (it holds the bytes of ch
 }
 #endif
 
-TEST_CASE("history journal: a record of 200,000 nested arrays (or maps, or a huge declared length) ends the replay, no crash") {
+TEST_CASE(
+    "history journal: a record of 200,000 nested arrays (or maps, or a huge declared length) ends the replay, no "
+    "crash") {
     std::vector<std::uint8_t> arrays(200000, 0x81);  // [[[[...
     arrays.push_back(0xF6);
     std::vector<std::uint8_t> maps;
@@ -352,7 +367,8 @@ TEST_CASE("history journal: a record of 200,000 nested arrays (or maps, or a hug
     const std::vector<std::uint8_t> huge_map = {0xBB, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
     std::vector<std::uint8_t> tags(200000, 0xC6);  // tag 6 on tag 6 on ...
     tags.push_back(0xF6);
-    for (const std::vector<std::uint8_t>* bad : std::initializer_list<const std::vector<std::uint8_t>*>{&arrays, &maps, &huge_array, &huge_map, &tags}) {
+    for (const std::vector<std::uint8_t>* bad :
+         std::initializer_list<const std::vector<std::uint8_t>*>{&arrays, &maps, &huge_array, &huge_map, &tags}) {
         CHECK(ledger::HistoryJournal::decode_record(bad->data(), bad->size()).is_discarded());
         Dir d;
         std::string path;
@@ -361,7 +377,8 @@ TEST_CASE("history journal: a record of 200,000 nested arrays (or maps, or a hug
             ledger::SessionChanges c;
             path = open(d, h, c)->path();
         }
-        std::ofstream(fs::path(path), std::ios::binary | std::ios::app) << framed(*bad) << change_record(root()("a.txt"), "0\n", "1\n");
+        std::ofstream(fs::path(path), std::ios::binary | std::ios::app)
+            << framed(*bad) << change_record(root()("a.txt"), "0\n", "1\n");
         ledger::History h;
         ledger::SessionChanges c;
         auto j = open(d, h, c);
@@ -373,7 +390,8 @@ TEST_CASE("history journal: a record of 200,000 nested arrays (or maps, or a hug
     CHECK(ledger::HistoryJournal::decode_record(good.data(), good.size()).at("t") == "u");
 }
 
-TEST_CASE("history journal: records naming a path outside the roots, through a symlink, with .., or ignored are dropped") {
+TEST_CASE(
+    "history journal: records naming a path outside the roots, through a symlink, with .., or ignored are dropped") {
     Dir d;
     const Root& r = root();
     fs::create_directories(r.dir.path / "sub");
@@ -401,7 +419,7 @@ TEST_CASE("history journal: records naming a path outside the roots, through a s
         ledger::SessionChanges c;
         auto j = open(d, h, c, {}, &ignore);
         CHECK(j->replayed() == 1 + 2 * refused.size() + 2);  // all read, ...
-        CHECK(j->dropped() == 2 * refused.size());             // ... the refused ones not taken
+        CHECK(j->dropped() == 2 * refused.size());           // ... the refused ones not taken
         for (const auto& p : refused) CHECK_MESSAGE(h.depth(p) == 0, p);
         CHECK(h.depth(r("ok.txt")) == 1);
         const auto files = c.files();

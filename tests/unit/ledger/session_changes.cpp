@@ -107,7 +107,7 @@ TEST_CASE("session changes: a big file's base is a delta on what the server wrot
     CHECK_FALSE(file->base);
     REQUIRE(file->delta);
     CHECK(file->delta->spans.size() == 2);  // one per region changed
-    CHECK(file->delta->cost() < 1024);     // not a whole copy
+    CHECK(file->delta->cost() < 1024);      // not a whole copy
     CHECK(file->base_given(&b) == base);
     CHECK_FALSE(file->base_given(&a));  // not what the server wrote last: cannot be rebuilt
     CHECK_FALSE(file->base_given(nullptr));

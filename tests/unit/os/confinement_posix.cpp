@@ -154,7 +154,9 @@ TEST_CASE("may_write: a read-only file is refused as not_writable and says its m
     CHECK(refused.error().reason == base::ErrorReason::not_writable);
 }
 
-TEST_CASE("stale temp files: only this program's staging names are removed, at the first write in their folder, unless a live writer holds them") {
+TEST_CASE(
+    "stale temp files: only this program's staging names are removed, at the first write in their folder, unless a "
+    "live writer holds them") {
     Tree t;
     const fs::path dir = t.root / "real";
     const char* stale = ".mcp-edit-stage-0123456789abcdef";
@@ -224,7 +226,9 @@ TEST_CASE("a file directly in a held root: written from parts through the root's
     CHECK(platform::stat_path(path).kind == platform::FileKind::regular);
 }
 
-TEST_CASE("real_path under a held root: a plain path is its own; a symlink, a doubled slash or a missing file go to realpath") {
+TEST_CASE(
+    "real_path under a held root: a plain path is its own; a symlink, a doubled slash or a missing file go to "
+    "realpath") {
     Tree t;
     Tree::put(t.root / "real" / "t.txt", "x\n");
     const std::string plain = (t.root / "real" / "t.txt").string();
@@ -265,8 +269,10 @@ static int open_on(const fs::path& dir) {
     return n;
 }
 
-TEST_CASE("hold_root (issue 39, item 2): held while a hold lives, closed and forgotten after; a borrowed descriptor keeps it open" *
-          doctest::skip(!fs::exists("/proc/self/fd")) * doctest::description("no /proc/self/fd to count descriptors in")) {
+TEST_CASE(
+    "hold_root (issue 39, item 2): held while a hold lives, closed and forgotten after; a borrowed descriptor keeps it "
+    "open" *
+    doctest::skip(!fs::exists("/proc/self/fd")) * doctest::description("no /proc/self/fd to count descriptors in")) {
     Tree t;  // holds t.root for good; the folder below is held here only
     const fs::path dir = t.root / "real";
     Tree::put(dir / "t.txt", "inside\n");
@@ -275,7 +281,8 @@ TEST_CASE("hold_root (issue 39, item 2): held while a hold lives, closed and for
     std::optional<platform::RootHold> held = platform::hold_root(path).value();
     CHECK(open_on(dir) == 1);
     CHECK(platform::root_state(path) == platform::RootState::held);
-    std::optional<platform::RootHold> again = platform::hold_root(path).value();  // the same folder: the same descriptor
+    std::optional<platform::RootHold> again =
+        platform::hold_root(path).value();  // the same folder: the same descriptor
     CHECK(*again == *held);
     CHECK(open_on(dir) == 1);
     platform::posix::Located at;
@@ -296,7 +303,9 @@ TEST_CASE("hold_root (issue 39, item 2): held while a hold lives, closed and for
     CHECK(platform::root_state(path) == platform::RootState::not_held);
 }
 
-TEST_CASE("root_state (issue 39, item 3): a held root renamed away and replaced by a folder is moved; held again, it is the new one") {
+TEST_CASE(
+    "root_state (issue 39, item 3): a held root renamed away and replaced by a folder is moved; held again, it is the "
+    "new one") {
     Tree t;
     const std::string path = (t.root / "real").string();
     auto held = platform::hold_root(path);

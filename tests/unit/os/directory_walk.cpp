@@ -28,7 +28,8 @@ TEST_CASE("directory walk: depth first, sorted by name per folder, sizes, `.git`
 
     Recorder shallow;
     walk(t, ws, shallow, nullptr, 1);
-    CHECK(shallow.seen == std::vector<std::string>{".git d ignored:.git", ".hidden f 1", "C.md f 1", "a d", "b.txt f 5"});
+    CHECK(shallow.seen ==
+          std::vector<std::string>{".git d ignored:.git", ".hidden f 1", "C.md f 1", "a d", "b.txt f 5"});
 
     os::WalkOptions options;
     options.start = t.root;
@@ -42,7 +43,8 @@ TEST_CASE("directory walk: depth first, sorted by name per folder, sizes, `.git`
     CHECK(s2.hidden == 1);
 }
 
-TEST_CASE("directory walk: ignore rules leave entries out (flagged, folders not entered), from a start below the root too") {
+TEST_CASE(
+    "directory walk: ignore rules leave entries out (flagged, folders not entered), from a start below the root too") {
     WalkTree t;
     t.put(".mcp-editignore", "*.pem\nbuild/\n");
     t.put(".gitignore", "*.log\n");
@@ -57,10 +59,10 @@ TEST_CASE("directory walk: ignore rules leave entries out (flagged, folders not 
         os::IgnoreFiles ignore({});
         Recorder r;
         walk(t, ws, r, &ignore);
-        CHECK(r.seen == std::vector<std::string>{
-                            ".gitignore f 6", ".mcp-editignore f 13", "build d ignored:build/", "key.pem f 1 ignored:*.pem",
-                            "src d", "src/.mcp-editignore f 10", "src/drop.pem f 1 ignored:*.pem", "src/keep.pem f 1",
-                            "src/run.log f 1"});
+        CHECK(r.seen == std::vector<std::string>{".gitignore f 6", ".mcp-editignore f 13", "build d ignored:build/",
+                                                 "key.pem f 1 ignored:*.pem", "src d", "src/.mcp-editignore f 10",
+                                                 "src/drop.pem f 1 ignored:*.pem", "src/keep.pem f 1",
+                                                 "src/run.log f 1"});
     }
     {
         os::IgnoreSettings settings;
@@ -71,7 +73,8 @@ TEST_CASE("directory walk: ignore rules leave entries out (flagged, folders not 
         CHECK(r.seen == std::vector<std::string>{".mcp-editignore f 10", "drop.pem f 1 ignored:*.pem", "keep.pem f 1",
                                                  "run.log f 1 ignored:*.log"});
         CHECK(ignore.refuse_listing(t.root, t.root + "/build/sub", true).has_value());
-        CHECK(ignore.refuse_listing(t.root, t.root + "/.git/info", true)->kind == os::IgnoreRefusal::Kind::git_directory);
+        CHECK(ignore.refuse_listing(t.root, t.root + "/.git/info", true)->kind ==
+              os::IgnoreRefusal::Kind::git_directory);
         CHECK_FALSE(ignore.refuse_listing(t.root, t.root + "/src", true).has_value());
     }
 }
@@ -86,7 +89,8 @@ TEST_CASE("directory walk: deep nesting stops at max_depth; per-folder bound cou
     Recorder r;
     walk(t, ws, r, nullptr, 100);
     std::size_t deepest = 0;
-    for (const auto& line : r.seen) deepest = std::max<std::size_t>(deepest, std::count(line.begin(), line.end(), '/') + 1);
+    for (const auto& line : r.seen)
+        deepest = std::max<std::size_t>(deepest, std::count(line.begin(), line.end(), '/') + 1);
     CHECK(deepest == 100);
 
     os::WalkOptions options;

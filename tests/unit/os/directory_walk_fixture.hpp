@@ -73,8 +73,8 @@ struct Recorder : os::WalkVisitor {
         std::string line = std::string(e.path) + " " + kind_name(e.kind) + link_name(e.link);
         if (e.kind == os::EntryKind::file && e.stat_known) line += " " + std::to_string(e.size);
         if (e.ignored)
-            line += " ignored:" + (e.ignored->kind == os::IgnoreRefusal::Kind::git_directory ? std::string(".git")
-                                                                                             : e.ignored->rule);
+            line += " ignored:" +
+                    (e.ignored->kind == os::IgnoreRefusal::Kind::git_directory ? std::string(".git") : e.ignored->rule);
         seen.push_back(line);
         if (cancel_after_first) *cancel_after_first = true;
         if (e.path == stop_at) return os::WalkStep::stop;
@@ -90,7 +90,7 @@ struct Recorder : os::WalkVisitor {
 };
 
 inline os::WalkSummary walk(const WalkTree& t, const os::Workspace& ws, Recorder& r, os::IgnoreFiles* ignore = nullptr,
-                     std::size_t depth = 64, const std::string& start = "") {
+                            std::size_t depth = 64, const std::string& start = "") {
     os::WalkOptions options;
     options.start = start.empty() ? t.root : t.root + "/" + start;
     options.workspace = &ws;

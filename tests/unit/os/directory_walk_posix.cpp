@@ -30,10 +30,10 @@ TEST_CASE("directory walk: symlinks inside the roots followed, outside and broke
     os::Workspace ws({t.root});
     Recorder r;
     walk(t, ws, r);
-    CHECK(r.seen == std::vector<std::string>{
-                        "dangling o ->broken", "file.txt f 4", "real d", "real/inner.txt f 3", "real/up d ->loop",
-                        "to_file f ->in 4", "to_out o ->out", "to_out_file o ->out", "to_real d ->in",
-                        "to_real/inner.txt f 3", "to_real/up d ->loop"});
+    CHECK(r.seen == std::vector<std::string>{"dangling o ->broken", "file.txt f 4", "real d", "real/inner.txt f 3",
+                                             "real/up d ->loop", "to_file f ->in 4", "to_out o ->out",
+                                             "to_out_file o ->out", "to_real d ->in", "to_real/inner.txt f 3",
+                                             "to_real/up d ->loop"});
     for (const auto& line : r.seen) CHECK(line.find("secret") == std::string::npos);
 }
 
@@ -89,10 +89,9 @@ TEST_CASE("directory walk: an unreadable folder is reported and the walk goes on
     t.put("locked/x.txt");
     t.put("open/y.txt");
     // As root, the walk runs as user 65534 (see walked_unprivileged), who must reach the tree.
-    const auto others_may = [](const fs::path& p, fs::perms what) {
-        fs::permissions(p, what, fs::perm_options::add);
-    };
-    const fs::perms read_enter = fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec;
+    const auto others_may = [](const fs::path& p, fs::perms what) { fs::permissions(p, what, fs::perm_options::add); };
+    const fs::perms read_enter =
+        fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec;
     for (const fs::path& dir : {t.base, t.base / "root", t.base / "root" / "open"}) others_may(dir, read_enter);
     others_may(t.base / "root" / "open" / "y.txt", fs::perms::group_read | fs::perms::others_read);
     fs::permissions(t.base / "root" / "locked", fs::perms::none);

@@ -81,16 +81,22 @@ const std::string gbk_file =
 const std::string gbk_file_text =
     "# 用户信息管理模块\ndef greet(name):\n    # 打印欢迎信息\n    print(\"你好，\" + name)\n名字 = \"张三\"\n";
 const std::string sjis_file =
-    "// \x90\xDD\x92\xE8\x83t\x83@\x83" "C\x83\x8B\x82\xF0\x93\xC7\x82\xDD\x8D\x9E\x82\xDE\npath = "
-    "\"C:\\temp\\\x90\xDD\x92\xE8.ini\"\nmessage = \"\x83t\x83@\x83" "C\x83\x8B\x82\xAA\x8C\xA9\x82\xC2\x82\xA9"
+    "// \x90\xDD\x92\xE8\x83t\x83@\x83"
+    "C\x83\x8B\x82\xF0\x93\xC7\x82\xDD\x8D\x9E\x82\xDE\npath = "
+    "\"C:\\temp\\\x90\xDD\x92\xE8.ini\"\nmessage = \"\x83t\x83@\x83"
+    "C\x83\x8B\x82\xAA\x8C\xA9\x82\xC2\x82\xA9"
     "\x82\xE8\x82\xDC\x82\xB9\x82\xF1\"\n";
 const std::string sjis_file_text =
     "// 設定ファイルを読み込む\npath = \"C:\\temp\\設定.ini\"\nmessage = \"ファイルが見つかりません\"\n";
 const std::string cp1252_file =
-    "title = \x93Prix sp\xE9" "cial\x94\nprice = \"5 \x80\"\nnote = \x91" "d\xE9j\xE0 vu\x92 \x97 tr\xE8s "
-    "\xE9lev\xE9\nsummary = \x93Re\xE7u \xE0 No\xEBl\x94 \x96 caf\xE9, cr\xE8me br\xFBl\xE9" "e\n";
+    "title = \x93Prix sp\xE9"
+    "cial\x94\nprice = \"5 \x80\"\nnote = \x91"
+    "d\xE9j\xE0 vu\x92 \x97 tr\xE8s "
+    "\xE9lev\xE9\nsummary = \x93Re\xE7u \xE0 No\xEBl\x94 \x96 caf\xE9, cr\xE8me br\xFBl\xE9"
+    "e\n";
 const std::string cp1252_file_text =
-    "title = “Prix spécial”\nprice = \"5 €\"\nnote = ‘déjà vu’ — très élevé\nsummary = “Reçu à Noël” – café, crème brûlée\n";
+    "title = “Prix spécial”\nprice = \"5 €\"\nnote = ‘déjà vu’ — très élevé\nsummary = “Reçu à Noël” – café, crème "
+    "brûlée\n";
 
 }  // namespace
 
@@ -183,7 +189,10 @@ TEST_CASE("encoding: UTF-16 LE and BE with a BOM, CRLF kept") {
         check_round_trip(std::string_view(bytes).substr(2), d.encoding, little ? "UTF-16LE" : "UTF-16BE", text);
     }
     // An unpaired surrogate does not round-trip: not UTF-16 text, so the raw bytes are kept.
-    const auto broken = decide_encoding(utf16_bytes(u"a\xD800" "b", true));
+    const auto broken =
+        decide_encoding(utf16_bytes(u"a\xD800"
+                                    "b",
+                                    true));
     CHECK(broken.encoding == "unknown-8bit");
     CHECK_MESSAGE(broken.note.find("the BOM says utf-16le, but") != std::string::npos, broken.note);
 }
@@ -195,9 +204,10 @@ TEST_CASE("encoding: invalid bytes in the declared encoding fall back to the raw
     CHECK(invalid.source == EncodingSource::fallback);
     CHECK_FALSE(invalid.lossless);
     CHECK(invalid.text.empty());
-    CHECK_MESSAGE(invalid.note.find("the file declares shift_jis, but line 2: bytes 0x81 0x20 are not a shift_jis character") !=
-                      std::string::npos,
-                  invalid.note);
+    CHECK_MESSAGE(
+        invalid.note.find("the file declares shift_jis, but line 2: bytes 0x81 0x20 are not a shift_jis character") !=
+            std::string::npos,
+        invalid.note);
     const auto not_utf8 = decide_encoding("# -*- coding: utf-8 -*-\nx = '\xFF'\n");
     CHECK(not_utf8.encoding == "unknown-8bit");
     CHECK_MESSAGE(not_utf8.note.find("the file declares utf-8, but line 2 has byte 0xFF, which is not UTF-8") !=
@@ -277,7 +287,8 @@ TEST_CASE("encoding: .editorconfig charset after the file's own declaration, bef
     // A charset the bytes do not fit is passed over, and said.
     const auto wrong = decide_encoding(latin, EncodingHints{"utf-8"});
     CHECK(wrong.encoding == "unknown-8bit");
-    CHECK_MESSAGE(wrong.note.find(".editorconfig says utf-8, but line 1 has byte 0xE9") != std::string::npos, wrong.note);
+    CHECK_MESSAGE(wrong.note.find(".editorconfig says utf-8, but line 1 has byte 0xE9") != std::string::npos,
+                  wrong.note);
     const auto utf8_bom = decide_encoding("plain\n", EncodingHints{"utf-8-bom"});
     CHECK(utf8_bom.encoding == "utf-8");
     CHECK(utf8_bom.source == EncodingSource::editorconfig);

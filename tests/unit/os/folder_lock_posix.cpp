@@ -95,7 +95,8 @@ TEST_CASE("folder lock: removed when let go; a second try while held is refused 
         REQUIRE(taken.ok());
         CHECK(taken.value());
         CHECK(fs::exists(f.lock_file()));
-        CHECK((fs::status(f.lock_file()).permissions() & fs::perms::all) == (fs::perms::owner_read | fs::perms::owner_write));
+        CHECK((fs::status(f.lock_file()).permissions() & fs::perms::all) ==
+              (fs::perms::owner_read | fs::perms::owner_write));
         // flock locks belong to the open file: a second open, even in this process, is another holder.
         const auto again = platform::try_lock_folder(f.dir.string(), second);
         REQUIRE(again.ok());
@@ -106,7 +107,9 @@ TEST_CASE("folder lock: removed when let go; a second try while held is refused 
     CHECK(fs::is_empty(f.dir));
 }
 
-TEST_CASE("folder lock: a process that can only read the folder cannot hold it (an flock on the folder itself does not count)") {
+TEST_CASE(
+    "folder lock: a process that can only read the folder cannot hold it (an flock on the folder itself does not "
+    "count)") {
     Folder f;
     // Any process that may read a folder can open it and flock it: that used to stall every write
     // in it for 30 s (issue 39, item 11).
@@ -127,9 +130,10 @@ TEST_CASE("folder lock: a symlink or a folder in the lock file's place is refuse
     platform::FolderLock lock;
     const auto linked = platform::try_lock_folder(f.dir.string(), lock);
     REQUIRE_FALSE(linked.ok());
-    CHECK(linked.error().message == (f.dir / ".mcp-edit-lock").string() +
-                                        " is not a plain file (a symlink or a folder put there), so the folder cannot be "
-                                        "locked; remove it");
+    CHECK(linked.error().message ==
+          (f.dir / ".mcp-edit-lock").string() +
+              " is not a plain file (a symlink or a folder put there), so the folder cannot be "
+              "locked; remove it");
     CHECK(linked.error().reason == base::ErrorReason::io_error);
     CHECK_FALSE(fs::exists(fs::symlink_status(target)));
     fs::remove(f.lock_file());
@@ -141,8 +145,7 @@ TEST_CASE("folder lock: a symlink or a folder in the lock file's place is refuse
 }
 
 TEST_CASE("folder lock: another user's lock file that this user may not open counts as held, and says whose" *
-          doctest::skip(::geteuid() != 0) *
-          doctest::description("needs root, to act as two users (root and 65534)")) {
+          doctest::skip(::geteuid() != 0) * doctest::description("needs root, to act as two users (root and 65534)")) {
     // Needs root to act as two users: root makes the lock file (0600), a child as `nobody` tries.
     Folder f;
     ::chmod(f.dir.c_str(), 0777);
@@ -151,9 +154,11 @@ TEST_CASE("folder lock: another user's lock file that this user may not open cou
     const std::string said = os_test::as_user_nobody([&f] {
         platform::FolderLock lock;
         const auto taken = platform::try_lock_folder(f.dir.string(), lock);
-        return !taken.ok() ? "error: " + taken.error().message
-                           : (taken.value() ? std::string("taken") : "held: " + platform::folder_lock_holder(f.dir.string()));
+        return !taken.ok()
+                   ? "error: " + taken.error().message
+                   : (taken.value() ? std::string("taken") : "held: " + platform::folder_lock_holder(f.dir.string()));
     });
-    CHECK(said == "held: the lock file " + f.lock_file().string() +
-                      " of user root, which this user may not open (when no mcp-edit of that user is running, remove it)");
+    CHECK(said ==
+          "held: the lock file " + f.lock_file().string() +
+              " of user root, which this user may not open (when no mcp-edit of that user is running, remove it)");
 }

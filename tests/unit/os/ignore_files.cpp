@@ -20,7 +20,7 @@ struct IgnoreTree {
     IgnoreTree() {
         static int counter = 0;
         base = fs::temp_directory_path() / ("mcp-edit-ignore-" + std::to_string(counter++) + "-" +
-                                             std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+                                            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
         fs::create_directories(base / "sub" / "deep");
         fs::create_directories(base / ".git" / "info");
         root = *platform::real_path(base.generic_string());
@@ -50,8 +50,10 @@ TEST_CASE("ignore files: the root's and nested files, by their rules, with file 
     CHECK(said(ignore.refuse_write(t.root, t.real("key.pem"))) == "key.pem|*.pem|.mcp-editignore|2");
     CHECK(said(ignore.refuse_write(t.root, t.real("sub/deep/a.pem"))) == "sub/deep/a.pem|*.pem|.mcp-editignore|2");
     CHECK(said(ignore.refuse_write(t.root, t.real("sub/ok.pem"))) == "");
-    CHECK(said(ignore.refuse_write(t.root, t.real("sub/generated/x.c"))) == "sub/generated|sub/generated/|.mcp-editignore|3");
-    CHECK(said(ignore.refuse_write(t.root, t.real("sub/local.cfg"))) == "sub/local.cfg|/local.cfg|sub/.mcp-editignore|2");
+    CHECK(said(ignore.refuse_write(t.root, t.real("sub/generated/x.c"))) ==
+          "sub/generated|sub/generated/|.mcp-editignore|3");
+    CHECK(said(ignore.refuse_write(t.root, t.real("sub/local.cfg"))) ==
+          "sub/local.cfg|/local.cfg|sub/.mcp-editignore|2");
     CHECK(said(ignore.refuse_write(t.root, t.real("main.c"))) == "");
     CHECK(said(ignore.refuse_write(t.root, t.root)) == "");
 }
@@ -89,7 +91,8 @@ TEST_CASE("ignore files: .gitignore and .git/info/exclude count only with --resp
     os::IgnoreFiles respecting(git);
     CHECK(said(respecting.refuse_write(t.root, t.real("node_modules/x/index.js"))) ==
           "node_modules|node_modules/|.gitignore|1");
-    CHECK(said(respecting.refuse_write(t.root, t.real("scratch.txt"))) == "scratch.txt|scratch.txt|.git/info/exclude|1");
+    CHECK(said(respecting.refuse_write(t.root, t.real("scratch.txt"))) ==
+          "scratch.txt|scratch.txt|.git/info/exclude|1");
     // The deeper .gitignore decides over the root's .mcp-editignore.
     CHECK(said(respecting.refuse_write(t.root, t.real("sub/keep.txt"))) == "sub/keep.txt|keep.txt|sub/.gitignore|1");
     os::IgnoreSettings only_git;

@@ -14,14 +14,16 @@ namespace {
 std::string verdict(const std::vector<const IgnoreFile*>& files, const std::string& path, bool dir = false,
                     bool fold = false) {
     const auto v = os::ignored(files, path, dir, fold);
-    return v ? v->ignored_path + " by " + v->rule->text + " (" + v->file->path + ":" + std::to_string(v->rule->line) + ")"
+    return v ? v->ignored_path + " by " + v->rule->text + " (" + v->file->path + ":" + std::to_string(v->rule->line) +
+                   ")"
              : "";
 }
 
 }  // namespace
 
 TEST_CASE("ignore rules: comments, blank lines, escapes and trailing spaces") {
-    const auto file = IgnoreFile::parse("\xEF\xBB\xBF# comment\n\n\\#hash\n\\!bang\nspace\\ \ntrail   \r\n/\n", ".x", "");
+    const auto file =
+        IgnoreFile::parse("\xEF\xBB\xBF# comment\n\n\\#hash\n\\!bang\nspace\\ \ntrail   \r\n/\n", ".x", "");
     REQUIRE(file.rules.size() == 4);
     CHECK(file.rules[0].pattern == "#hash");
     CHECK(file.rules[0].line == 3);

@@ -106,7 +106,8 @@ TEST_CASE("windows: a path with non-ASCII characters") {
     const std::string path = dir + "/Ünïcödé 日本語 ✓.txt";
     REQUIRE(write_file(path, "hello\n"));
     CHECK(read_all(path) == "hello\n");
-    CHECK(GetFileAttributesW(wide(path).c_str()) != INVALID_FILE_ATTRIBUTES);  // the name reached the file system as UTF-16
+    CHECK(GetFileAttributesW(wide(path).c_str()) !=
+          INVALID_FILE_ATTRIBUTES);  // the name reached the file system as UTF-16
     const auto real = platform::real_path(path);
     REQUIRE(real);
     CHECK(real->ends_with("/Ünïcödé 日本語 ✓.txt"));

@@ -112,7 +112,8 @@ std::vector<std::string> zombie_children() {
         if (close == std::string::npos) continue;
         char state = 0;
         long ppid = 0;
-        if (std::sscanf(text.c_str() + close + 1, " %c %ld", &state, &ppid) == 2 && state == 'Z' && std::to_string(ppid) == self) {
+        if (std::sscanf(text.c_str() + close + 1, " %c %ld", &state, &ppid) == 2 && state == 'Z' &&
+            std::to_string(ppid) == self) {
             // pid and name, so that a failure says which program was left unreaped
             const auto open = text.find('(');
             out.push_back(entry.path().filename().string() +

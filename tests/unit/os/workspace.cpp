@@ -39,8 +39,10 @@ bool make_symlink(const std::string& target, const std::string& link, bool direc
     return attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0;
 #else
     std::error_code ec;
-    if (directory) fs::create_directory_symlink(fs_path(target), fs_path(link), ec);
-    else fs::create_symlink(fs_path(target), fs_path(link), ec);
+    if (directory)
+        fs::create_directory_symlink(fs_path(target), fs_path(link), ec);
+    else
+        fs::create_symlink(fs_path(target), fs_path(link), ec);
     return !ec;
 #endif
 }
@@ -82,8 +84,9 @@ struct TempTree {
 // doctest assertion here), in a folder of its own.
 bool links_work() {
     std::error_code ec;
-    const fs::path dir = fs::temp_directory_path(ec) /
-                         ("mcp-edit-ws-link-probe-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
+    const fs::path dir =
+        fs::temp_directory_path(ec) /
+        ("mcp-edit-ws-link-probe-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
     if (ec || !fs::create_directory(dir, ec)) return false;
     std::ofstream(dir / "a.txt") << "a";
     const std::string spelled = platform::normalize_separators(dir.generic_string());
@@ -116,8 +119,12 @@ private:
         if (n == 0 || n >= 32768) return std::nullopt;
         return std::wstring(buffer, n);
     }
-    static void set(const std::optional<std::wstring>& value) { SetEnvironmentVariableW(name, value ? value->c_str() : nullptr); }
-    static void set(const std::string& dir) { set(std::optional<std::wstring>(fs_path(dir).make_preferred().wstring())); }
+    static void set(const std::optional<std::wstring>& value) {
+        SetEnvironmentVariableW(name, value ? value->c_str() : nullptr);
+    }
+    static void set(const std::string& dir) {
+        set(std::optional<std::wstring>(fs_path(dir).make_preferred().wstring()));
+    }
     std::optional<std::wstring> saved_;
 #else
     static std::optional<std::string> get() {
@@ -125,8 +132,10 @@ private:
         return value ? std::optional<std::string>(value) : std::nullopt;
     }
     static void set(const std::optional<std::string>& value) {
-        if (value) ::setenv("HOME", value->c_str(), 1);
-        else ::unsetenv("HOME");
+        if (value)
+            ::setenv("HOME", value->c_str(), 1);
+        else
+            ::unsetenv("HOME");
     }
     static void set(const std::string& dir) { set(std::optional<std::string>(dir)); }
     std::optional<std::string> saved_;
@@ -207,8 +216,9 @@ TEST_CASE("workspace: new files resolve through their nearest existing ancestor"
 #else
     // Refused for its `..` in the missing part (which could not be checked), not as outside.
     CHECK(up.error().reason == base::ErrorReason::invalid_arguments);
-    CHECK(up.error().message == "Refused: new/../../outside/x uses `..` in a part of the path that does not exist yet. "
-                                "Pass the path without `..`.");
+    CHECK(up.error().message ==
+          "Refused: new/../../outside/x uses `..` in a part of the path that does not exist yet. "
+          "Pass the path without `..`.");
 #endif
 }
 
@@ -255,7 +265,8 @@ TEST_CASE("workspace: with --root given, disjoint client roots leave --root and 
     const std::string root = t.root();
     const auto kept = ws.with_client_roots({file_uri(outside)}, true);
     CHECK(kept.workspace.roots() == ws.roots());
-    CHECK(kept.note == "The client's roots (" + outside + ") are outside this server's --root (" + root + "); --root is used.");
+    CHECK(kept.note ==
+          "The client's roots (" + outside + ") are outside this server's --root (" + root + "); --root is used.");
     CHECK(kept.workspace.resolve("a.txt").ok());
     const auto refused = kept.workspace.resolve(outside + "/secret.txt");
     REQUIRE_FALSE(refused.ok());
@@ -285,7 +296,8 @@ TEST_CASE("workspace: without --root, the client's roots are the roots; the work
     CHECK(relative->real == outside + "/secret.txt");
     const auto refused = theirs.workspace.resolve(t.root() + "/a.txt");
     REQUIRE_FALSE(refused.ok());
-    CHECK(refused.error().message.find("the client's roots; this server was started without --root") != std::string::npos);
+    CHECK(refused.error().message.find("the client's roots; this server was started without --root") !=
+          std::string::npos);
 
     const auto fallback = cwd.with_client_roots({file_uri(t.base + "/gone")}, false);
     CHECK(fallback.workspace.roots() == cwd.roots());
@@ -332,7 +344,8 @@ TEST_CASE("workspace: a missing path outside the roots is not said to resolve to
     // A tail of it exists in the root: the message names it.
     const auto tail = ws.resolve(drive + "repo-mcp-edit/a.txt");
     REQUIRE_FALSE(tail.ok());
-    CHECK(tail.error().message.find(" " + root + "/a.txt exists: if that is the file meant, pass a.txt.") != std::string::npos);
+    CHECK(tail.error().message.find(" " + root + "/a.txt exists: if that is the file meant, pass a.txt.") !=
+          std::string::npos);
     // An existing file outside: said plainly, without "resolves to" itself.
     const auto outside = ws.resolve(secret);
     REQUIRE_FALSE(outside.ok());
@@ -495,7 +508,8 @@ TEST_CASE("workspace (issue 39, item 7): with several roots every shown path car
     CHECK(unclear.error().message.find("root/other/inner-only.txt") != std::string::npos);
 }
 
-TEST_CASE("workspace (issue 39, item 7): roots that share a base name get labels of their own; one root shows bare paths") {
+TEST_CASE(
+    "workspace (issue 39, item 7): roots that share a base name get labels of their own; one root shows bare paths") {
     TempTree t;
     fs::create_directories(fs_path(t.base + "/a/src"));
     fs::create_directories(fs_path(t.base + "/b/src"));
@@ -527,11 +541,11 @@ TEST_CASE("workspace (issue 39): refusals of outside paths say the same whether 
         m.erase(0, m.find(" is outside"));
         return m;
     };
-    const std::string same = words("escape");                 // a link to an outside file that exists
-    CHECK(words("dangling") == same);                         // a link to an outside name that does not
-    CHECK(words("outdir/secret.txt") == same);                // through a linked outside folder
-    CHECK(words("outdir/nothing/deeper.txt") == same);        // ... to a name that does not exist
-    CHECK(words("outdir/secret.txt/x") == same);              // ... past a file (ENOTDIR outside)
+    const std::string same = words("escape");           // a link to an outside file that exists
+    CHECK(words("dangling") == same);                   // a link to an outside name that does not
+    CHECK(words("outdir/secret.txt") == same);          // through a linked outside folder
+    CHECK(words("outdir/nothing/deeper.txt") == same);  // ... to a name that does not exist
+    CHECK(words("outdir/secret.txt/x") == same);        // ... past a file (ENOTDIR outside)
     const auto absolute = ws.resolve(t.outside() + "/secret.txt");
     const auto absent = ws.resolve(t.outside() + "/nothing/x.txt");
     REQUIRE_FALSE(absolute.ok());
@@ -546,7 +560,8 @@ TEST_CASE("workspace (issue 39): refusals of outside paths say the same whether 
 }
 
 #ifndef _WIN32
-TEST_CASE("workspace (issue 39, item 3): a root renamed away and replaced is refused as moved, for reads and new files") {
+TEST_CASE(
+    "workspace (issue 39, item 3): a root renamed away and replaced is refused as moved, for reads and new files") {
     TempTree t;
     const std::string root = t.root();
     os::Workspace ws({root});
@@ -554,8 +569,8 @@ TEST_CASE("workspace (issue 39, item 3): a root renamed away and replaced is ref
     fs::rename(fs_path(root), fs_path(t.base + "/moved"));
     fs::create_directories(fs_path(root));
     std::ofstream(fs_path(root + "/a.txt")) << "new";
-    for (const std::string& path : {std::string("a.txt"), std::string("new.txt"), root + "/a.txt", std::string("."),
-                                   std::string("sub/x.txt")}) {
+    for (const std::string& path :
+         {std::string("a.txt"), std::string("new.txt"), root + "/a.txt", std::string("."), std::string("sub/x.txt")}) {
         const auto r = ws.resolve(path);
         REQUIRE_FALSE(r.ok());
         CHECK(r.error().message.find("the root " + root + " was moved or replaced") != std::string::npos);
@@ -581,7 +596,9 @@ TEST_CASE("workspace (issue 39, item 3): a root replaced by a symlink is refused
     CHECK(r.error().message.find(t.outside()) == std::string::npos);
 }
 
-TEST_CASE("workspace (issue 39, item 2): five rounds of 64 new client roots: every root is held, released when its workspace goes") {
+TEST_CASE(
+    "workspace (issue 39, item 2): five rounds of 64 new client roots: every root is held, released when its workspace "
+    "goes") {
     TempTree t;
     const os::Workspace cwd({t.root()}, "this server's working directory; it was started without --root");
     const std::size_t before = platform::held_root_count();

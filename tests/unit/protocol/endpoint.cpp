@@ -23,13 +23,17 @@ struct Wire {
         Endpoint::Handlers handlers;
         if (serve)
             handlers.request = [this](Request request, Endpoint::Reply reply) {
-                if (request.method == "hold") held.emplace(std::move(reply));
-                else if (request.method == "echo") reply.result(request.params);
-                else reply.method_not_found(request.method);
+                if (request.method == "hold")
+                    held.emplace(std::move(reply));
+                else if (request.method == "echo")
+                    reply.result(request.params);
+                else
+                    reply.method_not_found(request.method);
             };
         handlers.notification = [this](const Notification& note) { notes.push_back(note.method); };
-        endpoint = Endpoint::make(dialect, Endpoint::Limits{1024}, [this](std::string m) { sent.push_back(Json::parse(m)); },
-                                  std::move(handlers));
+        endpoint = Endpoint::make(
+            dialect, Endpoint::Limits{1024}, [this](std::string m) { sent.push_back(Json::parse(m)); },
+            std::move(handlers));
     }
     Json take() {
         REQUIRE_FALSE(sent.empty());
@@ -71,7 +75,8 @@ TEST_CASE("endpoint: the cancel notification of each dialect cancels a request i
         w.endpoint->receive(R"({"jsonrpc":"2.0","id":5,"method":"hold"})");
         bool woken = false;
         w.held->call()->on_cancel = [&] { woken = true; };
-        w.endpoint->receive(Json{{"jsonrpc", "2.0"}, {"method", dialect->cancel_method},
+        w.endpoint->receive(Json{{"jsonrpc", "2.0"},
+                                 {"method", dialect->cancel_method},
                                  {"params", {{std::string(dialect->cancel_id_key), 5}}}}
                                 .dump());
         CHECK(woken);
@@ -98,21 +103,25 @@ TEST_CASE("endpoint: our request is answered through the id table; an unknown id
     CHECK(w.sent.empty());  // a response is never answered
 
     w.endpoint->receive(Json{{"jsonrpc", "2.0"}, {"id", request["id"]}, {"result", {{"roots", Json::array()}}}}.dump());
-    w.endpoint->receive(Json{{"jsonrpc", "2.0"}, {"id", request["id"]}, {"error", {{"code", 1}, {"message", "m"}}}}.dump());
+    w.endpoint->receive(
+        Json{{"jsonrpc", "2.0"}, {"id", request["id"]}, {"error", {{"code", 1}, {"message", "m"}}}}.dump());
     REQUIRE(outcomes.size() == 1);
     CHECK(outcomes[0].end == Endpoint::Outcome::End::answered);
     CHECK((*outcomes[0].response)["result"]["roots"] == Json::array());
     CHECK(w.endpoint->waiting() == 0);
 }
 
-TEST_CASE("endpoint: a request past its deadline is withdrawn with the dialect's cancel notification; a late answer is ignored") {
+TEST_CASE(
+    "endpoint: a request past its deadline is withdrawn with the dialect's cancel notification; a late answer is "
+    "ignored") {
     for (const Dialect* dialect : {&mcp_dialect, &lsp_dialect}) {
         Wire w(*dialect);
         const auto now = Endpoint::Clock::now();
         std::vector<std::string> ends;
         const auto record = [&](const char* name) {
             return [&ends, name](Endpoint::Outcome o) {
-                ends.push_back(std::string(name) + (o.end == Endpoint::Outcome::End::timed_out ? ":timed out" : ":other"));
+                ends.push_back(std::string(name) +
+                               (o.end == Endpoint::Outcome::End::timed_out ? ":timed out" : ":other"));
             };
         };
         auto soon = w.endpoint->request("a", Json::object(), now + 10ms, record("soon"));
@@ -156,7 +165,8 @@ TEST_CASE("endpoint: a withdrawn request tells the other side once; too many wai
 
 TEST_CASE("endpoint: a reply over max_out is replaced by an error saying so; a request over it is refused") {
     Wire w;
-    w.endpoint->receive(Json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "echo"}, {"params", {{"t", std::string(2000, 'x')}}}}.dump());
+    w.endpoint->receive(
+        Json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "echo"}, {"params", {{"t", std::string(2000, 'x')}}}}.dump());
     const Json replaced = w.take();
     CHECK(replaced["error"]["code"] == internal_error);
     auto big = w.endpoint->request("x", {{"t", std::string(2000, 'x')}}, Endpoint::Clock::now() + 10s, nullptr);

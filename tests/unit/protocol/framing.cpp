@@ -27,11 +27,14 @@ struct Events {
     }
 };
 
-std::string lsp(const std::string& body) { return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body; }
+std::string lsp(const std::string& body) {
+    return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
 
 }  // namespace
 
-TEST_CASE("framing, newline: a line split over reads is one frame; two lines in one read are two; blank lines are none") {
+TEST_CASE(
+    "framing, newline: a line split over reads is one frame; two lines in one read are two; blank lines are none") {
     FrameReader reader(Framing::newline, 100);
     Events e;
     reader.feed(R"({"a":)", e.sink());
@@ -57,8 +60,8 @@ TEST_CASE("framing, newline: a line over the limit is skipped as it streams past
 TEST_CASE("framing, Content-Length: split headers and bodies, two frames in one read, header case and other headers") {
     FrameReader reader(Framing::content_length, 100);
     Events e;
-    const std::string both = lsp(R"({"a":1})") + "content-length:  7\r\nContent-Type: application/vscode-jsonrpc\r\n\r\n" +
-                             R"({"b":2})";
+    const std::string both =
+        lsp(R"({"a":1})") + "content-length:  7\r\nContent-Type: application/vscode-jsonrpc\r\n\r\n" + R"({"b":2})";
     // Byte by byte: every split point, the header end's four bytes too.
     for (const char c : both) reader.feed(std::string_view(&c, 1), e.sink());
     CHECK(e.seen == std::vector<std::string>{R"(frame:{"a":1})", R"(frame:{"b":2})"});
@@ -115,7 +118,8 @@ TEST_CASE("framing: a sink that returns false stops the feed") {
 
 TEST_CASE("framing: written frames, and a message over the limit refused with its size") {
     CHECK(protocol::write_frame(Framing::newline, "{}", 10).value() == "{}\n");
-    CHECK(protocol::write_frame(Framing::content_length, "{\"a\":1}", 10).value() == "Content-Length: 7\r\n\r\n{\"a\":1}");
+    CHECK(protocol::write_frame(Framing::content_length, "{\"a\":1}", 10).value() ==
+          "Content-Length: 7\r\n\r\n{\"a\":1}");
     auto over = protocol::write_frame(Framing::content_length, std::string(11, 'x'), 10);
     REQUIRE_FALSE(over.ok());
     CHECK(over.error() == "a message of 11 bytes is over the limit of 10 bytes for one message");

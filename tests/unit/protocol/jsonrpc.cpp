@@ -33,8 +33,9 @@ TEST_CASE("JSON-RPC 2.0 section 5: responses carry result or error") {
 }
 
 TEST_CASE("invalid envelopes: null, bool, object and float ids lose their id") {
-    for (const char* text : {R"({"jsonrpc":"2.0","id":null,"method":"ping"})", R"({"jsonrpc":"2.0","id":true,"method":"ping"})",
-                             R"({"jsonrpc":"2.0","id":{},"method":"ping"})", R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})"}) {
+    for (const char* text :
+         {R"({"jsonrpc":"2.0","id":null,"method":"ping"})", R"({"jsonrpc":"2.0","id":true,"method":"ping"})",
+          R"({"jsonrpc":"2.0","id":{},"method":"ping"})", R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})"}) {
         CAPTURE(text);
         auto m = classify(Json::parse(text));
         REQUIRE(std::holds_alternative<Invalid>(m));
@@ -92,7 +93,8 @@ TEST_CASE("parse_line: a number beyond double's range is a parse error, not an e
 TEST_CASE("parse_line: a key twice in one object is named with its path; the same key in two objects is not") {
     CHECK(parse_line(R"({"a":1,"b":{"a":1},"c":[{"a":1},{"a":2}]})").duplicate_key.empty());
     CHECK(parse_line(R"({"a":1,"a":2})").duplicate_key == "a");
-    CHECK(parse_line(R"({"result":{"action":"decline","content":{},"action":"accept"}})").duplicate_key == "result.action");
+    CHECK(parse_line(R"({"result":{"action":"decline","content":{},"action":"accept"}})").duplicate_key ==
+          "result.action");
     CHECK(parse_line(R"({"p":[1,{"k":1},{"k":1,"k":2}]})").duplicate_key == "p[2].k");
     CHECK(parse_line(R"([{"id":1},{"id":2,"id":3}])").duplicate_key == "[1].id");
     // An object with many keys (past the short list each object starts with).

@@ -49,7 +49,8 @@ TEST_CASE("a small change is shown whole in four lines, without a trailing newli
 TEST_CASE("the first changed line counts context and added lines of the new side") {
     const auto ask = request("--- a/x\n+++ b/x\n@@ -1,5 +1,6 @@\n a\n b\n+new\n c\n-d\n+D\n e\n", 2, 1);
     CHECK(server::approval_summary(ask) == "edit +2 -1 at line 3: src/a.txt");
-    const auto two_places = request("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n@@ -9,2 +9,2 @@\n i\n-j\n+J\n", 2, 2);
+    const auto two_places =
+        request("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n@@ -9,2 +9,2 @@\n i\n-j\n+J\n", 2, 2);
     CHECK(server::approval_summary(two_places) == "edit +2 -2 at line 1 (2 places): src/a.txt");
 }
 
@@ -89,8 +90,10 @@ TEST_CASE("a change of several files is never shown as if whole") {
 
 TEST_CASE("answers fail closed; refusals that may come from an unattended client name the ways out") {
     using Kind = server::ApprovalAnswer::Kind;
-    CHECK(server::read_approval_answer({{"action", "accept"}, {"content", {{"decision", "apply"}}}}).kind == Kind::apply);
-    CHECK(server::read_approval_answer({{"action", "accept"}, {"content", nlohmann::json::object()}}).kind == Kind::no_decision);
+    CHECK(server::read_approval_answer({{"action", "accept"}, {"content", {{"decision", "apply"}}}}).kind ==
+          Kind::apply);
+    CHECK(server::read_approval_answer({{"action", "accept"}, {"content", nlohmann::json::object()}}).kind ==
+          Kind::no_decision);
     CHECK(server::read_approval_answer({{"action", "cancel"}}).kind == Kind::cancel);
     for (const auto kind : {Kind::cancel, Kind::decline, Kind::no_decision}) {
         server::ApprovalAnswer answer;
@@ -134,8 +137,9 @@ TEST_CASE("DiffSpool keeps the newest files, private, and removes them at the en
     CHECK(::stat(last.c_str(), &st) != 0);
 }
 
-TEST_CASE("the summary says what a change does to whole files: a deleted binary file's size, a replaced move target, "
-          "a patch's deletions and creations, and at most a line of paths (issue 39)") {
+TEST_CASE(
+    "the summary says what a change does to whole files: a deleted binary file's size, a replaced move target, "
+    "a patch's deletions and creations, and at most a line of paths (issue 39)") {
     const std::string binary("\x89PNG\0\0\x01", 7), text = "x\n";
     const std::string binary_diff = "Binary files a/bin.dat and /dev/null differ\n";
     tools::ApprovalRequest del = request(binary_diff, 0, 0);

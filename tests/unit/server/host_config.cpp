@@ -39,9 +39,9 @@ TEST_CASE("host config: the JSON hosts get their table, this executable and abso
         const char* table;
         bool typed;
     };
-    for (const Case c : {Case{"claude-desktop", "mcpServers", false}, Case{"claude-code", "mcpServers", true},
-                         Case{"vscode", "servers", true}, Case{"cursor", "mcpServers", false},
-                         Case{"gemini", "mcpServers", false}}) {
+    for (const Case c :
+         {Case{"claude-desktop", "mcpServers", false}, Case{"claude-code", "mcpServers", true},
+          Case{"vscode", "servers", true}, Case{"cursor", "mcpServers", false}, Case{"gemini", "mcpServers", false}}) {
         CAPTURE(c.host);
         const auto config = config_for(c.host, {"sub/../src", "/abs"}, {"--approval", "auto"});
         const Json block = Json::parse(config.text);
@@ -74,8 +74,8 @@ TEST_CASE("host config: Codex gets a TOML table with escaped strings") {
 #endif
     const auto config = config_for("codex", {root});
     // JSON's string escapes are TOML's: "C:\\Tools\\mcp-edit.exe", "/p \"q\"".
-    CHECK(config.text == "[mcp_servers.edit]\ncommand = " + Json(exe).dump() + "\nargs = [\"--root\", " +
-                             Json(root).dump() + "]\n");
+    CHECK(config.text ==
+          "[mcp_servers.edit]\ncommand = " + Json(exe).dump() + "\nargs = [\"--root\", " + Json(root).dump() + "]\n");
     CHECK(config.where.find("config.toml") != std::string::npos);
 }
 
@@ -103,8 +103,9 @@ TEST_CASE("host config: --npx starts the npm package through npx -y in every hos
         CHECK(config->where.find("npm package mcp-edit") != std::string::npos);
 #ifndef _WIN32
         if (host == "codex") {
-            CHECK(config->text == "[mcp_servers.edit]\ncommand = \"npx\"\nargs = [\"-y\", \"mcp-edit\", \"--root\", \"/abs\", "
-                                  "\"--approval\", \"auto\"]\n");
+            CHECK(config->text ==
+                  "[mcp_servers.edit]\ncommand = \"npx\"\nargs = [\"-y\", \"mcp-edit\", \"--root\", \"/abs\", "
+                  "\"--approval\", \"auto\"]\n");
             continue;
         }
         const Json block = Json::parse(config->text);
@@ -200,6 +201,7 @@ TEST_CASE("host config: an unknown host is refused with the known ones") {
     request.working_directory = cwd;
     const auto config = server::host_config(request);
     REQUIRE(!config.ok());
-    CHECK(config.error().message == "unknown host \"emacs\"; known hosts: claude-desktop, claude-code, vscode, cursor, "
-                                    "codex, gemini");
+    CHECK(config.error().message ==
+          "unknown host \"emacs\"; known hosts: claude-desktop, claude-code, vscode, cursor, "
+          "codex, gemini");
 }

@@ -13,7 +13,8 @@ TEST_CASE("logging: MCP level names map onto the log's levels; spdlog's own spel
     CHECK(server::level_from_mcp("critical") == Level::critical);
     CHECK(server::level_from_mcp("alert") == Level::critical);
     CHECK(server::level_from_mcp("emergency") == Level::critical);
-    for (const char* not_mcp : {"trace", "off", "warn", "err", "", "INFO"}) CHECK_FALSE(server::level_from_mcp(not_mcp));
+    for (const char* not_mcp : {"trace", "off", "warn", "err", "", "INFO"})
+        CHECK_FALSE(server::level_from_mcp(not_mcp));
     CHECK(server::mcp_level_name(Level::trace) == "debug");
     CHECK(server::mcp_level_name(Level::debug) == "debug");
     CHECK(server::mcp_level_name(Level::info) == "info");

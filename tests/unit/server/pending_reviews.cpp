@@ -66,7 +66,8 @@ TEST_CASE("pending reviews: a covered file, expiry and its note") {
 TEST_CASE("pending reviews: bounded in count, with a refusal that says so") {
     PendingReviews reviews(std::chrono::seconds(600));
     const auto now = ReviewsClock::now();
-    for (std::size_t i = 0; i < PendingReviews::max_count; ++i) REQUIRE(reviews.add(review_of("/r/" + std::to_string(i)), now));
+    for (std::size_t i = 0; i < PendingReviews::max_count; ++i)
+        REQUIRE(reviews.add(review_of("/r/" + std::to_string(i)), now));
     const auto full = reviews.add(review_of("/r/full"), now);
     REQUIRE_FALSE(full);
     CHECK(full.error().message.find("already await the user's review") != std::string::npos);

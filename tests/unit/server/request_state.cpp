@@ -9,8 +9,10 @@ using server::RequestStateSigner;
 
 namespace {
 server::ApprovalBinding sample() {
-    return {"edit", server::canonical_digest({{"file_path", "a.txt"}, {"old_string", "x"}}),
-            {{"/r/a.txt", std::string(64, 'a')}}, {{"/r/a.txt", std::string(64, 'b')}}};
+    return {"edit",
+            server::canonical_digest({{"file_path", "a.txt"}, {"old_string", "x"}}),
+            {{"/r/a.txt", std::string(64, 'a')}},
+            {{"/r/a.txt", std::string(64, 'b')}}};
 }
 }  // namespace
 

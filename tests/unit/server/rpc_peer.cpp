@@ -22,8 +22,10 @@ struct Peer {
     std::shared_ptr<server::RpcPeer> peer = std::make_shared<server::RpcPeer>(
         io, transport, 1024,
         server::RpcPeer::Handlers{[this](protocol::Request request, server::RpcPeer::Reply reply) {
-                                      if (request.method == "hold") held.emplace(std::move(reply));
-                                      else if (request.method == "echo") reply.result(request.params);
+                                      if (request.method == "hold")
+                                          held.emplace(std::move(reply));
+                                      else if (request.method == "echo")
+                                          reply.result(request.params);
                                       // anything else: the reply is dropped unanswered
                                   },
                                   [](const protocol::Notification&) {}, [] { return true; }});
@@ -53,7 +55,8 @@ TEST_CASE("rpc peer: a request left unanswered gets an internal error, once") {
 
 TEST_CASE("rpc peer: a batch is answered as one array when its last member is") {
     Peer p;
-    p.peer->on_line(R"([{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}},{"jsonrpc":"2.0","id":2,"method":"hold"}])");
+    p.peer->on_line(
+        R"([{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}},{"jsonrpc":"2.0","id":2,"method":"hold"}])");
     CHECK(p.transport.sent.empty());
     p.held->result(Json::object());
     p.held.reset();
@@ -69,9 +72,12 @@ TEST_CASE("rpc peer: a request to the client ends with its answer, its deadline,
     auto call = std::make_shared<server::RpcPeer::Call>();
     const auto ask = [&](std::optional<server::RpcPeer::Answer>& out, std::chrono::milliseconds within,
                          std::shared_ptr<server::RpcPeer::Call> c) {
-        asio::co_spawn(p.io, [&, within, c]() -> asio::awaitable<void> {
-            out = co_await p.peer->ask("roots/list", Json::object(), std::chrono::steady_clock::now() + within, c);
-        }, asio::detached);
+        asio::co_spawn(
+            p.io,
+            [&, within, c]() -> asio::awaitable<void> {
+                out = co_await p.peer->ask("roots/list", Json::object(), std::chrono::steady_clock::now() + within, c);
+            },
+            asio::detached);
     };
     ask(answered, std::chrono::seconds(5), nullptr);
     p.run_for(std::chrono::milliseconds(1));
@@ -97,21 +103,23 @@ TEST_CASE("rpc peer: a request to the client ends with its answer, its deadline,
     CHECK(cancelled->cancelled);
 }
 
-TEST_CASE("rpc peer: a reply over max_reply_bytes is replaced (by too_big's result, or an error); smaller ones are not") {
+TEST_CASE(
+    "rpc peer: a reply over max_reply_bytes is replaced (by too_big's result, or an error); smaller ones are not") {
     asio::io_context io;
     FakeTransport transport;
     const std::string big(server::RpcPeer::max_reply_bytes, 'x');
     auto peer = std::make_shared<server::RpcPeer>(
         io, transport, 1024,
-        server::RpcPeer::Handlers{[&big](protocol::Request request, server::RpcPeer::Reply reply) {
-                                      if (request.method == "big")
-                                          reply.result({{"text", big}}, [](std::size_t bytes) {
-                                              return Json{{"replaced", bytes}};
-                                          });
-                                      else if (request.method == "big-plain") reply.result({{"text", big}});
-                                      else reply.result({{"text", "small"}}, [](std::size_t) { return Json("never"); });
-                                  },
-                                  [](const protocol::Notification&) {}, [] { return true; }});
+        server::RpcPeer::Handlers{
+            [&big](protocol::Request request, server::RpcPeer::Reply reply) {
+                if (request.method == "big")
+                    reply.result({{"text", big}}, [](std::size_t bytes) { return Json{{"replaced", bytes}}; });
+                else if (request.method == "big-plain")
+                    reply.result({{"text", big}});
+                else
+                    reply.result({{"text", "small"}}, [](std::size_t) { return Json("never"); });
+            },
+            [](const protocol::Notification&) {}, [] { return true; }});
     peer->on_line(R"({"jsonrpc":"2.0","id":1,"method":"big"})");
     peer->on_line(R"({"jsonrpc":"2.0","id":2,"method":"big-plain"})");
     peer->on_line(R"({"jsonrpc":"2.0","id":3,"method":"small"})");
@@ -121,6 +129,7 @@ TEST_CASE("rpc peer: a reply over max_reply_bytes is replaced (by too_big's resu
     CHECK(replaced["result"]["replaced"].get<std::size_t>() > server::RpcPeer::max_reply_bytes);
     const Json error = Json::parse(transport.sent[1]);
     CHECK(error["id"] == 2);
-    CHECK(error["error"]["message"].get<std::string>().find("over the 8.0 MiB one message may carry") != std::string::npos);
+    CHECK(error["error"]["message"].get<std::string>().find("over the 8.0 MiB one message may carry") !=
+          std::string::npos);
     CHECK(Json::parse(transport.sent[2])["result"]["text"] == "small");
 }

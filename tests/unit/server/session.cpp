@@ -111,9 +111,9 @@ TEST_CASE("session: before initialize, ping works, known methods ask for initial
 
 TEST_CASE("session: the known methods come from the method tables") {
     const auto& known = server::Session::known_methods();
-    for (const char* method : {"initialize", "ping", "tools/list", "tools/call", "logging/setLevel", "server/discover",
-                               "resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
-                               "resources/unsubscribe", "prompts/list"})
+    for (const char* method :
+         {"initialize", "ping", "tools/list", "tools/call", "logging/setLevel", "server/discover", "resources/list",
+          "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe", "prompts/list"})
         CHECK(std::find(known.begin(), known.end(), method) != known.end());
     CHECK(known.size() == 12);
 }
@@ -121,7 +121,8 @@ TEST_CASE("session: the known methods come from the method tables") {
 TEST_CASE("session: batches under 2025-03-26 are answered as one array; other versions refuse them") {
     Client old_client;
     old_client.initialize("2025-03-26");
-    old_client.send_line(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":2,"method":"ping"}])");
+    old_client.send_line(
+        R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":2,"method":"ping"}])");
     auto replies = old_client.wait_for([](const Json& m) { return m.is_array(); });
     REQUIRE(replies);
     CHECK(replies->size() == 2);
@@ -131,7 +132,8 @@ TEST_CASE("session: batches under 2025-03-26 are answered as one array; other ve
     Client c;
     c.initialize("2025-11-25");
     c.send_line(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])");
-    CHECK(c.reply(nullptr)["error"]["message"].get<std::string>().find("only under protocol version 2025-03-26") != std::string::npos);
+    CHECK(c.reply(nullptr)["error"]["message"].get<std::string>().find("only under protocol version 2025-03-26") !=
+          std::string::npos);
 }
 
 TEST_CASE("session: malformed lines get a parse error or an invalid request with a null id") {

@@ -15,7 +15,9 @@ namespace {
 
 const Json elicit = {{"elicitation", Json::object()}};
 
-std::string reason_of(const Json& result) { return result.value("_meta", Json::object()).value(base::reason_meta_key, ""); }
+std::string reason_of(const Json& result) {
+    return result.value("_meta", Json::object()).value(base::reason_meta_key, "");
+}
 
 // The result of the legacy edit once the form is answered with `answer`.
 Json answer_form(Client& c, Json answer) {
@@ -41,15 +43,18 @@ TEST_CASE("approval, legacy: apply for the session stops asking") {
     Client c;
     c.start_legacy_edit();
     answer_form(c, {{"action", "accept"}, {"content", {{"decision", "apply_session"}}}});
-    c.request(3, "tools/call", Client::call_params("edit", {{"file_path", c.path("a.txt")}, {"old_string", "two"}, {"new_string", "three"}}));
+    c.request(
+        3, "tools/call",
+        Client::call_params("edit", {{"file_path", c.path("a.txt")}, {"old_string", "two"}, {"new_string", "three"}}));
     CHECK(c.reply(3)["result"]["structuredContent"]["approval"] == "session");
     CHECK(c.get("a.txt") == "three\n");
 }
 
 TEST_CASE("approval, legacy: decline and reject refuse; cancel is a cancellation; nothing is written") {
-    for (const auto& [answer, reason] : {std::pair{Json{{"action", "decline"}}, "rejected"},
-                                         std::pair{Json{{"action", "accept"}, {"content", {{"decision", "reject"}}}}, "rejected"},
-                                         std::pair{Json{{"action", "cancel"}}, "cancelled"}}) {
+    for (const auto& [answer, reason] :
+         {std::pair{Json{{"action", "decline"}}, "rejected"},
+          std::pair{Json{{"action", "accept"}, {"content", {{"decision", "reject"}}}}, "rejected"},
+          std::pair{Json{{"action", "cancel"}}, "cancelled"}}) {
         Client c;
         c.start_legacy_edit();
         const Json r = answer_form(c, answer);
@@ -110,10 +115,12 @@ namespace {
 // A 2026-07-28 session that has read a.txt ("one\n"); returns the input_required of an edit.
 Json modern_first_round(Client& c, int id = 2) {
     c.put("a.txt", "one\n");
-    c.request(1, "tools/call",
-              {{"name", "read"}, {"arguments", {{"file_path", c.path("a.txt")}}}, {"_meta", Client::modern_meta(elicit)}});
+    c.request(
+        1, "tools/call",
+        {{"name", "read"}, {"arguments", {{"file_path", c.path("a.txt")}}}, {"_meta", Client::modern_meta(elicit)}});
     c.reply(1);
-    c.request(id, "tools/call", {{"name", "edit"}, {"arguments", c.edit_args()}, {"_meta", Client::modern_meta(elicit)}});
+    c.request(id, "tools/call",
+              {{"name", "edit"}, {"arguments", c.edit_args()}, {"_meta", Client::modern_meta(elicit)}});
     return c.reply(id)["result"];
 }
 
@@ -136,13 +143,16 @@ TEST_CASE("approval, 2026-07-28: input_required first, then the retry with the a
     CHECK(first["inputRequests"]["approval"]["method"] == "elicitation/create");
     REQUIRE(first["requestState"].is_string());
     CHECK(c.get("a.txt") == "one\n");
-    const Json r = modern_retry(c, 3, first["requestState"], {{"action", "accept"}, {"content", {{"decision", "apply"}}}}, c.edit_args());
+    const Json r = modern_retry(c, 3, first["requestState"],
+                                {{"action", "accept"}, {"content", {{"decision", "apply"}}}}, c.edit_args());
     CHECK(r["resultType"] == "complete");
     CHECK(r["structuredContent"]["approval"] == "user");
     CHECK(c.get("a.txt") == "two\n");
 }
 
-TEST_CASE("approval, 2026-07-28: decline refuses; an altered or foreign state is refused; a retry without answer asks again") {
+TEST_CASE(
+    "approval, 2026-07-28: decline refuses; an altered or foreign state is refused; a retry without answer asks "
+    "again") {
     Client c;
     const Json state = modern_first_round(c)["requestState"];
     CHECK(reason_of(modern_retry(c, 3, state, {{"action", "decline"}}, c.edit_args())) == "rejected");
@@ -153,7 +163,10 @@ TEST_CASE("approval, 2026-07-28: decline refuses; an altered or foreign state is
     other["new_string"] = "zwei";
     CHECK(reason_of(modern_retry(c, 5, state, {{"action", "accept"}}, other)) == "invalid_arguments");
     c.request(6, "tools/call",
-              {{"name", "edit"}, {"arguments", c.edit_args()}, {"requestState", state}, {"_meta", Client::modern_meta(elicit)}});
+              {{"name", "edit"},
+               {"arguments", c.edit_args()},
+               {"requestState", state},
+               {"_meta", Client::modern_meta(elicit)}});
     CHECK(c.reply(6)["result"]["resultType"] == "input_required");
     CHECK(c.get("a.txt") == "one\n");
 }
@@ -162,7 +175,8 @@ TEST_CASE("approval, 2026-07-28: an expired state asks the model to start again"
     Client c([](server::Config& config) { config.approval_timeout = std::chrono::milliseconds(1); });
     const Json state = modern_first_round(c)["requestState"];
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    const Json r = modern_retry(c, 3, state, {{"action", "accept"}, {"content", {{"decision", "apply"}}}}, c.edit_args());
+    const Json r =
+        modern_retry(c, 3, state, {{"action", "accept"}, {"content", {{"decision", "apply"}}}}, c.edit_args());
     CHECK(reason_of(r) == "timeout");
     CHECK(c.get("a.txt") == "one\n");
 }
@@ -188,16 +202,21 @@ TEST_CASE("approval, 2026-07-28: an approval is good for one write; sent again a
 TEST_CASE("approval, 2026-07-28: inputResponses with a key twice are refused; nothing is written") {
     Client c;
     const Json state = modern_first_round(c)["requestState"];
-    const Json params = {{"name", "edit"}, {"arguments", c.edit_args()}, {"requestState", state}, {"_meta", Client::modern_meta(elicit)}};
+    const Json params = {{"name", "edit"},
+                         {"arguments", c.edit_args()},
+                         {"requestState", state},
+                         {"_meta", Client::modern_meta(elicit)}};
     std::string line = Json{{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", params}}.dump();
     // {"action":"decline",...,"action":"accept"}: the last key would win. Put in before params' "}".
-    line.insert(line.size() - 2,
-                R"(,"inputResponses":{"approval":{"action":"decline","content":{"decision":"apply"},"action":"accept"}})");
+    line.insert(
+        line.size() - 2,
+        R"(,"inputResponses":{"approval":{"action":"decline","content":{"decision":"apply"},"action":"accept"}})");
     c.send_line(line);
     const Json r = c.reply(3);
     REQUIRE(r.contains("error"));
     CHECK(r["error"]["code"] == -32600);
-    CHECK(r["error"]["message"].get<std::string>().find("\"params.inputResponses.approval.action\" appears twice") != std::string::npos);
+    CHECK(r["error"]["message"].get<std::string>().find("\"params.inputResponses.approval.action\" appears twice") !=
+          std::string::npos);
     CHECK(c.get("a.txt") == "one\n");
 }
 

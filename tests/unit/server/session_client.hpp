@@ -50,7 +50,8 @@ public:
 
 inline fs::path make_root() {
     static int counter = 0;
-    fs::path p = fs::temp_directory_path() / ("mcp-edit-session-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::path p = fs::temp_directory_path() /
+                 ("mcp-edit-session-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
     fs::create_directories(p);
     return fs::canonical(p);
 }
@@ -60,17 +61,21 @@ public:
     explicit Client(const std::function<void(server::Config&)>& configure = {})
         : root_(make_root()), config_(make_config(root_, configure)), workspace_({root_.string()}) {
         base::log::set_level(base::log::Level::off);  // the session's info lines would fill the test output
-        session_ = std::make_shared<server::Session>(io_, pool_.get_executor(), config_, transport_, workspace_, registry_);
+        session_ =
+            std::make_shared<server::Session>(io_, pool_.get_executor(), config_, transport_, workspace_, registry_);
         transport_.start(session_->receiver());
     }
     ~Client() {
         // Input ends: calls waiting on this client are abandoned, the rest finish.
         bool finished = false;
         transport_.receiver.on_eof();
-        asio::co_spawn(io_, [s = session_, &finished]() -> asio::awaitable<void> {
-            co_await s->finished();
-            finished = true;
-        }, asio::detached);
+        asio::co_spawn(
+            io_,
+            [s = session_, &finished]() -> asio::awaitable<void> {
+                co_await s->finished();
+                finished = true;
+            },
+            asio::detached);
         run_until([&] { return finished; });
         session_.reset();
         pool_.join();
@@ -97,7 +102,8 @@ public:
             if (std::chrono::steady_clock::now() >= end) return false;
             io_.restart();
             // Nothing to run here: work may be on the pool, or the test waits for time to pass.
-            if (io_.run_one_for(std::chrono::milliseconds(5)) == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            if (io_.run_one_for(std::chrono::milliseconds(5)) == 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
         return true;
     }
@@ -109,31 +115,36 @@ public:
     std::optional<Json> wait_for(const std::function<bool(const Json&)>& match,
                                  std::chrono::milliseconds limit = std::chrono::seconds(5)) {
         std::optional<Json> found;
-        run_until([&] {
-            for (auto it = transport_.sent.begin(); it != transport_.sent.end(); ++it) {
-                Json message = Json::parse(*it);
-                if (!match(message)) continue;
-                transport_.sent.erase(it);
-                found = std::move(message);
-                return true;
-            }
-            return false;
-        }, limit);
+        run_until(
+            [&] {
+                for (auto it = transport_.sent.begin(); it != transport_.sent.end(); ++it) {
+                    Json message = Json::parse(*it);
+                    if (!match(message)) continue;
+                    transport_.sent.erase(it);
+                    found = std::move(message);
+                    return true;
+                }
+                return false;
+            },
+            limit);
         return found;
     }
     // The reply to request `id` (a response, not a request of the server's with that id). Each wait
     // below fails the test when what it waits for has not come within 5 s (and returns null).
     Json reply(const Json& id) {
-        auto r = wait_for([&](const Json& m) { return m.is_object() && !m.contains("method") && m.value("id", Json()) == id; });
+        auto r = wait_for(
+            [&](const Json& m) { return m.is_object() && !m.contains("method") && m.value("id", Json()) == id; });
         return r ? *r : missing("the reply to request " + id.dump());
     }
     // A request the server sent the client (elicitation/create, roots/list).
     Json server_request(const std::string& method) {
-        auto r = wait_for([&](const Json& m) { return m.is_object() && m.value("method", "") == method && m.contains("id"); });
+        auto r = wait_for(
+            [&](const Json& m) { return m.is_object() && m.value("method", "") == method && m.contains("id"); });
         return r ? *r : missing("a " + method + " request from the server");
     }
     Json notification(const std::string& method) {
-        auto r = wait_for([&](const Json& m) { return m.is_object() && m.value("method", "") == method && !m.contains("id"); });
+        auto r = wait_for(
+            [&](const Json& m) { return m.is_object() && m.value("method", "") == method && !m.contains("id"); });
         return r ? *r : missing("a " + method + " notification");
     }
     // A wait that ended without its message: a failure naming what was awaited and what came instead.
@@ -155,7 +166,9 @@ public:
 
     Json initialize(const std::string& version = "2025-11-25", Json capabilities = Json::object()) {
         request(0, "initialize",
-                {{"protocolVersion", version}, {"capabilities", std::move(capabilities)}, {"clientInfo", {{"name", "unit"}, {"version", "1"}}}});
+                {{"protocolVersion", version},
+                 {"capabilities", std::move(capabilities)},
+                 {"clientInfo", {{"name", "unit"}, {"version", "1"}}}});
         Json r = reply(0);
         notify("notifications/initialized");
         return r;
@@ -166,7 +179,9 @@ public:
                 {std::string(protocol::meta_client_capabilities), std::move(capabilities)},
                 {std::string(protocol::meta_client_info), {{"name", "unit"}, {"version", "1"}}}};
     }
-    static Json call_params(const std::string& tool, Json args) { return {{"name", tool}, {"arguments", std::move(args)}}; }
+    static Json call_params(const std::string& tool, Json args) {
+        return {{"name", tool}, {"arguments", std::move(args)}};
+    }
 
     // The arguments of an edit of a.txt from "one" to "two".
     Json edit_args() const { return {{"file_path", path("a.txt")}, {"old_string", "one"}, {"new_string", "two"}}; }

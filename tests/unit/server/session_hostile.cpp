@@ -35,10 +35,13 @@ bool answers_ping(Client& c, int id) {
 bool ends_at_eof(Client& c) {
     c.transport().receiver.on_eof();
     bool finished = false;
-    asio::co_spawn(c.io(), [&c, &finished]() -> asio::awaitable<void> {
-        co_await c.session().finished();
-        finished = true;
-    }, asio::detached);
+    asio::co_spawn(
+        c.io(),
+        [&c, &finished]() -> asio::awaitable<void> {
+            co_await c.session().finished();
+            finished = true;
+        },
+        asio::detached);
     return c.run_until([&] { return finished; });
 }
 
@@ -58,9 +61,22 @@ void places(const Json& value, const Json::json_pointer& at, std::vector<Json::j
 }
 
 const std::vector<Json>& hostile_values() {
-    static const std::vector<Json> values = {
-        Json(), true, 0, -1, 5, 1.5, -0.0, 18446744073709551615ull, -9223372036854775807ll - 1, 1e308, "", "x",
-        Json::array(), Json::array({1, "a", Json()}), Json::object(), Json{{"a", Json::object()}}};
+    static const std::vector<Json> values = {Json(),
+                                             true,
+                                             0,
+                                             -1,
+                                             5,
+                                             1.5,
+                                             -0.0,
+                                             18446744073709551615ull,
+                                             -9223372036854775807ll - 1,
+                                             1e308,
+                                             "",
+                                             "x",
+                                             Json::array(),
+                                             Json::array({1, "a", Json()}),
+                                             Json::object(),
+                                             Json{{"a", Json::object()}}};
     return values;
 }
 
@@ -79,7 +95,10 @@ TEST_CASE("session: a number out of range is a parse error; the session goes on 
 
 TEST_CASE("session: a first initialize with clientInfo.version 5 is invalid params naming the field; ping goes on") {
     Client c;
-    c.request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", Json::object()}, {"clientInfo", {{"name", "t"}, {"version", 5}}}});
+    c.request(1, "initialize",
+              {{"protocolVersion", "2025-11-25"},
+               {"capabilities", Json::object()},
+               {"clientInfo", {{"name", "t"}, {"version", 5}}}});
     const Json r = c.reply(1);
     CHECK(r["error"]["code"] == -32602);
     CHECK(r["error"]["message"].get<std::string>().find("clientInfo.version must be a string") != std::string::npos);
@@ -114,20 +133,34 @@ TEST_CASE("session: every JSON type in every field of every method gets exactly 
     const std::string file = probe.path("a.txt");
     const Json meta = Client::modern_meta({{"elicitation", Json::object()}});
     const std::vector<Case> cases = {
-        {true, {{"protocolVersion", "2025-11-25"}, {"capabilities", {{"elicitation", Json::object()}, {"roots", Json::object()}}},
-                {"clientInfo", {{"name", "n"}, {"version", "1"}}}}, "initialize"},
+        {true,
+         {{"protocolVersion", "2025-11-25"},
+          {"capabilities", {{"elicitation", Json::object()}, {"roots", Json::object()}}},
+          {"clientInfo", {{"name", "n"}, {"version", "1"}}}},
+         "initialize"},
         {true, {{"level", "info"}}, "logging/setLevel"},
-        {true, {{"name", "read"}, {"arguments", {{"file_path", file}, {"offset", 1}, {"limit", 2}}}, {"_meta", {{"progressToken", 7}}}}, "tools/call"},
-        {true, {{"name", "edit"}, {"arguments", {{"file_path", file}, {"old_string", "one"}, {"new_string", "two"}, {"dry_run", true}}}}, "tools/call"},
+        {true,
+         {{"name", "read"},
+          {"arguments", {{"file_path", file}, {"offset", 1}, {"limit", 2}}},
+          {"_meta", {{"progressToken", 7}}}},
+         "tools/call"},
+        {true,
+         {{"name", "edit"},
+          {"arguments", {{"file_path", file}, {"old_string", "one"}, {"new_string", "two"}, {"dry_run", true}}}},
+         "tools/call"},
         {true, {{"uri", "mcp-edit://session/patch"}}, "resources/read"},
         {true, {{"uri", "mcp-edit://session/patch"}}, "resources/subscribe"},
         {true, {{"cursor", "x"}}, "resources/list"},
         {true, {{"requestId", 9}, {"reason", "r"}}, "notifications/cancelled"},
         {false, {{"_meta", meta}}, "server/discover"},
         {false, {{"_meta", meta}}, "tools/list"},
-        {false, {{"name", "edit"}, {"arguments", {{"file_path", file}, {"old_string", "one"}, {"new_string", "two"}}},
-                 {"requestState", "abc.def"}, {"inputResponses", {{"approval", {{"action", "accept"}, {"content", {{"decision", "apply"}}}}}}},
-                 {"_meta", meta}}, "tools/call"},
+        {false,
+         {{"name", "edit"},
+          {"arguments", {{"file_path", file}, {"old_string", "one"}, {"new_string", "two"}}},
+          {"requestState", "abc.def"},
+          {"inputResponses", {{"approval", {{"action", "accept"}, {"content", {{"decision", "apply"}}}}}}},
+          {"_meta", meta}},
+         "tools/call"},
         {false, {{"uri", "mcp-edit://session/patch"}, {"_meta", meta}}, "resources/read"},
     };
     int sent = 0;
@@ -152,7 +185,8 @@ TEST_CASE("session: every JSON type in every field of every method gets exactly 
                     std::optional<Json> r;
                     for (int round = 0; round < 8 && !(r && !r->contains("method")); ++round) {
                         r = c.wait_for([](const Json& m) {
-                            return m.is_object() && (m.value("id", Json()) == 100 || (m.contains("method") && m.contains("id")));
+                            return m.is_object() &&
+                                   (m.value("id", Json()) == 100 || (m.contains("method") && m.contains("id")));
                         });
                         if (r && r->contains("method")) c.respond((*r)["id"], value);
                     }
@@ -186,6 +220,6 @@ TEST_CASE("session: a call that would ask the client only after input ended is a
     c.start_legacy_edit();  // id 2 waits for the form
     REQUIRE(c.server_request("elicitation/create").contains("id"));
     c.request(3, "tools/call", Client::call_params("edit", c.edit_args()));  // waits for a.txt's lane
-    CHECK(ends_at_eof(c));  // not after --approval-timeout (600 s)
+    CHECK(ends_at_eof(c));                                                   // not after --approval-timeout (600 s)
     CHECK(c.get("a.txt") == "one\n");
 }

@@ -10,7 +10,8 @@ using session_test::Json;
 
 namespace {
 
-Json edit(Client& c, int id, const std::string& file, const std::string& from, const std::string& to, bool modern = false) {
+Json edit(Client& c, int id, const std::string& file, const std::string& from, const std::string& to,
+          bool modern = false) {
     Json params = Client::call_params("edit", {{"file_path", c.path(file)}, {"old_string", from}, {"new_string", to}});
     if (modern) params["_meta"] = Client::modern_meta();
     c.request(id, "tools/call", params);

@@ -85,9 +85,9 @@ TEST_CASE("review view: what the model could send is refused and writes nothing"
     const Json r = pending_edit(c);
     const Json view = view_of(r);
     Json forged = view;
-    const std::vector<std::string> forgeries = {std::string(), std::string("r1"),
-                                                r["structuredContent"]["summary"].get<std::string>().substr(0, 64),
-                                                std::string(64, '0'), view["token"].get<std::string>().substr(0, 63) + "x"};
+    const std::vector<std::string> forgeries = {
+        std::string(), std::string("r1"), r["structuredContent"]["summary"].get<std::string>().substr(0, 64),
+        std::string(64, '0'), view["token"].get<std::string>().substr(0, 63) + "x"};
     for (const auto& token : forgeries) {
         forged["token"] = token;
         const Json refused = decide(c, 3, forged, "apply");
@@ -96,7 +96,8 @@ TEST_CASE("review view: what the model could send is refused and writes nothing"
     }
     // Another change's token with this change's id.
     c.put("b.txt", "x\n");
-    c.request(4, "tools/call", Client::call_params("edit", {{"file_path", c.path("b.txt")}, {"old_string", "x"}, {"new_string", "y"}}));
+    c.request(4, "tools/call",
+              Client::call_params("edit", {{"file_path", c.path("b.txt")}, {"old_string", "x"}, {"new_string", "y"}}));
     Json other = view_of(c.reply(4)["result"]);
     other["review"] = view["review"];
     CHECK(decide(c, 5, other, "apply").value("isError", false));
@@ -110,7 +111,8 @@ TEST_CASE("review view: what the model could send is refused and writes nothing"
 TEST_CASE("review view: a second change of a file awaiting review is refused; other files go on") {
     Client c;
     pending_edit(c);
-    c.request(3, "tools/call", Client::call_params("insert", {{"file_path", c.path("a.txt")}, {"line", -1}, {"text", "other"}}));
+    c.request(3, "tools/call",
+              Client::call_params("insert", {{"file_path", c.path("a.txt")}, {"line", -1}, {"text", "other"}}));
     const Json refused = c.reply(3)["result"];
     CHECK(refused.value("isError", false));
     CHECK(refused["content"][0]["text"].get<std::string>().find("still awaits the user's review") != std::string::npos);
@@ -124,7 +126,9 @@ TEST_CASE("review view: a file changed before Apply is shown again, then the mer
     Client c;
     c.initialize("2025-11-25", apps);
     c.put("a.txt", "one\nmiddle\nend\n");
-    c.request(2, "tools/call", Client::call_params("edit", {{"file_path", c.path("a.txt")}, {"old_string", "one"}, {"new_string", "ONE"}}));
+    c.request(
+        2, "tools/call",
+        Client::call_params("edit", {{"file_path", c.path("a.txt")}, {"old_string", "one"}, {"new_string", "ONE"}}));
     const Json view = view_of(c.reply(2)["result"]);
     c.put("a.txt", "one\nmiddle\nend\nadded by the user\n");
     const Json again = decide(c, 3, view, "apply");
@@ -158,7 +162,9 @@ TEST_CASE("review view: Apply all this session writes later changes at once, sho
     Client c;
     const Json view = view_of(pending_edit(c));
     CHECK(decide(c, 3, view, "apply_session")["structuredContent"]["outcome"] == "applied");
-    c.request(4, "tools/call", Client::call_params("edit", {{"file_path", c.path("a.txt")}, {"old_string", "two"}, {"new_string", "three"}}));
+    c.request(
+        4, "tools/call",
+        Client::call_params("edit", {{"file_path", c.path("a.txt")}, {"old_string", "two"}, {"new_string", "three"}}));
     const Json r = c.reply(4)["result"];
     CHECK(r["structuredContent"]["approval"] == "session");
     CHECK(view_of(r)["state"] == "written");
@@ -221,17 +227,21 @@ TEST_CASE("review view: 2026-07-28, the request's client capabilities choose the
     CHECK(r["resultType"] == "complete");
     const Json view = view_of(r);
     CHECK(view["state"] == "pending");
-    Json decision = Client::call_params("review", {{"review", view["review"]}, {"token", view["token"]}, {"decision", "apply"}});
+    Json decision =
+        Client::call_params("review", {{"review", view["review"]}, {"token", view["token"]}, {"decision", "apply"}});
     decision["_meta"] = Client::modern_meta(apps);
     c.request(2, "tools/call", decision);
     CHECK(c.reply(2)["result"]["structuredContent"]["outcome"] == "applied");
     CHECK(c.get("a.txt") == "two\n");
 }
 
-TEST_CASE("review view: Qwen Code declares MCP Apps but renders no view in its terminal: served as a client without one") {
+TEST_CASE(
+    "review view: Qwen Code declares MCP Apps but renders no view in its terminal: served as a client without one") {
     Client c;
     c.request(0, "initialize",
-              {{"protocolVersion", "2025-11-25"}, {"capabilities", apps}, {"clientInfo", {{"name", "qwen-cli-mcp-client-edit"}, {"version", "0.0.1"}}}});
+              {{"protocolVersion", "2025-11-25"},
+               {"capabilities", apps},
+               {"clientInfo", {{"name", "qwen-cli-mcp-client-edit"}, {"version", "0.0.1"}}}});
     c.reply(0);
     c.notify("notifications/initialized");
     c.put("a.txt", "one\n");

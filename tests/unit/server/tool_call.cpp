@@ -45,9 +45,12 @@ TEST_CASE("tool call: an empty notes list is left out of structuredContent, othe
 TEST_CASE("tool call: name and arguments are checked before anything runs") {
     const tools::Registry registry;
     Json no_name = {{"arguments", Json::object()}};
-    CHECK(server::resolve_tool_call(registry, no_name).error() == "Invalid params: tools/call needs \"name\", a string");
+    CHECK(server::resolve_tool_call(registry, no_name).error() ==
+          "Invalid params: tools/call needs \"name\", a string");
     Json unknown = {{"name", "frobnicate"}};
-    CHECK(server::resolve_tool_call(registry, unknown).error().rfind("Unknown tool: frobnicate. Available tools: ", 0) == 0);
+    CHECK(
+        server::resolve_tool_call(registry, unknown).error().rfind("Unknown tool: frobnicate. Available tools: ", 0) ==
+        0);
     Json bad_args = {{"name", "read"}, {"arguments", "x"}};
     CHECK(server::resolve_tool_call(registry, bad_args).error() == "Invalid params: \"arguments\" must be an object");
     Json ok = {{"name", "read"}, {"arguments", {{"file_path", "/tmp/x"}}}};

@@ -79,7 +79,8 @@ TEST_CASE("slip 2: new_string lines already in the file's style are not re-inden
     CHECK(e.error == "");
     CHECK(e.bytes == "\tif (a &&\n\t    c)\n\t\tb();\n");
     // Lines in the caller's style are still moved to the file's.
-    const Edited mixed = edit("\tif (a)\n\t\tb();\n", "    if (a)\n        b();", "    if (a &&\n\t    c)\n        b();");
+    const Edited mixed =
+        edit("\tif (a)\n\t\tb();\n", "    if (a)\n        b();", "    if (a &&\n\t    c)\n        b();");
     CHECK(mixed.error == "");
     CHECK(mixed.bytes == "\tif (a &&\n\t    c)\n\t\tb();\n");
 }
@@ -87,8 +88,7 @@ TEST_CASE("slip 2: new_string lines already in the file's style are not re-inden
 TEST_CASE("slip 2b: tabs typed as spaces: a width the file writes two ways is told apart by evidence, or refused") {
     // The file indents statements with a tab and continues a declaration with four spaces: the
     // caller's four spaces could be either.
-    const std::string file =
-        "int\nf(int a,\n    int b)\n{\n\tint x;\n\n\tx = a;\n\treturn (x);\n}\n";
+    const std::string file = "int\nf(int a,\n    int b)\n{\n\tint x;\n\n\tx = a;\n\treturn (x);\n}\n";
     // A statement after a line ending in ';': the file only ever indents those with a tab.
     CHECK(edit(file, "    x = a;\n    return (x);", "    x = a;\n    x += b;\n    return (x);").bytes ==
           "int\nf(int a,\n    int b)\n{\n\tint x;\n\n\tx = a;\n\tx += b;\n\treturn (x);\n}\n");
@@ -108,7 +108,8 @@ TEST_CASE("slip 2b: tabs typed as spaces: a width the file writes two ways is to
 
 TEST_CASE("slip 3: whitespace-only lines and trailing whitespace in tolerant tiers") {
     // A whitespace-only line of new_string takes the file's style, not the caller's.
-    const Edited blank = edit("\tif (a) {\n\t\tb();\n\t}\n", "    if (a) {\n        b();", "    if (a) {\n        \n        b();");
+    const Edited blank =
+        edit("\tif (a) {\n\t\tb();\n\t}\n", "    if (a) {\n        b();", "    if (a) {\n        \n        b();");
     CHECK(blank.error == "");
     CHECK(blank.bytes == "\tif (a) {\n\t\t\n\t\tb();\n\t}\n");
     // Trailing whitespace new_string drops is dropped from the file (old_string showed it, with
@@ -144,8 +145,8 @@ TEST_CASE("slip 5: a file created by a unified diff keeps the newlines it was gi
     const Patched crlf = patch("--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\r\n+b\r\n", std::nullopt);
     CHECK(crlf.error == "");
     CHECK(crlf.bytes == "a\r\nb\r\n");
-    const Patched no_final = patch("--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\r\n+b\r\n\\ No newline at end of file\n",
-                                   std::nullopt);
+    const Patched no_final =
+        patch("--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\r\n+b\r\n\\ No newline at end of file\n", std::nullopt);
     CHECK(no_final.bytes == "a\r\nb");
     CHECK(patch("--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\n+b\n", std::nullopt).bytes == "a\nb\n");
     CHECK(patch("*** Begin Patch\n*** Add File: f\n+a\r\n+b\r\n*** End Patch\n", std::nullopt).bytes == "a\r\nb\r\n");
@@ -160,12 +161,14 @@ TEST_CASE("slip 4: a hunk one context line short is placed by its header's count
                             "\n\nfrom . import x\n\n");
     INFO(p.error);
     CHECK(p.bytes.empty());
-    CHECK(p.error.find("leaves out line 2 (\"\"), and its added line \"from __future__ import y\" could go before line 2 "
-                       "(after line 1) or after it (before line 3)") != std::string::npos);
+    CHECK(
+        p.error.find("leaves out line 2 (\"\"), and its added line \"from __future__ import y\" could go before line 2 "
+                     "(after line 1) or after it (before line 3)") != std::string::npos);
     CHECK(p.error.find("again with line 2 in it") != std::string::npos);
     // With that line in it, the hunk applies.
-    const Patched whole = patch("--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n-\n+from __future__ import y\n \n from . import x\n \n",
-                                "\n\nfrom . import x\n\n");
+    const Patched whole =
+        patch("--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n-\n+from __future__ import y\n \n from . import x\n \n",
+              "\n\nfrom . import x\n\n");
     CHECK(whole.error == "");
     CHECK(whole.bytes == "from __future__ import y\n\nfrom . import x\n\n");
     // Counts that agree with a body found at the stated line: the body wins, as before.
@@ -177,14 +180,14 @@ TEST_CASE("slip 4: a hunk one context line short is placed by its header's count
 TEST_CASE("slip 4b: a hunk whose only flaw is a missing context line applies when its place is unique") {
     const std::string file = "int f(void)\n{\n\tif (x) {\n\t\tfoo();\n\t\treturn (-1);\n\t}\n\treturn (0);\n}\n";
     // Counts recomputed for the short body: no header evidence, but one place only.
-    const Patched p = patch("--- a/f\n+++ b/f\n@@ -3,4 +3,4 @@\n \tif (x) {\n \t\tfoo();\n \t}\n-\treturn (0);\n+\treturn (1);\n",
-                            file);
+    const Patched p = patch(
+        "--- a/f\n+++ b/f\n@@ -3,4 +3,4 @@\n \tif (x) {\n \t\tfoo();\n \t}\n-\treturn (0);\n+\treturn (1);\n", file);
     CHECK(p.error == "");
     CHECK(p.bytes == "int f(void)\n{\n\tif (x) {\n\t\tfoo();\n\t\treturn (-1);\n\t}\n\treturn (1);\n}\n");
     // A changed line beside the left-out line: "bar();" could go before "return (-1);" or after
     // it (a commit that removed foo() and added bar() after the return reads the same): refused.
-    const Patched beside = patch("--- a/f\n+++ b/f\n@@ -3,4 +3,4 @@\n \tif (x) {\n-\t\tfoo();\n+\t\tbar();\n \t}\n \treturn (0);\n",
-                                 file);
+    const Patched beside =
+        patch("--- a/f\n+++ b/f\n@@ -3,4 +3,4 @@\n \tif (x) {\n-\t\tfoo();\n+\t\tbar();\n \t}\n \treturn (0);\n", file);
     INFO(beside.error);
     CHECK(beside.bytes.empty());
     CHECK(beside.error.find("leaves out line 5") != std::string::npos);
@@ -192,7 +195,8 @@ TEST_CASE("slip 4b: a hunk whose only flaw is a missing context line applies whe
     CHECK(patch("--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n x\n-a\n+A\n-b\n+B\n y\n", "x\na\ng\nb\ny\n").bytes ==
           "x\nA\ng\nB\ny\n");
     // ... which a SEARCH/REPLACE block cannot say: its lines are paired by a diff, and refused.
-    const Patched unordered = patch("<<<<<<< SEARCH\nx\na\nb\ny\n=======\nx\nA\nB\ny\n>>>>>>> REPLACE\n", "x\na\ng\nb\ny\n");
+    const Patched unordered =
+        patch("<<<<<<< SEARCH\nx\na\nb\ny\n=======\nx\nA\nB\ny\n>>>>>>> REPLACE\n", "x\na\ng\nb\ny\n");
     CHECK(unordered.bytes.empty());
     CHECK(unordered.error.find("cannot be told") != std::string::npos);
     // An addition next to the gap could go on either side of the missing line: refused.
@@ -260,7 +264,8 @@ TEST_CASE("fuzzy near tie with a hint: refused naming both places, unless one st
                 std::to_string(k + 2) + ";\n  return base + " + std::to_string(k) + ";\n}\n";
         for (int f = 0; f < 45; ++f) file += "// filler " + std::to_string(k) + "." + std::to_string(f) + "\n";
     }
-    const std::string search = "function calc2(valu) {\n  // old calcluation logic\n  const base = value * 4;\n  return base + 2;\n}\n";
+    const std::string search =
+        "function calc2(valu) {\n  // old calcluation logic\n  const base = value * 4;\n  return base + 2;\n}\n";
     const std::string replace = "function calc2(value) {\n  // new calculation logic\n  return value * 4 + 2;\n}\n";
     auto block = [&](std::string_view hint) {
         return "<<<<<<< SEARCH\n:start_line:" + std::string(hint) + "\n-------\n" + search + "=======\n" + replace +
@@ -292,8 +297,9 @@ TEST_CASE("slip 7: added lines beside a left-out line are placed only where the 
     // before or after line 3, and nothing in the call says which: refused, naming line 3, the two
     // places and the call that would work.
     const std::string file = "{ .name = \"x\",\n  .type = FLAG,\n  .scope = SERVER,\n  .default_num = 0,\n},\n";
-    const std::string hunk = "@@ -1,4 +1,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n+  .type = CHOICE,\n+  .choices = list,\n"
-                             "   .default_num = 0,\n";
+    const std::string hunk =
+        "@@ -1,4 +1,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n+  .type = CHOICE,\n+  .choices = list,\n"
+        "   .default_num = 0,\n";
     auto refused_well = [](const Patched& p) {
         INFO(p.error);
         CHECK(p.bytes.empty());
@@ -304,32 +310,38 @@ TEST_CASE("slip 7: added lines beside a left-out line are placed only where the 
     refused_well(patch("--- a/f\n+++ b/f\n" + hunk, file));
     refused_well(patch("--- a/f\n+++ b/f\n" + hunk, file, 0.8));
     refused_well(patch("--- a/f\n+++ b/f\n@@ @@\n" + hunk.substr(hunk.find('\n') + 1), file));
-    refused_well(patch("<<<<<<< SEARCH\n{ .name = \"x\",\n  .type = FLAG,\n  .default_num = 0,\n=======\n"
-                       "{ .name = \"x\",\n  .type = CHOICE,\n  .choices = list,\n  .default_num = 0,\n>>>>>>> REPLACE\n",
-                       file));
-    refused_well(patch("*** Begin Patch\n*** Update File: f\n@@\n { .name = \"x\",\n-  .type = FLAG,\n+  .type = CHOICE,\n"
-                       "+  .choices = list,\n   .default_num = 0,\n*** End Patch\n",
-                       file));
+    refused_well(
+        patch("<<<<<<< SEARCH\n{ .name = \"x\",\n  .type = FLAG,\n  .default_num = 0,\n=======\n"
+              "{ .name = \"x\",\n  .type = CHOICE,\n  .choices = list,\n  .default_num = 0,\n>>>>>>> REPLACE\n",
+              file));
+    refused_well(
+        patch("*** Begin Patch\n*** Update File: f\n@@\n { .name = \"x\",\n-  .type = FLAG,\n+  .type = CHOICE,\n"
+              "+  .choices = list,\n   .default_num = 0,\n*** End Patch\n",
+              file));
     // (The fuzzy tier's refusal of the same: slip 6.)
 
     // Sent again with line 3 in it, the hunk applies.
-    const Patched full = patch("--- a/f\n+++ b/f\n@@ -1,4 +1,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n+  .type = CHOICE,\n"
-                               "   .scope = SERVER,\n+  .choices = list,\n   .default_num = 0,\n",
-                               file);
+    const Patched full = patch(
+        "--- a/f\n+++ b/f\n@@ -1,4 +1,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n+  .type = CHOICE,\n"
+        "   .scope = SERVER,\n+  .choices = list,\n   .default_num = 0,\n",
+        file);
     CHECK(full.error == "");
-    CHECK(full.bytes == "{ .name = \"x\",\n  .type = CHOICE,\n  .scope = SERVER,\n  .choices = list,\n  .default_num = 0,\n},\n");
+    CHECK(full.bytes ==
+          "{ .name = \"x\",\n  .type = CHOICE,\n  .scope = SERVER,\n  .choices = list,\n  .default_num = 0,\n},\n");
     // One added line for one removed line is no better pinned: "-a +A" beside a left-out line is
     // also what a commit that moved A past that line looks like.
-    const Patched one_for_one = patch("--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
-                                      "+  .type = CHOICE,\n   .default_num = 0,\n",
-                                      file);
+    const Patched one_for_one = patch(
+        "--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
+        "+  .type = CHOICE,\n   .default_num = 0,\n",
+        file);
     CHECK(one_for_one.bytes.empty());
     CHECK(one_for_one.error.find("before line 3 (after line 2) or after it (before line 4)") != std::string::npos);
     // A hunk that ends with added lines, its counts one line more on both sides than it shows: it
     // left out the line after its last one (line 4), and the added line could go on either side.
-    const Patched end_left_out = patch("--- a/f\n+++ b/f\n@@ -1,4 +1,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
-                                       "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",
-                                       file);
+    const Patched end_left_out = patch(
+        "--- a/f\n+++ b/f\n@@ -1,4 +1,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
+        "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",
+        file);
     INFO(end_left_out.error);
     CHECK(end_left_out.bytes.empty());
     CHECK(end_left_out.error.find("it leaves out line 4 (\"  .default_num = 0,\"), and its added line \"  .choices = "
@@ -343,36 +355,39 @@ TEST_CASE("slip 7: added lines beside a left-out line are placed only where the 
     CHECK(two_ways.error.find("it leaves out lines 3-4 (\"g\", \"a\")") != std::string::npos);
     CHECK(two_ways.error.find("Send the hunk again with lines 3-4 in it") != std::string::npos);
     // The same at its start: a hunk that starts with an added line and left out line 1.
-    const Patched start_left_out = patch("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n+// flags\n   .type = FLAG,\n   .scope = SERVER,\n",
-                                         file);
+    const Patched start_left_out =
+        patch("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n+// flags\n   .type = FLAG,\n   .scope = SERVER,\n", file);
     INFO(start_left_out.error);
     CHECK(start_left_out.bytes.empty());
-    CHECK(start_left_out.error.find("it leaves out line 1 (\"{ .name = \"x\",\"), and its added line \"// flags\" could "
-                                    "go before line 1 (at the start of the file) or after it (before line 2)") !=
-          std::string::npos);
+    CHECK(start_left_out.error.find(
+              "it leaves out line 1 (\"{ .name = \"x\",\"), and its added line \"// flags\" could "
+              "go before line 1 (at the start of the file) or after it (before line 2)") != std::string::npos);
     // The same in a file over 1 MiB, where an exact place near the stated line is taken fast: the
     // header's evidence is read first.
     std::string large;
     for (int i = 0; i < 80000; ++i) large += "// filler line " + std::to_string(i) + "\n";
     REQUIRE(large.size() > (std::size_t{1} << 20));
     large += file;
-    const Patched large_end = patch("--- a/f\n+++ b/f\n@@ -80001,4 +80001,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
-                                    "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",
-                                    large);
+    const Patched large_end = patch(
+        "--- a/f\n+++ b/f\n@@ -80001,4 +80001,5 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
+        "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",
+        large);
     INFO(large_end.error);
     CHECK(large_end.bytes.empty());
     CHECK(large_end.error.find("it leaves out line 80004") != std::string::npos);
     // Counted as shown, the same hunk is pinned where it ends: placed.
-    const Patched pinned = patch("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
-                                 "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",
-                                 file);
+    const Patched pinned = patch(
+        "--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n { .name = \"x\",\n-  .type = FLAG,\n"
+        "+  .type = CHOICE,\n   .scope = SERVER,\n+  .choices = list,\n",
+        file);
     CHECK(pinned.error == "");
     CHECK(pinned.bytes == full.bytes);
     // ... and added lines between two runs that each remove lines belong to the first run (a hunk
     // lists a run's removed lines first, so a removed line after them starts the next run).
-    const Patched between_removals = patch("--- a/f\n+++ b/f\n@@ -2,3 +2,4 @@\n-  .type = FLAG,\n+  .type = CHOICE,\n"
-                                           "+  .choices = list,\n-  .default_num = 0,\n+  .default_num = 1,\n",
-                                           file);
+    const Patched between_removals = patch(
+        "--- a/f\n+++ b/f\n@@ -2,3 +2,4 @@\n-  .type = FLAG,\n+  .type = CHOICE,\n"
+        "+  .choices = list,\n-  .default_num = 0,\n+  .default_num = 1,\n",
+        file);
     CHECK(between_removals.error == "");
     CHECK(between_removals.bytes ==
           "{ .name = \"x\",\n  .type = CHOICE,\n  .choices = list,\n  .scope = SERVER,\n  .default_num = 1,\n},\n");

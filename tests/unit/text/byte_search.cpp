@@ -58,8 +58,8 @@ TEST_CASE("find_bytes on lines that start and end alike, with needles cut anywhe
     // wherever they are; every answer must still be std::string_view::find's.
     std::string hay;
     for (int i = 0; i < 400; ++i)
-        hay += "    item_" + std::to_string(1000 + i) + " = compute(\"alpha\", " + std::to_string(i % 7) + "); // \xc3\xa9t\xc3\xa9" +
-               (i % 50 == 0 ? std::string("\0X", 2) : std::string()) + "\n";
+        hay += "    item_" + std::to_string(1000 + i) + " = compute(\"alpha\", " + std::to_string(i % 7) +
+               "); // \xc3\xa9t\xc3\xa9" + (i % 50 == 0 ? std::string("\0X", 2) : std::string()) + "\n";
     std::mt19937 rng(7);
     for (int round = 0; round < 2000; ++round) {
         const std::size_t at = rng() % hay.size();

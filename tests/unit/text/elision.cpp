@@ -24,8 +24,10 @@ std::string list(const std::vector<T>& items, const char* separator = ", ") {
     std::string out;
     for (const auto& item : items) {
         if (!out.empty()) out += separator;
-        if constexpr (std::is_same_v<T, std::string>) out += item;
-        else out += std::to_string(item);
+        if constexpr (std::is_same_v<T, std::string>)
+            out += item;
+        else
+            out += std::to_string(item);
     }
     return out;
 }
@@ -41,22 +43,27 @@ bool last_line_is_marker(const Row& row) {
 
 // Real elisions: each must be found.
 constexpr Row markers[] = {
-    {"a.py", "def a(): return 10\n# ... rest of the code unchanged ...", "issue 42's own repro (write over three functions)"},
+    {"a.py", "def a(): return 10\n# ... rest of the code unchanged ...",
+     "issue 42's own repro (write over three functions)"},
     {"a.py", "# ... (keep the rest of the file unchanged)", "cline/cline#534 (Cline overwriting code)"},
     {"a.py", "# ... (keep the existing imports and other functions)", "cline/cline#534"},
     {"a.py", "# old code remains the same", "cline/cline#214 (\"old code remains the same\")"},
     {"a.js", "// rest of code here", "cline/cline#214 and cline/cline#14 (\"// rest of code here\")"},
     {"a.ts", "// ... previous code remains the same", "stackblitz/bolt.new#5234"},
     {"a.ts", "// rest of the code will remain same", "stackblitz/bolt.new#5417 ('rest of the code will remain same')"},
-    {"a.ts", "[Previous content from line 1-305 remains exactly the same]", "Roo Code detect-omission tests (square bracket line range)"},
+    {"a.ts", "[Previous content from line 1-305 remains exactly the same]",
+     "Roo Code detect-omission tests (square bracket line range)"},
     {"a.ts", "// Lines 1-50 remain unchanged", "Roo Code detect-omission tests (single-line comment omission)"},
-    {"a.ts", "function hello() {\n  // ...existing code...", "VS Code Copilot insert_edit_into_file convention (\"// ...existing code...\")"},
-    {"a.ts", "// ... existing code ...", "Cursor's edit_file tool prompt (\"// ... existing code ...\"), Continue's edit rules"},
+    {"a.ts", "function hello() {\n  // ...existing code...",
+     "VS Code Copilot insert_edit_into_file convention (\"// ...existing code...\")"},
+    {"a.ts", "// ... existing code ...",
+     "Cursor's edit_file tool prompt (\"// ... existing code ...\"), Continue's edit rules"},
     {"a.js", "// ... rest of code", "a public 'no lazy implementation' agent rules file (code corpus)"},
     {"a.js", "// ... same as above", "the same 'no lazy implementation' rules file"},
     {"a.js", "// rest unchanged", "a public 'zero-truncation policy' agent rules file (code corpus)"},
     {"a.js", "/* ... */", "the same 'zero-truncation policy' file (\"// ...\", \"/* ... */\", \"...\")"},
-    {"a.js", "var x = 1;\n...", "the same 'zero-truncation policy' file; kyma-project/community#361 (\"...\" for omitted code)"},
+    {"a.js", "var x = 1;\n...",
+     "the same 'zero-truncation policy' file; kyma-project/community#361 (\"...\" for omitted code)"},
     {"a.js", "// first part of script omitted for brevity", "DiscoverMeteor/book#108"},
     {"a.py", "# (unchanged)", "issue 42's list of shapes"},
     {"a.md", "[...]", "issue 42's list of shapes"},
@@ -65,7 +72,8 @@ constexpr Row markers[] = {
     {"a.java", "    // ... other methods ...", "issue 42's list of shapes"},
     {"a.html", "<!-- rest of file -->", "issue 42's list of shapes; HTML comment patterns of Cline's omission check"},
     {"a.sql", "-- snip --", "issue 42's list of shapes"},
-    {"a.tsx", "      {/* ... */}", "JSX comment opener in Cline's omission check (julesmons/cline omission/constants.ts)"},
+    {"a.tsx", "      {/* ... */}",
+     "JSX comment opener in Cline's omission check (julesmons/cline omission/constants.ts)"},
     {"a.py", "# …", "Unicode ellipsis in Cline's omission keywords"},
     {"a.py", "# etc.", "'etc' in Cline's omission keywords and the zero-truncation rules file"},
     {"a.lua", "-- ... rest of the function ...", "Lua/SQL comment syntax, same words as cline/cline#534"},
@@ -84,12 +92,14 @@ constexpr Row markers[] = {
 // Real content that looks like an elision: each must pass.
 constexpr Row real_lines[] = {
     {"a.py", "# rest of the world", "issue 42: a real comment"},
-    {"a.jsonl", "# The file is unchanged.", "this repository's tests/transcripts/cancellation.jsonl (the real-history sample refused it)"},
+    {"a.jsonl", "# The file is unchanged.",
+     "this repository's tests/transcripts/cancellation.jsonl (the real-history sample refused it)"},
     {"a.py", "# The output is the same as before.", "a test's comment stating a result"},
     {"a.js", "// the existing user is reused", "the brief: a real comment using 'existing'"},
     {"a.py", "# same as the C version", "the brief: a real comment using 'same as'"},
     {"a.py", "def f(): ...", "a Python stub on one line"},
-    {"a.py", "class P(Protocol):\n    def f(self) -> int:\n        ...", "a Python Ellipsis body (the line before ends with ':')"},
+    {"a.py", "class P(Protocol):\n    def f(self) -> int:\n        ...",
+     "a Python Ellipsis body (the line before ends with ':')"},
     {"a.pyi", "x: int\n...", "a .pyi stub file: '...' is real there"},
     {"a.py", "    >>> for i in range(2):\n    ...     print(i)\n    ...", "a doctest continuation line"},
     {"a.yaml", "a: 1\n...", "YAML's document end marker"},
@@ -131,10 +141,12 @@ TEST_CASE("elision markers: real lines that look like them are not") {
     CHECK(std::size(real_lines) >= 10);
 }
 
-TEST_CASE("find_elision: a new marker where real lines are dropped, not one already there or one that replaces nothing") {
+TEST_CASE(
+    "find_elision: a new marker where real lines are dropped, not one already there or one that replaces nothing") {
     const std::string three = "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n";
     SUBCASE("the issue's write: two functions gone") {
-        const auto found = text::find_elision(three, "def a(): return 10\n# ... rest of the code unchanged ...\n", "a.py");
+        const auto found =
+            text::find_elision(three, "def a(): return 10\n# ... rest of the code unchanged ...\n", "a.py");
         REQUIRE(found.has_value());
         CHECK(found->marker_line == 2);
         CHECK(found->marker == "# ... rest of the code unchanged ...");
@@ -142,13 +154,16 @@ TEST_CASE("find_elision: a new marker where real lines are dropped, not one alre
         CHECK(list(found->dropped_text, " | ") == "def a(): | return 1 | def b():");
         const std::string message = text::elision_refusal(*found, "a.py", "write");
         INFO(message);
-        CHECK(message.find("line 2 of the new text of a.py, `# ... rest of the code unchanged ...`") != std::string::npos);
-        CHECK(message.find("would drop 6 lines of the file that the new text does not keep: lines 1-2, 5-6, 9-10") != std::string::npos);
+        CHECK(message.find("line 2 of the new text of a.py, `# ... rest of the code unchanged ...`") !=
+              std::string::npos);
+        CHECK(message.find("would drop 6 lines of the file that the new text does not keep: lines 1-2, 5-6, 9-10") !=
+              std::string::npos);
         CHECK(message.find("Nothing was written.") != std::string::npos);
         CHECK(message.find("Send the whole content with nothing left out, or use edit") != std::string::npos);
     }
     SUBCASE("an edit of one body: the marker stands for the lines of its own run") {
-        const auto found = text::find_elision(three, "def a():\n    # ...\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n", "a.py");
+        const auto found = text::find_elision(
+            three, "def a():\n    # ...\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n", "a.py");
         REQUIRE(found.has_value());
         CHECK(found->marker_line == 2);
         CHECK(list(found->dropped) == "2");
@@ -173,7 +188,8 @@ TEST_CASE("find_elision: a new marker where real lines are dropped, not one alre
         CHECK(list(found->dropped) == "4, 5");
     }
     SUBCASE("CRLF and a BOM") {
-        const auto found = text::find_elision("\xEF\xBB\xBFx = 1\r\ny = 2\r\n", "\xEF\xBB\xBFx = 1\r\n# ...\r\n", "a.py");
+        const auto found =
+            text::find_elision("\xEF\xBB\xBFx = 1\r\ny = 2\r\n", "\xEF\xBB\xBFx = 1\r\n# ...\r\n", "a.py");
         REQUIRE(found.has_value());
         CHECK(found->marker_line == 2);
         CHECK(list(found->dropped) == "2");

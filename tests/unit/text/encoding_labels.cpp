@@ -84,7 +84,8 @@ TEST_CASE("encoding declarations: PEP 263 in the first two lines, in a comment")
 
 TEST_CASE("encoding declarations: <?xml encoding?> at the start, <meta charset> in the head") {
     CHECK(declared("<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<a/>\n") == "windows-1252 @ <?xml encoding?>");
-    CHECK(declared("<?xml version='1.0' encoding='ISO-8859-1' standalone='yes'?><a/>") == "ISO-8859-1 @ <?xml encoding?>");
+    CHECK(declared("<?xml version='1.0' encoding='ISO-8859-1' standalone='yes'?><a/>") ==
+          "ISO-8859-1 @ <?xml encoding?>");
     CHECK(declared("<?xml version=\"1.0\"?>\n<a encoding=\"gbk\"/>\n") == "(none)");  // past the declaration
     CHECK(declared("<!DOCTYPE html>\n<html><head><meta charset=\"Shift_JIS\">") == "Shift_JIS @ <meta charset>");
     CHECK(declared("<html><head><META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=euc-kr\">") ==

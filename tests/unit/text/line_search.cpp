@@ -43,10 +43,10 @@ std::string shown(const text::FileSearch& s) {
 
 TEST_CASE("line_search: matching lines with their numbers, LF, CRLF and lone CR as read counts them") {
     CHECK(shown(run("b", "a\nb\nc\nab\n")) == "2:b\n4:ab\n");
-    CHECK(shown(run("b", "a\r\nb\r\nc\r\nab\r\n")) == "2:b\n4:ab\n");   // the \r is not part of the text
+    CHECK(shown(run("b", "a\r\nb\r\nc\r\nab\r\n")) == "2:b\n4:ab\n");  // the \r is not part of the text
     CHECK(shown(run("b", "a\rb\rc\rab")) == "2:b\n4:ab\n");
     CHECK(shown(run("b", "a\r\nb\rc\nab")) == "2:b\n4:ab\n");
-    CHECK(shown(run("b$", "ab\r\nb x\r\n")) == "1:ab\n");                // $ before CRLF
+    CHECK(shown(run("b$", "ab\r\nb x\r\n")) == "1:ab\n");  // $ before CRLF
     CHECK(shown(run("^b", "ab\nb\n")) == "2:b\n");
     CHECK(run("zzz", "a\nb\n").matching_lines == 0);
     CHECK(run("a", "").lines.empty());
@@ -113,7 +113,10 @@ TEST_CASE("line_search: a long line is cut around the match, with … where cut"
 TEST_CASE("line_search: binary files (a NUL, a UTF-16 BOM) are not searched") {
     CHECK(run("a", std::string("a\0b\n", 4)).binary);
     CHECK(run("a", std::string(20000, 'a') + std::string("\0", 1)).binary);  // past the first 8 KiB too
-    CHECK(run("a", "\xFF\xFE" "a\0").binary);
+    CHECK(run("a",
+              "\xFF\xFE"
+              "a\0")
+              .binary);
     CHECK_FALSE(run("a", "a\n").binary);
 }
 
@@ -175,7 +178,10 @@ TEST_CASE("line_search: each line is matched alone: lookahead, \\A, \\Z, (?-m) a
     CHECK_FALSE(text::LinePattern::compile("a(?:b|c)+d", {}).value().each_line_alone());
     CHECK_FALSE(text::LinePattern::compile("(?=", {.literal = true}).value().each_line_alone());
     // The same answers with context lines, CR line ends and a BOM.
-    CHECK(shown(run("\\Ab", "\xEF\xBB\xBF" "b1\r\na\r\nb2\r\n", 1)) == "1:b1\n2-a\n3:b2\n");
+    CHECK(shown(run("\\Ab",
+                    "\xEF\xBB\xBF"
+                    "b1\r\na\r\nb2\r\n",
+                    1)) == "1:b1\n2-a\n3:b2\n");
 }
 
 TEST_CASE("line_search: a stop flag set while one pattern runs long over a big file is seen within milliseconds") {

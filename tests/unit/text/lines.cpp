@@ -38,8 +38,8 @@ TEST_CASE("UTF-8 floor and ceiling stop at character starts, bounds and step lim
     const std::string_view s = "a\u00E9\u2192b";  // a, 2 bytes, 3 bytes, b
     CHECK(text::utf8_floor(s, 2) == 1);
     CHECK(text::utf8_floor(s, 5) == 3);
-    CHECK(text::utf8_floor(s, 5, 4) == 4);       // not below `lower`
-    CHECK(text::utf8_floor(s, 5, 0, 1) == 4);    // at most one step
+    CHECK(text::utf8_floor(s, 5, 4) == 4);     // not below `lower`
+    CHECK(text::utf8_floor(s, 5, 0, 1) == 4);  // at most one step
     CHECK(text::utf8_floor(s, s.size()) == s.size());
     CHECK(text::utf8_ceil(s, 4) == 6);
     CHECK(text::utf8_ceil(s, 4, 1) == 5);

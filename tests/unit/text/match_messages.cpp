@@ -11,7 +11,8 @@ TEST_CASE("tier_condition: nothing for exact; read's prefixes named only when as
     CHECK(text::tier_condition(text::MatchTier::exact, true).empty());
     CHECK(text::tier_condition(text::MatchTier::trailing_whitespace, false) == " when trailing whitespace is ignored");
     CHECK(text::tier_condition(text::MatchTier::indentation, true) == " when indentation is ignored");
-    CHECK(text::tier_condition(text::MatchTier::line_numbers, true) == " once its read line-number prefixes are removed");
+    CHECK(text::tier_condition(text::MatchTier::line_numbers, true) ==
+          " once its read line-number prefixes are removed");
     CHECK(text::tier_condition(text::MatchTier::line_numbers, false) == " once its line-number prefixes are removed");
 }
 

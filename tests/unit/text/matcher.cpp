@@ -99,8 +99,12 @@ TEST_CASE("matching tier 1: BOM, no final newline, Latin-1 bytes, tabs") {
     REQUIRE(m.ok());
     CHECK(m->replacements[0].begin == 3);
     CHECK(m->replacements[0].end == 8);
-    CHECK(apply(bom, "hello", "bye").bytes == "\xEF\xBB\xBF" "bye world\n");
-    CHECK(apply("\xEF\xBB\xBFx\r\ny\r\n", "x\ny", "1\n2").bytes == "\xEF\xBB\xBF" "1\r\n2\r\n");
+    CHECK(apply(bom, "hello", "bye").bytes ==
+          "\xEF\xBB\xBF"
+          "bye world\n");
+    CHECK(apply("\xEF\xBB\xBFx\r\ny\r\n", "x\ny", "1\n2").bytes ==
+          "\xEF\xBB\xBF"
+          "1\r\n2\r\n");
 
     CHECK(apply("a\nb", "b", "c").bytes == "a\nc");
     CHECK(apply("a\nb", "a\nb", "x\ny\n").bytes == "x\ny\n");  // the new text decides, as written
@@ -120,9 +124,12 @@ TEST_CASE("replacement text is literal: no regex, no $ expansion") {
 TEST_CASE("matching tier 2: trailing whitespace ignored") {
     const std::string file = "int x = 1;   \nint y = 2;\t\nint z;\n";
     // Lines rewritten end as new_string ends them; a line new_string repeats is the file's own.
-    CHECK_EDIT("trailing_whitespace", "int x = 3;\nint y = 4;\nint z;\n", file, "int x = 1;\nint y = 2;\n", "int x = 3;\nint y = 4;\n");
-    CHECK_EDIT("trailing_whitespace", "int x = 1;   \nint y = 4;\nint z;\n", file, "int x = 1;\nint y = 2;\n", "int x = 1;\nint y = 4;\n");
-    CHECK_EDIT("trailing_whitespace", "int x = 3;\nint y = 2;\t\nint z;\n", file, "int x = 1;\nint y = 2;", "int x = 3;\nint y = 2;");
+    CHECK_EDIT("trailing_whitespace", "int x = 3;\nint y = 4;\nint z;\n", file, "int x = 1;\nint y = 2;\n",
+               "int x = 3;\nint y = 4;\n");
+    CHECK_EDIT("trailing_whitespace", "int x = 1;   \nint y = 4;\nint z;\n", file, "int x = 1;\nint y = 2;\n",
+               "int x = 1;\nint y = 4;\n");
+    CHECK_EDIT("trailing_whitespace", "int x = 3;\nint y = 2;\t\nint z;\n", file, "int x = 1;\nint y = 2;",
+               "int x = 3;\nint y = 2;");
 
     // Trailing whitespace in the needle that the file does not have.
     CHECK_EDIT("trailing_whitespace", "F\nG\n", "f(a)\ng(b)\n", "f(a)  \ng(b)", "F\nG");
@@ -154,30 +161,35 @@ TEST_CASE("matching tier 3: typographic quotes, dashes, spaces and ellipsis") {
     CHECK(apply("wait\u2026\n", "wait..", "x").kind == MatchErrorKind::not_found);
 
     // Primes and minus sign, with CRLF around.
-    CHECK_EDIT("unicode_normalized", "h = 0\r\nv = 0\r\n", "h = 5\u2032 3\u2033\r\nv = \u22121\r\n", "h = 5' 3\"\nv = -1", "h = 0\nv = 0");
+    CHECK_EDIT("unicode_normalized", "h = 0\r\nv = 0\r\n", "h = 5\u2032 3\u2033\r\nv = \u22121\r\n",
+               "h = 5' 3\"\nv = -1", "h = 0\nv = 0");
 }
 
 TEST_CASE("matching tier 4: uniform indentation shift, new_string re-indented") {
     // The needle lacks the file's indentation: the file's prefix is added to new_string.
     const std::string file = "class A {\n    void f() {\n        g();\n    }\n}\n";
-    CHECK_EDIT("indentation", "class A {\n    void f() {\n        h();\n\n        i();\n    }\n}\n", file, "void f() {\n    g();\n}", "void f() {\n    h();\n\n    i();\n}");
+    CHECK_EDIT("indentation", "class A {\n    void f() {\n        h();\n\n        i();\n    }\n}\n", file,
+               "void f() {\n    g();\n}", "void f() {\n    h();\n\n    i();\n}");
 
     // The needle has more indentation than the file: it is removed from new_string.
-    const Applied removed = apply("if (a) {\n  b();\n}\n", "    if (a) {\n      b();\n    }\n",
-                                  "    if (a) {\n      c();\n    }\n");
+    const Applied removed =
+        apply("if (a) {\n  b();\n}\n", "    if (a) {\n      b();\n    }\n", "    if (a) {\n      c();\n    }\n");
     CHECK(removed.tier == "indentation");
     CHECK(removed.bytes == "if (a) {\n  c();\n}\n");
 
     // Tabs in the file: the added prefix is the file's tabs.
-    CHECK_EDIT("indentation", "\tif (a) {\n\t\tc();\n\t}\n", "\tif (a) {\n\t\tb();\n\t}\n", "if (a) {\n\tb();\n}", "if (a) {\n\tc();\n}");
+    CHECK_EDIT("indentation", "\tif (a) {\n\t\tc();\n\t}\n", "\tif (a) {\n\t\tb();\n\t}\n", "if (a) {\n\tb();\n}",
+               "if (a) {\n\tc();\n}");
 
     // The file indents with tabs, the needle with spaces: widths compared, the file's tabs written.
     const std::string go = "func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n";
-    CHECK_EDIT("indentation", "func f() {\n\tif x {\n\t\treturn 2\n\t}\n}\n", go, "    if x {\n        return 1\n    }", "    if x {\n        return 2\n    }");
+    CHECK_EDIT("indentation", "func f() {\n\tif x {\n\t\treturn 2\n\t}\n}\n", go, "    if x {\n        return 1\n    }",
+               "    if x {\n        return 2\n    }");
 
     // And the other way round: spaces in the file, tabs in the needle.
     const std::string py = "def g():\n    if x:\n        return 2\n";
-    CHECK_EDIT("indentation", "def g():\n    if x:\n        return 3\n        # done\n", py, "if x:\n\treturn 2\n", "if x:\n\treturn 3\n\t# done\n");
+    CHECK_EDIT("indentation", "def g():\n    if x:\n        return 3\n        # done\n", py, "if x:\n\treturn 2\n",
+               "if x:\n\treturn 3\n\t# done\n");
 
     // Lines that do not shift alike are not a match.
     CHECK(apply("  a\n    b\n", "a\nb", "x").kind == MatchErrorKind::not_found);
@@ -260,7 +272,8 @@ TEST_CASE("absence: the closest region, what differs, whitespace made visible") 
     CHECK(m.error().region == LineRange{4, 5});
     CHECK(m.error().message ==
           "old_string was not found in the file, not even with trailing whitespace, Unicode forms (NFKC), typographic "
-          "quotes, dashes and spaces, indentation or read line-number prefixes tolerated. The closest region is lines 4-5 (1 of 2 "
+          "quotes, dashes and spaces, indentation or read line-number prefixes tolerated. The closest region is lines "
+          "4-5 (1 of 2 "
           "lines identical). Whitespace is shown as \u2192 for a tab and \u00B7 for a leading or trailing space:\n"
           "  line 5: text differs from column 8\n"
           "    file:       \u00B7\u00B7\u00B7\u00B7return 2\n"
@@ -409,8 +422,11 @@ TEST_CASE("absence: in a long line, the lines are shown around the first differe
     REQUIRE_FALSE(m.ok());
     const std::string& msg = m.error().message;
     CHECK(msg.find("  line 2: text differs from column 307\n"
-                   "    file:       \u2026" + std::string(54, 'h') + " tail_one\n"
-                   "    old_string: \u2026" + std::string(54, 'h') + " tail_two\n") != std::string::npos);
+                   "    file:       \u2026" +
+                   std::string(54, 'h') +
+                   " tail_one\n"
+                   "    old_string: \u2026" +
+                   std::string(54, 'h') + " tail_two\n") != std::string::npos);
 }
 
 TEST_CASE("absence: a short word that occurs still leads to the closest region") {
@@ -425,9 +441,9 @@ TEST_CASE("absence: a short word that occurs still leads to the closest region")
 TEST_CASE("absence: when nothing resembles old_string, the message says what was searched, no more") {
     auto none = text::match_edit("alpha\nbeta\n", EditSpec{"zzz qqq", "x", false});
     REQUIRE_FALSE(none.ok());
-    CHECK(none.error().message.find("No part of the file resembles it: the file has none of its lines, none of the "
-                                    "words \"zzz\" and \"qqq\", and no line like its longest one. Next: read the file") !=
-          std::string::npos);
+    CHECK(none.error().message.find(
+              "No part of the file resembles it: the file has none of its lines, none of the "
+              "words \"zzz\" and \"qqq\", and no line like its longest one. Next: read the file") != std::string::npos);
     CHECK(none.error().message.find("none of its lines or words occur") == std::string::npos);
 }
 
@@ -441,9 +457,10 @@ TEST_CASE("absence: lines that look alike are told apart by their bytes") {
     // Latin-1 bytes (shown as U+FFFD by read) against other bytes.
     auto latin = text::match_edit("caf\xE9 au lait\n", EditSpec{"caf\xC3\xA8 au lait", "x", false});
     REQUIRE_FALSE(latin.ok());
-    CHECK(latin.error().message.find("line 1: text differs from column 4; the file has the byte \\xE9 at column 4, which "
-                                     "is not UTF-8 (read shows it as U+FFFD), where old_string has \\xC3\\xA8: write one "
-                                     "U+FFFD in old_string for each such byte and the byte is kept") != std::string::npos);
+    CHECK(latin.error().message.find(
+              "line 1: text differs from column 4; the file has the byte \\xE9 at column 4, which "
+              "is not UTF-8 (read shows it as U+FFFD), where old_string has \\xC3\\xA8: write one "
+              "U+FFFD in old_string for each such byte and the byte is kept") != std::string::npos);
 }
 
 TEST_CASE("matching: an old_string starting with U+FEFF matches a file with a BOM; the BOM stays") {
@@ -457,14 +474,17 @@ TEST_CASE("matching: an old_string starting with U+FEFF matches a file with a BO
 TEST_CASE("matching tier 3: new_string keeps the file's typography where old_string had it") {
     // Kept characters take the file's form; new quotes follow the file's usage, opening or closing.
     const std::string file = "print(\u201cIt\u2019s done \u2014 ok\u201d)\n";
-    CHECK_EDIT("unicode_normalized", "print(\u201cIt\u2019s done \u2014 fine\u201d)\n", file, "print(\"It's done - ok\")", "print(\"It's done - fine\")");
+    CHECK_EDIT("unicode_normalized", "print(\u201cIt\u2019s done \u2014 fine\u201d)\n", file,
+               "print(\"It's done - ok\")", "print(\"It's done - fine\")");
     const Applied added = apply(file, "print(\"It's done - ok\")", "print(\"It's done - ok\", \"and 'more'\")");
     CHECK(added.bytes == "print(\u201cIt\u2019s done \u2014 ok\u201d, \u201cand \u2018more\u2019\u201d)\n");
     // The other way round: the file is ASCII, old_string and new_string came back curly.
-    CHECK_EDIT("unicode_normalized", "say(\"hello\", \"you\")\n", "say(\"hi\")\n", "say(\u201chi\u201d)", "say(\u201chello\u201d, \u201cyou\u201d)");
+    CHECK_EDIT("unicode_normalized", "say(\"hello\", \"you\")\n", "say(\"hi\")\n", "say(\u201chi\u201d)",
+               "say(\u201chello\u201d, \u201cyou\u201d)");
     // Over several CRLF lines with trailing whitespace in the file: the line new_string repeats
     // from old_string keeps the file's bytes, trailing blanks included.
-    const Applied lines = apply("a = \u2018x\u2019  \r\nb = \u2018y\u2019\r\n", "a = 'x'\nb = 'y'", "a = 'x'\nb = 'z'\nc = 'w'");
+    const Applied lines =
+        apply("a = \u2018x\u2019  \r\nb = \u2018y\u2019\r\n", "a = 'x'\nb = 'y'", "a = 'x'\nb = 'z'\nc = 'w'");
     CHECK(lines.bytes == "a = \u2018x\u2019  \r\nb = \u2018z\u2019\r\nc = \u2018w\u2019\r\n");
 }
 
@@ -475,7 +495,10 @@ TEST_CASE("matching tier 3: Unicode forms (NFKC): fullwidth letters, ligatures, 
     CHECK_EDIT("unicode_normalized", "a file\n", "the \uFB01le\n", "the file", "a file");
     CHECK(apply("the file\n", "the \uFB01le", "a file").bytes == "a file\n");
     // Decomposed accents (e + U+0301) in the file, composed in old_string, with CRLF; bytes around kept.
-    CHECK_EDIT("unicode_normalized", "x\r\nth\u00E9\r\ny\r\n", "x\r\ncaf" "e\u0301 au lait\r\ny\r\n", "caf\u00E9 au lait", "th\u00E9");
+    CHECK_EDIT("unicode_normalized", "x\r\nth\u00E9\r\ny\r\n",
+               "x\r\ncaf"
+               "e\u0301 au lait\r\ny\r\n",
+               "caf\u00E9 au lait", "th\u00E9");
     // A place may not end inside a folded cluster: "caf" + "e" is not a place in "café" decomposed.
     CHECK(apply("cafe\u0301\n", "cafe", "x").kind == MatchErrorKind::not_found);
     // Superscripts read as digits only through NFKC; ambiguity is still refused.
@@ -486,9 +509,18 @@ TEST_CASE("matching: U+FFFD in old_string stands for one byte that is not UTF-8;
     // read shows "caf\xE9" as "caf\uFFFD": copied back, it matches, and the Latin-1 byte stays.
     CHECK_EDIT("exact", "x\r\ncaf\xE9 noir\r\n", "x\r\ncaf\xE9 au lait\r\n", "caf\uFFFD au lait", "caf\uFFFD noir");
     // Two bytes, two U+FFFDs, each kept in order; a U+FFFD only in old_string's shared end is kept too.
-    CHECK(apply("a\xE9" "b\xFC" "c\n", "a\uFFFDb\uFFFDc", "A\uFFFDB\uFFFDC").bytes == "A\xE9" "B\xFC" "C\n");
+    CHECK(apply("a\xE9"
+                "b\xFC"
+                "c\n",
+                "a\uFFFDb\uFFFDc", "A\uFFFDB\uFFFDC")
+              .bytes ==
+          "A\xE9"
+          "B\xFC"
+          "C\n");
     CHECK(apply("na\xEFve \xE0 la\n", "na\uFFFDve \uFFFD la", "na\uFFFDve\n\uFFFD la").bytes == "na\xEFve\n\xE0 la\n");
-    CHECK(apply("na\xEFve \xE0 la\n", "na\uFFFDve \uFFFD la", "na\uFFFDf \uFFFD la").bytes == "na\xEF" "f \xE0 la\n");
+    CHECK(apply("na\xEFve \xE0 la\n", "na\uFFFDve \uFFFD la", "na\uFFFDf \uFFFD la").bytes ==
+          "na\xEF"
+          "f \xE0 la\n");
     // A U+FFFD new in new_string is written as U+FFFD.
     CHECK(apply("caf\xE9\n", "caf\uFFFD", "caf\uFFFD \uFFFD").bytes == "caf\xE9 \xEF\xBF\xBD\n");
     // Only old_string of U+FFFDs: places are the invalid bytes; two of them are ambiguous.
@@ -502,6 +534,7 @@ TEST_CASE("matching: U+FFFD in old_string stands for one byte that is not UTF-8;
     // Where U+FFFD meets a valid character, the error names the character's bytes.
     const Applied valid = apply("caf\u00E9 au lait\n", "caf\uFFFD au lait", "x");
     CHECK(valid.kind == MatchErrorKind::not_found);
-    CHECK(valid.error.find("old_string has U+FFFD at column 4, which matches only a byte that is not UTF-8, but the file "
-                           "has \\xC3\\xA9 (valid UTF-8) there: copy that character instead of U+FFFD") != std::string::npos);
+    CHECK(valid.error.find(
+              "old_string has U+FFFD at column 4, which matches only a byte that is not UTF-8, but the file "
+              "has \\xC3\\xA9 (valid UTF-8) there: copy that character instead of U+FFFD") != std::string::npos);
 }

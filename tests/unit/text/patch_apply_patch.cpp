@@ -8,9 +8,9 @@
 #include "text/patch_apply_patch.hpp"
 #include "text/patch_detect.hpp"
 
+using test_text::parse_error;
 using text::FileAction;
 using text::PatchFormat;
-using test_text::parse_error;
 
 TEST_CASE("apply_patch: add, update with move and anchors, delete, end of file, inside ``` fences") {
     const std::string patch =
@@ -82,27 +82,33 @@ TEST_CASE("apply_patch: updates of one file are merged; malformed envelopes are 
     const std::string format = std::string("\n") + text::kApplyPatchFormat;
     CHECK(parse_error("*** Update File: a\n-x\n+y\n*** End Patch\n") ==
           "Malformed *** Begin Patch envelope at line 1: the patch must start with the line \"*** Begin Patch\". "
-          "Nothing was changed." + format);
+          "Nothing was changed." +
+              format);
     CHECK(parse_error("*** Begin Patch\n*** Update File: a\n-x\n+y\n") ==
           "Malformed *** Begin Patch envelope: the patch has no \"*** End Patch\" line; it may have been cut short, "
-          "so nothing was applied. Send the whole patch, ending with \"*** End Patch\". Nothing was changed." + format);
+          "so nothing was applied. Send the whole patch, ending with \"*** End Patch\". Nothing was changed." +
+              format);
     CHECK(parse_error("*** Begin Patch\n*** Update File: a\n-x\nplain\n*** End Patch\n") ==
           "Malformed *** Begin Patch envelope at line 4: in \"*** Update File: a\", every line after the \"@@\" "
-          "starts with ' ' (context), '-' (removed) or '+' (added); found \"plain\". Nothing was changed." + format);
-    CHECK(parse_error("*** Begin Patch\n*** Add File: n\nno plus\n*** End Patch\n").starts_with(
-        "Malformed *** Begin Patch envelope at line 3: every line of a file added with \"*** Add File:\" starts "
-        "with '+' (the line \"no plus\" does not)."));
-    CHECK(parse_error("*** Begin Patch\n*** Update File: a\n*** End Patch\n").starts_with(
-        "Malformed *** Begin Patch envelope at line 2: \"*** Update File: a\" has no changes"));
-    CHECK(parse_error("*** Begin Patch\n*** Frobnicate: a\n*** End Patch\n").starts_with(
-        "Malformed *** Begin Patch envelope at line 2: expected \"*** Add File: PATH\", \"*** Update File: PATH\", "
-        "\"*** Delete File: PATH\" or \"*** End Patch\", found \"*** Frobnicate: a\"."));
+          "starts with ' ' (context), '-' (removed) or '+' (added); found \"plain\". Nothing was changed." +
+              format);
+    CHECK(parse_error("*** Begin Patch\n*** Add File: n\nno plus\n*** End Patch\n")
+              .starts_with("Malformed *** Begin Patch envelope at line 3: every line of a file added with \"*** Add "
+                           "File:\" starts "
+                           "with '+' (the line \"no plus\" does not)."));
+    CHECK(parse_error("*** Begin Patch\n*** Update File: a\n*** End Patch\n")
+              .starts_with("Malformed *** Begin Patch envelope at line 2: \"*** Update File: a\" has no changes"));
+    CHECK(parse_error("*** Begin Patch\n*** Frobnicate: a\n*** End Patch\n")
+              .starts_with("Malformed *** Begin Patch envelope at line 2: expected \"*** Add File: PATH\", \"*** "
+                           "Update File: PATH\", "
+                           "\"*** Delete File: PATH\" or \"*** End Patch\", found \"*** Frobnicate: a\"."));
     CHECK(parse_error("*** Begin Patch\n*** Update File: a\n*** Move to: b\n-x\n+y\n*** Update File: a\n-p\n+q\n"
                       "*** End Patch\n")
               .starts_with("Malformed *** Begin Patch envelope at line 6: a appears twice in the patch (also at "
                            "line 2)"));
-    CHECK(parse_error("*** Begin Patch\n*** Delete File: a\n*** Add File: a\n+x\n*** End Patch\n").starts_with(
-        "Malformed *** Begin Patch envelope at line 3: a appears twice in the patch (also at line 2)"));
-    CHECK(parse_error("*** Begin Patch\n*** End Patch\n").starts_with(
-        "Malformed *** Begin Patch envelope: the patch holds no file operation."));
+    CHECK(parse_error("*** Begin Patch\n*** Delete File: a\n*** Add File: a\n+x\n*** End Patch\n")
+              .starts_with(
+                  "Malformed *** Begin Patch envelope at line 3: a appears twice in the patch (also at line 2)"));
+    CHECK(parse_error("*** Begin Patch\n*** End Patch\n")
+              .starts_with("Malformed *** Begin Patch envelope: the patch holds no file operation."));
 }

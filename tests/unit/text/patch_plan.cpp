@@ -65,7 +65,8 @@ std::string numbered(std::size_t n, std::string_view word = "line") {
 
 TEST_CASE("plan search/replace: blocks apply together against the original, each reported") {
     const std::string file = "alpha\nbeta\ngamma\ndelta\n";
-    const Outcome o = plan_and_apply(sr("beta\n", "BETA\nBETA2\n") + sr("delta\n", "") + sr("alpha\n", "ALPHA\n"), file);
+    const Outcome o =
+        plan_and_apply(sr("beta\n", "BETA\nBETA2\n") + sr("delta\n", "") + sr("alpha\n", "ALPHA\n"), file);
     REQUIRE(o.error == "");
     CHECK(o.bytes == "ALPHA\nBETA\nBETA2\ngamma\n");
     REQUIRE(o.blocks.size() == 3);
@@ -81,8 +82,18 @@ TEST_CASE("plan search/replace: blocks apply together against the original, each
 
 TEST_CASE("plan search/replace: CRLF files keep CRLF, also in inserted lines; a BOM is kept") {
     CHECK(plan_and_apply(sr("b\nc\n", "B\nnew\nC\n"), "a\r\nb\r\nc\r\nd\r\n").bytes == "a\r\nB\r\nnew\r\nC\r\nd\r\n");
-    CHECK(plan_and_apply(sr("a\n", "A\n"), "\xEF\xBB\xBF" "a\nb\n").bytes == "\xEF\xBB\xBF" "A\nb\n");
-    CHECK(plan_and_apply(sr("a\nb\n", "x\n"), "\xEF\xBB\xBF" "a\r\nb\r\n").bytes == "\xEF\xBB\xBF" "x\r\n");
+    CHECK(plan_and_apply(sr("a\n", "A\n"),
+                         "\xEF\xBB\xBF"
+                         "a\nb\n")
+              .bytes ==
+          "\xEF\xBB\xBF"
+          "A\nb\n");
+    CHECK(plan_and_apply(sr("a\nb\n", "x\n"),
+                         "\xEF\xBB\xBF"
+                         "a\r\nb\r\n")
+              .bytes ==
+          "\xEF\xBB\xBF"
+          "x\r\n");
     // A CR-only file.
     CHECK(plan_and_apply(sr("b\n", "B1\nB2\n"), "a\rb\rc\r").bytes == "a\rB1\rB2\rc\r");
 }
@@ -173,20 +184,23 @@ TEST_CASE("plan search/replace: tolerant tiers are named, indentation is carried
     REQUIRE(o.error == "");
     CHECK(o.bytes == "def f():\n    if x:\n        z()\n");
     CHECK(o.blocks[0].match == text::BlockMatch::indentation);
-    CHECK(plan_and_apply(sr("a = 1  \n", "a = 2\n"), "a = 1\n").blocks[0].match == text::BlockMatch::trailing_whitespace);
+    CHECK(plan_and_apply(sr("a = 1  \n", "a = 2\n"), "a = 1\n").blocks[0].match ==
+          text::BlockMatch::trailing_whitespace);
 }
 
 TEST_CASE("plan search/replace: not found, already applied, identical: the matcher's explanation, all blocks") {
     const std::string file = "one\ntwo\nthree\n";
-    const Outcome o = plan_and_apply(sr("two\n", "TWO\n") + sr("thre\n", "3\n") + sr("four\n", "4\n") + sr("one\n", "one\n"),
-                            "one\ntwo\nthree\n");
-    CHECK(o.error.starts_with("3 of the 4 blocks for f.txt could not be applied.\n\nBlock 2 (line 7 of the diff): "
-                              "SEARCH was not found in the file"));
+    const Outcome o = plan_and_apply(
+        sr("two\n", "TWO\n") + sr("thre\n", "3\n") + sr("four\n", "4\n") + sr("one\n", "one\n"), "one\ntwo\nthree\n");
+    CHECK(
+        o.error.starts_with("3 of the 4 blocks for f.txt could not be applied.\n\nBlock 2 (line 7 of the diff): "
+                            "SEARCH was not found in the file"));
     CHECK(o.error.find("\n\nBlock 3 (line 13 of the diff): SEARCH was not found in the file") != std::string::npos);
     CHECK(o.error.find("\n\nBlock 4 (line 19 of the diff): it changes nothing: its old and new lines are the "
                        "same.") != std::string::npos);
-    CHECK(o.error.ends_with("\nNothing was changed: no block was applied, so send the whole diff again with the "
-                            "failing blocks fixed."));
+    CHECK(
+        o.error.ends_with("\nNothing was changed: no block was applied, so send the whole diff again with the "
+                          "failing blocks fixed."));
     REQUIRE(o.failures.size() == 3);
     CHECK(o.failures[0].kind == text::BlockFailureKind::not_found);
     CHECK(o.failures[0].index == 2);
@@ -196,8 +210,9 @@ TEST_CASE("plan search/replace: not found, already applied, identical: the match
     const Outcome done = plan_and_apply(sr("2nd line\n", "second line\n"), "one\nsecond line\nthree\n");
     REQUIRE(done.failures.size() == 1);
     CHECK(done.failures[0].kind == text::BlockFailureKind::already_applied);
-    CHECK(done.error.starts_with("Block 1 (line 1 of the diff) could not be applied to f.txt: SEARCH was not found "
-                                 "in the file, but the new text (REPLACE) is already present at line 2"));
+    CHECK(
+        done.error.starts_with("Block 1 (line 1 of the diff) could not be applied to f.txt: SEARCH was not found "
+                               "in the file, but the new text (REPLACE) is already present at line 2"));
     (void)file;
 }
 
@@ -297,9 +312,12 @@ TEST_CASE("plan search/replace: fuzzy without a hint goes to the most similar pl
     // took lines 1-30.
     std::string file;
     for (std::size_t i = 1; i <= 3000; ++i) {
-        if (i <= 30) file += config_line(i - 1, 3) + "\n";
-        else if (i >= 2501 && i <= 2530) file += config_line(i - 2501) + "\n";
-        else file += filler_line(i) + "\n";
+        if (i <= 30)
+            file += config_line(i - 1, 3) + "\n";
+        else if (i >= 2501 && i <= 2530)
+            file += config_line(i - 2501) + "\n";
+        else
+            file += filler_line(i) + "\n";
     }
     const Outcome o = plan_and_apply(sr(one_change_per_line(30), replaced_block(30)), file, 0.8);
     REQUIRE(o.error == "");
@@ -319,9 +337,12 @@ TEST_CASE("plan search/replace: fuzzy in a 120,000-line file finds the block at 
     std::string file;
     file.reserve(6'000'000);
     for (std::size_t i = 1; i <= 120'030; ++i) {
-        if (i >= 10'000 && i < 10'030) file += config_line(i - 10'000, 4) + "\n";
-        else if (i > 120'000) file += config_line(i - 120'001) + "\n";
-        else file += filler_line(i) + "\n";
+        if (i >= 10'000 && i < 10'030)
+            file += config_line(i - 10'000, 4) + "\n";
+        else if (i > 120'000)
+            file += config_line(i - 120'001) + "\n";
+        else
+            file += filler_line(i) + "\n";
     }
     const auto started = std::chrono::steady_clock::now();
     const Outcome o = plan_and_apply(sr(one_change_per_line(30), replaced_block(30)), file, 0.9);
@@ -338,9 +359,12 @@ TEST_CASE("plan search/replace: fuzzy refuses when two places are about as simil
     // The block twice, once with a few more changes: neither is clearly ahead.
     std::string file;
     for (std::size_t i = 1; i <= 200; ++i) {
-        if (i >= 20 && i < 30) file += config_line(i - 20) + "\n";
-        else if (i >= 150 && i < 160) file += config_line(i - 150, 2) + "\n";
-        else file += filler_line(i) + "\n";
+        if (i >= 20 && i < 30)
+            file += config_line(i - 20) + "\n";
+        else if (i >= 150 && i < 160)
+            file += config_line(i - 150, 2) + "\n";
+        else
+            file += filler_line(i) + "\n";
     }
     const Outcome o = plan_and_apply(sr(one_change_per_line(10), replaced_block(10)), file, 0.8);
     REQUIRE(o.failures.size() == 1);
@@ -351,7 +375,8 @@ TEST_CASE("plan search/replace: fuzzy refuses when two places are about as simil
                        "the line where the one meant starts (for example :start_line:20 right after <<<<<<< SEARCH)") !=
           std::string::npos);
     // With a hint, the same rule holds within the lines around it, and the nearer place is taken.
-    const Outcome hinted = plan_and_apply(sr(one_change_per_line(10), replaced_block(10), ":start_line:150\n"), file, 0.8);
+    const Outcome hinted =
+        plan_and_apply(sr(one_change_per_line(10), replaced_block(10), ":start_line:150\n"), file, 0.8);
     REQUIRE(hinted.error == "");
     CHECK(hinted.blocks[0].line == 150);
 }
@@ -374,13 +399,15 @@ TEST_CASE("plan search/replace: fuzzy refuses when its budget ends the search be
     CHECK(m.find("Give :start_line: with the line where the one meant starts") != std::string::npos);
 }
 
-TEST_CASE("plan search/replace property: a copied block with k random edits applies where it came from, or not at all") {
+TEST_CASE(
+    "plan search/replace property: a copied block with k random edits applies where it came from, or not at all") {
     // Files of lines drawn from a small vocabulary (so near copies abound), sometimes with the block
     // duplicated nearly exactly elsewhere; the block is copied from a random place, then edited.
     std::mt19937 random(20261123);
     auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
-    const std::vector<std::string> words = {"alpha", "beta", "gamma", "delta", "value", "count", "index", "total",
-                                            "return", "if", "(x)", "{", "}", "=", "+", "next", "size", "item"};
+    const std::vector<std::string> words = {"alpha", "beta",  "gamma",  "delta", "value", "count",
+                                            "index", "total", "return", "if",    "(x)",   "{",
+                                            "}",     "=",     "+",      "next",  "size",  "item"};
     const std::string foreign = "#@%!~";  // characters the files never contain
     std::size_t applied = 0, refused = 0;
     for (int round = 0; round < 300; ++round) {
@@ -394,7 +421,7 @@ TEST_CASE("plan search/replace property: a copied block with k random edits appl
         }
         const std::size_t size = 1 + pick(12);
         const std::size_t from = pick(line_count - size + 1);  // 0-based
-        if (pick(3) == 0) {  // a near duplicate elsewhere
+        if (pick(3) == 0) {                                    // a near duplicate elsewhere
             const std::size_t to = pick(line_count - size + 1);
             for (std::size_t j = 0; j < size; ++j) lines[to + j] = lines[from + j];
             if (pick(2) == 0) lines[to + pick(size)] += " item";
@@ -409,8 +436,12 @@ TEST_CASE("plan search/replace property: a copied block with k random edits appl
             const std::size_t at = pick(l.size() + 1);
             switch (pick(3)) {
                 case 0: l.insert(at, 1, foreign[pick(foreign.size())]); break;
-                case 1: if (at < l.size()) l[at] = foreign[pick(foreign.size())]; break;
-                default: if (at < l.size()) l.erase(at, 1); break;
+                case 1:
+                    if (at < l.size()) l[at] = foreign[pick(foreign.size())];
+                    break;
+                default:
+                    if (at < l.size()) l.erase(at, 1);
+                    break;
             }
         }
         for (const std::string& l : copied) block += l + "\n";
@@ -447,7 +478,7 @@ TEST_CASE("plan unified: hunks found near their stated lines when the numbers ar
     const std::string file = numbered(40);
     const std::string patch =
         "--- a/f.txt\n+++ b/f.txt\n"
-        "@@ -20,3 +20,3 @@\n line9\n-line10\n+LINE10\n line11\n"   // really at 9-11
+        "@@ -20,3 +20,3 @@\n line9\n-line10\n+LINE10\n line11\n"  // really at 9-11
         "@@ -30,2 +30,3 @@\n line35\n+new\n line36\n";            // really at 35-36
     const Outcome o = plan_and_apply(patch, file);
     REQUIRE(o.error == "");
@@ -491,8 +522,9 @@ TEST_CASE("plan unified: in a large file, the nearest place to the stated line, 
     CHECK(plan_and_apply(hunk(40000), three).failures.at(0).kind == text::BlockFailureKind::ambiguous);
     const std::string pair = make({27000, 31000, 31001});
     CHECK(changed_line(plan_and_apply(hunk(29000), pair)) == 0);  // 27000 and 31000 are both 2000 lines away
-    CHECK(plan_and_apply(hunk(29000), pair).error.find("and lines 27000, 31000 are equally near the stated line 29000") !=
-          std::string::npos);
+    CHECK(
+        plan_and_apply(hunk(29000), pair).error.find("and lines 27000, 31000 are equally near the stated line 29000") !=
+        std::string::npos);
     CHECK(changed_line(plan_and_apply(hunk(29001), pair)) == 31000);
     const Outcome applied = plan_and_apply(hunk(29001), pair);
     CHECK(applied.bytes.size() == pair.size());
@@ -500,7 +532,8 @@ TEST_CASE("plan unified: in a large file, the nearest place to the stated line, 
 }
 
 TEST_CASE("plan unified: pure additions go after their stated line, in the file's newline style") {
-    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -2,0 +3,2 @@\n+x\n+y\n", "a\r\nb\r\nc\r\n").bytes == "a\r\nb\r\nx\r\ny\r\nc\r\n");
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -2,0 +3,2 @@\n+x\n+y\n", "a\r\nb\r\nc\r\n").bytes ==
+          "a\r\nb\r\nx\r\ny\r\nc\r\n");
     CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+top\n", "a\nb\n").bytes == "top\na\nb\n");
     CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -2,0 +3 @@\n+end\n", "a\nb\n").bytes == "a\nb\nend\n");
     CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -2,0 +3 @@\n+end\n", "a\nb").bytes == "a\nb\nend");
@@ -513,17 +546,19 @@ TEST_CASE("plan unified: pure additions go after their stated line, in the file'
 
 TEST_CASE("plan unified: \\ No newline at end of file adds, removes or keeps the final newline") {
     // The old side has no final newline, the new one has.
-    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n", "a\nb").bytes ==
-          "a\nb\n");
+    CHECK(
+        plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n", "a\nb").bytes ==
+        "a\nb\n");
     // The new side loses it.
-    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n", "a\nb\n").bytes ==
-          "a\nc");
+    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n", "a\nb\n")
+              .bytes == "a\nc");
     CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n", "a\r\nb\r\n")
               .bytes == "a\r\nc");
     // Both sides without: stays without.
-    CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end "
-                "of file\n",
-                "a\nb")
+    CHECK(plan_and_apply(
+              "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end "
+              "of file\n",
+              "a\nb")
               .bytes == "a\nc");
     // No marker, but the file has no final newline: kept as it is.
     CHECK(plan_and_apply("--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n", "a\nb").bytes == "a\nc");
@@ -544,8 +579,10 @@ TEST_CASE("plan unified: create and delete") {
     CHECK(exists.error ==
           "new.txt already exists (6 bytes), so it cannot be created. To change it, send a diff against its "
           "current content (--- a/new.txt, +++ b/new.txt); read it first to see its lines. Nothing was changed.");
-    CHECK(plan_and_apply(patch, std::string_view("hello\r\nworld\r\n"), 1.0, 0).failures[0].kind == text::BlockFailureKind::already_applied);
-    CHECK(plan_and_apply(patch, std::string_view(""), 1.0, 0).bytes == "hello\nworld\n");  // an empty file may be filled
+    CHECK(plan_and_apply(patch, std::string_view("hello\r\nworld\r\n"), 1.0, 0).failures[0].kind ==
+          text::BlockFailureKind::already_applied);
+    CHECK(plan_and_apply(patch, std::string_view(""), 1.0, 0).bytes ==
+          "hello\nworld\n");  // an empty file may be filled
 
     const Outcome deleted = plan_and_apply(patch, std::string_view("bye\r\nnow"), 1.0, 1);
     REQUIRE(deleted.error == "");
@@ -564,10 +601,12 @@ TEST_CASE("plan unified: create and delete") {
 }
 
 TEST_CASE("plan unified: a hunk whose context is not in the file quotes the closest region") {
-    const Outcome o = plan_and_apply("--- a/f\n+++ b/f\n@@ -2,2 +2,2 @@\n beta\n-gamma\n+GAMMA\n", "alpha\nbeta\ngama\n");
+    const Outcome o =
+        plan_and_apply("--- a/f\n+++ b/f\n@@ -2,2 +2,2 @@\n beta\n-gamma\n+GAMMA\n", "alpha\nbeta\ngama\n");
     REQUIRE(o.failures.size() == 1);
-    CHECK(o.error.starts_with("Hunk 1 (line 3 of the diff) could not be applied to f: the hunk was not found in the "
-                              "file, not even with trailing whitespace"));
+    CHECK(
+        o.error.starts_with("Hunk 1 (line 3 of the diff) could not be applied to f: the hunk was not found in the "
+                            "file, not even with trailing whitespace"));
     CHECK(o.error.find("The closest region is lines 2-3") != std::string::npos);
 }
 
@@ -588,12 +627,14 @@ TEST_CASE("plan apply_patch: @@ anchors pick the occurrence after them; End of F
     CHECK(o.blocks[0].line == 8);
 
     const std::string eof =
-        "*** Begin Patch\n*** Update File: app.py\n-        return x\n+        return -x\n*** End of File\n*** End Patch\n";
+        "*** Begin Patch\n*** Update File: app.py\n-        return x\n+        return -x\n*** End of File\n*** End "
+        "Patch\n";
     CHECK(plan_and_apply(eof, file).bytes ==
           "class A:\n    def run(self):\n        x = 1\n        return x\n\n"
           "class B:\n    def run(self):\n        x = 1\n        return -x\n");
 
-    const std::string nothing = "*** Begin Patch\n*** Update File: app.py\n-        x = 1\n+        x = 2\n*** End Patch\n";
+    const std::string nothing =
+        "*** Begin Patch\n*** Update File: app.py\n-        x = 1\n+        x = 2\n*** End Patch\n";
     const Outcome ambiguous = plan_and_apply(nothing, file);
     CHECK(ambiguous.error ==
           "Chunk 1 (line 3 of the patch) could not be applied to app.py: The chunk matches 2 places in app.py "
@@ -607,7 +648,7 @@ TEST_CASE("plan apply_patch: chunks in order, insertions after an anchor or at t
     const std::string patch =
         "*** Begin Patch\n*** Update File: m.py\n"
         "@@ def f():\n-    pass\n+    return 1\n"
-        "@@\n-    pass\n+    return 2\n"     // the second "    pass": after the previous chunk
+        "@@\n-    pass\n+    return 2\n"      // the second "    pass": after the previous chunk
         "@@ def g():\n+    \"\"\"g.\"\"\"\n"  // only added lines: right after the anchor
         "@@\n+# end\n"                        // no anchor: at the end
         "*** End Patch\n";
@@ -621,14 +662,16 @@ TEST_CASE("plan apply_patch: chunks in order, insertions after an anchor or at t
 }
 
 TEST_CASE("plan apply_patch and unified: a move carries its new name, with or without changes") {
-    const Outcome moved = plan_and_apply("*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n-x\n+y\n*** End Patch\n",
-                                std::string_view("x\n"));
+    const Outcome moved =
+        plan_and_apply("*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n-x\n+y\n*** End Patch\n",
+                       std::string_view("x\n"));
     REQUIRE(moved.error == "");
     CHECK(moved.bytes == "y\n");
     CHECK(moved.move_to == std::optional<std::string>("b.txt"));
-    const Outcome renamed = plan_and_apply("diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to "
-                                  "b.txt\n",
-                                  std::string_view("same\r\n"));
+    const Outcome renamed = plan_and_apply(
+        "diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to "
+        "b.txt\n",
+        std::string_view("same\r\n"));
     REQUIRE(renamed.error == "");
     CHECK(renamed.bytes == "same\r\n");
     CHECK(renamed.move_to == std::optional<std::string>("b.txt"));

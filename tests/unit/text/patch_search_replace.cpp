@@ -8,9 +8,9 @@
 #include "text/patch_detect.hpp"
 #include "text/patch_search_replace.hpp"
 
+using test_text::parse_error;
 using text::FileAction;
 using text::PatchFormat;
-using test_text::parse_error;
 
 namespace {
 
@@ -81,17 +81,21 @@ TEST_CASE("search/replace: malformed blocks quote the offending line and show th
     CHECK(parse_error("<<<<<<< SEARCH\na\n=======\nb\n=======\nc\n>>>>>>> REPLACE\n") ==
           "Malformed SEARCH/REPLACE diff at line 5: a second \"=======\" in the block that starts at line 1 (its "
           "first is at line 3). If the REPLACE text contains a line \"=======\", write it as \"\\=======\"; "
-          "otherwise end the block with \">>>>>>> REPLACE\" first. Nothing was changed." + kSrFormat);
+          "otherwise end the block with \">>>>>>> REPLACE\" first. Nothing was changed." +
+              kSrFormat);
     CHECK(parse_error("<<<<<<< SEARCH\na\n>>>>>>> REPLACE\n") ==
           "Malformed SEARCH/REPLACE diff at line 3: \">>>>>>> REPLACE\" before the \"=======\" of the block that "
           "starts at line 1: the SEARCH and REPLACE parts must be separated by a line \"=======\". Nothing was "
-          "changed." + kSrFormat);
+          "changed." +
+              kSrFormat);
     CHECK(parse_error("<<<<<<< SEARCH\n:start_line:4\n-------\n=======\nnew\n>>>>>>> REPLACE\n") ==
           "Malformed SEARCH/REPLACE diff at line 4: the SEARCH part of the block that starts at line 1 is empty. "
           "SEARCH must hold the exact lines to replace, copied from the file; to add lines, put a neighbouring "
-          "line in SEARCH and again in REPLACE next to the new ones. Nothing was changed." + kSrFormat);
-    CHECK(parse_error("<<<<<<< SEARCH\n   \n\n=======\nnew\n>>>>>>> REPLACE\n").starts_with(
-        "Malformed SEARCH/REPLACE diff at line 4: the SEARCH part of the block that starts at line 1 is empty."));
+          "line in SEARCH and again in REPLACE next to the new ones. Nothing was changed." +
+              kSrFormat);
+    CHECK(parse_error("<<<<<<< SEARCH\n   \n\n=======\nnew\n>>>>>>> REPLACE\n")
+              .starts_with("Malformed SEARCH/REPLACE diff at line 4: the SEARCH part of the block that starts at line "
+                           "1 is empty."));
     CHECK(parse_error("<<<<<<< SEARCH\na\n=======\nb\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n")
               .starts_with("Malformed SEARCH/REPLACE diff at line 5: \"<<<<<<< SEARCH\" inside the block that "
                            "starts at line 1: that block is missing its \">>>>>>> REPLACE\" line."));
@@ -105,9 +109,11 @@ TEST_CASE("search/replace: malformed blocks quote the offending line and show th
     CHECK(parse_error("<<<<<<< SEARCH\na\nb\n")
               .starts_with("Malformed SEARCH/REPLACE diff at line 1: the block that starts at line 1 has no "
                            "\"=======\" and no \">>>>>>> REPLACE\": the diff ends inside its SEARCH part."));
-    CHECK(text::parse_search_replace("=======\n>>>>>>> REPLACE\n").error().message.starts_with(
-        "Malformed SEARCH/REPLACE diff at line 1: found \"=======\" outside a block: a block must start with "
-        "\"<<<<<<< SEARCH\" before its \"=======\" and \">>>>>>> REPLACE\"."));
+    CHECK(text::parse_search_replace("=======\n>>>>>>> REPLACE\n")
+              .error()
+              .message.starts_with(
+                  "Malformed SEARCH/REPLACE diff at line 1: found \"=======\" outside a block: a block must start with "
+                  "\"<<<<<<< SEARCH\" before its \"=======\" and \">>>>>>> REPLACE\"."));
     CHECK(parse_error("<<<<<<< SEARCH\n-------\n:start_line:5\na\n=======\nb\n>>>>>>> REPLACE\n")
               .starts_with("Malformed SEARCH/REPLACE diff at line 3: \":start_line:5\" comes after the \"-------\" "
                            "of the block that starts at line 1: :start_line: and :end_line: go right after "

@@ -8,9 +8,9 @@
 #include "text/patch_detect.hpp"
 #include "text/patch_unified.hpp"
 
+using test_text::parse_error;
 using text::FileAction;
 using text::PatchFormat;
-using test_text::parse_error;
 
 TEST_CASE("unified: a git diff of several files: update, create, delete, rename, mode change") {
     const std::string patch =
@@ -192,12 +192,15 @@ TEST_CASE("unified: no-newline markers, merged sections, and errors") {
     CHECK(parse_error("--- a/x\n+++ b/x\n@@ -1 +1 @@\nnot a hunk line\n") ==
           "Malformed unified diff at line 3: the hunk has no lines: a hunk header must be followed by its context "
           "(' '), removed ('-') and added ('+') lines. Nothing was changed.");
-    CHECK(parse_error("@@ @@\n+only added\n").starts_with(
-        "Malformed unified diff at line 1: the hunk only adds lines and its header gives no line numbers"));
+    CHECK(parse_error("@@ @@\n+only added\n")
+              .starts_with(
+                  "Malformed unified diff at line 1: the hunk only adds lines and its header gives no line numbers"));
     CHECK(parse_error("--- a/x\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+b\n") ==
           "Malformed unified diff at line 5: x appears twice in the diff (also at line 1); give each file one section "
           "with all of its hunks. Nothing was changed.");
-    CHECK(parse_error("diff --git a/x b/x\nold mode 100644\nnew mode 100755\n").starts_with(
-        "Malformed unified diff: the diff has no hunks (no line starting with \"@@\"), so there is nothing to "
-        "apply."));
+    CHECK(
+        parse_error("diff --git a/x b/x\nold mode 100644\nnew mode 100755\n")
+            .starts_with(
+                "Malformed unified diff: the diff has no hunks (no line starting with \"@@\"), so there is nothing to "
+                "apply."));
 }

@@ -7,7 +7,8 @@
 #include "text/path_quoting.hpp"
 
 TEST_CASE("path_quoting: plain names, spaces and UTF-8 stay as they are") {
-    for (const char* name : {"a.txt", "src/main.c", "with space.md", "caf\xC3\xA9/\xE6\x97\xA5\xE6\x9C\xAC.txt", "a'b", "", "-x"}) {
+    for (const char* name :
+         {"a.txt", "src/main.c", "with space.md", "caf\xC3\xA9/\xE6\x97\xA5\xE6\x9C\xAC.txt", "a'b", "", "-x"}) {
         CHECK_FALSE(text::needs_quoting(name));
         CHECK(text::quoted_path(name) == name);
     }
@@ -24,8 +25,10 @@ TEST_CASE("path_quoting: control characters, quotes and backslashes are quoted a
     CHECK(text::quoted_path(std::string("nul\0x", 5)) == "\"nul\\000x\"");
     // Bytes that are not UTF-8, and C1 controls and line separators that are: octal bytes.
     CHECK(text::quoted_path("caf\xE9.txt") == "\"caf\\351.txt\"");
-    CHECK(text::quoted_path("\xC2\x9B" "2J") == "\"\\302\\2332J\"");
-    CHECK(text::quoted_path("a\xE2\x80\xA8" "b") == "\"a\\342\\200\\250b\"");
+    CHECK(text::quoted_path("\xC2\x9B"
+                            "2J") == "\"\\302\\2332J\"");
+    CHECK(text::quoted_path("a\xE2\x80\xA8"
+                            "b") == "\"a\\342\\200\\250b\"");
     CHECK(text::quoted_path("caf\xC3\xA9\n") == "\"caf\xC3\xA9\\n\"");  // UTF-8 kept inside quotes
     // A quoted form never holds a raw line break or control byte: one entry stays one line.
     const std::string q = text::quoted_path("evil\n5:forged match\r\x1b[2K");

@@ -34,7 +34,11 @@ TEST_CASE("splice: ranges replaced, everything else byte for byte") {
     CHECK(spliced("a\nb", {{2, 3, "c"}}) == "a\nc");
     CHECK(spliced("a\nb\n", {{2, 3, "c"}}) == "a\nc\n");
     // Bytes that are not UTF-8 and the BOM are not touched.
-    CHECK(spliced("\xEF\xBB\xBF" "caf\xE9\n\xFF", {{3, 4, "C"}}) == "\xEF\xBB\xBF" "Caf\xE9\n\xFF");
+    CHECK(spliced("\xEF\xBB\xBF"
+                  "caf\xE9\n\xFF",
+                  {{3, 4, "C"}}) ==
+          "\xEF\xBB\xBF"
+          "Caf\xE9\n\xFF");
 }
 
 TEST_CASE("splice: replacement text is literal") {
@@ -95,7 +99,11 @@ TEST_CASE("insert_lines: at the end of a file without a final newline") {
 TEST_CASE("insert_lines: CRLF, CR, BOM, empty file, Latin-1") {
     CHECK(inserted("a\r\nb\r\n", 1, "x\ny") == "a\r\nx\r\ny\r\nb\r\n");
     CHECK(inserted("a\rb\r", -1, "c") == "a\rb\rc\r");
-    CHECK(inserted("\xEF\xBB\xBF" "a\n", 0, "first") == "\xEF\xBB\xBF" "first\na\n");
+    CHECK(inserted("\xEF\xBB\xBF"
+                   "a\n",
+                   0, "first") ==
+          "\xEF\xBB\xBF"
+          "first\na\n");
     CHECK(inserted("", 0, "x") == "x\n");
     CHECK(inserted("", -1, "x") == "x\n");
     CHECK(inserted("\xE9t\xE9\n", -1, "\xE0") == "\xE9t\xE9\n\xE0\n");
@@ -118,13 +126,23 @@ TEST_CASE("adapt_whole_content: the existing file's conventions are kept") {
     CHECK(crlf.line_ending == text::LineEnding::crlf);
     CHECK(crlf.note == "kept the file's CRLF line endings");
 
-    auto bom = text::adapt_whole_content("\xEF\xBB\xBF" "a\n", "x\n");
-    CHECK(bom.bytes == "\xEF\xBB\xBF" "x\n");
+    auto bom = text::adapt_whole_content(
+        "\xEF\xBB\xBF"
+        "a\n",
+        "x\n");
+    CHECK(bom.bytes ==
+          "\xEF\xBB\xBF"
+          "x\n");
     CHECK(bom.kept_bom);
     CHECK(bom.note == "kept the file's UTF-8 BOM");
 
-    auto both = text::adapt_whole_content("\xEF\xBB\xBF" "a\r\n", "x\ny");
-    CHECK(both.bytes == "\xEF\xBB\xBF" "x\r\ny");
+    auto both = text::adapt_whole_content(
+        "\xEF\xBB\xBF"
+        "a\r\n",
+        "x\ny");
+    CHECK(both.bytes ==
+          "\xEF\xBB\xBF"
+          "x\r\ny");
     CHECK(both.note == "kept the file's CRLF line endings and UTF-8 BOM");
 
     auto cr = text::adapt_whole_content("a\rb\r", "x\n");
@@ -138,8 +156,14 @@ TEST_CASE("adapt_whole_content: the existing file's conventions are kept") {
     auto mixed = text::adapt_whole_content("a\r\nb\r\n", "x\r\ny\n");
     CHECK(mixed.bytes == "x\r\ny\n");
     CHECK_FALSE(mixed.kept_line_ending);
-    auto own_bom = text::adapt_whole_content("\xEF\xBB\xBF" "a\n", "\xEF\xBB\xBF" "x\n");
-    CHECK(own_bom.bytes == "\xEF\xBB\xBF" "x\n");
+    auto own_bom = text::adapt_whole_content(
+        "\xEF\xBB\xBF"
+        "a\n",
+        "\xEF\xBB\xBF"
+        "x\n");
+    CHECK(own_bom.bytes ==
+          "\xEF\xBB\xBF"
+          "x\n");
     CHECK_FALSE(own_bom.kept_bom);
     auto single = text::adapt_whole_content("a\r\n", "no newline");
     CHECK(single.bytes == "no newline");

@@ -24,7 +24,9 @@ TEST_CASE("find_with_stand_ins: each U+FFFD is one invalid byte, places do not o
 }
 
 TEST_CASE("restore_invalid_bytes: in order when counts agree, else from the shared start and end") {
-    CHECK(text::restore_invalid_bytes("a\uFFFDb", "A\uFFFDB", "\xE9") == "A\xE9" "B");
+    CHECK(text::restore_invalid_bytes("a\uFFFDb", "A\uFFFDB", "\xE9") ==
+          "A\xE9"
+          "B");
     // new_string adds a U+FFFD of its own after the shared start: that one stays.
     CHECK(text::restore_invalid_bytes("x\uFFFD", "x\uFFFD \uFFFD", "\xE9") == "x\xE9 \uFFFD");
 }

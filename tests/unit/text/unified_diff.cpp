@@ -163,7 +163,8 @@ TEST_CASE("unified diff: paths, moves, context size") {
     text::DiffOptions o;
     o.old_path = "/abs/old.txt";
     o.new_path = "/abs/new.txt";
-    CHECK(text::unified_diff("a\n", "b\n", o).text == "--- a/abs/old.txt\n+++ b/abs/new.txt\n@@ -1,1 +1,1 @@\n-a\n+b\n");
+    CHECK(text::unified_diff("a\n", "b\n", o).text ==
+          "--- a/abs/old.txt\n+++ b/abs/new.txt\n@@ -1,1 +1,1 @@\n-a\n+b\n");
     o.new_path = "";
     o.context = 0;
     CHECK(text::unified_diff("a\nb\nc\n", "a\nB\nc\n", o).text ==
@@ -417,17 +418,19 @@ TEST_CASE("unified diff: a change inside one huge line shows a window of the cha
     CHECK(d.additions == 1);
     CHECK(d.removals == 1);
     const std::string before = "[\u2026 149840 bytes of this line not shown] ";
-    const std::string after = " [\u2026 " + std::to_string(line.size() - 150163) + " more bytes of this line not shown]";
-    CHECK(d.text ==
-          "--- a/f.txt\n+++ b/f.txt\n@@ -1,1 +1,1 @@\n-" + before + line.substr(149840, 323) + after + "\n\\ No newline at end of file\n+" +
-              before + changed.substr(149840, 323) + after + "\n\\ No newline at end of file\n");
+    const std::string after =
+        " [\u2026 " + std::to_string(line.size() - 150163) + " more bytes of this line not shown]";
+    CHECK(d.text == "--- a/f.txt\n+++ b/f.txt\n@@ -1,1 +1,1 @@\n-" + before + line.substr(149840, 323) + after +
+                        "\n\\ No newline at end of file\n+" + before + changed.substr(149840, 323) + after +
+                        "\n\\ No newline at end of file\n");
     // A long line that did not change, as context, shows its start.
     const auto ctx = diff("a\n" + line + "\n", "b\n" + line + "\n");
     CHECK(ctx.text.find(" " + line.substr(0, 1024) + " [\u2026 " + std::to_string(line.size() - 1024) +
                         " more bytes of this line not shown]\n") != std::string::npos);
 }
 
-TEST_CASE("unified diff: a name that would end or forge a line is quoted as git quotes it, and read back to the same bytes") {
+TEST_CASE(
+    "unified diff: a name that would end or forge a line is quoted as git quotes it, and read back to the same bytes") {
     text::DiffOptions o;
     o.old_path = "odd\n+++ b/run.sh";
     o.old_missing = true;
@@ -436,9 +439,9 @@ TEST_CASE("unified diff: a name that would end or forge a line is quoted as git 
 
     CHECK(text::quote_path("a/", "plain name.txt") == "a/plain name.txt");
     CHECK(text::quote_path("a/", "名字.txt") == "a/名字.txt");  // UTF-8 stays readable
-    for (const std::string& name : {std::string("tab\there"), std::string("q\"uote"), std::string("back\\slash"),
-                                   std::string("\x1b[31mred"), std::string("cr\r"), std::string("trailing "),
-                                   std::string("del\x7f"), std::string("nl\nnl")}) {
+    for (const std::string& name :
+         {std::string("tab\there"), std::string("q\"uote"), std::string("back\\slash"), std::string("\x1b[31mred"),
+          std::string("cr\r"), std::string("trailing "), std::string("del\x7f"), std::string("nl\nnl")}) {
         const std::string quoted = text::quote_path("b/", name);
         CAPTURE(quoted);
         CHECK(quoted.front() == '"');

@@ -21,7 +21,8 @@ TEST_CASE("apply_diff: *** Delete File: of a file never read, or changed since, 
     const std::string patch = "*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n";
     auto r = f.apply_diff(patch);
     CHECK(r.is_error);
-    CHECK(has(r.text, "Refused: this session has not read gone.txt, and the patch deletes it without showing its content"));
+    CHECK(has(r.text,
+              "Refused: this session has not read gone.txt, and the patch deletes it without showing its content"));
     CHECK(has(r.text, "It has 1 line now (sha256 " + os::sha256_hex("keep me\n") + ")."));
     CHECK(fs::exists(f.root / "gone.txt"));
     CHECK_FALSE(f.read("gone.txt").is_error);
@@ -49,8 +50,9 @@ TEST_CASE("apply_diff: the summary's first sentence says how many files the patc
     f.put("one.txt", "1\n");
     f.put("two.txt", "2\n");
     f.put("kept.txt", "k\n");
-    const auto r = f.apply_diff("--- a/one.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-1\n--- a/two.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-2\n"
-                                "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+n\n--- a/kept.txt\n+++ b/kept.txt\n@@ -1 +1 @@\n-k\n+K\n");
+    const auto r = f.apply_diff(
+        "--- a/one.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-1\n--- a/two.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-2\n"
+        "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+n\n--- a/kept.txt\n+++ b/kept.txt\n@@ -1 +1 @@\n-k\n+K\n");
     CHECK_FALSE(r.is_error);
     CHECK(has(r.text, "Applied the patch to 4 files (2 deleted, 1 created; unified, 4 blocks, +2 -3)."));
 }
@@ -61,7 +63,9 @@ TEST_CASE("apply_diff: a hunk placed by line number alone needs the file read an
     const std::string by_number = "--- a/a.txt\n+++ b/a.txt\n@@ -2,0 +3 @@\n+new\n";
     auto r = f.apply_diff(by_number);
     CHECK(r.is_error);
-    CHECK(has(r.text, "Refused: this session has not read a.txt, and the patch places lines by line number alone (hunk 1 after line 2;"));
+    CHECK(has(r.text,
+              "Refused: this session has not read a.txt, and the patch places lines by line number alone (hunk 1 after "
+              "line 2;"));
     CHECK(f.get("a.txt") == "one\ntwo\nthree\n");
     // Located by its context lines: no read needed.
     r = f.apply_diff("--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n");
@@ -95,8 +99,9 @@ TEST_CASE("apply_diff: sections for two hard links of one file are applied toget
 #endif
     CHECK(r.structured["files"].size() == 1);
     CHECK(r.structured["blocks_applied"] == 2);
-    CHECK(has(r.text, "Applied the patch to 1 file (unified, 2 blocks, +2 -2). a.txt and b.txt are one file (hard links): "
-                      "their sections were applied together, on its one content."));
+    CHECK(has(r.text,
+              "Applied the patch to 1 file (unified, 2 blocks, +2 -2). a.txt and b.txt are one file (hard links): "
+              "their sections were applied together, on its one content."));
 }
 
 #ifndef _WIN32  // mingw's std::filesystem cannot create symlinks
@@ -141,10 +146,12 @@ TEST_CASE("apply_diff: a hard link deleted or created beside a change of its oth
     f.put("a.txt", "1\n2\n");
     fs::create_hard_link(f.root / "a.txt", f.root / "b.txt");
     CHECK_FALSE(f.read("b.txt").is_error);
-    const auto r = f.apply_diff(
-        "*** Begin Patch\n*** Update File: a.txt\n@@\n-1\n+ONE\n*** Delete File: b.txt\n*** End Patch\n");
+    const auto r =
+        f.apply_diff("*** Begin Patch\n*** Update File: a.txt\n@@\n-1\n+ONE\n*** Delete File: b.txt\n*** End Patch\n");
     CHECK(r.is_error);
-    CHECK(has(r.text, "its sections for a.txt and b.txt name one file (hard links: the same device and inode), and one of them deletes it."));
+    CHECK(has(r.text,
+              "its sections for a.txt and b.txt name one file (hard links: the same device and inode), and one of them "
+              "deletes it."));
     CHECK(f.get("a.txt") == "1\n2\n");
     CHECK(fs::exists(f.root / "b.txt"));
 }

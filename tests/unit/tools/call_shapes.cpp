@@ -114,8 +114,9 @@ TEST_CASE("call shapes: Kimi's `edit` key, one object or a list") {
     shape = map_shape("edit", args);
     CHECK(shape.tool == "multiedit");
     CHECK(args["edits"].size() == 2);
-    CHECK(joined(shape.notes) == "Read the list in `edit` as `edits`. Read edit with `edits` as multiedit (each edit "
-                                 "applied in order on the result of the one before; all or nothing).");
+    CHECK(joined(shape.notes) ==
+          "Read the list in `edit` as `edits`. Read edit with `edits` as multiedit (each edit "
+          "applied in order on the result of the one before; all or nothing).");
 
     args = {{"path", "a.txt"}, {"edit", {{"old", "a"}, {"new", "b"}}}};
     shape = map_shape("multiedit", args);
@@ -126,7 +127,8 @@ TEST_CASE("call shapes: Roo's XML apply_diff") {
     const std::string xml =
         "<args>\n<file>\n  <path>src/a.txt</path>\n  <diff>\n    <content><![CDATA[<<<<<<< SEARCH\n-------\nbeta\n"
         "=======\nBETA\n>>>>>>> REPLACE]]></content>\n    <start_line>2</start_line>\n  </diff>\n"
-        "  <diff><content>\n<<<<<<< SEARCH\n:start_line:9\n-------\nnine\n=======\nNINE\n>>>>>>> REPLACE\n</content></diff>\n"
+        "  <diff><content>\n<<<<<<< SEARCH\n:start_line:9\n-------\nnine\n=======\nNINE\n>>>>>>> "
+        "REPLACE\n</content></diff>\n"
         "</file>\n</args>";
     Json args = {{"args", xml}};
     auto shape = map_shape("apply_diff", args);
@@ -139,13 +141,15 @@ TEST_CASE("call shapes: Roo's XML apply_diff") {
     CHECK(joined(shape.notes) == "Read the XML in `args` as `file_path` and `diff`.");
 
     // Several files: the XML goes on as `diff`, read by apply_diff as one patch over them.
-    args = {{"args", "<file><path>a</path><diff><content>x</content></diff></file><file><path>b</path><diff>y</diff></file>"}};
+    args = {{"args",
+             "<file><path>a</path><diff><content>x</content></diff></file><file><path>b</path><diff>y</diff></file>"}};
     shape = map_shape("apply_diff", args);
     REQUIRE_FALSE(shape.error);
     CHECK_FALSE(args.contains("args"));
     CHECK(args["diff"].get<std::string>().starts_with("<file><path>a</path>"));
     CHECK(joined(shape.notes) == "Read the XML in `args` as one apply_diff over its 2 files (all or nothing).");
-    args = {{"file_path", "a"}, {"diff", "<file><path>a</path><diff>x</diff></file><file><path>b</path><diff>y</diff></file>"}};
+    args = {{"file_path", "a"},
+            {"diff", "<file><path>a</path><diff>x</diff></file><file><path>b</path><diff>y</diff></file>"}};
     REQUIRE(map_shape("apply_diff", args).error);
 
     args = {{"diff", "<file><path>a</path><diff><content>x</diff></file>"}};

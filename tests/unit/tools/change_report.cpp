@@ -31,8 +31,9 @@ TEST_CASE("change report: one file, its fields at the top, notes as sentences an
     report.decision = &decision;
 
     const tools::ToolResult result = tools::to_tool_result(std::move(report));
-    const std::string summary = "Changed a.txt (+1 -1). Kept the file's CRLF line endings. Read `old` as `old_string`."
-                                "\nFeedback from the user: keep it short";
+    const std::string summary =
+        "Changed a.txt (+1 -1). Kept the file's CRLF line endings. Read `old` as `old_string`."
+        "\nFeedback from the user: keep it short";
     CHECK(result.text == summary + "\n\n--- a.txt\n+++ a.txt\n");
     const tools::Json& s = result.structured;
     CHECK(s["summary"] == summary);

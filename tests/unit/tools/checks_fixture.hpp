@@ -32,11 +32,13 @@ struct WithChecks {
     }
 
     // Settings from --check specs ("GLOB=COMMAND") and --lsp specs, with one timeout for both.
-    static checks::CheckSettings settings(const std::vector<std::string>& check_specs, const std::vector<std::string>& lsp_specs,
-                                         std::chrono::milliseconds timeout) {
+    static checks::CheckSettings settings(const std::vector<std::string>& check_specs,
+                                          const std::vector<std::string>& lsp_specs,
+                                          std::chrono::milliseconds timeout) {
         checks::CheckSettings out;
         for (const auto& spec : check_specs) out.rules.push_back(checks::CheckRule::parse(spec).value());
-        for (const auto& spec : lsp_specs) out.language_servers.push_back(checks::CheckRule::parse_language_server(spec).value());
+        for (const auto& spec : lsp_specs)
+            out.language_servers.push_back(checks::CheckRule::parse_language_server(spec).value());
         out.timeout = timeout;
         return out;
     }

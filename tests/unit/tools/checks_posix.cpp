@@ -25,8 +25,9 @@ struct Checked : WithChecks {
         : WithChecks(settings(specs, {}, timeout)) {}
     tools::ToolResult edit(const std::string& name, const std::string& old_text, const std::string& new_text,
                            bool dry_run = false) {
-        return f.call(tools::edit_handler(),
-                      {{"file_path", f.path(name)}, {"old_string", old_text}, {"new_string", new_text}, {"dry_run", dry_run}});
+        return f.call(
+            tools::edit_handler(),
+            {{"file_path", f.path(name)}, {"old_string", old_text}, {"new_string", new_text}, {"dry_run", dry_run}});
     }
 };
 
@@ -46,13 +47,20 @@ TEST_CASE("checks: a JSON file broken by an edit is reported with a new error; f
     CHECK(checks[0]["status"] == "failed");
     CHECK(checks[0]["compared"] == true);
     REQUIRE(checks[0]["diagnostics"].size() == 1);
-    CHECK(checks[0]["diagnostics"][0] == Json{{"file", c.f.path("conf.json")}, {"line", 3}, {"column", 7},
-                                               {"severity", "error"}, {"message", "Expecting ':' delimiter"}, {"new", true}});
+    CHECK(checks[0]["diagnostics"][0] == Json{{"file", c.f.path("conf.json")},
+                                              {"line", 3},
+                                              {"column", 7},
+                                              {"severity", "error"},
+                                              {"message", "Expecting ':' delimiter"},
+                                              {"new", true}});
     CHECK(checks[0]["fixed"].empty());
     const std::string summary = broken.structured["summary"];
-    CHECK(has(summary, "The change is written; its check (they report, they never undo it): `python3 -m json.tool {file}` on "
-                       "conf.json failed (exit 1): 1 new error."));
-    CHECK(has(broken.text, "new error at conf.json:3:7: Expecting ':' delimiter\nOutput:\nExpecting ':' delimiter: line 3 column 7"));
+    CHECK(has(summary,
+              "The change is written; its check (they report, they never undo it): `python3 -m json.tool {file}` on "
+              "conf.json failed (exit 1): 1 new error."));
+    CHECK(
+        has(broken.text,
+            "new error at conf.json:3:7: Expecting ':' delimiter\nOutput:\nExpecting ':' delimiter: line 3 column 7"));
 
     auto fixed = c.edit("conf.json", "\"b\" 2", "\"b\": 3");
     const Json& again = fixed.structured["checks"][0];
@@ -64,7 +72,9 @@ TEST_CASE("checks: a JSON file broken by an edit is reported with a new error; f
 }
 
 TEST_CASE("checks: findings already there before the change are not new, though their line moved") {
-    Checked c({"*.c=sh -c 'grep -n TODO \"$1\" | sed \"s/^\\([0-9]*\\):.*/$(basename $1):\\1:1: warning: TODO left/\"; true' sh {file}"});
+    Checked c(
+        {"*.c=sh -c 'grep -n TODO \"$1\" | sed \"s/^\\([0-9]*\\):.*/$(basename $1):\\1:1: warning: TODO left/\"; true' "
+         "sh {file}"});
     c.f.put("a.c", "int a; // TODO\nint b;\n");
     auto r = c.edit("a.c", "int a;", "int z;\nint y; // TODO\nint a;");
     const Json& check = r.structured["checks"][0];
@@ -74,7 +84,8 @@ TEST_CASE("checks: findings already there before the change are not new, though 
     CHECK(check["diagnostics"][0]["new"] == true);
     CHECK(check["diagnostics"][1]["line"] == 3);
     CHECK(check["diagnostics"][1]["new"] == false);
-    CHECK(has(r.structured["summary"].get<std::string>(), "passed: 1 new warning (1 already there before the change)."));
+    CHECK(
+        has(r.structured["summary"].get<std::string>(), "passed: 1 new warning (1 already there before the change)."));
 }
 
 TEST_CASE("checks: not run for a dry run, an unchanged file, or a file no glob matches") {
@@ -124,8 +135,8 @@ TEST_CASE("checks: a read of a file under a slow check returns at once with the 
     std::optional<tools::ToolResult> change, read_in_line, read_later, second_change;
     const auto start = std::chrono::steady_clock::now();
     std::chrono::steady_clock::duration read_took{};
-    c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "two"}, {"new_string", "TWO"}}, change,
-              &log, "change done");
+    c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "two"}, {"new_string", "TWO"}},
+              change, &log, "change done");
     c.f.start(tools::read_handler(), {{"file_path", c.f.path("a.txt")}}, read_in_line, &log, "read 1 done");
     c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "one"}, {"new_string", "ONE"}},
               second_change, &log, "change 2 done");
@@ -163,8 +174,8 @@ TEST_CASE("checks: changes of a file under a slow check answers at once") {
     std::optional<tools::ToolResult> change, listed;
     const auto start = std::chrono::steady_clock::now();
     std::chrono::steady_clock::duration listed_after{};
-    c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "two"}, {"new_string", "slow"}}, change,
-              &log, "change done");
+    c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "two"}, {"new_string", "slow"}},
+              change, &log, "change done");
     asio::steady_timer later(c.f.io, 200ms);
     later.async_wait([&](std::error_code) {
         c.f.start(tools::changes_handler(), {{"file_path", c.f.path("a.txt")}}, listed, &log, "changes done");
@@ -186,11 +197,14 @@ TEST_CASE("checks: changes of a file under a slow check answers at once") {
 
 TEST_CASE("checks: findings of a file another program wrote during the check are not remembered as the change's") {
     // The check reads the file on disk 300 ms in; another program writes a BAD line 100 ms in.
-    Checked c({"*.txt=sh -c 'sleep 0.3; grep -n BAD \"$1\" | sed \"s/^\\([0-9]*\\):.*/$(basename $1):\\1:1: error: bad line/\"; "
-               "true' sh {file}"});
+    Checked c(
+        {"*.txt=sh -c 'sleep 0.3; grep -n BAD \"$1\" | sed \"s/^\\([0-9]*\\):.*/$(basename $1):\\1:1: error: bad "
+         "line/\"; "
+         "true' sh {file}"});
     c.f.put("a.txt", "ok\n");
     std::optional<tools::ToolResult> first;
-    c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "ok"}, {"new_string", "fine"}}, first);
+    c.f.start(tools::edit_handler(), {{"file_path", c.f.path("a.txt")}, {"old_string", "ok"}, {"new_string", "fine"}},
+              first);
     asio::steady_timer meanwhile(c.f.io, 100ms);
     meanwhile.async_wait([&](std::error_code) { c.f.put("a.txt", "BAD\n"); });
     c.f.io.run();
@@ -212,8 +226,9 @@ TEST_CASE("checks: apply_diff checks every written file") {
     Checked c({"*.json=python3 -m json.tool {file}"});
     c.f.put("a.json", "[1]\n");
     c.f.put("b.json", "[2]\n");
-    auto r = c.f.call(tools::apply_diff_handler(),
-                      {{"diff", "--- a/a.json\n+++ b/a.json\n@@ -1 +1 @@\n-[1]\n+[1,]\n--- a/b.json\n+++ b/b.json\n@@ -1 +1 @@\n-[2]\n+[3]\n"}});
+    auto r = c.f.call(tools::apply_diff_handler(), {{"diff",
+                                                     "--- a/a.json\n+++ b/a.json\n@@ -1 +1 @@\n-[1]\n+[1,]\n--- "
+                                                     "a/b.json\n+++ b/b.json\n@@ -1 +1 @@\n-[2]\n+[3]\n"}});
     REQUIRE_FALSE(r.is_error);
     const Json& checks = r.structured["checks"];
     REQUIRE(checks.size() == 2);

@@ -64,7 +64,9 @@ struct Stress {
         fs::remove_all(root);
     }
 
-    void put(const std::string& name, const std::string& bytes) { std::ofstream(root / name, std::ios::binary) << bytes; }
+    void put(const std::string& name, const std::string& bytes) {
+        std::ofstream(root / name, std::ios::binary) << bytes;
+    }
     std::string get(const std::string& name) const {
         std::ifstream in(root / name, std::ios::binary);
         std::stringstream ss;
@@ -89,13 +91,15 @@ struct Stress {
     }
 
     // Starts `tool` after `after_ms`; cancels it `cancel_after_ms` after its start when >= 0.
-    void start(const std::string& tool, Json args, std::string file, std::string marker, int after_ms, int cancel_after_ms = -1) {
+    void start(const std::string& tool, Json args, std::string file, std::string marker, int after_ms,
+               int cancel_after_ms = -1) {
         auto& ctx = contexts.emplace_back(tools::CallContext{workspace, states, lanes, {}, pool.get_executor()});
         ctx.fsync = false;
         ctx.history = &history;
         ctx.approve = gate();
         const Json& stored = arguments.emplace_back(std::move(args));
-        Outcome& outcome = outcomes.emplace_back(Outcome{tool, std::move(marker), std::move(file), cancel_after_ms >= 0, std::nullopt});
+        Outcome& outcome = outcomes.emplace_back(
+            Outcome{tool, std::move(marker), std::move(file), cancel_after_ms >= 0, std::nullopt});
         tools::Handler handler = tool == "read"     ? tools::read_handler()
                                  : tool == "insert" ? tools::insert_handler()
                                                     : tools::edit_handler();
@@ -140,7 +144,8 @@ TEST_CASE("stress: hundreds of edits, reads and cancellations on one file and on
         const std::string new_line = "LINE " + std::to_string(i) + "\n";
         const int when = static_cast<int>(s.random() % 40);
         const int cancel = i % 10 == 0 ? static_cast<int>(s.random() % 30) : -1;
-        s.start("edit", {{"file_path", "one.txt"}, {"old_string", old_line}, {"new_string", new_line}}, "one.txt", new_line, when, cancel);
+        s.start("edit", {{"file_path", "one.txt"}, {"old_string", old_line}, {"new_string", new_line}}, "one.txt",
+                new_line, when, cancel);
         if (i % 3 == 0) s.start("read", {{"file_path", "one.txt"}}, "one.txt", "", when);
     }
     // Many files: four edits and two reads each, plus an insert at the end (needs no read).
@@ -148,13 +153,15 @@ TEST_CASE("stress: hundreds of edits, reads and cancellations on one file and on
         const std::string name = "f" + std::to_string(f) + ".txt";
         for (int r = 1; r <= 4; ++r) {
             const std::string new_line = "ROW " + std::to_string(r) + " of " + name + "\n";
-            s.start("edit", {{"file_path", name}, {"old_string", "row " + std::to_string(r) + "\n"}, {"new_string", new_line}}, name,
-                    new_line, static_cast<int>(s.random() % 40), r == 4 ? static_cast<int>(s.random() % 20) : -1);
+            s.start("edit",
+                    {{"file_path", name}, {"old_string", "row " + std::to_string(r) + "\n"}, {"new_string", new_line}},
+                    name, new_line, static_cast<int>(s.random() % 40), r == 4 ? static_cast<int>(s.random() % 20) : -1);
         }
         s.start("read", {{"file_path", name}}, name, "", static_cast<int>(s.random() % 40));
         s.start("read", {{"file_path", name}}, name, "", static_cast<int>(s.random() % 40));
         const std::string tail = "tail of " + name + "\n";
-        s.start("insert", {{"file_path", name}, {"line", -1}, {"text", tail}}, name, tail, static_cast<int>(s.random() % 40));
+        s.start("insert", {{"file_path", name}, {"line", -1}, {"text", tail}}, name, tail,
+                static_cast<int>(s.random() % 40));
     }
     const std::size_t calls = s.outcomes.size();
     CHECK(calls == static_cast<std::size_t>(lines + lines / 3 + files * 7));

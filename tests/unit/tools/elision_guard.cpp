@@ -35,16 +35,20 @@ TEST_CASE("elision guard: the issue's write over three functions read first is r
     const Json content = "def a(): return 10\n# ... rest of the code unchanged ...\n";
     for (const bool dry_run : {true, false}) {
         CAPTURE(dry_run);
-        const auto r = f.call(tools::write_handler(), {{"file_path", f.path("a.py")}, {"content", content}, {"dry_run", dry_run}});
+        const auto r =
+            f.call(tools::write_handler(), {{"file_path", f.path("a.py")}, {"content", content}, {"dry_run", dry_run}});
         check_refused(r, "line 2 of the new text of a.py, `# ... rest of the code unchanged ...`");
-        CHECK(has(r.text, "this write would drop 6 lines of the file that the new text does not keep: lines 1-2, 5-6, 9-10 "
-                          "(`def a():`, `return 1`, `def b():`, ...)"));
+        CHECK(has(r.text,
+                  "this write would drop 6 lines of the file that the new text does not keep: lines 1-2, 5-6, 9-10 "
+                  "(`def a():`, `return 1`, `def b():`, ...)"));
         CHECK(has(r.text, "Send the whole content with nothing left out"));
         CHECK(f.get("a.py") == three_functions);
     }
     // The whole content, nothing left out: written.
-    const auto whole = f.call(tools::write_handler(),
-                              {{"file_path", f.path("a.py")}, {"content", "def a(): return 10\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n"}});
+    const auto whole =
+        f.call(tools::write_handler(),
+               {{"file_path", f.path("a.py")},
+                {"content", "def a(): return 10\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n"}});
     INFO(whole.text);
     CHECK_FALSE(whole.is_error);
 }
@@ -57,7 +61,8 @@ TEST_CASE("elision guard: edit, multiedit and apply_diff refuse a marker over re
                                                       {"old_string", "def b():\n    return 2\n"},
                                                       {"new_string", "def b():\n    # ...existing code...\n"}});
         check_refused(r, "line 6 of the new text of a.py, `# ...existing code...`");
-        CHECK(has(r.text, "this edit would drop 1 line of the file that the new text does not keep: line 6 (`return 2`)"));
+        CHECK(has(r.text,
+                  "this edit would drop 1 line of the file that the new text does not keep: line 6 (`return 2`)"));
     }
     SUBCASE("edit, dry run") {
         const auto r = f.call(tools::edit_handler(), {{"file_path", f.path("a.py")},
@@ -67,17 +72,20 @@ TEST_CASE("elision guard: edit, multiedit and apply_diff refuse a marker over re
         check_refused(r, "line 9 of the new text of a.py, `// ... rest of the file ...`");
     }
     SUBCASE("multiedit: the second edit") {
-        const auto r = f.call(tools::multiedit_handler(),
-                              {{"file_path", f.path("a.py")},
-                               {"edits", Json::array({{{"old_string", "return 1"}, {"new_string", "return 10"}},
-                                                      {{"old_string", "def c():\n    return 3"}, {"new_string", "# (unchanged)"}}})}});
+        const auto r = f.call(
+            tools::multiedit_handler(),
+            {{"file_path", f.path("a.py")},
+             {"edits", Json::array({{{"old_string", "return 1"}, {"new_string", "return 10"}},
+                                    {{"old_string", "def c():\n    return 3"}, {"new_string", "# (unchanged)"}}})}});
         check_refused(r, "`# (unchanged)`");
         CHECK(has(r.text, "this multiedit would drop 2 lines"));
     }
     SUBCASE("apply_diff: a SEARCH/REPLACE block") {
-        const auto r = f.call(tools::apply_diff_handler(),
-                              {{"file_path", f.path("a.py")},
-                               {"diff", "<<<<<<< SEARCH\ndef b():\n    return 2\n=======\n# ... other functions ...\n>>>>>>> REPLACE\n"}});
+        const auto r =
+            f.call(tools::apply_diff_handler(),
+                   {{"file_path", f.path("a.py")},
+                    {"diff",
+                     "<<<<<<< SEARCH\ndef b():\n    return 2\n=======\n# ... other functions ...\n>>>>>>> REPLACE\n"}});
         check_refused(r, "line 5 of the new text of a.py, `# ... other functions ...`");
         CHECK(has(r.text, "this apply_diff would drop 2 lines of the file that the new text does not keep: lines 5-6"));
     }
@@ -89,7 +97,8 @@ TEST_CASE("elision guard: a marker already in the file, or one that replaces not
     SUBCASE("already in the file: rewritten around it") {
         f.put("a.py", "x = 1\n# ... (unchanged) ...\ny = 2\nz = 3\n");
         REQUIRE_FALSE(f.read("a.py").is_error);
-        const auto r = f.call(tools::write_handler(), {{"file_path", f.path("a.py")}, {"content", "x = 10\n# ... (unchanged) ...\n"}});
+        const auto r = f.call(tools::write_handler(),
+                              {{"file_path", f.path("a.py")}, {"content", "x = 10\n# ... (unchanged) ...\n"}});
         INFO(r.text);
         CHECK_FALSE(r.is_error);
         CHECK(f.get("a.py") == "x = 10\n# ... (unchanged) ...\n");
@@ -139,7 +148,8 @@ TEST_CASE("a change that removes most of a file says so to the gate and in its r
     CHECK(f.get("big.txt") == kept);
     // A smaller cut says nothing.
     headlines.clear();
-    const auto small = f.call(tools::edit_handler(), {{"file_path", f.path("big.txt")}, {"old_string", "line 68\n"}, {"new_string", ""}});
+    const auto small = f.call(tools::edit_handler(),
+                              {{"file_path", f.path("big.txt")}, {"old_string", "line 68\n"}, {"new_string", ""}});
     INFO(small.text);
     REQUIRE_FALSE(small.is_error);
     REQUIRE(headlines.size() == 1);

@@ -37,7 +37,8 @@ struct Fixture {
 
     static fs::path make_root() {
         static int counter = 0;
-        fs::path p = fs::temp_directory_path() / ("mcp-edit-tools-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        fs::path p = fs::temp_directory_path() /
+                     ("mcp-edit-tools-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
         fs::create_directories(p);
         return fs::canonical(p);
     }
@@ -78,20 +79,21 @@ struct Fixture {
 
     // Starts a call; its result lands in `out` once the io_context has run it. The session runs
     // the bookkeeping after the reply (file states, history) and then frees the lane: so here.
-    void start(tools::Handler handler, Json args, std::optional<tools::ToolResult>& out, std::vector<std::string>* log = nullptr,
-               std::string name = "") {
-        asio::co_spawn(io,
-                       [this, handler = std::move(handler), args = std::move(args)]() -> asio::awaitable<tools::ToolResult> {
-                           tools::ToolResult result = co_await handler(ctx, args);
-                           if (result.after_reply) co_await result.after_reply();
-                           result.after_reply = nullptr;  // releases the lane it holds
-                           co_return result;
-                       },
-                       [&out, log, name](std::exception_ptr error, tools::ToolResult result) {
-                           if (error) std::rethrow_exception(error);
-                           if (log) log->push_back(name);
-                           out = std::move(result);
-                       });
+    void start(tools::Handler handler, Json args, std::optional<tools::ToolResult>& out,
+               std::vector<std::string>* log = nullptr, std::string name = "") {
+        asio::co_spawn(
+            io,
+            [this, handler = std::move(handler), args = std::move(args)]() -> asio::awaitable<tools::ToolResult> {
+                tools::ToolResult result = co_await handler(ctx, args);
+                if (result.after_reply) co_await result.after_reply();
+                result.after_reply = nullptr;  // releases the lane it holds
+                co_return result;
+            },
+            [&out, log, name](std::exception_ptr error, tools::ToolResult result) {
+                if (error) std::rethrow_exception(error);
+                if (log) log->push_back(name);
+                out = std::move(result);
+            });
     }
     tools::ToolResult call(tools::Handler handler, Json args) {
         std::optional<tools::ToolResult> out;

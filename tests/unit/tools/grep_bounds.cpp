@@ -39,7 +39,8 @@ TEST_CASE("grep: max_results at its maximum over long lines JSON escapes stays u
                       " files; narrow with glob or path (or raise max_results).");
     // `files` holds each shown file's path, its match count and the shown matching line numbers.
     const Json& first = r.structured["files"].at(0);
-    CHECK(first["path"] == "\"d\\\"\\\\/file100.txt\"");  // quoted as git quotes it: a quote and a backslash in the name
+    CHECK(first["path"] ==
+          "\"d\\\"\\\\/file100.txt\"");  // quoted as git quotes it: a quote and a backslash in the name
     CHECK(first["matches"] == 40);
     CHECK(first["lines"].at(0) == 1);
     CHECK(first["lines"].at(1) == 2);

@@ -17,7 +17,9 @@ std::string text_of(const tools::ToolResult& r) { return r.text + r.extra_text; 
 
 // A file over History::max_kept_after: CRLF lines, a BOM, UTF-8, no final newline (binary bytes: history.cpp).
 std::string big_file() {
-    std::string bytes = "\xEF\xBB\xBF" "first\r\n";
+    std::string bytes =
+        "\xEF\xBB\xBF"
+        "first\r\n";
     while (bytes.size() <= ledger::History::max_kept_after + 4096) bytes += "row \xC3\xA9\t\r\n";
     return bytes + "last";
 }

@@ -28,16 +28,17 @@ TEST_CASE("list: an indented outline, folders by path, files with size and line 
     f.put(".env", "SECRET=1\n");
     const auto r = list(f, {{"path", f.root.string()}});
     REQUIRE_FALSE(r.is_error);
-    CHECK(r.text ==
-          "./\n"
-          "  README.md  8 B, 2 lines\n"
-          "  data.bin  3 B, binary\n"
-          "  src/\n"
-          "    src/lib/\n"
-          "    main.c  28 B, 3 lines\n"
-          "\n"
-          "Folders at depth 2 were not opened: call list with path set to one of them, or a larger depth (at most 10).\n"
-          "Left out: 1 hidden entry (include_hidden: true shows them).");
+    CHECK(
+        r.text ==
+        "./\n"
+        "  README.md  8 B, 2 lines\n"
+        "  data.bin  3 B, binary\n"
+        "  src/\n"
+        "    src/lib/\n"
+        "    main.c  28 B, 3 lines\n"
+        "\n"
+        "Folders at depth 2 were not opened: call list with path set to one of them, or a larger depth (at most 10).\n"
+        "Left out: 1 hidden entry (include_hidden: true shows them).");
     // structuredContent alone carries the same outline (hosts like Claude Code read only it).
     CHECK(r.structured["text"] == r.text);
     CHECK(r.structured["shown"] == 5);
@@ -85,8 +86,9 @@ TEST_CASE("list and find: ignored paths left out; named by rule, or only counted
     const auto r = list(f, Json::object());
     CHECK_FALSE(has(r.text, "secret-plan"));
     CHECK_FALSE(has(r.text, "  build/\n"));
-    CHECK(has(r.text, "Left out: 2 entries the ignore rules cover (`secret*.txt` in .mcp-editignore line 1: 1, "
-                      "`build/` in .mcp-editignore line 2: 1); 1 hidden entry"));
+    CHECK(has(r.text,
+              "Left out: 2 entries the ignore rules cover (`secret*.txt` in .mcp-editignore line 1: 1, "
+              "`build/` in .mcp-editignore line 2: 1); 1 hidden entry"));
     CHECK(r.structured["left_out"]["rules"].size() == 2);
     const auto found = find(f, {{"pattern", "*.txt"}});
     CHECK(found.text.rfind("1 file matches `*.txt`:\nkeep.txt\n", 0) == 0);
@@ -137,8 +139,9 @@ TEST_CASE("find: globs with **, braces and sets, names at any depth, sorted by p
     const auto below = find(f, {{"pattern", "test/*.ts"}, {"path", "src"}});
     CHECK(below.text == "2 files match `test/*.ts` under src:\nsrc/test/other.ts\nsrc/test/test_one.ts");
     const auto bounded = find(f, {{"pattern", "**/*.ts"}, {"max_results", 2}});
-    CHECK(bounded.text == "4 files match `**/*.ts`:\nlib/test_three.ts\nsrc/test/deep/test_two.ts\n"
-                          "\xE2\x80\xA6 2 more; narrow the pattern or the path.");
+    CHECK(bounded.text ==
+          "4 files match `**/*.ts`:\nlib/test_three.ts\nsrc/test/deep/test_two.ts\n"
+          "\xE2\x80\xA6 2 more; narrow the pattern or the path.");
     CHECK(bounded.structured["total"] == 4);
     CHECK(bounded.structured["truncated"] == true);
     const auto none = find(f, {{"pattern", "*.py"}});
@@ -195,9 +198,11 @@ TEST_CASE("list and find: a file name that is not UTF-8 is quoted as git quotes 
 }
 #endif
 
-TEST_CASE("fit_structured_text: the JSON stays under 45,000 characters; the body is cut at a line end, the notes kept") {
+TEST_CASE(
+    "fit_structured_text: the JSON stays under 45,000 characters; the body is cut at a line end, the notes kept") {
     std::string body;
-    for (int i = 0; i < 2000; ++i) body += "line \"" + std::to_string(i) + "\" with \\ and \t and \x01 and caf\xC3\xA9\n";
+    for (int i = 0; i < 2000; ++i)
+        body += "line \"" + std::to_string(i) + "\" with \\ and \t and \x01 and caf\xC3\xA9\n";
     const std::string notes = "Not shown: 12 more files. Call list with path set to a folder.";
     Json structured = {{"path", "."}, {"shown", 2000}};
     const std::string text = tools::fit_structured_text(structured, body, notes, "narrow the path.");
@@ -205,7 +210,8 @@ TEST_CASE("fit_structured_text: the JSON stays under 45,000 characters; the body
     CHECK(structured.dump().size() > tools::max_structured_json - 200);  // cut no more than it must
     CHECK(structured["text"] == text);
     CHECK(text.rfind("line \"0\"", 0) == 0);
-    CHECK(has(text, " more lines of this result cut: its JSON stays under 45,000 characters; narrow the path.\n\n" + notes));
+    CHECK(has(text,
+              " more lines of this result cut: its JSON stays under 45,000 characters; narrow the path.\n\n" + notes));
     CHECK(text.substr(text.size() - notes.size()) == notes);
 
     // Notes alone over half the room are cut too, on a character boundary.
@@ -245,8 +251,9 @@ TEST_CASE("list and find: 20,000 files with long names that JSON escapes stay un
     CHECK(has(l.text, "\xE2\x80\xA6 "));
     const std::string last = l.text.substr(l.text.rfind('\n') + 1);
     CHECK(last.rfind("Not shown: ", 0) == 0);
-    CHECK(has(last, " more files and 18 folders within depth 3 (one result stays under 32 KiB of JSON text). To see "
-                    "them, call list with path set to one of the folders above"));
+    CHECK(has(last,
+              " more files and 18 folders within depth 3 (one result stays under 32 KiB of JSON text). To see "
+              "them, call list with path set to one of the folders above"));
 
     const auto r = find(f, {{"pattern", "**/*.txt"}, {"max_results", 5000}, {"sort", "modified"}});
     REQUIRE_FALSE(r.is_error);

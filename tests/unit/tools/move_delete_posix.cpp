@@ -17,9 +17,9 @@
 
 namespace {
 
+using tools::Json;
 using tools_test::Fixture;
 using tools_test::has;
-using tools::Json;
 
 struct MoveFixture : Fixture {
     ledger::History history;
@@ -44,9 +44,7 @@ struct MoveFixture : Fixture {
         REQUIRE(::stat(path(name).c_str(), &st) == 0);
         return st.st_mode & 07777;
     }
-    std::string patch() {
-        return ledger::session_patch(changes.files(), workspace, 1u << 30, false).text;
-    }
+    std::string patch() { return ledger::session_patch(changes.files(), workspace, 1u << 30, false).text; }
 };
 
 tools::ApprovalGate rejecting() {
@@ -71,13 +69,16 @@ TEST_CASE("move: CRLF and non-UTF-8 bytes and the mode moved exactly; shown as a
     CHECK(!tools_test::fs::exists(f.root / "a.txt"));
     CHECK(f.get("sub/dir/b.txt") == bytes);
     CHECK(f.mode("sub/dir/b.txt") == 0751);
-    CHECK(has(moved.text, "diff --git a/a.txt b/sub/dir/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to sub/dir/b.txt\n"));
+    CHECK(
+        has(moved.text,
+            "diff --git a/a.txt b/sub/dir/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to sub/dir/b.txt\n"));
     CHECK(moved.structured["moved_from"] == f.path("a.txt"));
     CHECK(moved.structured["file_path"] == f.path("sub/dir/b.txt"));
     CHECK(moved.structured["additions"] == 0);
     CHECK(moved.structured["overwritten"] == false);
     // The session patch: one rename, no content lines.
-    CHECK(f.patch() == "diff --git a/a.txt b/sub/dir/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to sub/dir/b.txt\n");
+    CHECK(f.patch() ==
+          "diff --git a/a.txt b/sub/dir/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to sub/dir/b.txt\n");
 
     const auto undone = f.undo("sub/dir/b.txt");
     INFO(undone.text);
@@ -196,7 +197,8 @@ TEST_CASE("move and delete: a dry run and a declined approval change nothing") {
     CHECK(f.history.depth(f.path("a.txt")) == 0);
 }
 
-TEST_CASE("edit, delete and undo of files whose names are 240 to 255 bytes long (issue 39: the temp name made them fail)") {
+TEST_CASE(
+    "edit, delete and undo of files whose names are 240 to 255 bytes long (issue 39: the temp name made them fail)") {
     MoveFixture f;
     // 80 CJK characters (240 bytes of UTF-8), and an ASCII name of 255 bytes.
     std::string cjk;
@@ -205,7 +207,8 @@ TEST_CASE("edit, delete and undo of files whose names are 240 to 255 bytes long 
         CAPTURE(name.size());
         f.put(name, "one\n");
         REQUIRE(!f.read(name).is_error);
-        const auto edited = f.call(tools::edit_handler(), {{"file_path", name}, {"old_string", "one"}, {"new_string", "two"}});
+        const auto edited =
+            f.call(tools::edit_handler(), {{"file_path", name}, {"old_string", "one"}, {"new_string", "two"}});
         INFO(edited.text);
         REQUIRE(!edited.is_error);
         CHECK(f.get(name) == "two\n");
@@ -250,7 +253,9 @@ TEST_CASE("delete: needs a read; shows every line removed; undo recreates it byt
     CHECK(f.mode("a.txt") == 0640);
 }
 
-TEST_CASE("move and delete: a binary file and a UTF-16 file keep their exact bytes and mode; git's Binary files line; undo restores them") {
+TEST_CASE(
+    "move and delete: a binary file and a UTF-16 file keep their exact bytes and mode; git's Binary files line; undo "
+    "restores them") {
     MoveFixture f;
     const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe no newline", 26);
     const std::string utf16("\xff\xfeh\0i\0\r\0\n\0", 10);
@@ -279,8 +284,9 @@ TEST_CASE("move and delete: a binary file and a UTF-16 file keep their exact byt
 
     // The session patch: a rename and git's line for the deletion, no raw bytes.
     const std::string patch = f.patch();
-    CHECK(patch == "diff --git a/img.png b/art/logo.png\nsimilarity index 100%\nrename from img.png\nrename to art/logo.png\n"
-                   "Binary files a/u16.txt and /dev/null differ\n");
+    CHECK(patch ==
+          "diff --git a/img.png b/art/logo.png\nsimilarity index 100%\nrename from img.png\nrename to art/logo.png\n"
+          "Binary files a/u16.txt and /dev/null differ\n");
 
     const auto recreated = f.undo("u16.txt");
     INFO(recreated.text);
@@ -372,8 +378,9 @@ TEST_CASE("undo of apply_diff's Move File (moved and changed) moves it back with
     MoveFixture f;
     f.put("a.txt", "x\r\ny\r\n");
     REQUIRE(::chmod(f.path("a.txt").c_str(), 0700) == 0);
-    const auto patched = f.call(tools::apply_diff_handler(),
-                                {{"diff", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n x\n-y\n+Y\n*** End Patch\n"}});
+    const auto patched = f.call(
+        tools::apply_diff_handler(),
+        {{"diff", "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n x\n-y\n+Y\n*** End Patch\n"}});
     INFO(patched.text);
     REQUIRE(!patched.is_error);
     CHECK(f.get("b.txt") == "x\r\nY\r\n");
@@ -393,7 +400,8 @@ TEST_CASE("undo of one side of a move whose other side changed since is refused"
     f.put("a.txt", "a\n");
     REQUIRE(!f.move("a.txt", "b.txt").is_error);
     REQUIRE(!f.read("b.txt").is_error);
-    REQUIRE(!f.call(tools::edit_handler(), {{"file_path", f.path("b.txt")}, {"old_string", "a"}, {"new_string", "A"}}).is_error);
+    REQUIRE(!f.call(tools::edit_handler(), {{"file_path", f.path("b.txt")}, {"old_string", "a"}, {"new_string", "A"}})
+                 .is_error);
     REQUIRE(!f.undo("b.txt").is_error);  // the edit
     f.put("a.txt", "someone else\n");
     const auto refused = f.undo("b.txt");
@@ -415,8 +423,10 @@ TEST_CASE("move and delete (issue 39, item 4): a symlink named through ~/ is ref
     const auto deleted = f.remove(via_home);
     const auto moved = f.move(via_home, "elsewhere.txt");
     const auto moved_onto = f.move("bin/target.txt", via_home, {{"overwrite", true}});
-    if (saved) ::setenv("HOME", saved_home.c_str(), 1);
-    else ::unsetenv("HOME");
+    if (saved)
+        ::setenv("HOME", saved_home.c_str(), 1);
+    else
+        ::unsetenv("HOME");
     INFO(deleted.text);
     CHECK(deleted.is_error);
     CHECK(has(deleted.text, "symbolic link"));

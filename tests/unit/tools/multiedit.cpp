@@ -14,20 +14,21 @@ TEST_CASE("multiedit against original: every edit located on the file as it was,
     Fixture f;
     f.put("m.txt", "alpha\r\nbeta\r\ngamma\r\n");
     // Sequentially, edits[1] would find "beta" twice (edits[0] wrote a second one); on the original, once.
-    Json edits = Json::array({{{"old_string", "alpha"}, {"new_string", "beta alpha"}},
-                              {{"old_string", "beta"}, {"new_string", "BETA"}}});
+    Json edits = Json::array(
+        {{{"old_string", "alpha"}, {"new_string", "beta alpha"}}, {{"old_string", "beta"}, {"new_string", "BETA"}}});
     const auto sequential = f.call(tools::multiedit_handler(), {{"file_path", f.path("m.txt")}, {"edits", edits}});
     INFO(sequential.text);
     CHECK(sequential.is_error);
     CHECK(sequential.reason == base::ErrorReason::ambiguous);
     // The advice is the call that does what was asked, never replace_all (it would change the
     // "beta" edits[0] wrote too).
-    CHECK(sequential.text.find("only one in the file as it is (line 2): edits[0] wrote the other") != std::string::npos);
+    CHECK(sequential.text.find("only one in the file as it is (line 2): edits[0] wrote the other") !=
+          std::string::npos);
     CHECK(sequential.text.find("against: \"original\"") != std::string::npos);
     CHECK(sequential.text.find("set replace_all to true") == std::string::npos);
     CHECK(f.get("m.txt") == "alpha\r\nbeta\r\ngamma\r\n");
-    const auto r = f.call(tools::multiedit_handler(),
-                          {{"file_path", f.path("m.txt")}, {"edits", edits}, {"against", "original"}});
+    const auto r =
+        f.call(tools::multiedit_handler(), {{"file_path", f.path("m.txt")}, {"edits", edits}, {"against", "original"}});
     INFO(r.text);
     REQUIRE_FALSE(r.is_error);
     CHECK(f.get("m.txt") == "beta alpha\r\nBETA\r\ngamma\r\n");
@@ -51,11 +52,11 @@ TEST_CASE("multiedit against original: overlapping edits are refused as an overl
 TEST_CASE("multiedit against original: a missing old_string names its edit; nothing is written") {
     Fixture f;
     f.put("m.txt", "one\ntwo\n");
-    const auto r = f.call(tools::multiedit_handler(),
-                          {{"file_path", f.path("m.txt")},
-                           {"against", "original"},
-                           {"edits", Json::array({{{"old_string", "one"}, {"new_string", "1"}},
-                                                  {{"old_string", "zzz"}, {"new_string", "2"}}})}});
+    const auto r =
+        f.call(tools::multiedit_handler(), {{"file_path", f.path("m.txt")},
+                                            {"against", "original"},
+                                            {"edits", Json::array({{{"old_string", "one"}, {"new_string", "1"}},
+                                                                   {{"old_string", "zzz"}, {"new_string", "2"}}})}});
     REQUIRE(r.is_error);
     CHECK(r.reason == base::ErrorReason::not_found);
     CHECK(r.text.starts_with("edits[1] failed"));

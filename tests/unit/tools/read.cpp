@@ -24,8 +24,8 @@ namespace {
 tools::ApprovalGate slow_gate(asio::io_context& io, std::chrono::milliseconds open_for, bool says_it_waits,
                               std::vector<std::string>& log, std::function<void()> on_open = {},
                               std::function<bool()> answer_when = {}) {
-    return [&io, open_for, says_it_waits, &log, on_open, answer_when](
-               const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
+    return [&io, open_for, says_it_waits, &log, on_open,
+            answer_when](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
         if (says_it_waits && ask.waiting_for_human) ask.waiting_for_human();
         log.push_back("form open");
         if (on_open) on_open();
@@ -60,14 +60,17 @@ TEST_CASE("read: does not wait behind an open approval form of the same file; re
         // ended (or 10 s have passed: then the order checked below shows which read waited).
         f.ctx.approve = slow_gate(
             f.io, std::chrono::milliseconds(0), true, log,
-            [&] { f.start(tools::read_handler(), {{"file_path", f.path("a.txt")}}, read_while_open, &log, "read 2 done"); },
+            [&] {
+                f.start(tools::read_handler(), {{"file_path", f.path("a.txt")}}, read_while_open, &log, "read 2 done");
+            },
             [&] { return read_before_form.has_value() && read_while_open.has_value(); });
         if (tool == "edit")
-            f.start(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "two"}, {"new_string", "TWO"}}, change,
-                    &log, "change done");
-        else
-            f.start(tools::apply_diff_handler(), {{"diff", "--- a/a.txt\n+++ b/a.txt\n@@ -2 +2 @@\n-two\n+TWO\n"}}, change, &log,
+            f.start(tools::edit_handler(),
+                    {{"file_path", f.path("a.txt")}, {"old_string", "two"}, {"new_string", "TWO"}}, change, &log,
                     "change done");
+        else
+            f.start(tools::apply_diff_handler(), {{"diff", "--- a/a.txt\n+++ b/a.txt\n@@ -2 +2 @@\n-two\n+TWO\n"}},
+                    change, &log, "change done");
         // In line before the form opened: let go when it opens.
         f.start(tools::read_handler(), {{"file_path", f.path("a.txt")}}, read_before_form, &log, "read 1 done");
         f.io.run();
@@ -82,7 +85,8 @@ TEST_CASE("read: does not wait behind an open approval form of the same file; re
         CAPTURE(order);
         REQUIRE(log.size() == 5);
         CHECK(log[0] == "form open");
-        CHECK(std::is_permutation(log.begin() + 1, log.begin() + 3, std::vector<std::string>{"read 1 done", "read 2 done"}.begin()));
+        CHECK(std::is_permutation(log.begin() + 1, log.begin() + 3,
+                                  std::vector<std::string>{"read 1 done", "read 2 done"}.begin()));
         CHECK(log[3] == "answered");
         CHECK(log[4] == "change done");
         CHECK(read_before_form->structured["text"] == "     1\tone\n     2\ttwo");
@@ -98,8 +102,8 @@ TEST_CASE("read: still waits for a change that is not waiting for a human, and s
     std::vector<std::string> log;
     f.ctx.approve = slow_gate(f.io, std::chrono::milliseconds(200), false, log);  // e.g. slow work, no form
     std::optional<tools::ToolResult> change, read;
-    f.start(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "two"}, {"new_string", "TWO"}}, change, &log,
-            "change done");
+    f.start(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "two"}, {"new_string", "TWO"}},
+            change, &log, "change done");
     f.start(tools::read_handler(), {{"file_path", f.path("a.txt")}}, read, &log, "read done");
     f.io.run();
     REQUIRE(read.has_value());
@@ -107,7 +111,8 @@ TEST_CASE("read: still waits for a change that is not waiting for a human, and s
     CHECK(read->structured["text"] == "     1\tone\n     2\tTWO");
 }
 
-TEST_CASE("read: a host that shows results inside JSON gets the numbers unpadded, in content[0] and structuredContent") {
+TEST_CASE(
+    "read: a host that shows results inside JSON gets the numbers unpadded, in content[0] and structuredContent") {
     Fixture fx;
     fx.put("x.txt", "alpha\n\tbeta\n");
     fx.ctx.result_view = {tools::ResultView::Shows::structured_only, true};
@@ -117,12 +122,13 @@ TEST_CASE("read: a host that shows results inside JSON gets the numbers unpadded
     CHECK(r.structured["text"] == r.text);
     CHECK(r.structured["end_line"] == 2);
     CHECK_FALSE(r.extra_text.empty());  // the facts in content[1], for the contract's content-only readers
-    Fixture plain;                       // a client not known: cat -n
+    Fixture plain;                      // a client not known: cat -n
     plain.put("x.txt", "alpha\n");
     CHECK(plain.read("x.txt").text == "     1\talpha");
 }
 
-TEST_CASE("read: for a client that shows structuredContent and content[] both, the text and the facts are each there once") {
+TEST_CASE(
+    "read: for a client that shows structuredContent and content[] both, the text and the facts are each there once") {
     Fixture fx;
     fx.put("x.txt", "alpha\nbeta\n");
     fx.ctx.result_view = {tools::ResultView::Shows::both, false};
@@ -158,7 +164,8 @@ TEST_CASE("read: file_paths for a client that shows both: the JSON points to the
     fx.put("a.txt", "one\n");
     fx.put("b.txt", "two\n");
     fx.ctx.result_view = {tools::ResultView::Shows::both, true};
-    const tools::ToolResult r = fx.call(tools::read_handler(), {{"file_paths", {fx.path("a.txt"), fx.path("b.txt"), fx.path("none.txt")}}});
+    const tools::ToolResult r =
+        fx.call(tools::read_handler(), {{"file_paths", {fx.path("a.txt"), fx.path("b.txt"), fx.path("none.txt")}}});
     REQUIRE_FALSE(r.is_error);
     CHECK(r.text.starts_with("Read 2 of 3 files"));
     CHECK(r.text.find("==> " + fx.path("a.txt") + " <==\n1\tone") != std::string::npos);
@@ -168,7 +175,9 @@ TEST_CASE("read: file_paths for a client that shows both: the JSON points to the
     CHECK(r.structured["files"].size() == 3);
 }
 
-TEST_CASE("a file over --max-file-size: the refusal says both sizes, in exact bytes when rounding would make them read the same") {
+TEST_CASE(
+    "a file over --max-file-size: the refusal says both sizes, in exact bytes when rounding would make them read the "
+    "same") {
     Fixture f;
     f.put("big.txt", std::string(3000, 'x'));
     f.put("edge.txt", std::string(2049, 'x'));
@@ -185,5 +194,6 @@ TEST_CASE("a file over --max-file-size: the refusal says both sizes, in exact by
     f.ctx.limits.max_file_size = 1024;
     CHECK(refusal("big.txt").find(" is 2.9 KiB, over the limit of 1.0 KiB (--max-file-size).") != std::string::npos);
     f.ctx.limits.max_file_size = 2048;
-    CHECK(refusal("edge.txt").find(" is 2,049 bytes, over the limit of 2,048 bytes (--max-file-size).") != std::string::npos);
+    CHECK(refusal("edge.txt").find(" is 2,049 bytes, over the limit of 2,048 bytes (--max-file-size).") !=
+          std::string::npos);
 }

@@ -9,9 +9,9 @@
 
 namespace {
 
+using tools::Json;
 using tools_test::Fixture;
 using tools_test::has;
-using tools::Json;
 
 std::string lines(const std::string& word, int n) {
     std::string out;
@@ -19,7 +19,8 @@ std::string lines(const std::string& word, int n) {
     return out;
 }
 
-const std::string png_bytes = std::string("\x89PNG\r\n\x1a\n", 8) + std::string("\0\0\0\rIHDR", 8) + std::string(32, '\0');
+const std::string png_bytes =
+    std::string("\x89PNG\r\n\x1a\n", 8) + std::string("\0\0\0\rIHDR", 8) + std::string(32, '\0');
 
 }  // namespace
 
@@ -31,7 +32,8 @@ TEST_CASE("read file_paths: each file in order within its share, a missing one i
     const auto r = f.call(tools::read_handler(), {{"file_paths", {"a.txt", "nope.txt", "b.txt"}}});
     INFO(r.text);
     REQUIRE(!r.is_error);
-    CHECK(r.text.rfind("Read 2 of 3 files (1 could not be read: see [not read]).\n\n==> a.txt <==\n     1\talpha 1\n", 0) == 0);
+    CHECK(r.text.rfind("Read 2 of 3 files (1 could not be read: see [not read]).\n\n==> a.txt <==\n     1\talpha 1\n",
+                       0) == 0);
     CHECK(has(r.text, "\n\n==> nope.txt <==\n[not read] File not found: nope.txt"));
     CHECK(has(r.text, "\n\n==> b.txt <==\n     1\tb"));
     CHECK(r.text.size() < 8192 + 512);  // three shares of 8192 / 3, and the headers

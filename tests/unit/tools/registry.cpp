@@ -35,7 +35,7 @@ TEST_CASE("unknown arguments: case, `_` and `-` differences are misspellings of 
     CHECK(meant("edit", "dry-run") == "dry_run");
     CHECK(meant("edit", "FILE_PATH") == "file_path");
     CHECK(meant("read", "filepath") == "file_path");  // like the alias filePath
-    CHECK(meant("write", "FILE-TEXT") == "content");   // an alias: the canonical name is suggested
+    CHECK(meant("write", "FILE-TEXT") == "content");  // an alias: the canonical name is suggested
     CHECK(meant("edit", "OLD") == "old_string");
 }
 
@@ -54,14 +54,17 @@ TEST_CASE("unknown arguments: a few letters apart are misspellings; short names 
 TEST_CASE("unknown arguments: host bookkeeping and unrelated names are not misspellings") {
     CHECK_FALSE(meant("edit", "wait_for_previous"));
     CHECK_FALSE(meant("read", "wait_for_previous"));
-    CHECK_FALSE(meant("read", "dry_run"));     // read has no dry_run: nothing to correct it to
+    CHECK_FALSE(meant("read", "dry_run"));      // read has no dry_run: nothing to correct it to
     CHECK_FALSE(meant("write", "old_string"));  // write has no old_string
     CHECK_FALSE(meant("read", std::string(5000, 'x')));
     CHECK_FALSE(meant("read", ""));
 }
 
 TEST_CASE("unknown arguments: set aside, and the call goes on") {
-    tools::Json args = {{"file_path", "a.txt"}, {"old_string", "a"}, {"new_string", "b"}, {"wait_for_previous", true},
+    tools::Json args = {{"file_path", "a.txt"},
+                        {"old_string", "a"},
+                        {"new_string", "b"},
+                        {"wait_for_previous", true},
                         {"x-trace-id", "42"}};
     const auto set_aside = registry().set_aside_unknown_arguments(tool("edit"), args);
     REQUIRE(set_aside.ok());
@@ -84,7 +87,10 @@ TEST_CASE("unknown arguments: none unknown, nothing changes") {
 }
 
 TEST_CASE("unknown arguments: a misspelling fails the call with the right name and what else is wrong") {
-    tools::Json args = {{"file_path", "a.txt"}, {"old_strng", "a"}, {"new_string", "b"}, {"replaceAll", true},
+    tools::Json args = {{"file_path", "a.txt"},
+                        {"old_strng", "a"},
+                        {"new_string", "b"},
+                        {"replaceAll", true},
                         {"wait_for_previous", true}};
     const auto set_aside = registry().set_aside_unknown_arguments(tool("edit"), args);
     REQUIRE_FALSE(set_aside.ok());
@@ -103,12 +109,15 @@ TEST_CASE("unknown arguments: an alias given beside its canonical name is named 
     tools::Registry::apply_aliases(args);  // keeps `path`: file_path is already there
     const auto outcome = registry().set_aside_unknown_arguments(tool("read"), args);
     REQUIRE_FALSE(outcome.ok());
-    CHECK(mentions(outcome.error().message, "`path` is not an argument of read; it looks like `file_path`, which is also given: send only `file_path`"));
+    CHECK(mentions(
+        outcome.error().message,
+        "`path` is not an argument of read; it looks like `file_path`, which is also given: send only `file_path`"));
 }
 
 TEST_CASE("unknown arguments: at most max_unknown_arguments are examined") {
     tools::Json args = {{"file_path", "a.txt"}};
-    for (std::size_t i = 0; i <= tools::Registry::max_unknown_arguments; ++i) args["host_field_" + std::to_string(i)] = i;
+    for (std::size_t i = 0; i <= tools::Registry::max_unknown_arguments; ++i)
+        args["host_field_" + std::to_string(i)] = i;
     const auto outcome = registry().set_aside_unknown_arguments(tool("read"), args);
     REQUIRE_FALSE(outcome.ok());
     CHECK(mentions(outcome.error().message, "33 arguments that read does not take (more than 32)"));
@@ -137,13 +146,16 @@ TEST_CASE("validation: valijson's findings for top-level arguments, in plain wor
         CHECK(valid.error().reason == base::ErrorReason::invalid_arguments);
         const std::string& message = valid.error().message;
         const std::string first = message.substr(0, message.rfind('\n'));  // without "<tool> takes: ..."
-        return first.substr(first.find('\n') + 1);                             // without "Invalid arguments for ..."
+        return first.substr(first.find('\n') + 1);                         // without "Invalid arguments for ..."
     };
     CHECK(findings("edit", {{"file_path", 5}, {"old_string", "a"}}) ==
           "- at /new_string: missing (required)\n- at /file_path: expected string, got integer 5");
-    CHECK(findings("apply_diff", {{"diff", "x"}, {"fuzzy_threshold", 0.2}}) == "- at /fuzzy_threshold: must be at least 0.5, got 0.2");
-    CHECK(findings("multiedit", {{"file_path", "a"}, {"edits", {{{"old_string", "a"}, {"new_string", "b"}}}}, {"against", "later"}}) ==
-          "- at /against: must be one of [\"previous\",\"original\"], got \"later\"");
+    CHECK(findings("apply_diff", {{"diff", "x"}, {"fuzzy_threshold", 0.2}}) ==
+          "- at /fuzzy_threshold: must be at least 0.5, got 0.2");
+    CHECK(
+        findings("multiedit",
+                 {{"file_path", "a"}, {"edits", {{{"old_string", "a"}, {"new_string", "b"}}}}, {"against", "later"}}) ==
+        "- at /against: must be one of [\"previous\",\"original\"], got \"later\"");
     CHECK(findings("read", {{"file_path", "a"}, {"bogus", 1}, {"limit", "x"}}) ==
           "- at /bogus: unknown argument\n- at /limit: expected integer, got string \"x\"");
     CHECK(findings("multiedit", {{"file_path", "a"}, {"edits", {{{"old_string", "a"}}}}}) ==

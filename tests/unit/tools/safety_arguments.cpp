@@ -35,27 +35,36 @@ TEST_CASE("edit: expected_replacements refuses a different count, with or withou
     Fixture f;
     f.put("e.txt", "x = 1\nx = 1\nx = 1\n");
     for (const bool all : {true, false}) {
-        const auto r = f.call(tools::edit_handler(), {{"file_path", f.path("e.txt")}, {"old_string", "x = 1"}, {"new_string", "x = 2"},
-                                                      {"replace_all", all}, {"expected_replacements", 1}});
+        const auto r = f.call(tools::edit_handler(), {{"file_path", f.path("e.txt")},
+                                                      {"old_string", "x = 1"},
+                                                      {"new_string", "x = 2"},
+                                                      {"replace_all", all},
+                                                      {"expected_replacements", 1}});
         INFO(r.text);
         REQUIRE(r.is_error);
         CHECK(r.reason == base::ErrorReason::ambiguous);
         CHECK(f.get("e.txt") == "x = 1\nx = 1\nx = 1\n");
     }
-    const auto two = f.call(tools::edit_handler(), {{"file_path", f.path("e.txt")}, {"old_string", "x = 1"}, {"new_string", "x = 2"},
+    const auto two = f.call(tools::edit_handler(), {{"file_path", f.path("e.txt")},
+                                                    {"old_string", "x = 1"},
+                                                    {"new_string", "x = 2"},
                                                     {"expected_replacements", 4}});
     REQUIRE(two.is_error);
     CHECK(has(two.text, "old_string matches 3 places in e.txt (lines 1, 2, 3), but expected_replacements is 4"));
     CHECK(two.reason == base::ErrorReason::not_found);
     // The count it names: every place replaced, replace_all or not.
-    const auto ok = f.call(tools::edit_handler(), {{"file_path", f.path("e.txt")}, {"old_string", "x = 1"}, {"new_string", "x = 2"},
+    const auto ok = f.call(tools::edit_handler(), {{"file_path", f.path("e.txt")},
+                                                   {"old_string", "x = 1"},
+                                                   {"new_string", "x = 2"},
                                                    {"expected_replacements", 3}});
     INFO(ok.text);
     REQUIRE_FALSE(ok.is_error);
     CHECK(f.get("e.txt") == "x = 2\nx = 2\nx = 2\n");
     CHECK(ok.structured["replacements"] == 3);
-    const auto one = f.call(tools::edit_handler(), {{"file_path", f.path("e.txt")}, {"old_string", "x = 2\nx = 2\nx = 2"},
-                                                    {"new_string", "y"}, {"expected_replacements", 1}});
+    const auto one = f.call(tools::edit_handler(), {{"file_path", f.path("e.txt")},
+                                                    {"old_string", "x = 2\nx = 2\nx = 2"},
+                                                    {"new_string", "y"},
+                                                    {"expected_replacements", 1}});
     CHECK_FALSE(one.is_error);
     CHECK(f.get("e.txt") == "y\n");
 }
@@ -64,20 +73,24 @@ TEST_CASE("multiedit: expected_replacements of an edit is honoured, in order and
     Fixture f;
     f.put("m.txt", "a\na\nb\n");
     for (const char* against : {"previous", "original"}) {
-        const auto r = f.call(tools::multiedit_handler(),
-                              {{"file_path", f.path("m.txt")}, {"against", against},
-                               {"edits", Json::array({{{"old_string", "b"}, {"new_string", "B"}},
-                                                      {{"old_string", "a"}, {"new_string", "A"}, {"replace_all", true},
-                                                       {"expected_replacements", 1}}})}});
+        const auto r = f.call(
+            tools::multiedit_handler(),
+            {{"file_path", f.path("m.txt")},
+             {"against", against},
+             {"edits",
+              Json::array(
+                  {{{"old_string", "b"}, {"new_string", "B"}},
+                   {{"old_string", "a"}, {"new_string", "A"}, {"replace_all", true}, {"expected_replacements", 1}}})}});
         INFO(r.text);
         REQUIRE(r.is_error);
         CHECK(r.text.starts_with("edits[1] failed"));
         CHECK(has(r.text, "expected_replacements is 1"));
         CHECK(f.get("m.txt") == "a\na\nb\n");
     }
-    const auto ok = f.call(tools::multiedit_handler(),
-                           {{"file_path", f.path("m.txt")},
-                            {"edits", Json::array({{{"old_string", "a"}, {"new_string", "A"}, {"expected_replacements", 2}}})}});
+    const auto ok =
+        f.call(tools::multiedit_handler(),
+               {{"file_path", f.path("m.txt")},
+                {"edits", Json::array({{{"old_string", "a"}, {"new_string", "A"}, {"expected_replacements", 2}}})}});
     CHECK_FALSE(ok.is_error);
     CHECK(f.get("m.txt") == "A\nA\nb\n");
 }
@@ -86,13 +99,15 @@ TEST_CASE("write: create_only refuses an existing file (even one this session re
     Fixture f;
     f.put("w.txt", "keep\n");
     f.read("w.txt");
-    const auto r = f.call(tools::write_handler(), {{"file_path", f.path("w.txt")}, {"content", "gone\n"}, {"create_only", true}});
+    const auto r =
+        f.call(tools::write_handler(), {{"file_path", f.path("w.txt")}, {"content", "gone\n"}, {"create_only", true}});
     INFO(r.text);
     REQUIRE(r.is_error);
     CHECK(r.reason == base::ErrorReason::exists);
     CHECK(has(r.text, "already exists, and create_only"));
     CHECK(f.get("w.txt") == "keep\n");
-    const auto fresh = f.call(tools::write_handler(), {{"file_path", f.path("new.txt")}, {"content", "new\n"}, {"create_only", true}});
+    const auto fresh =
+        f.call(tools::write_handler(), {{"file_path", f.path("new.txt")}, {"content", "new\n"}, {"create_only", true}});
     CHECK_FALSE(fresh.is_error);
     CHECK(f.get("new.txt") == "new\n");
 }
@@ -137,14 +152,16 @@ TEST_CASE("other agents' safety arguments are read as ours: preview, overwrite: 
     CHECK(has(not_bool.error(), "`overwrite` must be true or false"));
 }
 
-TEST_CASE("an unknown argument that speaks of safety is refused on a tool that changes files, named with what it honours") {
+TEST_CASE(
+    "an unknown argument that speaks of safety is refused on a tool that changes files, named with what it honours") {
     for (const char* name : {"confirm_overwrite", "verifyFirst", "force", "expectedHash", "check_only", "dryRunMode"}) {
         const auto out = prepared("write", {{"file_path", "f.txt"}, {"content", "x"}, {name, true}});
         REQUIRE_FALSE(out);
         INFO(out.error());
         CHECK((has(out.error(), "speaks of a safety condition") || has(out.error(), "did you mean")));
     }
-    const auto edit = prepared("edit", {{"file_path", "f.txt"}, {"old_string", "a"}, {"new_string", "b"}, {"expect_count", 2}});
+    const auto edit =
+        prepared("edit", {{"file_path", "f.txt"}, {"old_string", "a"}, {"new_string", "b"}, {"expect_count", 2}});
     REQUIRE_FALSE(edit);
     CHECK(has(edit.error(), "edit honours `dry_run` (or `preview`), `expected_replacements`, `replace_all`"));
     // Host bookkeeping is still dropped; a tool that changes nothing drops what it does not take.
@@ -163,7 +180,8 @@ TEST_CASE("undo: this server's own change of a file ignored since is undone, unl
         f.ctx.ignore = &ignore;
         f.put("gen.txt", "one\n");
         f.put("other.txt", "x\n");
-        const auto edited = f.call(tools::edit_handler(), {{"file_path", f.path("gen.txt")}, {"old_string", "one"}, {"new_string", "two"}});
+        const auto edited = f.call(tools::edit_handler(),
+                                   {{"file_path", f.path("gen.txt")}, {"old_string", "one"}, {"new_string", "two"}});
         REQUIRE_FALSE(edited.is_error);
         f.put(".mcp-editignore", "gen.txt\nother.txt\n");
         const auto undone = f.call(tools::undo_handler(), {{"file_path", f.path("gen.txt")}});

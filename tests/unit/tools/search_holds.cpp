@@ -42,7 +42,8 @@ TEST_CASE("grep and list: a file hard-linked to an ignored file is not read unde
     CHECK_FALSE(has(r.text, "SECRET-PEM"));
     CHECK_FALSE(has(r.structured.dump(), "SECRET-PEM"));
     CHECK(has(r.text, "plain.txt\n1:CONTENT in the open"));
-    CHECK(has(r.text, "Not searched: 1 file with other names (hard links), which --ignore-reads keeps from being read"));
+    CHECK(
+        has(r.text, "Not searched: 1 file with other names (hard links), which --ignore-reads keeps from being read"));
     CHECK(r.structured["matches"] == 1);
     CHECK(r.structured["complete"] == false);
     // Named as the path: refused as `read` refuses it.
@@ -85,7 +86,8 @@ TEST_CASE("find and grep: a file past the depth limit is not silently missed: co
     REQUIRE_FALSE(g.is_error);
     CHECK(g.structured["matches"] == 1);
     CHECK(g.structured["complete"] == false);
-    CHECK(has(g.text, "Incomplete: 1 folder 64 levels down was not entered (the depth limit): " + cut_at + ". Call grep"));
+    CHECK(has(g.text,
+              "Incomplete: 1 folder 64 levels down was not entered (the depth limit): " + cut_at + ". Call grep"));
     CHECK(grep(f, {{"pattern", "NEEDLE"}, {"path", cut_at}}).structured["matches"] == 1);
 
     // A path pattern without ** stops at its own depth: that is no cap.
@@ -100,7 +102,8 @@ TEST_CASE("find and grep: a file past the depth limit is not silently missed: co
     CHECK(list(small, Json::object()).structured["complete"] == true);
 }
 
-TEST_CASE("walk_caps_text: folders with more entries than are read and links not followed are said, with the call to make") {
+TEST_CASE(
+    "walk_caps_text: folders with more entries than are read and links not followed are said, with the call to make") {
     Fixture f;
     f.put("big/x", "");
     tools::ListingStart start;
@@ -112,18 +115,20 @@ TEST_CASE("walk_caps_text: folders with more entries than are read and links not
     summary.crowded_paths = {"big"};
     summary.links_not_followed = 2;
     const std::string text = tools::walk_caps_text(summary, start, 64, true, "grep");
-    CHECK(text ==
-          "Incomplete: 1 folder holds more than 100,000 entries; 23 entries past those were not read: big. Call grep on "
-          "smaller folders, or narrow the pattern.\n"
-          "Incomplete: 2 symlinks to folders were not followed (at most 65,536 are followed in one call). Call grep with "
-          "path set to a folder below them.");
+    CHECK(
+        text ==
+        "Incomplete: 1 folder holds more than 100,000 entries; 23 entries past those were not read: big. Call grep on "
+        "smaller folders, or narrow the pattern.\n"
+        "Incomplete: 2 symlinks to folders were not followed (at most 65,536 are followed in one call). Call grep with "
+        "path set to a folder below them.");
     summary = {};
     summary.too_deep = 5;
     summary.too_deep_paths = {"a/b", "a/c", "x\ny"};
     CHECK(tools::walk_caps_text(summary, start, 2, false, "list").empty());  // the caller's own depth: said elsewhere
-    CHECK(tools::walk_caps_text(summary, start, 2, true, "find") ==
-          "Incomplete: 5 folders 2 levels down were not entered (the depth limit): a/b, a/c, \"x\\ny\", and 2 more. Call "
-          "find with path set to one of them to see below it.");
+    CHECK(
+        tools::walk_caps_text(summary, start, 2, true, "find") ==
+        "Incomplete: 5 folders 2 levels down were not entered (the depth limit): a/b, a/c, \"x\\ny\", and 2 more. Call "
+        "find with path set to one of them to see below it.");
 }
 
 TEST_CASE("grep: the lines a pattern gave up on are named by file and line, and complete is false") {
@@ -134,7 +139,8 @@ TEST_CASE("grep: the lines a pattern gave up on are named by file and line, and 
     REQUIRE_FALSE(r.is_error);
     CHECK(r.structured["matches"] == 1);
     CHECK(r.structured["complete"] == false);
-    CHECK(has(r.text, "The pattern gave up (too much backtracking) on 2 lines, which were not searched: a.txt:1, a.txt:3."));
+    CHECK(has(r.text,
+              "The pattern gave up (too much backtracking) on 2 lines, which were not searched: a.txt:1, a.txt:3."));
 }
 
 #ifndef _WIN32  // names with control characters
@@ -158,7 +164,8 @@ TEST_CASE("list, find and grep: names with newlines, CR and escapes are quoted: 
 
     const auto found = find(f, {{"pattern", "**/*"}});
     CHECK(found.text ==
-          "4 files match `**/*`:\n\"esc\\033[2Kname\\r.txt\"\n\"evil\\n5:forged match\"\n\"odd\\ndir/inner.txt\"\nplain.txt");
+          "4 files match `**/*`:\n\"esc\\033[2Kname\\r.txt\"\n\"evil\\n5:forged "
+          "match\"\n\"odd\\ndir/inner.txt\"\nplain.txt");
 
     const auto l = list(f, {{"depth", 2}});
     CHECK(has(l.text, "  \"evil\\n5:forged match\"  7 B, 1 line\n"));
@@ -173,7 +180,8 @@ TEST_CASE("list, find and grep: names with newlines, CR and escapes are quoted: 
     CHECK(has(read.text, "NEEDLE"));
     // Passed back exactly as shown, quotes and escapes included, it names the file too, whatever the
     // escape (ESC is \033 there, which JSON does not have).
-    for (const char* as_shown : {"\"evil\\n5:forged match\"", "\"esc\\033[2Kname\\r.txt\"", "\"odd\\ndir/inner.txt\""}) {
+    for (const char* as_shown :
+         {"\"evil\\n5:forged match\"", "\"esc\\033[2Kname\\r.txt\"", "\"odd\\ndir/inner.txt\""}) {
         CAPTURE(as_shown);
         const auto again = f.call(tools::read_handler(), {{"file_path", as_shown}});
         CHECK_FALSE(again.is_error);

@@ -25,7 +25,8 @@ TEST_CASE("stale merge: a write that doubles a block the other program changed i
     f.put("a.py", "x = 1\ny = 2\n");
     REQUIRE_FALSE(f.read("a.py").is_error);
     f.put("a.py", "x = 10\ny = 2\n");  // another program changes the block
-    const auto r = f.call(tools::write_handler(), {{"file_path", f.path("a.py")}, {"content", "x = 1\ny = 2\nx = 1\ny = 2\n"}});
+    const auto r =
+        f.call(tools::write_handler(), {{"file_path", f.path("a.py")}, {"content", "x = 1\ny = 2\nx = 1\ny = 2\n"}});
     REQUIRE(r.is_error);
     CHECK(r.reason == base::ErrorReason::stale);
     CHECK(r.text.find("these lines repeat, so where the other change belongs relative to this one is not certain") !=
@@ -52,17 +53,21 @@ TEST_CASE("stale merge: a file changed while the approval was asked is merged an
     int asked = 0;
     std::string second_diff;
     f.ctx.approve = [&](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
-        if (++asked == 1) f.put("a.txt", "a\nb\nc\nD\n");  // the human's editor saves meanwhile
-        else second_diff = ask.diff + "|" + ask.tool + "|" + ask.asked_again_because;
+        if (++asked == 1)
+            f.put("a.txt", "a\nb\nc\nD\n");  // the human's editor saves meanwhile
+        else
+            second_diff = ask.diff + "|" + ask.tool + "|" + ask.asked_again_because;
         tools::ApprovalDecision d;
         d.kind = tools::ApprovalDecision::Kind::approved;
         d.approval = tools::ApprovalSource::user;
         co_return d;
     };
-    const auto r = f.call(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "a\n"}, {"new_string", "A\n"}});
+    const auto r =
+        f.call(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "a\n"}, {"new_string", "A\n"}});
     REQUIRE_MESSAGE(!r.is_error, r.text);
     CHECK(asked == 2);
-    CHECK(second_diff == "--- a/a.txt\n+++ b/a.txt\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n D\n|edit|merged with a change on disk");
+    CHECK(second_diff ==
+          "--- a/a.txt\n+++ b/a.txt\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n D\n|edit|merged with a change on disk");
     CHECK(f.get("a.txt") == "A\nb\nc\nD\n");
     CHECK(r.structured["diff"] == "--- a/a.txt\n+++ b/a.txt\n@@ -1,4 +1,4 @@\n-a\n+A\n b\n c\n D\n");
 }
@@ -76,7 +81,8 @@ TEST_CASE("stale merge: overlapping changes while asking write nothing (conflict
         d.kind = tools::ApprovalDecision::Kind::approved;
         co_return d;
     };
-    const auto r = f.call(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "a\n"}, {"new_string", "A\n"}});
+    const auto r =
+        f.call(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "a\n"}, {"new_string", "A\n"}});
     REQUIRE(r.is_error);
     CHECK(r.reason == base::ErrorReason::conflict);
     CHECK(r.text.find("1 place of that change overlaps this one") != std::string::npos);
@@ -88,5 +94,6 @@ TEST_CASE("stale merge: the conflict report is bounded") {
     const std::string report = text::conflict_report(many);
     CHECK(report.find("... and 3 more overlaps") != std::string::npos);
     CHECK(report.size() < 5 * 2300 + 200);
-    CHECK(report.find("@@ line 3 of the file as this change saw it; from line 4 of the file now @@") != std::string::npos);
+    CHECK(report.find("@@ line 3 of the file as this change saw it; from line 4 of the file now @@") !=
+          std::string::npos);
 }

@@ -74,11 +74,12 @@ constexpr const char* append_schema = R"({
 
 const tools::ToolSpec& append_tool() {
     static const tools::ToolSpec spec = [] {
-        tools::ToolSpec s = tools::define_tool("append", &run_append, {
-            .kind = tools::ToolKind::change,
-            .safety_arguments = "`dry_run` (or `preview`)",
-            .summary = "Append text to a file",
-        });
+        tools::ToolSpec s = tools::define_tool("append", &run_append,
+                                               {
+                                                   .kind = tools::ToolKind::change,
+                                                   .safety_arguments = "`dry_run` (or `preview`)",
+                                                   .summary = "Append text to a file",
+                                               });
         s.schema = append_schema;
         return s;
     }();
@@ -111,10 +112,11 @@ TEST_CASE("tool definitions: every served tool's schema properties are the field
     CHECK(wrong.find("old_string") != std::string::npos);
     CHECK(wrong.find("in the arguments struct only: from, overwrite, to") != std::string::npos);
     // A spec whose struct lacks a schema property is a load failure, named.
-    tools::ToolSpec broken =
-        tools::define_tool("edit", &run_append, {.kind = tools::ToolKind::change, .safety_arguments = "", .summary = ""});
+    tools::ToolSpec broken = tools::define_tool(
+        "edit", &run_append, {.kind = tools::ToolKind::change, .safety_arguments = "", .summary = ""});
     const tools::Registry refusing({&broken});
-    CHECK_THROWS_WITH(refusing.ready(), doctest::Contains("schemas/edit.json and the tool's arguments struct disagree"));
+    CHECK_THROWS_WITH(refusing.ready(),
+                      doctest::Contains("schemas/edit.json and the tool's arguments struct disagree"));
 }
 
 TEST_CASE("tool definitions: multiedit's edit items in the schema are the fields of OneEdit") {
@@ -143,7 +145,8 @@ TEST_CASE("tool definitions: a tool defined in one file is served, checked, run 
     const Json listed = server::tools_list_result(config, registry, envelope).at("tools");
     REQUIRE(listed.size() == 2);
     CHECK(listed.at(1).at("description").get<std::string>().find("Append text to the end of a file.") == 0);
-    CHECK(listed.at(1).at("description").get<std::string>().size() > std::string("Append text to the end of a file.").size());
+    CHECK(listed.at(1).at("description").get<std::string>().size() >
+          std::string("Append text to the end of a file.").size());
     CHECK(listed.at(1).contains("_meta"));
     CHECK_FALSE(listed.at(0).contains("_meta"));
 
@@ -159,10 +162,12 @@ TEST_CASE("tool definitions: a tool defined in one file is served, checked, run 
           std::string::npos);
     // Its traits: an unknown argument that speaks of safety is refused, naming its safety arguments;
     // another agent's `preview` is read as its dry_run.
-    const auto unsafe = run_call(f.io, bench.call("append", {{"file_path", f.path("a.txt")}, {"text", "x\n"}, {"verify", true}}, {}));
+    const auto unsafe =
+        run_call(f.io, bench.call("append", {{"file_path", f.path("a.txt")}, {"text", "x\n"}, {"verify", true}}, {}));
     REQUIRE(unsafe.is_error);
     CHECK(unsafe.text.find("append honours `dry_run` (or `preview`)") != std::string::npos);
-    const auto preview = run_call(f.io, bench.call("append", {{"file_path", f.path("a.txt")}, {"text", "x\n"}, {"preview", true}}, {}));
+    const auto preview =
+        run_call(f.io, bench.call("append", {{"file_path", f.path("a.txt")}, {"text", "x\n"}, {"preview", true}}, {}));
     REQUIRE_MESSAGE(!preview.is_error, preview.text);
     CHECK(preview.structured.at("dry_run") == true);
     CHECK(f.get("a.txt") == "one\n");
@@ -177,7 +182,8 @@ TEST_CASE("tool definitions: a tool defined in one file is served, checked, run 
     const auto facts = server::oversized_facts(call, done);
     CHECK(facts.written);
     const Json oversized = server::oversized_result(facts, 64u << 20, 32u << 20, protocol::Era::legacy);
-    CHECK(oversized.at("content").at(0).at("text").get<std::string>().find("The append was applied and written to disk") == 0);
+    CHECK(oversized.at("content").at(0).at("text").get<std::string>().find(
+              "The append was applied and written to disk") == 0);
 }
 
 TEST_CASE("tool definitions: the .mcpb manifest and the README's table list the served tools, with their summaries") {
@@ -193,9 +199,8 @@ TEST_CASE("tool definitions: the .mcpb manifest and the README's table list the 
         for (const tools::ToolSpec* spec : registry.specs())
             if (spec->name == in_manifest.back())
                 CHECK_MESSAGE(t.at("description") == std::string(spec->traits.summary),
-                              "packaging/mcpb/manifest.json: the description of " << spec->name
-                                                                                 << " is not its summary in tools/"
-                                                                                 << spec->name << ".cpp");
+                              "packaging/mcpb/manifest.json: the description of "
+                                  << spec->name << " is not its summary in tools/" << spec->name << ".cpp");
     }
     CHECK_MESSAGE(in_manifest == model_tools, "packaging/mcpb/manifest.json lists other tools than the server serves");
 

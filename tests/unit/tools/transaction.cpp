@@ -78,7 +78,7 @@ TEST_CASE("commit replaces the bytes, keeps the mode, leaves no temp file") {
         f.put("run.sh", "#!/bin/sh\r\necho old\r\n");
         ::chmod((f.root / "run.sh").c_str(), 0751);
         auto before = f.snapshot("run.sh");
-        CHECK(commit_file(f, before, "#!/bin/sh\r\necho new\r\n") .ok());
+        CHECK(commit_file(f, before, "#!/bin/sh\r\necho new\r\n").ok());
         CHECK(f.get("run.sh") == "#!/bin/sh\r\necho new\r\n");
         struct stat st {};
         REQUIRE(::stat((f.root / "run.sh").c_str(), &st) == 0);
@@ -93,7 +93,7 @@ TEST_CASE("commit through a symlink changes the target and keeps the link") {
     fs::create_symlink(f.root / "real" / "target.txt", f.root / "link.txt");
     auto before = f.snapshot("link.txt");
     CHECK(before.file.path.real == (f.root / "real" / "target.txt").string());
-    CHECK(commit_file(f, before, "new\n") .ok());
+    CHECK(commit_file(f, before, "new\n").ok());
     CHECK(fs::is_symlink(f.root / "link.txt"));
     CHECK(f.get("real/target.txt") == "new\n");
 }
@@ -118,11 +118,11 @@ TEST_CASE("commit with --write-through-hard-links keeps hard links linked") {
     f.put("a.txt", "shared old\n");
     fs::create_hard_link(f.root / "a.txt", f.root / "b.txt");
     auto before = f.snapshot("a.txt");
-    CHECK(commit_file(f, before, "shared new, longer than before\n") .ok());
+    CHECK(commit_file(f, before, "shared new, longer than before\n").ok());
     CHECK(f.get("b.txt") == "shared new, longer than before\n");
     CHECK(fs::hard_link_count(f.root / "a.txt") == 2);
     auto again = f.snapshot("b.txt");
-    CHECK(commit_file(f, again, "short\n") .ok());
+    CHECK(commit_file(f, again, "short\n").ok());
     CHECK(f.get("a.txt") == "short\n");
     CHECK(f.entries() == 2);
 }
@@ -137,7 +137,8 @@ std::optional<std::pair<uid_t, gid_t>> other_owner() {
     std::vector<gid_t> groups(static_cast<std::size_t>(std::max(::getgroups(0, nullptr), 0)));
     const int count = ::getgroups(static_cast<int>(groups.size()), groups.data());
     for (int i = 0; i < count; ++i)
-        if (groups[static_cast<std::size_t>(i)] != ::getegid()) return std::pair<uid_t, gid_t>{::geteuid(), groups[static_cast<std::size_t>(i)]};
+        if (groups[static_cast<std::size_t>(i)] != ::getegid())
+            return std::pair<uid_t, gid_t>{::geteuid(), groups[static_cast<std::size_t>(i)]};
     return std::nullopt;
 }
 
@@ -151,7 +152,7 @@ TEST_CASE("commit keeps the owner when permitted (skipped for a user with no sec
     f.put("owned.txt", "x\n");
     REQUIRE(::chown((f.root / "owned.txt").c_str(), uid, gid) == 0);
     auto before = f.snapshot("owned.txt");
-    CHECK(commit_file(f, before, "y\n") .ok());
+    CHECK(commit_file(f, before, "y\n").ok());
     struct stat st {};
     REQUIRE(::stat((f.root / "owned.txt").c_str(), &st) == 0);
     CHECK(st.st_uid == uid);
@@ -164,7 +165,7 @@ TEST_CASE("commit creates a new file and its folders") {
     Fixture f;
     auto before = f.snapshot("deep/er/new.txt");
     CHECK_FALSE(before.exists);
-    CHECK(commit_file(f, before, "fresh\n") .ok());
+    CHECK(commit_file(f, before, "fresh\n").ok());
     CHECK(f.get("deep/er/new.txt") == "fresh\n");
 }
 
@@ -189,7 +190,7 @@ TEST_CASE("commit accepts a file whose timestamps changed but whose bytes did no
     auto before = f.snapshot("d.txt");
     const auto later = fs::last_write_time(f.root / "d.txt") + std::chrono::seconds(5);
     fs::last_write_time(f.root / "d.txt", later);
-    CHECK(commit_file(f, before, "changed\n") .ok());
+    CHECK(commit_file(f, before, "changed\n").ok());
     CHECK(f.get("d.txt") == "changed\n");
 }
 
@@ -266,13 +267,14 @@ TEST_CASE("transaction: a refused approval writes nothing, for one file and for 
     f.put("a.txt", "one\n");
     f.put("b.txt", "two\n");
     f.ctx.approve = gate(tools::ApprovalDecision::Kind::rejected, "The user rejected the change.");
-    auto edit = f.call(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "one"}, {"new_string", "ONE"}});
+    auto edit =
+        f.call(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "one"}, {"new_string", "ONE"}});
     CHECK(edit.is_error);
     CHECK(edit.text == "The user rejected the change.");
     CHECK(f.get("a.txt") == "one\n");
-    auto patch = f.call(tools::apply_diff_handler(),
-                        {{"diff", "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n"
-                                  "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+TWO\n"}});
+    auto patch = f.call(tools::apply_diff_handler(), {{"diff",
+                                                       "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n"
+                                                       "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+TWO\n"}});
     CHECK(patch.is_error);
     CHECK(f.get("a.txt") == "one\n");
     CHECK(f.get("b.txt") == "two\n");
@@ -286,9 +288,9 @@ TEST_CASE("transaction: an approved patch of two files writes both and records b
     f.put("a.txt", "one\n");
     f.put("b.txt", "two\n");
     f.ctx.approve = gate(tools::ApprovalDecision::Kind::approved);
-    auto patch = f.call(tools::apply_diff_handler(),
-                        {{"diff", "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n"
-                                  "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+TWO\n"}});
+    auto patch = f.call(tools::apply_diff_handler(), {{"diff",
+                                                       "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n"
+                                                       "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-two\n+TWO\n"}});
     CHECK_FALSE(patch.is_error);
     CHECK(f.get("a.txt") == "ONE\n");
     CHECK(f.get("b.txt") == "TWO\n");
@@ -335,7 +337,8 @@ TickedCommit commit_while_ticking(Fixture& f, const tools::FileSnapshot& before,
                 timer.expires_after(std::chrono::milliseconds(5));
                 co_await timer.async_wait(asio::use_awaitable);
                 const auto now = std::chrono::steady_clock::now();
-                out.longest_gap = std::max(out.longest_gap, std::chrono::duration_cast<std::chrono::milliseconds>(now - last));
+                out.longest_gap =
+                    std::max(out.longest_gap, std::chrono::duration_cast<std::chrono::milliseconds>(now - last));
                 last = now;
                 on_tick(tick);
             }
@@ -411,8 +414,9 @@ TEST_CASE("transaction: a folder lock held past the limit fails the commit namin
     CHECK(done.failure->reason == base::ErrorReason::timeout);
     const std::string& message = done.failure->message;
     CAPTURE(message);
-    CHECK(has(message, "Nothing was written: the lock of the folder " + f.root.string() + " (which mcp-edit servers take for "
-                       "the milliseconds of a write there) was held by "));
+    CHECK(has(message, "Nothing was written: the lock of the folder " + f.root.string() +
+                           " (which mcp-edit servers take for "
+                           "the milliseconds of a write there) was held by "));
 #ifdef __linux__
     const std::string pid = std::to_string(holder.pid());
     CHECK(has(message, "by process " + pid + " (lock-holder, user "));
@@ -425,7 +429,8 @@ TEST_CASE("transaction: a folder lock held past the limit fails the commit namin
     CHECK_FALSE(staging_files_left(f));
 }
 
-TEST_CASE("transaction: a process that can only read the folder (an flock on the folder itself) does not stall a commit") {
+TEST_CASE(
+    "transaction: a process that can only read the folder (an flock on the folder itself) does not stall a commit") {
     Fixture f;
     f.put("a.txt", "one\n");
     auto before = f.snapshot("a.txt");

@@ -25,14 +25,14 @@ tools::CallScope recording_scope(std::vector<std::string>& asked) {
     tools::CallScope scope;
     scope.alone = [] { return true; };
     scope.approval = [&asked](const tools::PreparedCall& call, const tools::ProgressReport&) {
-        return tools::ApprovalGate([&asked, tool = call.name](const tools::ApprovalRequest& ask)
-                                       -> asio::awaitable<tools::ApprovalDecision> {
-            asked.push_back(tool + " asks " + ask.tool + " of " + (ask.paths.empty() ? "?" : ask.paths.front()));
-            tools::ApprovalDecision d;
-            d.kind = tools::ApprovalDecision::Kind::approved;
-            d.approval = tools::ApprovalSource::user;
-            co_return d;
-        });
+        return tools::ApprovalGate(
+            [&asked, tool = call.name](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
+                asked.push_back(tool + " asks " + ask.tool + " of " + (ask.paths.empty() ? "?" : ask.paths.front()));
+                tools::ApprovalDecision d;
+                d.kind = tools::ApprovalDecision::Kind::approved;
+                d.approval = tools::ApprovalSource::user;
+                co_return d;
+            });
     };
     return scope;
 }
@@ -50,7 +50,8 @@ TEST_CASE("workbench: read and edit through call(tool, arguments, scope); the le
     std::vector<std::string> asked;
 
     // read: the numbered text, and the file's state recorded for this session.
-    const tools::ToolResult read = run_call(f.io, bench.call("read", {{"file_path", real_path}}, recording_scope(asked)));
+    const tools::ToolResult read =
+        run_call(f.io, bench.call("read", {{"file_path", real_path}}, recording_scope(asked)));
     REQUIRE_FALSE(read.is_error);
     CHECK(has(read.text, "     2\ttwo"));
     CHECK(read.structured.at("total_lines") == 3);
@@ -59,8 +60,9 @@ TEST_CASE("workbench: read and edit through call(tool, arguments, scope); the le
     CHECK(bench.changed_files().empty());
 
     // edit, with an alias the workbench maps (`path`): approved through the scope, written, recorded.
-    const tools::ToolResult edit = run_call(
-        f.io, bench.call("edit", {{"path", real_path}, {"old_string", "two"}, {"new_string", "TWO"}}, recording_scope(asked)));
+    const tools::ToolResult edit =
+        run_call(f.io, bench.call("edit", {{"path", real_path}, {"old_string", "two"}, {"new_string", "TWO"}},
+                                  recording_scope(asked)));
     REQUIRE_FALSE(edit.is_error);
     CHECK(edit.structured.at("approval") == "user");
     CHECK(edit.structured.at("additions") == 1);
@@ -96,12 +98,14 @@ TEST_CASE("workbench: an unknown tool, and arguments the schema refuses, are err
     tools::Workbench bench(f.io.get_executor(), f.io.get_executor(), registry, f.workspace, {});
     std::vector<std::string> asked;
 
-    const tools::ToolResult unknown = run_call(f.io, bench.call("frobnicate", {{"file_path", f.path("a.txt")}}, recording_scope(asked)));
+    const tools::ToolResult unknown =
+        run_call(f.io, bench.call("frobnicate", {{"file_path", f.path("a.txt")}}, recording_scope(asked)));
     CHECK(unknown.is_error);
     CHECK(unknown.reason == base::ErrorReason::invalid_arguments);
     CHECK(has(unknown.text, "Unknown tool: frobnicate. Available tools: read, edit"));
 
-    const tools::ToolResult missing = run_call(f.io, bench.call("edit", {{"file_path", f.path("a.txt")}}, recording_scope(asked)));
+    const tools::ToolResult missing =
+        run_call(f.io, bench.call("edit", {{"file_path", f.path("a.txt")}}, recording_scope(asked)));
     CHECK(missing.is_error);
     CHECK(has(missing.text, "old_string"));
     CHECK(asked.empty());
@@ -118,14 +122,16 @@ TEST_CASE("workbench: a scope's result budget makes read page a file its host wo
     tools::Workbench bench(f.io.get_executor(), f.io.get_executor(), registry, f.workspace, {});
     std::vector<std::string> asked;
 
-    const tools::ToolResult whole = run_call(f.io, bench.call("read", {{"file_path", f.path("long.txt")}}, recording_scope(asked)));
+    const tools::ToolResult whole =
+        run_call(f.io, bench.call("read", {{"file_path", f.path("long.txt")}}, recording_scope(asked)));
     REQUIRE_FALSE(whole.is_error);
     CHECK(whole.structured.at("truncated") == false);
     CHECK(whole.structured.at("end_line") == 500);
 
     tools::CallScope budgeted = recording_scope(asked);
     budgeted.max_result_text = 4000;
-    const tools::ToolResult paged = run_call(f.io, bench.call("read", {{"file_path", f.path("long.txt")}}, std::move(budgeted)));
+    const tools::ToolResult paged =
+        run_call(f.io, bench.call("read", {{"file_path", f.path("long.txt")}}, std::move(budgeted)));
     REQUIRE_FALSE(paged.is_error);
     CHECK(paged.structured.at("truncated") == true);
     const int end_line = paged.structured.at("end_line").get<int>();

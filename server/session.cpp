@@ -286,110 +286,113 @@ void Session::call_tool(protocol::Request& request, const RequestEnvelope& envel
 // `keep_alive` holds the session (and what the gate and roots refer to) until the call ends.
 asio::awaitable<void> Session::run_tool_call([[maybe_unused]] std::shared_ptr<Session> keep_alive,
                                              protocol::Request request, RequestEnvelope envelope, Reply reply) {
-    auto resolved = resolve_tool_call(registry_, request.params);
-    if (!resolved) {
-        reply.error(protocol::invalid_params, resolved.error());
+    auto params = tool_call_params(request.params);
+    if (!params) {
+        reply.error(protocol::invalid_params, params.error());
         co_return;
     }
-    ToolCall& call = *resolved;
-    const tools::ToolKind kind = tools::Registry::spec(*call.tool).traits.kind;
-    const std::shared_ptr<RpcPeer::Call> rpc_call = reply.call();
-
-    ++tool_calls_;
-    struct Leave {
+    // Counts this call as in flight until its reply is out (see CallScope::alone).
+    struct InFlight {
         std::size_t& count;
-        bool left = false;
-        void now() {
-            if (!left) --count;
-            left = true;
+        bool ended = false;
+        void end() {
+            if (!ended) --count;
+            ended = true;
         }
-        ~Leave() { now(); }
-    } leave{tool_calls_};
-    const bool client_has_roots = envelope.era == protocol::Era::legacy && envelope.capabilities.contains("roots");
-    tools::ToolResult outcome;
-    // A server without a usable root says why on every call (without --root, the client's roots
-    // may still supply a workspace; client roots never widen a --root that was given).
-    std::shared_ptr<const os::Workspace> workspace;
-    bool misconfigured = !config_.misconfiguration.empty();
-    if (misconfigured && !config_.roots_given) {
-        workspace = co_await roots_.for_call(client_has_roots, rpc_call);
-        misconfigured = workspace->roots().empty();
+        ~InFlight() { end(); }
+    } in_flight{++tool_calls_};
+    // Named first: GCC 12 destroys a temporary argument of a coroutine inside co_await twice.
+    tools::CallScope scope = tool_call_scope(envelope, reply.call());
+    tools::CallOutcome outcome =
+        co_await workbench_.call(std::move(params->name), std::move(params->arguments), std::move(scope));
+    if (outcome.invalid_params) {
+        reply.error(protocol::invalid_params, *outcome.invalid_params);
+        co_return;
     }
-    if (misconfigured) {
-        outcome = tools::ToolResult::error(config_.misconfiguration, base::ErrorReason::no_root);
-    } else if (auto wrong = workbench_.check(call)) {
-        outcome = std::move(*wrong);
-        // The view reads every refusal of a decision as "not written" (ui/README.md): say so.
-        if (kind == tools::ToolKind::review_decision) outcome.text += "\nNothing was written.";
-    } else {
-        if (!workspace) workspace = co_await roots_.for_call(client_has_roots, rpc_call);
-        if (kind == tools::ToolKind::review_decision) {
-            outcome = co_await decide_review(call.args, envelope, rpc_call);
-        } else {
-            // Named first: GCC 12 destroys a temporary argument of a coroutine inside co_await twice.
-            tools::CallScope scope = call_scope(envelope, rpc_call, workspace);
-            outcome = co_await workbench_.run(call, std::move(scope));
-        }
-        if (!outcome.is_error && outcome.meta.is_null() && outcome.structured.is_object() &&
-            client_renders_view(envelope.capabilities)) {
-            if (kind == tools::ToolKind::session_patch)
-                outcome.meta = {{tools::review_meta_key, session_patch_view(outcome.structured)}};
-            else if (outcome.structured.value("dry_run", false))
-                outcome.meta = {{tools::review_meta_key, dry_run_view(call.name, outcome.structured)}};
-        }
-    }
-    // What the user decided in the review view since the model's last call, said once.
-    if (kind != tools::ToolKind::review_decision && !outcome.input_required)
-        for (const auto& note : approvals_.take_review_notes()) add_note(outcome, note);
-
-    // Said once, to the first call the client's roots affect; then what this call's arguments lost.
-    if (workspace && !outcome.input_required) add_note(outcome, roots_.take_note());
-    add_call_notes(outcome, call);
     const protocol::Era era = envelope.era;
-    const OversizedFacts oversized = oversized_facts(call, outcome);
-    reply.result(call_tool_result(outcome, era), [&oversized, era](std::size_t bytes) {
+    const OversizedFacts oversized = oversized_facts(outcome.tool, outcome.kind, outcome.result);
+    reply.result(call_tool_result(outcome.result, era), [&oversized, era](std::size_t bytes) {
         return oversized_result(oversized, bytes, RpcPeer::max_reply_bytes, era);
     });
-    if (outcome.input_required) co_return;
+    if (outcome.result.input_required) co_return;
 
-    leave.now();  // a call that comes in meanwhile is alone (see CallScope::alone)
-    if (outcome.after_reply) {
+    in_flight.end();  // a call that comes in meanwhile is alone (see CallScope::alone)
+    if (outcome.result.after_reply) {
         // Let the writer put the reply out first (it was woken before this resumes), then the
         // bookkeeping the reply did not need; what it holds (the lane) is released here, on the
         // io thread.
         co_await asio::post(io_, asio::use_awaitable);
         try {
-            co_await outcome.after_reply();
+            co_await outcome.result.after_reply();
         } catch (const std::exception& e) {
-            base::log::error("{}: bookkeeping after the write failed: {}", call.name, e.what());
+            base::log::error("{}: bookkeeping after the write failed: {}", outcome.tool, e.what());
         }
-        outcome.after_reply = nullptr;
+        outcome.result.after_reply = nullptr;
     }
 }
 
 tools::CallScope Session::call_scope(const RequestEnvelope& envelope, const std::shared_ptr<RpcPeer::Call>& rpc_call,
-                                     std::shared_ptr<const os::Workspace> workspace, const PendingReview* confirming,
-                                     ApprovalAnswer answer) {
+                                     const PendingReview* confirming, ApprovalAnswer answer) {
     tools::CallScope scope;
-    scope.workspace = workspace;
     scope.cancelled = rpc_call->cancelled;
-    scope.progress = progress_reporter(envelope);
+    if (auto progress = progress_reporter(envelope)) scope.progress = std::move(progress);
     scope.alone = [this] { return tool_calls_ == 1; };
     scope.max_result_text = envelope.quirks.result_text_budget;
     scope.result_view = envelope.quirks.result_view;
-    scope.approval = [this, &envelope, rpc_call, workspace = std::move(workspace), confirming,
-                      answer = std::move(answer)](const tools::PreparedCall& prepared,
-                                                  const tools::ProgressReport& progress) {
+    scope.approval = [this, &envelope, rpc_call, confirming, answer = std::move(answer)](
+                         const std::string& tool, const Json& arguments, const tools::ProgressReport& progress,
+                         std::shared_ptr<const os::Workspace> roots) {
         Approvals::Call c;
-        c.tool = prepared.name;
-        c.args = &prepared.args;
+        c.tool = tool;
+        c.args = &arguments;
         c.envelope = &envelope;
         c.call = rpc_call;
         c.progress = progress;
-        c.workspace = workspace;
+        c.workspace = std::move(roots);
         c.confirming = confirming;
         c.answer = answer;
         return approvals_.gate(std::move(c));
+    };
+    return scope;
+}
+
+tools::CallScope Session::tool_call_scope(const RequestEnvelope& envelope, std::shared_ptr<RpcPeer::Call> rpc_call) {
+    tools::CallScope scope = call_scope(envelope, rpc_call);
+    // The call's roots, asked of the client at most once: for the refusal of a server without a
+    // usable root (without --root, the client's roots may still supply a workspace; client roots
+    // never widen a --root that was given), else once the arguments are checked.
+    const bool client_has_roots = envelope.era == protocol::Era::legacy && envelope.capabilities.contains("roots");
+    auto asked = std::make_shared<std::shared_ptr<const os::Workspace>>();
+    scope.roots = [this, client_has_roots, rpc_call, asked]() -> asio::awaitable<std::shared_ptr<const os::Workspace>> {
+        if (!*asked) *asked = co_await roots_.for_call(client_has_roots, rpc_call);
+        co_return *asked;
+    };
+    if (!config_.misconfiguration.empty())
+        scope.refusal = [this, client_has_roots, rpc_call,
+                         asked]() -> asio::awaitable<std::optional<tools::ToolResult>> {
+            if (!config_.roots_given) {
+                *asked = co_await roots_.for_call(client_has_roots, rpc_call);
+                if (!(*asked)->roots().empty()) co_return std::nullopt;
+            }
+            co_return tools::ToolResult::error(config_.misconfiguration, base::ErrorReason::no_root);
+        };
+    scope.decide_review = [this, &envelope, rpc_call](const Json& arguments, std::shared_ptr<const os::Workspace>) {
+        return decide_review(arguments, envelope, rpc_call);
+    };
+    scope.finish = [this, &envelope, asked](const std::string& tool, tools::ToolKind kind, tools::ToolResult& outcome) {
+        if (!outcome.is_error && outcome.meta.is_null() && outcome.structured.is_object() &&
+            client_renders_view(envelope.capabilities)) {
+            if (kind == tools::ToolKind::session_patch)
+                outcome.meta = {{tools::review_meta_key, session_patch_view(outcome.structured)}};
+            else if (outcome.structured.value("dry_run", false))
+                outcome.meta = {{tools::review_meta_key, dry_run_view(tool, outcome.structured)}};
+        }
+        if (outcome.input_required) return;
+        // What the user decided in the review view since the model's last call, said once.
+        if (kind != tools::ToolKind::review_decision)
+            for (const auto& note : approvals_.take_review_notes()) add_note(outcome, note);
+        // Said once, to the first call the client's roots affect.
+        if (*asked) add_note(outcome, roots_.take_note());
     };
     return scope;
 }
@@ -413,17 +416,18 @@ asio::awaitable<tools::ToolResult> Session::decide_review(const Json& args, cons
         approvals_.note_review(said);
         co_return decided("rejected", said);
     }
-    // Apply: the same call again, planned on the files as they are now; its gate writes it only if
-    // that is exactly the change shown, else shows the new one.
-    auto prepared = workbench_.prepare(review.tool, review.args);
-    if (!prepared) co_return tools::ToolResult::error(std::move(prepared).error(), base::ErrorReason::internal);
-    if (auto wrong = workbench_.check(*prepared)) co_return std::move(*wrong);
+    // Apply: the same call again, planned on the files as they are now, in the roots it was asked
+    // in; its gate writes it only if that is exactly the change shown, else shows the new one.
     ApprovalAnswer answer;
     answer.kind = asked.decision == "apply_session" ? ApprovalAnswer::Kind::apply_session : ApprovalAnswer::Kind::apply;
     answer.feedback = asked.feedback;
-    tools::CallScope scope =
-        call_scope(envelope, rpc_call, review.workspace, &review, std::move(answer));  // named: see run_tool_call
-    tools::ToolResult outcome = co_await workbench_.run(*prepared, std::move(scope));
+    tools::CallScope scope = call_scope(envelope, rpc_call, &review, std::move(answer));
+    scope.roots = [roots = review.workspace]() -> asio::awaitable<std::shared_ptr<const os::Workspace>> {
+        co_return roots;
+    };
+    tools::CallOutcome again = co_await workbench_.call(review.tool, review.args, std::move(scope));
+    tools::ToolResult outcome = std::move(again.result);
+    if (again.invalid_params) outcome.reason = base::ErrorReason::internal;
     if (outcome.is_error) {
         approvals_.note_review("In the review view the user applied " + review.title + " (" + review.id +
                                "), but it was not written: " + outcome.text);

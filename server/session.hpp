@@ -105,10 +105,14 @@ private:
     // again with a gate that writes it only if it is still exactly what was shown; Reject drops it.
     asio::awaitable<tools::ToolResult> decide_review(const Json& args, const RequestEnvelope& envelope,
                                                      std::shared_ptr<RpcPeer::Call> rpc_call);
-    // The gate of a call in `scope`, for the approvals (`confirming`: an Apply from the view).
+    // What every call's scope holds: its cancellation, progress, approval gate (`confirming`: an
+    // Apply from the view) and what the client shows its model.
     tools::CallScope call_scope(const RequestEnvelope& envelope, const std::shared_ptr<RpcPeer::Call>& rpc_call,
-                                std::shared_ptr<const os::Workspace> workspace,
                                 const PendingReview* confirming = nullptr, ApprovalAnswer answer = {});
+    // A tools/call's scope: call_scope, and the session's part of the way through the call (the
+    // refusal of a server without roots, the client's roots, review decisions, the view's payload
+    // and the notes said once).
+    tools::CallScope tool_call_scope(const RequestEnvelope& envelope, std::shared_ptr<RpcPeer::Call> rpc_call);
 
     Json initialize_result(const Json& params);
 

@@ -11,20 +11,14 @@ namespace server {
 
 using Json = nlohmann::json;
 
-base::Result<ToolCall, std::string> resolve_tool_call(const tools::Registry& registry, Json& params) {
+base::Result<ToolCallParams, std::string> tool_call_params(Json& params) {
     const auto name_it = params.find("name");
     if (name_it == params.end() || !name_it->is_string())
         return base::fail(std::string("Invalid params: tools/call needs \"name\", a string"));
-    Json args = Json::object();
-    bool args_object = true;
-    if (const auto a = params.find("arguments"); a != params.end() && !a->is_null()) {
-        args_object = a->is_object();
-        if (args_object) args = std::move(*a);  // nothing reads params["arguments"] after this
-    }
-    auto call =
-        tools::prepare_call(registry, name_it->get<std::string>(), args_object ? std::move(args) : Json::object());
-    if (!call) return base::fail(std::move(call).error());  // an unknown tool is named before its arguments
-    if (!args_object) return base::fail(std::string("Invalid params: \"arguments\" must be an object"));
+    ToolCallParams call;
+    call.name = name_it->get<std::string>();
+    if (const auto a = params.find("arguments"); a != params.end())
+        call.arguments = std::move(*a);  // nothing reads params["arguments"] after this
     return call;
 }
 
@@ -72,10 +66,10 @@ std::int64_t integer_member(const Json& object, std::string_view key, std::int64
 
 }  // namespace
 
-OversizedFacts oversized_facts(const ToolCall& call, const tools::ToolResult& outcome) {
+OversizedFacts oversized_facts(const std::string& tool, tools::ToolKind kind, const tools::ToolResult& outcome) {
     OversizedFacts facts;
-    facts.tool = call.name;
-    facts.kind = tools::Registry::spec(*call.tool).traits.kind;
+    facts.tool = tool;
+    facts.kind = kind;
     if (facts.kind == tools::ToolKind::read_lines) {
         const std::int64_t first = integer_member(outcome.structured, "start_line", 1);
         facts.offset = first;

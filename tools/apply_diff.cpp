@@ -334,7 +334,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     const std::string& diff_text = args.diff;
     const bool dry_run = args.dry_run;
     const std::string& file_path = args.file_path;
-    const double fuzzy = args.fuzzy_threshold.value_or(ctx.fuzzy_threshold);
+    const double fuzzy = args.fuzzy_threshold.value_or(ctx.settings.fuzzy_threshold);
 
     auto parsed = starts_as_roo_xml(diff_text) ? parse_roo_files(diff_text) : text::parse_patch(diff_text);
     if (!parsed) {
@@ -435,7 +435,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
     PlannedPatch& planned = outcome.value();
 
-    if (!dry_run && !ctx.write_through_hard_links)
+    if (!dry_run && !ctx.settings.write_through_hard_links)
         for (const auto& work : planned.files)
             if (!work.destination && work.alias_reason == "hard links" &&
                 work.before.file.stat.links > 1 + work.aliases.size())

@@ -81,10 +81,10 @@ base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequ
     out.plan = std::move(plan).value();
     const std::string_view old = out.before.file.bytes;
     const std::size_t new_size = out.plan.new_bytes.size(old);
-    if (new_size > ctx.limits.max_file_size)
+    if (new_size > ctx.settings.limits.max_file_size)
         return base::fail(base::Failure{"Refused: the result would be " + std::to_string(new_size) +
-                                            " bytes, over the limit of " + std::to_string(ctx.limits.max_file_size) +
-                                            " (--max-file-size).",
+                                            " bytes, over the limit of " +
+                                            std::to_string(ctx.settings.limits.max_file_size) + " (--max-file-size).",
                                         base::ErrorReason::too_large});
     out.unchanged = out.before.exists && !out.plan.delete_file && out.plan.new_bytes.same_as(old);
     text::DiffOptions options;
@@ -172,7 +172,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     }
     if (auto cancelled = if_cancelled(ctx)) co_return std::move(*cancelled);
 
-    const bool alone = ctx.alone();
+    const bool alone = ctx.scope.alone();
     const bool keep_open = WorkPlacement::keep_open(alone, request.dry_run);
     const auto plan = [&ctx, &request, &path, &st, waited, keep_open] {
         return plan_change(ctx, request, path, st, waited, keep_open);

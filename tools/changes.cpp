@@ -36,7 +36,7 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
         if (file.base_pending)
             if (auto now = ctx.session_changes->find(file.real_path)) file = std::move(*now);
     }
-    const std::uint64_t max_file_size = ctx.limits.max_file_size;
+    const std::uint64_t max_file_size = ctx.settings.limits.max_file_size;
     const bool withhold_linked = ctx.ignore && ctx.ignore->settings().ignore_reads;
     ledger::SessionPatch patch =
         co_await WorkPlacement::run(ctx, false, [&files, &ctx, max_file_size, withhold_linked] {
@@ -55,11 +55,11 @@ asio::awaitable<ToolResult> run_changes(CallContext& ctx, ChangesArgs args) {
                   " differ now (+" + std::to_string(patch.additions) + " -" + std::to_string(patch.removals) + ").";
     }
     bool truncated = false;
-    if (patch.text.size() > ctx.limits.max_result_text) {
-        patch.text.resize(ctx.limits.max_result_text);
+    if (patch.text.size() > ctx.max_result_text()) {
+        patch.text.resize(ctx.max_result_text());
         patch.text.erase(patch.text.rfind('\n') + 1);
         patch.text +=
-            "# ... cut here at " + std::to_string(ctx.limits.max_result_text) +
+            "# ... cut here at " + std::to_string(ctx.max_result_text()) +
             " bytes: read the resource mcp-edit://session/patch, or call changes with file_path for one file\n";
         truncated = true;
     }

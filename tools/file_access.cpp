@@ -69,7 +69,7 @@ base::Result<void> load_text_file(const CallContext& ctx, const std::string& pat
 
 base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out, bool keep_open,
                                       bool text_only) {
-    auto read = platform::read_regular_file(out.path.real, ctx.limits.max_file_size, keep_open);
+    auto read = platform::read_regular_file(out.path.real, ctx.settings.limits.max_file_size, keep_open);
     if (!read) {
         const platform::ReadFailure& failure = read.error();
         using Why = platform::ReadFailure::Why;
@@ -88,7 +88,7 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
                                                     ", not a regular file; only regular files can be read or changed.",
                                                 base::ErrorReason::not_a_file});
             case Why::too_large: {
-                const auto [size, limit] = size_and_limit(failure.size, ctx.limits.max_file_size);
+                const auto [size, limit] = size_and_limit(failure.size, ctx.settings.limits.max_file_size);
                 return base::fail(base::Failure{
                     "Refused: " + path + " is " + size + ", over the limit of " + limit + " (--max-file-size).",
                     base::ErrorReason::too_large});

@@ -178,7 +178,7 @@ ToolResult find_files(CallContext& ctx, const FindArgs& args) {
     const std::string caps = walk_caps_text(summary, *start, options.max_depth, depth_is_cap, "find");
     const bool complete = visitor.complete() && caps.empty();
 
-    const std::size_t budget = std::min(listing_text_budget, ctx.limits.max_result_text);
+    const std::size_t budget = std::min(listing_text_budget, ctx.max_result_text());
     const std::vector<Match> matches = visitor.matches();
     std::string body;
     std::size_t body_json = 0;

@@ -74,7 +74,7 @@ public:
     }
     ~Pipeline() { close(); }
 
-    bool cancelled() const { return ctx_.cancelled->load(); }
+    bool cancelled() const { return ctx_.scope.cancelled->load(); }
 
     // Waits for room, then queues the file. False when the call was cancelled.
     bool submit(Job job) {
@@ -181,7 +181,7 @@ private:
         out.shown = job.shown;
         if (cancelled()) return out;
         const bool ignore_reads = ctx_.ignore && ctx_.ignore->settings().ignore_reads;
-        const auto read = reader.read(job.real, ctx_.limits.max_file_size, ignore_reads);
+        const auto read = reader.read(job.real, ctx_.settings.limits.max_file_size, ignore_reads);
         if (!read) {
             out.too_large = read.error().why == platform::ReadFailure::Why::too_large;
             out.unreadable = !out.too_large;
@@ -406,10 +406,10 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     }
 
     text::SearchLimits limits;
-    limits.stop = ctx.cancelled.get();
+    limits.stop = ctx.scope.cancelled.get();
     limits.context = static_cast<std::size_t>(args.context);
     limits.max_kept_matches = static_cast<std::size_t>(args.max_results);
-    const std::size_t budget = std::min(grep_text_budget, ctx.limits.max_result_text);
+    const std::size_t budget = std::min(grep_text_budget, ctx.max_result_text());
     limits.max_kept_bytes = budget;
     limits.max_line_bytes = max_shown_line_bytes;
     GrepReport report(static_cast<std::size_t>(args.max_results), budget);

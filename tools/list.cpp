@@ -238,7 +238,7 @@ ToolResult list_folder(CallContext& ctx, const ListArgs& args) {
     os::WalkOptions options = listing_walk_options(ctx, *start);
     options.max_depth = depth;
     options.include_hidden = args.include_hidden;
-    const std::size_t budget = std::min(listing_text_budget, ctx.limits.max_result_text);
+    const std::size_t budget = std::min(listing_text_budget, ctx.max_result_text());
     ListVisitor visitor(ctx, *start, depth, budget);
     const os::WalkSummary summary = os::walk_directory(options, visitor);
     if (summary.cancelled)

@@ -51,7 +51,7 @@ os::WalkOptions listing_walk_options(const CallContext& ctx, const ListingStart&
     options.start = start.folder.real;
     options.workspace = &ctx.workspace;
     options.ignore = ctx.ignore;
-    options.cancelled = ctx.cancelled.get();
+    options.cancelled = ctx.scope.cancelled.get();
     return options;
 }
 

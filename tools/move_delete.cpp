@@ -249,7 +249,7 @@ asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::Reso
     if (decision.kind == ApprovalDecision::Kind::awaiting_review)
         co_return report(std::move(outcome), false, &decision);
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
-    if (auto removed = platform::remove_empty_directory(path.real, ctx.fsync); !removed)
+    if (auto removed = platform::remove_empty_directory(path.real, ctx.settings.fsync); !removed)
         co_return ToolResult::error(
             "Cannot delete the folder " + path.display + ": " + removed.error().message + ". Nothing was deleted.",
             base::ErrorReason::io_error);

@@ -1,5 +1,5 @@
 // Where a call's work runs: on the io thread itself or on the blocking pool. The one place that
-// decides it, from the sizes involved and whether the call is alone in flight (ctx.alone()).
+// decides it, from the sizes involved and whether the call is alone in flight (ctx.scope.alone()).
 // Small work done by a lone call takes microseconds, less than two thread hand-overs; large work,
 // or work beside other calls in flight, goes to the pool so that nothing holds the others up.
 #pragma once
@@ -27,10 +27,10 @@ public:
 
     // Asked now (the number of calls in flight changes while a call waits): run inline?
     static bool inline_now(const CallContext& ctx, std::initializer_list<std::uint64_t> sizes) {
-        return ctx.alone() && small(sizes);
+        return ctx.scope.alone() && small(sizes);
     }
     static bool inline_now(const CallContext& ctx, const std::vector<std::uint64_t>& sizes) {
-        return ctx.alone() && small(sizes);
+        return ctx.scope.alone() && small(sizes);
     }
 
     // A lone call that will write keeps the file open until its reply is out (see

@@ -66,7 +66,7 @@ ToolResult image_too_large(const std::string& given, std::string_view mime, std:
 std::optional<ToolResult> refuse_large_image(const CallContext& ctx, const std::string& given) {
     auto resolved = ctx.workspace.resolve(given);
     if (!resolved) return std::nullopt;
-    auto start = platform::read_regular_file(resolved->real, ctx.limits.max_file_size, false, 16);
+    auto start = platform::read_regular_file(resolved->real, ctx.settings.limits.max_file_size, false, 16);
     if (!start || start->stat.size <= max_image_bytes) return std::nullopt;
     // A file with other names under --ignore-reads: load_text_file's refusal, which says nothing of it.
     if (start->stat.links > 1 && ctx.ignore && ctx.ignore->settings().ignore_reads) return std::nullopt;
@@ -134,7 +134,7 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
 
     const std::size_t wanted_last = first + static_cast<std::size_t>(limit) - 1;
     std::string out;
-    const bool padded = !ctx.result_view.escaped;
+    const bool padded = !ctx.scope.result_view.escaped;
     std::size_t line_no = 0, last_shown = 0;
     bool cut = false, over_budget = false;
     text::for_each_line(body, [&](const text::LineSpan& span) {
@@ -182,7 +182,7 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
     // content[1]: the facts alone, for hosts that show only content[]; structuredContent also
     // carries the numbered text, for hosts that show their model only structuredContent. A client
     // that shows both sees the facts in the JSON and the text after it, each once.
-    if (ctx.result_view.shows == ResultView::Shows::both) {
+    if (ctx.scope.result_view.shows == ResultView::Shows::both) {
         result.structured["text"] = text_after_json;
     } else {
         result.extra_text = result.structured.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -246,7 +246,7 @@ void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json fi
 // place. When what is left cannot hold another file, the rest are named, not read.
 asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, std::vector<std::string> paths) {
     constexpr std::size_t min_share = 1024;
-    const std::size_t budget = ctx.limits.max_result_text;
+    const std::size_t budget = ctx.max_result_text();
     ToolResult out;
     Json files = Json::array();
     std::vector<std::string> not_read;
@@ -292,7 +292,7 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
         files.push_back(std::move(facts));
         for (auto& item : part.extra_content) out.extra_content.push_back(std::move(item));
     }
-    finish_many(out, paths.size(), failed, std::move(files), not_read, ctx.result_view, budget);
+    finish_many(out, paths.size(), failed, std::move(files), not_read, ctx.scope.result_view, budget);
     co_return out;
 }
 
@@ -305,7 +305,7 @@ asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args) {
                 "read needs file_path (one file) or file_paths (a list of files). Call read "
                 "again with one of them.",
                 base::ErrorReason::invalid_arguments);
-        co_return co_await read_one(ctx, args, ctx.limits.max_result_text);
+        co_return co_await read_one(ctx, args, ctx.max_result_text());
     }
     std::vector<std::string> paths;
     if (!args.file_path.empty()) paths.push_back(args.file_path);

@@ -14,15 +14,6 @@
 
 namespace tools {
 
-// What a tool is, as far as anything outside it needs to know.
-enum class ToolKind {
-    read_lines,       // read: a file's lines; a result too large says which offset/limit would fit
-    read_listing,     // list, find, grep: changes nothing; a result too large says to narrow the call
-    session_patch,    // changes: what the session changed, as one patch (shown in the review view too)
-    change,           // changes files through the approval gate (edit, write, move, ...)
-    review_decision,  // the review view's decision: called by the view, never listed to other clients
-};
-
 struct ToolTraits {
     ToolKind kind = ToolKind::read_listing;
     // The safety arguments a tool that changes files honours, as the refusal of an unknown
@@ -32,10 +23,6 @@ struct ToolTraits {
     // One line for people (the .mcpb manifest, the README's table of tools): what the tool does.
     std::string_view summary;
 };
-
-// Whether a tool of this kind changes files (its calls pass the approval gate, and other agents'
-// safety arguments are read as ours).
-constexpr bool changes_files(ToolKind kind) { return kind == ToolKind::change; }
 
 // A tool bound by the type of its arguments: the call's JSON (validated against the schema
 // first) is read into `Args` once, and the tool gets the struct.

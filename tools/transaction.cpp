@@ -45,10 +45,10 @@ base::Result<void> stage(const CallContext& ctx, const FileChange& change, Stage
     const auto& path = before.file.path;
     out.change = &change;
     out.in_place = !delete_file && before.exists && before.file.stat.links > 1 &&
-                   (ctx.write_through_hard_links || change.write_through);
+                   (ctx.settings.write_through_hard_links || change.write_through);
     if (!before.exists) {
         const std::string dir = os::parent_of(path.real);
-        if (auto made = platform::make_directories(dir, ctx.fsync); !made)
+        if (auto made = platform::make_directories(dir, ctx.settings.fsync); !made)
             return io_failure("Cannot create the folders for " + path.display + ": " + made.error().message +
                               ". Nothing was written.");
     }
@@ -59,7 +59,7 @@ base::Result<void> stage(const CallContext& ctx, const FileChange& change, Stage
                                             like_new        ? like_new
                                             : before.exists ? &before.file.stat
                                                             : nullptr,
-                                            ctx.fsync);
+                                            ctx.settings.fsync);
         if (!staged)
             return io_failure("Cannot write " + path.display + ": " + staged.error().message +
                               ". Nothing was written.");
@@ -81,7 +81,7 @@ base::Result<void> verify_unchanged(const CallContext& ctx, const FileSnapshot& 
     } else if (!now.same_version(before.file.stat)) {
         if (now.kind == platform::FileKind::missing) {
             conflict = path.display + " was deleted by another program while this change was being prepared.";
-        } else if (const auto current = platform::read_regular_file(path.real, ctx.limits.max_file_size);
+        } else if (const auto current = platform::read_regular_file(path.real, ctx.settings.limits.max_file_size);
                    !current || ledger::Fingerprint::of(current->bytes) != before.file.fingerprint()) {
             text::DiffOptions options;
             options.old_path = path.display;
@@ -103,16 +103,17 @@ base::Result<void> commit_one(const CallContext& ctx, StagedChange& change) {
     const FileSnapshot& before = change.change->before;
     const auto& path = before.file.path;
     if (change.change->delete_file) {
-        if (auto removed = platform::remove_file(path.real, ctx.fsync); !removed)
+        if (auto removed = platform::remove_file(path.real, ctx.settings.fsync); !removed)
             return io_failure("Cannot remove " + path.display + ": " + removed.error().message + ".");
     } else if (change.in_place) {
         std::string scratch;
         const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
-        if (auto written = platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.fsync); !written)
+        if (auto written = platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.settings.fsync);
+            !written)
             return io_failure("Cannot write " + path.display + ": " + written.error().message + ".");
     } else {
         change.has_temp = false;  // renamed, or removed by a failed rename
-        if (auto committed = platform::commit_staged(change.staged, ctx.fsync); !committed)
+        if (auto committed = platform::commit_staged(change.staged, ctx.settings.fsync); !committed)
             return io_failure("Cannot write " + path.display + ": " + committed.error().message +
                               ". Nothing was written.");
     }
@@ -130,18 +131,18 @@ std::string revert(const CallContext& ctx, const StagedChange& change) {
     const FileSnapshot& before = change.change->before;
     const auto& path = before.file.path;
     if (!before.exists) {
-        auto removed = platform::remove_file(path.real, ctx.fsync);
+        auto removed = platform::remove_file(path.real, ctx.settings.fsync);
         return removed ? "" : path.display + ": " + removed.error().message;
     }
     if (change.in_place) {
         std::string scratch;
         const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
-        auto written = platform::overwrite_in_place(path.real, new_bytes, before.file.bytes, ctx.fsync);
+        auto written = platform::overwrite_in_place(path.real, new_bytes, before.file.bytes, ctx.settings.fsync);
         return written ? "" : path.display + ": " + written.error().message;
     }
-    auto staged = platform::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.fsync);
+    auto staged = platform::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.settings.fsync);
     if (!staged) return path.display + ": " + staged.error().message;
-    auto committed = platform::commit_staged(staged.value(), ctx.fsync);
+    auto committed = platform::commit_staged(staged.value(), ctx.settings.fsync);
     return committed ? "" : path.display + ": " + committed.error().message;
 }
 
@@ -186,7 +187,7 @@ base::Failure cancelled_before_writing() {
 // With the folders locked: re-checks every file, then commits them in order, all or nothing. A
 // call cancelled by now writes nothing: this is the last moment before the first rename.
 base::Result<void, CommitFailure> recheck_and_commit(const CallContext& ctx, std::vector<StagedChange>& staged) {
-    if (ctx.cancelled->load()) return abandon(ctx, staged, cancelled_before_writing());
+    if (ctx.scope.cancelled->load()) return abandon(ctx, staged, cancelled_before_writing());
     for (const auto& change : staged)
         if (auto r = verify_unchanged(ctx, change.change->before); !r)
             return abandon(ctx, staged, std::move(r).error());
@@ -258,10 +259,10 @@ Transaction::lock_folders(CallContext& ctx) {
                     base::Failure{"Nothing was written: " + taken.error().message + ". Try the call again.",
                                   base::ErrorReason::io_error});
             if (*taken) break;
-            if (ctx.cancelled->load()) co_return base::fail(cancelled_before_writing());
+            if (ctx.scope.cancelled->load()) co_return base::fail(cancelled_before_writing());
             const auto waited =
                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-            if (waited >= ctx.limits.folder_lock_wait) co_return base::fail(lock_timeout(folder, waited));
+            if (waited >= ctx.settings.limits.folder_lock_wait) co_return base::fail(lock_timeout(folder, waited));
             if (!logged && waited >= lock_wait_logged) {
                 const std::string holder = platform::folder_lock_holder(folder);
                 base::log::warn("{}: waiting for the lock of the folder {}, held by {}", tool_, folder,
@@ -445,7 +446,7 @@ base::Failure Transaction::commit_failure(CommitFailure failed) const {
 }
 
 std::optional<ToolResult> if_cancelled(const CallContext& ctx) {
-    if (!ctx.cancelled->load()) return std::nullopt;
+    if (!ctx.scope.cancelled->load()) return std::nullopt;
     return ToolResult::error("Cancelled by the client; nothing was written.", base::ErrorReason::cancelled);
 }
 
@@ -512,7 +513,7 @@ asio::awaitable<base::Result<void, CommitFailure>> Transaction::commit(CallConte
 
 std::vector<std::string> Transaction::hard_link_notes(const CallContext& ctx) const {
     std::vector<std::string> notes;
-    if (ctx.write_through_hard_links) return notes;
+    if (ctx.settings.write_through_hard_links) return notes;
     for (const auto& change : changes_) {
         const auto links = change.before.file.stat.links;
         if (change.delete_file || !change.before.exists || links < 2 || change.write_through) continue;
@@ -548,7 +549,7 @@ asio::awaitable<std::vector<checks::CheckOutcome>> Transaction::check(CallContex
             for (const auto& lane : lanes) ctx.lanes.let_reads_pass(lane.key(), false);
         }
     } stop_passing{ctx, lanes_};
-    co_return co_await ctx.checks->run(ctx.workspace, std::move(targets), ctx.cancelled);
+    co_return co_await ctx.checks->run(ctx.workspace, std::move(targets), ctx.scope.cancelled);
 }
 
 asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, bool record_history) {

@@ -177,7 +177,7 @@ private:
     // The lock of every folder a change writes in, against other mcp-edit processes, taken in
     // sorted order. One held by another process is tried again on a timer, never waited for on
     // the io thread, until it is free, the call is cancelled (reason cancelled) or
-    // ctx.limits.folder_lock_wait has passed (reason timeout, naming the holder when it can).
+    // ctx.settings.limits.folder_lock_wait has passed (reason timeout, naming the holder when it can).
     // Reads of these files still queue behind it: a read sent after a change sees it.
     asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>, base::Failure>> lock_folders(
         CallContext& ctx);

@@ -94,51 +94,63 @@ Workbench::Workbench(asio::any_io_executor io, asio::any_io_executor blocking, c
 
 Workbench::~Workbench() = default;
 
-CallContext Workbench::context(const os::Workspace& workspace) {
-    CallContext ctx{workspace, file_states_, lanes_, settings_.limits, blocking_};
-    ctx.fsync = settings_.fsync;
-    ctx.write_through_hard_links = settings_.write_through_hard_links;
+asio::awaitable<ToolResult> Workbench::run(PreparedCall& prepared, const CallScope& scope,
+                                           std::shared_ptr<const os::Workspace> roots) {
+    const os::Workspace& workspace = roots ? *roots : workspace_;
+    CallContext ctx{settings_, scope, workspace, file_states_, lanes_, blocking_};
     ctx.history = &history_;
     ctx.session_changes = &session_changes_;
     ctx.journal = journal_.get();
-    ctx.fuzzy_threshold = settings_.fuzzy_threshold;
     ctx.checks = checks_;
     ctx.ignore = &ignore_;
-    return ctx;
-}
-
-base::Result<PreparedCall, std::string> Workbench::prepare(std::string name, Json arguments) const {
-    return prepare_call(registry_, std::move(name), std::move(arguments));
-}
-
-asio::awaitable<ToolResult> Workbench::run(PreparedCall& prepared, CallScope scope) {
-    if (!prepared.checked)
-        if (auto wrong = check_arguments(registry_, prepared)) co_return std::move(*wrong);
-    CallContext ctx = context(scope.workspace ? *scope.workspace : workspace_);
-    if (scope.cancelled) ctx.cancelled = scope.cancelled;
-    if (scope.progress) ctx.progress = scope.progress;
-    if (scope.alone) ctx.alone = scope.alone;
-    if (scope.max_result_text) ctx.limits.max_result_text = std::min(ctx.limits.max_result_text, scope.max_result_text);
-    ctx.result_view = scope.result_view;
-    if (scope.approval) ctx.approve = scope.approval(prepared, ctx.progress);
-    ToolResult outcome;
+    if (scope.approval) ctx.approve = scope.approval(prepared.name, prepared.args, scope.progress, std::move(roots));
     try {
-        outcome = co_await registry_.handler(*prepared.tool)(ctx, prepared.args);
+        co_return co_await registry_.handler (*prepared.tool)(ctx, prepared.args);
     } catch (const std::exception& e) {
         base::log::error("tool {} failed: {}", prepared.name, e.what());
-        outcome = ToolResult::error(
+        co_return ToolResult::error(
             std::string("Internal error in ") + prepared.name + ": " + e.what() + ". The file was not changed.",
             base::ErrorReason::internal);
     }
-    co_return outcome;
 }
 
-asio::awaitable<ToolResult> Workbench::call(std::string name, Json arguments, CallScope scope) {
-    auto prepared = prepare(std::move(name), std::move(arguments));
-    if (!prepared) co_return ToolResult::error(std::move(prepared).error(), base::ErrorReason::invalid_arguments);
-    ToolResult outcome = co_await run(*prepared, std::move(scope));
-    add_call_notes(outcome, *prepared);
-    co_return outcome;
+asio::awaitable<CallOutcome> Workbench::call(std::string name, Json arguments, CallScope scope) {
+    CallOutcome out;
+    // An unknown tool is named before its arguments are looked at.
+    const bool arguments_object = arguments.is_object() || arguments.is_null();
+    auto prepared = prepare_call(registry_, std::move(name),
+                                 arguments_object && arguments.is_object() ? std::move(arguments) : Json::object());
+    if (!prepared) {
+        out.invalid_params = std::move(prepared).error();
+    } else if (!arguments_object) {
+        out.invalid_params = "Invalid params: \"arguments\" must be an object";
+    }
+    if (out.invalid_params) {
+        out.result = ToolResult::error(*out.invalid_params, base::ErrorReason::invalid_arguments);
+        co_return out;
+    }
+    out.tool = prepared->name;
+    out.kind = Registry::spec(*prepared->tool).traits.kind;
+    std::optional<ToolResult> refused;
+    if (scope.refusal) refused = co_await scope.refusal();
+    if (refused) {
+        out.result = std::move(*refused);
+    } else if (auto wrong = check_arguments(registry_, *prepared)) {
+        out.result = std::move(*wrong);
+        // The view reads every refusal of a decision as "not written" (ui/README.md): say so.
+        if (out.kind == ToolKind::review_decision) out.result.text += "\nNothing was written.";
+    } else {
+        std::shared_ptr<const os::Workspace> roots;
+        if (scope.roots) roots = co_await scope.roots();
+        // A review decision goes to whoever holds the reviews (without one, the tool's own refusal).
+        if (out.kind == ToolKind::review_decision && scope.decide_review)
+            out.result = co_await scope.decide_review(prepared->args, std::move(roots));
+        else
+            out.result = co_await run(*prepared, scope, std::move(roots));
+    }
+    if (scope.finish) scope.finish(out.tool, out.kind, out.result);
+    add_call_notes(out.result, *prepared);
+    co_return out;
 }
 
 asio::awaitable<std::vector<ledger::SessionChanges::File>> Workbench::settled_changes(std::string real_path) {

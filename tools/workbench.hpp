@@ -27,17 +27,6 @@
 
 namespace tools {
 
-// What the workbench is configured with (the server's command line, as far as tools need it).
-struct WorkbenchSettings {
-    Limits limits;
-    bool fsync = true;
-    bool write_through_hard_links = false;   // --write-through-hard-links
-    double fuzzy_threshold = 1.0;            // --fuzzy-threshold
-    os::IgnoreSettings ignore;               // --ignore-file, --respect-gitignore, --ignore-reads
-    std::size_t history_budget = 64u << 20;  // --history-budget: bytes the history, and the session's bases, each keep
-    std::string history_dir;                 // --history-dir ("" = memory only)
-};
-
 // A call's tool and arguments once resolved: another agent's call shape mapped to one of our
 // tools (its notes kept for the result), aliases renamed; after check_arguments, the arguments
 // the tool does not take set aside and the rest validated.
@@ -63,23 +52,14 @@ void add_note(ToolResult& outcome, const std::string& note);
 // The notes of the call itself: what mapping its shape and setting arguments aside did.
 void add_call_notes(ToolResult& outcome, const PreparedCall& call);
 
-// What belongs to one request: where it may work, its cancellation, progress, approval and
-// placement. Unset members leave the CallContext's defaults.
-struct CallScope {
-    // The roots of this call (a client's roots may narrow the server's); nullptr: the workbench's.
-    std::shared_ptr<const os::Workspace> workspace;
-    std::shared_ptr<std::atomic<bool>> cancelled;
-    // Reports progress (progress, total, message); nullptr: nobody listens.
-    ProgressReport progress;
-    // Makes the call's approval gate once its tool and arguments are known (the gate may bind
-    // them); it is given the progress reporter the call uses. nullptr: every write approved by policy.
-    std::function<ApprovalGate(const PreparedCall&, const ProgressReport& progress)> approval;
-    // Whether this is the only call in flight (see WorkPlacement); nullptr: never alone.
-    std::function<bool()> alone;
-    // Bytes of text a result may carry when the client shows its model less than the server's
-    // limit (Limits::max_result_text); 0: the server's limit.
-    std::size_t max_result_text = 0;
-    ResultView result_view{};  // what the client shows its model (see ResultView)
+// What came of a call: the result, and which tool served it (after mapping another agent's call
+// shape). `invalid_params` is set instead when the call named no tool of ours, or its arguments
+// are not an object: the caller answers that at the protocol level (the result is an error too).
+struct CallOutcome {
+    ToolResult result;
+    std::string tool;
+    ToolKind kind = ToolKind::read_listing;
+    std::optional<std::string> invalid_params;
 };
 
 class Workbench {
@@ -95,21 +75,15 @@ public:
     // Post-write checks (--check, --lsp) every change runs; they outlive the workbench. nullptr: none.
     void use_checks(checks::Checks* checks) { checks_ = checks; }
 
-    const Registry& registry() const { return registry_; }
-
-    // Looks the tool up, validates, runs it in `scope`; its notes added. An unknown tool is an
-    // error result (reason invalid_arguments) naming the tools there are. The result's
-    // after_reply, when set, is the caller's to await (and then destroy: it holds the lane).
-    asio::awaitable<ToolResult> call(std::string name, Json arguments, CallScope scope);
-
-    // The two halves of call for a caller that answers an unknown tool otherwise (the session:
-    // with a JSON-RPC error) or adds notes of its own before the call's.
-    base::Result<PreparedCall, std::string> prepare(std::string name, Json arguments) const;
-    // check_arguments, for a caller that answers a wrong call before it sets up the scope.
-    std::optional<ToolResult> check(PreparedCall& prepared) const { return check_arguments(registry_, prepared); }
-    // Validates `prepared` (unless check passed it) and runs it; no notes added. Never throws: a handler's exception is
-    // an internal error result saying the file was not changed.
-    asio::awaitable<ToolResult> run(PreparedCall& prepared, CallScope scope);
+    // The one way in: looks the tool up (an unknown tool, or arguments that are not an object, is
+    // `invalid_params`), asks the scope for a refusal (a server without roots), checks the
+    // arguments (other agents' shapes mapped, unknown ones set aside, the schema), asks the scope
+    // for the call's roots, and runs the tool, or the scope's decide_review for a review decision.
+    // Then the scope's finish and the call's own notes (what mapping its shape and setting
+    // arguments aside did). Never throws: a handler's exception is an internal error result saying
+    // the file was not changed. The result's after_reply, when set, is the caller's to await (and
+    // then destroy: it holds the lane).
+    asio::awaitable<CallOutcome> call(std::string name, Json arguments, CallScope scope);
 
     // What resources show: the files this session changed, in the order first changed.
     std::vector<ledger::SessionChanges::File> changed_files() const { return session_changes_.files(); }
@@ -126,7 +100,9 @@ public:
     const ledger::FileStates& file_states() const { return file_states_; }
 
 private:
-    CallContext context(const os::Workspace& workspace);
+    // Runs the checked `prepared` in `scope`, in `roots` (nullptr: the workbench's).
+    asio::awaitable<ToolResult> run(PreparedCall& prepared, const CallScope& scope,
+                                    std::shared_ptr<const os::Workspace> roots);
 
     asio::any_io_executor blocking_;
     const Registry& registry_;

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "server/tool_call.hpp"
+#include "tests/unit/tools/fixture.hpp"
 
 using Json = nlohmann::json;
 
@@ -43,25 +44,29 @@ TEST_CASE("tool call: an empty notes list is left out of structuredContent, othe
 }
 
 TEST_CASE("tool call: name and arguments are checked before anything runs") {
-    const tools::Registry registry;
     Json no_name = {{"arguments", Json::object()}};
-    CHECK(server::resolve_tool_call(registry, no_name).error() ==
-          "Invalid params: tools/call needs \"name\", a string");
-    Json unknown = {{"name", "frobnicate"}};
-    CHECK(
-        server::resolve_tool_call(registry, unknown).error().rfind("Unknown tool: frobnicate. Available tools: ", 0) ==
-        0);
-    Json bad_args = {{"name", "read"}, {"arguments", "x"}};
-    CHECK(server::resolve_tool_call(registry, bad_args).error() == "Invalid params: \"arguments\" must be an object");
-    Json ok = {{"name", "read"}, {"arguments", {{"file_path", "/tmp/x"}}}};
-    auto call = server::resolve_tool_call(registry, ok);
-    REQUIRE(call);
-    CHECK(call->name == "read");
-    CHECK_FALSE(server::check_arguments(registry, *call));
-    Json missing = {{"name", "edit"}, {"arguments", Json::object()}};
-    auto wrong = server::resolve_tool_call(registry, missing);
-    REQUIRE(wrong);
-    const auto refused = server::check_arguments(registry, *wrong);
-    REQUIRE(refused);
-    CHECK(refused->reason == base::ErrorReason::invalid_arguments);
+    CHECK(server::tool_call_params(no_name).error() == "Invalid params: tools/call needs \"name\", a string");
+
+    tools_test::Fixture f;
+    f.put("x.txt", "x\n");
+    const tools::Registry registry;
+    tools::Workbench bench(f.io.get_executor(), f.io.get_executor(), registry, f.workspace, {});
+    const auto call = [&](Json params) {
+        auto read = server::tool_call_params(params);
+        REQUIRE(read);
+        return tools_test::run_to_end(f.io, bench.call(std::move(read->name), std::move(read->arguments), {}));
+    };
+    const tools::CallOutcome unknown = call({{"name", "frobnicate"}, {"arguments", "x"}});
+    REQUIRE(unknown.invalid_params);  // an unknown tool is named before its arguments
+    CHECK(unknown.invalid_params->rfind("Unknown tool: frobnicate. Available tools: ", 0) == 0);
+    const tools::CallOutcome bad_args = call({{"name", "read"}, {"arguments", "x"}});
+    CHECK(bad_args.invalid_params == "Invalid params: \"arguments\" must be an object");
+    const tools::CallOutcome ok = call({{"name", "read"}, {"arguments", {{"file_path", f.path("x.txt")}}}});
+    CHECK_FALSE(ok.invalid_params);
+    CHECK(ok.tool == "read");
+    CHECK_MESSAGE(!ok.result.is_error, ok.result.text);
+    const tools::CallOutcome missing = call({{"name", "edit"}, {"arguments", Json::object()}});
+    CHECK_FALSE(missing.invalid_params);
+    REQUIRE(missing.result.is_error);
+    CHECK(missing.result.reason == base::ErrorReason::invalid_arguments);
 }

@@ -42,6 +42,12 @@ struct Stress {
     ledger::History history;
     std::mt19937 random{12345};
     // One context per call (each has its own cancellation flag); stable addresses.
+    tools::WorkbenchSettings settings = [] {
+        tools::WorkbenchSettings s;
+        s.fsync = false;
+        return s;
+    }();
+    std::deque<tools::CallScope> scopes;  // one per call: each has its own cancellation
     std::deque<tools::CallContext> contexts;
     std::deque<Json> arguments;
     struct Outcome {
@@ -93,8 +99,8 @@ struct Stress {
     // Starts `tool` after `after_ms`; cancels it `cancel_after_ms` after its start when >= 0.
     void start(const std::string& tool, Json args, std::string file, std::string marker, int after_ms,
                int cancel_after_ms = -1) {
-        auto& ctx = contexts.emplace_back(tools::CallContext{workspace, states, lanes, {}, pool.get_executor()});
-        ctx.fsync = false;
+        auto& ctx = contexts.emplace_back(
+            tools::CallContext{settings, scopes.emplace_back(), workspace, states, lanes, pool.get_executor()});
         ctx.history = &history;
         ctx.approve = gate();
         const Json& stored = arguments.emplace_back(std::move(args));
@@ -117,7 +123,7 @@ struct Stress {
             });
             if (cancel_after_ms < 0) return;
             auto cancel = std::make_shared<asio::steady_timer>(io, std::chrono::milliseconds(cancel_after_ms));
-            cancel->async_wait([cancel, &ctx](std::error_code) { ctx.cancelled->store(true); });
+            cancel->async_wait([cancel, &ctx](std::error_code) { ctx.scope.cancelled->store(true); });
         });
     }
 };

@@ -21,11 +21,15 @@
 #include "tests/unit/tools/handlers.hpp"
 #include "tools/registry.hpp"
 #include "tools/transaction.hpp"
+#include "tools/workbench.hpp"
 
 namespace tools_test {
 
 namespace fs = std::filesystem;
 using tools::Json;
+
+inline tools::ToolResult& result_of(tools::ToolResult& result) { return result; }
+inline tools::ToolResult& result_of(tools::CallOutcome& outcome) { return outcome.result; }
 
 struct Fixture {
     fs::path root;
@@ -33,6 +37,8 @@ struct Fixture {
     os::Workspace workspace;
     ledger::FileStates states;
     ledger::FileLanes lanes{io.get_executor()};
+    tools::WorkbenchSettings settings;  // what ctx reads; a test may change it before a call
+    tools::CallScope scope;
     tools::CallContext ctx;
 
     static fs::path make_root() {
@@ -43,8 +49,9 @@ struct Fixture {
         return fs::canonical(p);
     }
     explicit Fixture(bool sync = false)
-        : root(make_root()), workspace({root.string()}), ctx{workspace, states, lanes, {}, io.get_executor()} {
-        ctx.fsync = sync;
+        : root(make_root()), workspace({root.string()}), ctx{settings, scope, workspace,
+                                                             states,   lanes, io.get_executor()} {
+        settings.fsync = sync;
     }
     ~Fixture() { fs::remove_all(root); }
 
@@ -114,26 +121,36 @@ struct Fixture {
 
 inline bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
-// Runs `call` (a workbench's call, say) on `io` to its end, then the bookkeeping after its reply
-// (as the session does once the reply is out), and returns its result.
-inline tools::ToolResult run_call(asio::io_context& io, asio::awaitable<tools::ToolResult> call) {
-    std::optional<tools::ToolResult> out;
+// Runs `call` (a handler's, or a workbench's) on `io` to its end, then the bookkeeping after its
+// reply (as the session does once the reply is out), and returns what it gave.
+template <class Outcome>
+Outcome run_to_end(asio::io_context& io, asio::awaitable<Outcome> call) {
+    std::optional<Outcome> out;
     asio::co_spawn(
         io,
-        [call = std::move(call)]() mutable -> asio::awaitable<tools::ToolResult> {
-            tools::ToolResult result = co_await std::move(call);
+        [call = std::move(call)]() mutable -> asio::awaitable<Outcome> {
+            Outcome outcome = co_await std::move(call);
+            tools::ToolResult& result = result_of(outcome);
             if (result.after_reply) co_await result.after_reply();
             result.after_reply = nullptr;  // releases the lane it holds
-            co_return result;
+            co_return outcome;
         },
-        [&out](std::exception_ptr error, tools::ToolResult result) {
+        [&out](std::exception_ptr error, Outcome outcome) {
             if (error) std::rethrow_exception(error);
-            out = std::move(result);
+            out = std::move(outcome);
         });
     io.restart();
     io.run();
     REQUIRE(out.has_value());
     return std::move(*out);
+}
+
+// The result of a handler's call, or of a workbench's (which says too which tool served it).
+inline tools::ToolResult run_call(asio::io_context& io, asio::awaitable<tools::ToolResult> call) {
+    return run_to_end(io, std::move(call));
+}
+inline tools::ToolResult run_call(asio::io_context& io, asio::awaitable<tools::CallOutcome> call) {
+    return run_to_end(io, std::move(call)).result;
 }
 
 }  // namespace tools_test

@@ -178,7 +178,7 @@ TEST_CASE("find: sort modified is newest first; a pattern naming a dot-file find
 TEST_CASE("list and find: a cancelled call stops the walk and says so") {
     Fixture f;
     for (int i = 0; i < 50; ++i) f.put("d/f" + std::to_string(i), "");
-    f.ctx.cancelled->store(true);
+    f.ctx.scope.cancelled->store(true);
     const auto l = list(f, Json::object());
     CHECK(l.is_error);
     CHECK(l.reason == base::ErrorReason::cancelled);

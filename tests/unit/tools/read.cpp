@@ -115,7 +115,7 @@ TEST_CASE(
     "read: a host that shows results inside JSON gets the numbers unpadded, in content[0] and structuredContent") {
     Fixture fx;
     fx.put("x.txt", "alpha\n\tbeta\n");
-    fx.ctx.result_view = {tools::ResultView::Shows::structured_only, true};
+    fx.scope.result_view = {tools::ResultView::Shows::structured_only, true};
     const tools::ToolResult r = fx.read("x.txt");
     REQUIRE_FALSE(r.is_error);
     CHECK(r.text == "1\talpha\n2\t\tbeta");
@@ -131,7 +131,7 @@ TEST_CASE(
     "read: for a client that shows structuredContent and content[] both, the text and the facts are each there once") {
     Fixture fx;
     fx.put("x.txt", "alpha\nbeta\n");
-    fx.ctx.result_view = {tools::ResultView::Shows::both, false};
+    fx.scope.result_view = {tools::ResultView::Shows::both, false};
     const tools::ToolResult r = fx.read("x.txt");
     REQUIRE_FALSE(r.is_error);
     CHECK(r.text == "     1\talpha\n     2\tbeta");
@@ -147,8 +147,8 @@ TEST_CASE("read: with unpadded numbers the page budget holds more lines") {
     for (const bool escaped : {false, true}) {
         Fixture fx;
         fx.put("x.txt", body);
-        fx.ctx.limits.max_result_text = 100;
-        fx.ctx.result_view.escaped = escaped;
+        fx.settings.limits.max_result_text = 100;
+        fx.scope.result_view.escaped = escaped;
         const tools::ToolResult r = fx.read("x.txt");
         REQUIRE_FALSE(r.is_error);
         CHECK(r.structured["truncated"] == true);
@@ -163,7 +163,7 @@ TEST_CASE("read: file_paths for a client that shows both: the JSON points to the
     Fixture fx;
     fx.put("a.txt", "one\n");
     fx.put("b.txt", "two\n");
-    fx.ctx.result_view = {tools::ResultView::Shows::both, true};
+    fx.scope.result_view = {tools::ResultView::Shows::both, true};
     const tools::ToolResult r =
         fx.call(tools::read_handler(), {{"file_paths", {fx.path("a.txt"), fx.path("b.txt"), fx.path("none.txt")}}});
     REQUIRE_FALSE(r.is_error);
@@ -191,9 +191,9 @@ TEST_CASE(
         CHECK(loaded.error().reason == base::ErrorReason::too_large);
         return loaded.error().message;
     };
-    f.ctx.limits.max_file_size = 1024;
+    f.settings.limits.max_file_size = 1024;
     CHECK(refusal("big.txt").find(" is 2.9 KiB, over the limit of 1.0 KiB (--max-file-size).") != std::string::npos);
-    f.ctx.limits.max_file_size = 2048;
+    f.settings.limits.max_file_size = 2048;
     CHECK(refusal("edge.txt").find(" is 2,049 bytes, over the limit of 2,048 bytes (--max-file-size).") !=
           std::string::npos);
 }

@@ -26,7 +26,7 @@ const std::string png_bytes =
 
 TEST_CASE("read file_paths: each file in order within its share, a missing one in place, each recorded as read") {
     Fixture f;
-    f.ctx.limits.max_result_text = 8192;
+    f.settings.limits.max_result_text = 8192;
     f.put("a.txt", lines("alpha", 1000));
     f.put("b.txt", "b\r\n");
     const auto r = f.call(tools::read_handler(), {{"file_paths", {"a.txt", "nope.txt", "b.txt"}}});
@@ -85,7 +85,7 @@ TEST_CASE("read of an image: MCP image content by magic bytes, bounded at 5 MiB;
 TEST_CASE("read file_paths keeps to the client's budget with many files: the rest are named, not read (issue 39)") {
     // Codex's budget is 9,000 bytes; 128 files once came back as 131 KB (a share of at least 1 KB each).
     Fixture f;
-    f.ctx.limits.max_result_text = 9000;
+    f.settings.limits.max_result_text = 9000;
     Json paths = Json::array();
     for (int i = 0; i < 128; ++i) {
         const std::string name = "f" + std::to_string(i) + ".txt";

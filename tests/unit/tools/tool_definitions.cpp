@@ -172,14 +172,17 @@ TEST_CASE("tool definitions: a tool defined in one file is served, checked, run 
     CHECK(preview.structured.at("dry_run") == true);
     CHECK(f.get("a.txt") == "one\n");
     // Run: the change pipeline writes it, and the ledger records it.
-    const auto done = run_call(f.io, bench.call("append", {{"file_path", f.path("a.txt")}, {"text", "two\n"}}, {}));
+    const tools::CallOutcome appended =
+        run_to_end(f.io, bench.call("append", {{"file_path", f.path("a.txt")}, {"text", "two\n"}}, {}));
+    const tools::ToolResult& done = appended.result;
     REQUIRE_MESSAGE(!done.is_error, done.text);
+    CHECK(appended.tool == "append");
+    CHECK(appended.kind == tools::ToolKind::change);
     CHECK(f.get("a.txt") == "one\ntwo\n");
     REQUIRE(bench.history().latest(f.path("a.txt")) != nullptr);
     CHECK(bench.history().latest(f.path("a.txt"))->tool == "append");
     // A result too large to send says the change was written (its kind: change).
-    tools::PreparedCall call = *bench.prepare("append", {{"file_path", f.path("a.txt")}, {"text", "x"}});
-    const auto facts = server::oversized_facts(call, done);
+    const auto facts = server::oversized_facts(appended.tool, appended.kind, done);
     CHECK(facts.written);
     const Json oversized = server::oversized_result(facts, 64u << 20, 32u << 20, protocol::Era::legacy);
     CHECK(oversized.at("content").at(0).at("text").get<std::string>().find(

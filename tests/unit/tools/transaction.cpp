@@ -114,7 +114,7 @@ TEST_CASE("commit gives a file with another name a file of its own; the other na
 
 TEST_CASE("commit with --write-through-hard-links keeps hard links linked") {
     Fixture f;
-    f.ctx.write_through_hard_links = true;
+    f.settings.write_through_hard_links = true;
     f.put("a.txt", "shared old\n");
     fs::create_hard_link(f.root / "a.txt", f.root / "b.txt");
     auto before = f.snapshot("a.txt");
@@ -390,7 +390,7 @@ TEST_CASE("transaction: a commit cancelled while it waits for a folder lock writ
         auto before = f.snapshot("a.txt");
         lock_test::LockHolder holder(f.root.string());
         const auto done = commit_while_ticking(f, before, "two\n", [&](int tick) {
-            if (tick == 20) f.ctx.cancelled->store(true);
+            if (tick == 20) f.ctx.scope.cancelled->store(true);
             if (tick == (together ? 20 : 40)) holder.release();
         });
         REQUIRE(done.failure.has_value());
@@ -406,7 +406,7 @@ TEST_CASE("transaction: a folder lock held past the limit fails the commit namin
     Fixture f;
     f.put("a.txt", "one\n");
     auto before = f.snapshot("a.txt");
-    f.ctx.limits.folder_lock_wait = std::chrono::milliseconds(300);
+    f.settings.limits.folder_lock_wait = std::chrono::milliseconds(300);
     lock_test::LockHolder holder(f.root.string());
     holder.stop();  // a second server stopped with SIGSTOP while it held the lock
     const auto done = commit_while_ticking(f, before, "two\n", [](int) {});
@@ -434,7 +434,7 @@ TEST_CASE(
     Fixture f;
     f.put("a.txt", "one\n");
     auto before = f.snapshot("a.txt");
-    f.ctx.limits.folder_lock_wait = std::chrono::milliseconds(2000);
+    f.settings.limits.folder_lock_wait = std::chrono::milliseconds(2000);
     const int reader = ::open(f.root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     REQUIRE(reader >= 0);
     REQUIRE(::flock(reader, LOCK_EX | LOCK_NB) == 0);

@@ -24,9 +24,10 @@ namespace {
 tools::CallScope recording_scope(std::vector<std::string>& asked) {
     tools::CallScope scope;
     scope.alone = [] { return true; };
-    scope.approval = [&asked](const tools::PreparedCall& call, const tools::ProgressReport&) {
+    scope.approval = [&asked](const std::string& called, const Json&, const tools::ProgressReport&,
+                              std::shared_ptr<const os::Workspace>) {
         return tools::ApprovalGate(
-            [&asked, tool = call.name](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
+            [&asked, tool = called](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
                 asked.push_back(tool + " asks " + ask.tool + " of " + (ask.paths.empty() ? "?" : ask.paths.front()));
                 tools::ApprovalDecision d;
                 d.kind = tools::ApprovalDecision::Kind::approved;

@@ -321,3 +321,54 @@ describe('claude -p, --approval auto: with no other file tool, one run lists, fi
     }
   });
 });
+
+describe('claude -p, --approval auto: a write of "# ... rest of the code unchanged ..." over three functions', () => {
+  // Issue 42: the silent loss users of agent file tools report most. Even with every change
+  // approved by policy, the write is refused, the model reads which lines it would have dropped
+  // and what to send instead, and the file keeps its three functions.
+  const original = 'def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef c():\n    return 3\n';
+  const steps = [
+    { tool: 'read', args: { file_path: 'a.py' } },
+    { tool: 'write', args: { file_path: 'a.py', content: 'def a(): return 10\n# ... rest of the code unchanged ...\n' } },
+  ];
+  let r;
+  before(async () => {
+    r = await runScripted({
+      host: 'claude',
+      steps: () => steps,
+      startMock: startAnthropicMock,
+      setup: ({ base, home, project, mock }) => {
+        fs.writeFileSync(path.join(project, 'a.py'), original);
+        const config = path.join(home, 'mcp.json');
+        const server = watchedServer(base, serverArgs(project, ['--approval', 'auto']));
+        fs.writeFileSync(config, JSON.stringify({
+          mcpServers: { edit: { type: 'stdio', command: server.command, args: server.args } },
+        }));
+        return {
+          watch: server.watch,
+          args: ['-p', 'Make a() return 10.', '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__edit',
+            '--output-format', 'json'],
+          env: { ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-dummy-for-mock', ENABLE_TOOL_SEARCH: 'false' },
+        };
+      },
+      timeoutMs: 90000,
+    });
+  }, { timeout: 120000 });
+
+  test('the run finishes with both steps answered', () => {
+    assert.equal(r.run.code, 0, `claude failed\n${r.context()}`);
+    assert.equal(r.mock.results.length, steps.length, `not every tool result reached the model\n${r.context()}`);
+  });
+  test('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
+  test('the model reads the refusal: the marker, the lines it would drop, what to send instead', () => {
+    const res = resultAt(r, 1);
+    assert.equal(res.isError, true, `the elided write was not refused\n${r.context()}`);
+    for (const words of ['`# ... rest of the code unchanged ...`', 'is an elision marker', 'lines 1-2, 5-6, 9-10',
+      'Nothing was written', 'Send the whole content']) {
+      assert.ok(res.text.includes(words), `the model did not read ${JSON.stringify(words)}; it saw: ${res.text}`);
+    }
+  });
+  test('a.py keeps its three functions, byte for byte', () => {
+    assert.equal(projectFile(r.s.project, 'a.py').toString('utf8'), original, `a.py changed\n${r.context()}`);
+  });
+});

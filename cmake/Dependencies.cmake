@@ -103,3 +103,4 @@ find_linked_library(UCHARDET_LIBRARY uchardet)
 add_library(mcp_edit::uchardet INTERFACE IMPORTED)
 target_include_directories(mcp_edit::uchardet SYSTEM INTERFACE "${UCHARDET_INCLUDE_DIR}")
 target_link_libraries(mcp_edit::uchardet INTERFACE "${UCHARDET_LIBRARY}")
+add_library(mcp_edit::iconv INTERFACE IMPORTED)  # glibc's iconv: part of libc

@@ -35,6 +35,12 @@ header_only_target(mcp_edit::asio ASIO_STANDALONE ASIO_NO_DEPRECATED)
 add_library(mcp_edit::crypto INTERFACE IMPORTED)  # libSystem: nothing to add
 add_library(mcp_edit::platform INTERFACE IMPORTED)
 include(Pcre2Source)  # the grep tool's regular expressions, compiled in
+include(UchardetSource)  # a file's charset from its bytes, compiled in
+# Conversion is the system's iconv (os/encoding_conversion_posix.cpp): /usr/lib/libiconv.2.dylib,
+# GNU libiconv 1.11 on every macOS. Zig's bundled SDK has iconv.h but nothing to link against, so
+# cmake/libiconv.tbd is the link stub: it names the dylib and the three functions called.
+add_library(mcp_edit::iconv INTERFACE IMPORTED)
+target_link_libraries(mcp_edit::iconv INTERFACE "${CMAKE_CURRENT_LIST_DIR}/libiconv.tbd")
 
 set(UTF8PROC_SOURCE_DIR "" CACHE PATH "Debian's utf8proc source, unpacked (scripts/build-macos fetches it)")
 if(NOT EXISTS "${UTF8PROC_SOURCE_DIR}/utf8proc.c" OR NOT EXISTS "${UTF8PROC_SOURCE_DIR}/utf8proc_data.c")

@@ -1,6 +1,8 @@
 // Encoding names, labels and declarations (see encoding_labels.hpp).
 #include "text/encoding_labels.hpp"
 
+#include "base/ascii.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -94,12 +96,10 @@ constexpr std::array<Alias, 36> aliases{{
     {"ansix3.41968", "us-ascii"},
 }};
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
 std::string squeeze(std::string_view label) {
     std::string out;
     for (char c : label)
-        if (c != '-' && c != '_' && c != ' ') out += lower(c);
+        if (c != '-' && c != '_' && c != ' ') out += base::ascii_lower(c);
     return out;
 }
 
@@ -120,7 +120,7 @@ std::size_t find_ci(std::string_view hay, std::string_view needle, std::size_t f
     if (needle.empty() || hay.size() < needle.size()) return std::string_view::npos;
     for (std::size_t i = from; i + needle.size() <= hay.size(); ++i) {
         std::size_t k = 0;
-        while (k < needle.size() && lower(hay[i + k]) == needle[k]) ++k;
+        while (k < needle.size() && base::ascii_lower(hay[i + k]) == needle[k]) ++k;
         if (k == needle.size()) return i;
     }
     return std::string_view::npos;

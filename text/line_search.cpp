@@ -154,7 +154,7 @@ std::size_t FileSearch::kept_matches() const {
 namespace {
 
 // What one attempt to find a match came to.
-enum class Attempt {
+enum class RegexAttempt {
     found,    // ovector holds the match
     none,     // no match starts in the range
     gave_up,  // PCRE2 stopped with an error (match, depth or heap limit; JIT stack)
@@ -180,8 +180,8 @@ struct LineMatcher::State {
     // try at most `slice` start positions. `subject_end(limit)`: the subject's length for a call
     // whose matches start at most at `limit` (at least limit; a line's end, so no line is cut).
     template <class SubjectEnd>
-    Attempt first_match(const LinePattern::Code& code, const char* subject, std::size_t start, std::size_t last_start,
-                        SubjectEnd subject_end, const std::atomic<bool>* stop) {
+    RegexAttempt first_match(const LinePattern::Code& code, const char* subject, std::size_t start,
+                             std::size_t last_start, SubjectEnd subject_end, const std::atomic<bool>* stop) {
         const auto* units = reinterpret_cast<PCRE2_SPTR>(subject);
         for (;;) {
             const std::size_t limit = last_start - start > slice ? start + slice : last_start;
@@ -198,21 +198,21 @@ struct LineMatcher::State {
             } else if (took < fast_call && rc == PCRE2_ERROR_NOMATCH && limit - start >= slice) {
                 slice = std::min(max_slice, slice * 2);
             }
-            if (rc >= 0) return Attempt::found;
-            if (rc != PCRE2_ERROR_NOMATCH) return Attempt::gave_up;
-            if (limit >= last_start) return Attempt::none;
+            if (rc >= 0) return RegexAttempt::found;
+            if (rc != PCRE2_ERROR_NOMATCH) return RegexAttempt::gave_up;
+            if (limit >= last_start) return RegexAttempt::none;
             start = limit + 1;
             // In UTF mode a start offset inside a character is refused: on to the next character's start.
             if (code.utf)
                 for (int i = 0;
                      i < 3 && start < last_start && (static_cast<unsigned char>(subject[start]) & 0xC0) == 0x80; ++i)
                     ++start;
-            if (stop && stop->load(std::memory_order_relaxed)) return Attempt::stopped;
+            if (stop && stop->load(std::memory_order_relaxed)) return RegexAttempt::stopped;
         }
     }
 
     // Matches `line` alone (its own subject: nothing before or after it is seen).
-    Attempt line_alone(const LinePattern::Code& code, std::string_view line, const std::atomic<bool>* stop) {
+    RegexAttempt line_alone(const LinePattern::Code& code, std::string_view line, const std::atomic<bool>* stop) {
         const std::size_t size = line.size();
         return first_match(
             code, line.data(), 0, size, [size](std::size_t) { return size; }, stop);
@@ -294,7 +294,7 @@ private:
 }  // namespace
 
 bool LineMatcher::matches_line(std::string_view line) {
-    return state_->line_alone(*code_, line, nullptr) == Attempt::found;
+    return state_->line_alone(*code_, line, nullptr) == RegexAttempt::found;
 }
 
 FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limits, const KnownBytes* known) {
@@ -385,10 +385,10 @@ FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limit
     // The line [begin, end) decided alone; false when the stop flag was seen.
     auto decide_alone = [&](std::size_t begin, std::size_t end) {
         switch (state_->line_alone(*code_, body.substr(begin, end - begin), limits.stop)) {
-            case Attempt::found: matched(begin, end, ovector[0], ovector[1]); return true;
-            case Attempt::none: return true;
-            case Attempt::gave_up: gave_up_on(begin); return true;
-            case Attempt::stopped: break;
+            case RegexAttempt::found: matched(begin, end, ovector[0], ovector[1]); return true;
+            case RegexAttempt::none: return true;
+            case RegexAttempt::gave_up: gave_up_on(begin); return true;
+            case RegexAttempt::stopped: break;
         }
         out.stopped = true;
         return false;
@@ -421,13 +421,14 @@ FileSearch LineMatcher::search(std::string_view bytes, const SearchLimits& limit
             from = lines.next_start(end);
             continue;
         }
-        const Attempt attempt = state_->first_match(*code_, body.data(), from, body.size(), subject_end, limits.stop);
-        if (attempt == Attempt::none) break;
-        if (attempt == Attempt::stopped) {
+        const RegexAttempt attempt =
+            state_->first_match(*code_, body.data(), from, body.size(), subject_end, limits.stop);
+        if (attempt == RegexAttempt::none) break;
+        if (attempt == RegexAttempt::stopped) {
             out.stopped = true;
             break;
         }
-        if (attempt == Attempt::gave_up) {
+        if (attempt == RegexAttempt::gave_up) {
             // Somewhere from this line on the pattern gave up: from this line on, each line alone
             // decides (so a line it gives up on costs one try, not two).
             alone = true;

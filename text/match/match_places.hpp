@@ -15,6 +15,7 @@
 
 namespace text {
 
+// One place a tier found old_string at: in the LF view the tiers search, and in the file's bytes.
 struct MatchPlace {
     std::size_t lf_begin = 0;  // in the LF view
     std::size_t lf_end = 0;
@@ -25,11 +26,14 @@ struct MatchPlace {
     LineRange lines;
 };
 
+// What one tier found: its places (listed up to the cap) and how many there are in all.
 struct FoundPlaces {
     std::vector<MatchPlace> places;  // in file order; at most the listing cap unless replace_all
     std::size_t count = 0;
 };
 
+// One needle the tiers look for: old_string as sent, or without the line-number prefixes it was
+// copied with; and the new text that goes with it.
 struct MatchAttempt {
     std::string needle;                    // "\n" newlines
     std::string replacement;               // "\n" newlines

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/result.hpp"
-#include "text/glob.hpp"
+#include "text/paths/glob.hpp"
 
 namespace checks {
 

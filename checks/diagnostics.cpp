@@ -7,7 +7,7 @@
 #include <regex>
 #include <tuple>
 
-#include "text/file_facts.hpp"
+#include "text/bytes/file_facts.hpp"
 
 namespace checks {
 

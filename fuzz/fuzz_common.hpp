@@ -10,10 +10,10 @@
 #include <string>
 #include <string_view>
 
-#include "text/file_facts.hpp"
-#include "text/patch_detect.hpp"
-#include "text/patch_model.hpp"
-#include "text/patch_plan.hpp"
+#include "text/bytes/file_facts.hpp"
+#include "text/patch/patch_detect.hpp"
+#include "text/patch/patch_model.hpp"
+#include "text/plan/patch_plan.hpp"
 #include "base/result.hpp"
 
 namespace fuzz {

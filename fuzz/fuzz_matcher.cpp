@@ -9,15 +9,15 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "fuzz/fuzz_common.hpp"
-#include "text/byte_scan.hpp"
-#include "text/byte_search.hpp"
-#include "text/file_facts.hpp"
-#include "text/lines.hpp"
-#include "text/matcher.hpp"
-#include "text/patch_search_replace.hpp"
-#include "text/splice.hpp"
-#include "text/spliced_bytes.hpp"
-#include "text/unified_diff.hpp"
+#include "text/bytes/byte_scan.hpp"
+#include "text/bytes/byte_search.hpp"
+#include "text/bytes/file_facts.hpp"
+#include "text/bytes/lines.hpp"
+#include "text/match/matcher.hpp"
+#include "text/patch/patch_search_replace.hpp"
+#include "text/bytes/splice.hpp"
+#include "text/bytes/spliced_bytes.hpp"
+#include "text/diff/unified_diff.hpp"
 
 namespace {
 

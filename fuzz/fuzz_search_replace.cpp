@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "fuzz/fuzz_common.hpp"
-#include "text/patch_search_replace.hpp"
+#include "text/patch/patch_search_replace.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     return fuzz::run_parser_target(data, size,

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "text/byte_scan.hpp"
+#include "text/bytes/byte_scan.hpp"
 
 namespace ledger {
 

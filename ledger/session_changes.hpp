@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "ledger/fingerprint.hpp"
-#include "text/spliced_bytes.hpp"
+#include "text/bytes/spliced_bytes.hpp"
 
 namespace ledger {
 

@@ -2,8 +2,8 @@
 #include "ledger/session_patch.hpp"
 
 #include "os/platform.hpp"
-#include "text/unified_diff.hpp"
-#include "text/unified_headers.hpp"
+#include "text/diff/unified_diff.hpp"
+#include "text/diff/unified_headers.hpp"
 #include "ledger/fingerprint.hpp"
 
 namespace ledger {

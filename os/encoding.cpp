@@ -15,8 +15,8 @@
 
 #include "os/encoding_conversion.hpp"
 #include "os/encoding_detection.hpp"
-#include "text/encoding_labels.hpp"
-#include "text/file_facts.hpp"
+#include "text/bytes/encoding_labels.hpp"
+#include "text/bytes/file_facts.hpp"
 
 namespace os {
 

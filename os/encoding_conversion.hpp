@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "base/result.hpp"
-#include "text/encoding_labels.hpp"
+#include "text/bytes/encoding_labels.hpp"
 
 namespace os::conversion {
 

@@ -2,7 +2,7 @@
 #include "os/ignore_rules.hpp"
 
 #include "os/paths.hpp"
-#include "text/glob.hpp"
+#include "text/paths/glob.hpp"
 
 namespace os {
 

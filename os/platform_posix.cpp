@@ -18,7 +18,7 @@
 #endif
 
 #include "os/confinement_posix.hpp"
-#include "text/byte_buffer.hpp"
+#include "text/bytes/byte_buffer.hpp"
 
 namespace platform {
 

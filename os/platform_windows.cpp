@@ -14,7 +14,7 @@
 #include <mutex>
 #include <vector>
 
-#include "text/byte_buffer.hpp"
+#include "text/bytes/byte_buffer.hpp"
 
 namespace platform {
 

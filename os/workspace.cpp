@@ -8,7 +8,7 @@
 
 #include "os/paths.hpp"
 #include "os/platform.hpp"
-#include "text/path_quoting.hpp"
+#include "text/paths/path_quoting.hpp"
 
 namespace os {
 

@@ -31,7 +31,7 @@
 #include "server/deferred_pool_threads.hpp"
 #include "server/host_config.hpp"
 #include "server/logging.hpp"
-#include "text/lines.hpp"
+#include "text/bytes/lines.hpp"
 #include "os/platform.hpp"
 #include "server/session.hpp"
 #include "server/stdio_transport.hpp"

@@ -1,6 +1,10 @@
-# Fails when a file of a lower layer includes a header of a higher one. The layers, bottom up:
-# base < text < os < protocol < ledger < checks < tools < server (protocol needs only base; ledger
-# needs no protocol). Run by ctest as `layers`: cmake -DSOURCE_DIR=... -P tests/check_layers.cmake
+# Fails when a file of a lower layer includes a header of a higher one, and when a file of a room of
+# text/ includes a header of a higher room. The layers, bottom up: base < text < os < protocol <
+# ledger < checks < tools < server (protocol needs only base; ledger needs no protocol). The rooms
+# of text/, bottom up: bytes < unicode < paths < search < diff < match < patch < plan (a room
+# includes its own headers and those of the rooms before it; a file at text/'s top level would be
+# common to all and include no room). Files in subfolders are checked too.
+# Run by ctest as `layers`: cmake -DSOURCE_DIR=... -P tests/check_layers.cmake
 cmake_minimum_required(VERSION 3.25)
 set(allowed_base base)
 set(allowed_text base text)
@@ -11,9 +15,12 @@ set(allowed_checks base text os protocol ledger checks)
 set(allowed_tools base text os protocol ledger checks tools)
 set(allowed_server base text os protocol ledger checks tools server)
 set(layers base text os protocol ledger checks tools server)
+set(text_rooms bytes unicode paths search diff match patch plan)
+string(REPLACE ";" " < " text_room_order "${text_rooms}")
+
 set(problems "")
 foreach(layer IN LISTS layers)
-  file(GLOB files "${SOURCE_DIR}/${layer}/*.cpp" "${SOURCE_DIR}/${layer}/*.hpp")
+  file(GLOB_RECURSE files "${SOURCE_DIR}/${layer}/*.cpp" "${SOURCE_DIR}/${layer}/*.hpp")
   foreach(file IN LISTS files)
     # "layer/x.hpp" and <layer/x.hpp> alike; <asio/...> and other libraries' headers are no layer.
     file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]+[\"<][a-z_]+/")
@@ -33,3 +40,45 @@ if(problems)
   message(FATAL_ERROR "includes that go up a layer:${problems}")
 endif()
 message(STATUS "layers: no include goes up a layer")
+
+# Inside text/: each file's room (its first folder; -1 for a file at the top level) against the
+# room of every text header it includes.
+set(room_problems "")
+file(GLOB_RECURSE text_files "${SOURCE_DIR}/text/*.cpp" "${SOURCE_DIR}/text/*.hpp")
+foreach(file IN LISTS text_files)
+  file(RELATIVE_PATH rel "${SOURCE_DIR}/text" "${file}")
+  set(room "")
+  set(room_rank -1)
+  if(rel MATCHES "^([^/]+)/")
+    set(room "${CMAKE_MATCH_1}")
+    list(FIND text_rooms "${room}" room_rank)
+    if(room_rank EQUAL -1)
+      string(APPEND room_problems "\n  text/${rel}: text/${room}/ is not in the order of rooms (${text_room_order}); "
+                                  "add it in its place in tests/check_layers.cmake")
+      continue()
+    endif()
+  endif()
+  file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]+[\"<]text/")
+  foreach(line IN LISTS includes)
+    if(NOT line MATCHES "include[ \t]+[\"<]text/([^/\">]+)/")
+      continue()  # a header at text/'s top level: common to every room
+    endif()
+    set(included "${CMAKE_MATCH_1}")
+    list(FIND text_rooms "${included}" included_rank)
+    if(included_rank EQUAL -1)
+      string(APPEND room_problems "\n  text/${rel} includes text/${included}/, which is in no room of the order: ${line}")
+    elseif(included_rank GREATER room_rank)
+      if(room STREQUAL "")
+        set(where "at text/'s top level, common to every room")
+      else()
+        set(where "room ${room}")
+      endif()
+      string(APPEND room_problems "\n  text/${rel} (${where}) includes the higher room ${included}/: ${line}")
+    endif()
+  endforeach()
+endforeach()
+if(room_problems)
+  message(FATAL_ERROR "includes that go up a room inside text/ (rooms bottom up: ${text_room_order}; move the "
+                      "type the lower room needs into a header of its own in that room):${room_problems}")
+endif()
+message(STATUS "layers: no include goes up a room inside text/ (${text_room_order})")

@@ -8,14 +8,14 @@
 
 #include "tools/call_shapes.hpp"
 #include "tools/change.hpp"
-#include "text/elision.hpp"
+#include "text/diff/elision.hpp"
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
 #include "tools/transaction.hpp"
 #include "tools/catalog.hpp"
-#include "text/patch_detect.hpp"
-#include "text/patch_plan.hpp"
-#include "text/unified_diff.hpp"
+#include "text/patch/patch_detect.hpp"
+#include "text/plan/patch_plan.hpp"
+#include "text/diff/unified_diff.hpp"
 
 namespace tools {
 

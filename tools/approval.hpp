@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error_reason.hpp"
-#include "text/spliced_bytes.hpp"
+#include "text/bytes/spliced_bytes.hpp"
 
 namespace tools {
 

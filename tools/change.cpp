@@ -6,9 +6,9 @@
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
 #include "os/hash.hpp"
-#include "text/elision.hpp"
-#include "text/file_facts.hpp"
-#include "text/unified_diff.hpp"
+#include "text/diff/elision.hpp"
+#include "text/bytes/file_facts.hpp"
+#include "text/diff/unified_diff.hpp"
 
 namespace tools {
 

@@ -10,7 +10,7 @@
 
 #include "base/result.hpp"
 #include "os/platform.hpp"
-#include "text/matcher.hpp"
+#include "text/match/matcher.hpp"
 #include "tools/tool.hpp"
 #include "tools/transaction.hpp"
 

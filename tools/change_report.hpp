@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "text/unified_diff.hpp"
+#include "text/diff/unified_diff.hpp"
 #include "checks/check_report.hpp"
 #include "tools/tool.hpp"
 

@@ -4,8 +4,8 @@
 #include "tools/edit.hpp"
 
 #include "tools/catalog.hpp"
-#include "text/matcher.hpp"
-#include "text/splice.hpp"
+#include "text/match/matcher.hpp"
+#include "text/bytes/splice.hpp"
 
 namespace tools {
 

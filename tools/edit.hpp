@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "text/matcher.hpp"
+#include "text/match/matcher.hpp"
 #include "tools/change.hpp"
 
 namespace tools {

@@ -10,7 +10,7 @@
 #include "base/result.hpp"
 #include "os/platform.hpp"
 #include "os/workspace.hpp"
-#include "text/file_facts.hpp"
+#include "text/bytes/file_facts.hpp"
 #include "ledger/fingerprint.hpp"
 #include "tools/tool.hpp"
 

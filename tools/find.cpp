@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <queue>
 
-#include "text/glob.hpp"
+#include "text/paths/glob.hpp"
 #include "tools/listing.hpp"
 #include "tools/placement.hpp"
 #include "tools/catalog.hpp"

@@ -9,9 +9,9 @@
 
 #include "os/directory_walk.hpp"
 #include "os/search_reader.hpp"
-#include "text/line_search.hpp"
-#include "text/glob.hpp"
-#include "text/lines.hpp"
+#include "text/search/line_search.hpp"
+#include "text/paths/glob.hpp"
+#include "text/bytes/lines.hpp"
 #include "tools/file_access.hpp"
 #include "tools/listing.hpp"
 #include "tools/placement.hpp"

@@ -3,7 +3,7 @@
 // (or written) the file and it has not changed since: the number must be one the model saw.
 #include "tools/change.hpp"
 #include "tools/catalog.hpp"
-#include "text/splice.hpp"
+#include "text/bytes/splice.hpp"
 
 namespace tools {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "text/file_facts.hpp"
-#include "text/path_quoting.hpp"
+#include "text/bytes/file_facts.hpp"
+#include "text/paths/path_quoting.hpp"
 
 namespace tools {
 

@@ -7,7 +7,7 @@
 #include "os/hash.hpp"
 #include "os/platform.hpp"
 #include "os/paths.hpp"
-#include "text/unified_diff.hpp"
+#include "text/diff/unified_diff.hpp"
 #include "tools/change.hpp"
 #include "tools/change_report.hpp"
 #include "tools/file_access.hpp"

@@ -13,7 +13,7 @@
 #include "os/crypto.hpp"
 #include "os/hash.hpp"
 #include "tools/catalog.hpp"
-#include "text/file_facts.hpp"
+#include "text/bytes/file_facts.hpp"
 
 namespace tools {
 

@@ -14,8 +14,8 @@
 #include <asio/use_awaitable.hpp>
 
 #include "base/log.hpp"
-#include "text/elision.hpp"
-#include "text/stale_merge.hpp"
+#include "text/diff/elision.hpp"
+#include "text/diff/stale_merge.hpp"
 #include "checks/checks.hpp"
 #include "ledger/history_journal.hpp"
 #include "tools/placement.hpp"

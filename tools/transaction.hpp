@@ -14,8 +14,8 @@
 #include "base/result.hpp"
 #include "os/platform.hpp"
 #include "checks/check_report.hpp"
-#include "text/spliced_bytes.hpp"
-#include "text/unified_diff.hpp"
+#include "text/bytes/spliced_bytes.hpp"
+#include "text/diff/unified_diff.hpp"
 #include "tools/file_access.hpp"
 #include "tools/tool.hpp"
 

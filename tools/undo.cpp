@@ -6,7 +6,7 @@
 #include "tools/file_moves.hpp"
 #include "ledger/history_journal.hpp"
 #include "tools/catalog.hpp"
-#include "text/unified_diff.hpp"
+#include "text/diff/unified_diff.hpp"
 
 namespace tools {
 

@@ -3,8 +3,8 @@
 // existing file is refused. Over an existing file, its CRLF line endings and BOM are kept.
 #include "tools/change.hpp"
 #include "tools/catalog.hpp"
-#include "text/stale_merge.hpp"
-#include "text/splice.hpp"
+#include "text/diff/stale_merge.hpp"
+#include "text/bytes/splice.hpp"
 
 namespace tools {
 

@@ -24,7 +24,7 @@ import { startGeminiMock } from './mock_gemini.mjs';
 import { startResponsesMock } from './mock_openai_responses.mjs';
 
 /** The file read and changed: a real source file of this repository (~4,000 o200k tokens, 352 lines). */
-const FILE = 'text/near_miss.cpp';
+const FILE = 'text/match/near_miss.cpp';
 /** The change: one line of FILE, made once. */
 const OLD = 'constexpr std::size_t kMaxProbes = 6;';
 const NEW = 'constexpr std::size_t kMaxProbes = 7;';

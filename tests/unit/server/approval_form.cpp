@@ -12,8 +12,8 @@
 #include "server/approval_form.hpp"
 #include "server/approval_gate.hpp"
 #include "server/diff_spool.hpp"
-#include "text/elision.hpp"
-#include "text/unified_diff.hpp"
+#include "text/diff/elision.hpp"
+#include "text/diff/unified_diff.hpp"
 #include "tools/transaction.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "tests/unit/tools/fixture.hpp"
-#include "text/file_facts.hpp"
+#include "text/bytes/file_facts.hpp"
 #include "tools/listing.hpp"
 
 using namespace tools_test;

@@ -4,7 +4,7 @@
 // asked is merged, asked again, and written; an overlap there writes nothing (conflict).
 #include "fixture.hpp"
 
-#include "text/stale_merge.hpp"
+#include "text/diff/stale_merge.hpp"
 
 using tools_test::Fixture;
 using tools_test::Json;

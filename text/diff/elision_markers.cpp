@@ -3,6 +3,8 @@
 // "# rest of the world" is not one. Whether a change drops real lines for one: elision.cpp.
 #include "text/diff/elision.hpp"
 
+#include "base/ascii.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -30,12 +32,10 @@ bool ends_with(std::string_view s, std::string_view p) {
     return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
 bool starts_with_nocase(std::string_view s, std::string_view p) {
     if (s.size() < p.size()) return false;
     for (std::size_t i = 0; i < p.size(); ++i)
-        if (lower(s[i]) != p[i]) return false;
+        if (base::ascii_lower(s[i]) != p[i]) return false;
     return true;
 }
 
@@ -203,7 +203,7 @@ void words_of(std::string_view s, Words& out) {
             continue;
         }
         if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-            add(lower(static_cast<char>(c)));
+            add(base::ascii_lower(static_cast<char>(c)));
             ++i;
             continue;
         }
@@ -297,7 +297,7 @@ std::string_view suffix_of(std::string_view path) {
 bool suffix_is(std::string_view suffix, std::string_view want) {
     if (suffix.size() != want.size()) return false;
     for (std::size_t i = 0; i < want.size(); ++i)
-        if (lower(suffix[i]) != want[i]) return false;
+        if (base::ascii_lower(suffix[i]) != want[i]) return false;
     return true;
 }
 
@@ -319,11 +319,11 @@ bool may_be_marker(std::string_view s) {
     const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
     for (std::size_t i = 0; i < s.size(); ++i) {
         if (!letter(s[i]) || (i > 0 && (letter(s[i - 1]) || (s[i - 1] >= '0' && s[i - 1] <= '9')))) continue;
-        const char first = lower(s[i]);
+        const char first = base::ascii_lower(s[i]);
         for (const auto stem : stems) {
             if (stem.front() != first || s.size() - i < stem.size()) continue;
             bool same = true;
-            for (std::size_t k = 1; k < stem.size() && same; ++k) same = lower(s[i + k]) == stem[k];
+            for (std::size_t k = 1; k < stem.size() && same; ++k) same = base::ascii_lower(s[i + k]) == stem[k];
             if (same) return true;
         }
     }

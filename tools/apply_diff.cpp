@@ -6,10 +6,12 @@
 #include <deque>
 #include <set>
 
+#include "tools/apply_diff_messages.hpp"
 #include "tools/call_shapes.hpp"
 #include "tools/change.hpp"
 #include "text/elision.hpp"
 #include "tools/change_report.hpp"
+#include "tools/patch_files.hpp"
 #include "tools/placement.hpp"
 #include "tools/transaction.hpp"
 #include "tools/catalog.hpp"
@@ -38,58 +40,10 @@ inline void to_json(nlohmann::json& j, const ApplyDiffArgs& in) {
 
 namespace {
 
-// One file of the patch, from its paths to its planned bytes.
-struct FileWork {
-    const text::FilePatch* patch = nullptr;
-    os::ResolvedPath source;
-    std::optional<os::ResolvedPath> destination;  // a move
-    FileSnapshot before;                          // the source as it is
-    FileSnapshot destination_before;              // the move's target (must be absent)
-    text::FilePlan plan;
-    text::UnifiedDiff diff;
-    // Other names of this file that had their own section (hard links, symlinks, other spellings),
-    // and how they are the same file: their blocks were merged into this one's.
-    std::vector<std::string> aliases;
-    std::string alias_reason;
-    text::FilePatch* own_patch = nullptr;  // the merged section (in the handler's store) when aliases exist
-    bool created() const { return patch->action == text::FileAction::create; }
-    bool deleted() const { return patch->action == text::FileAction::remove; }
-    const os::ResolvedPath& result_path() const { return destination ? *destination : source; }
-};
-
-struct PlannedPatch {
-    std::vector<FileWork> files;
-    std::size_t blocks = 0;
-};
-
-// The reason for a text::BlockFailure kind. No default: a new kind must be given its reason here.
-base::ErrorReason reason_of_block_failure(text::BlockFailureKind kind) {
-    switch (kind) {
-        case text::BlockFailureKind::not_found: return base::ErrorReason::not_found;
-        case text::BlockFailureKind::ambiguous: return base::ErrorReason::ambiguous;
-        case text::BlockFailureKind::already_applied: return base::ErrorReason::already_applied;
-        case text::BlockFailureKind::overlap: return base::ErrorReason::overlap;
-        case text::BlockFailureKind::already_exists: return base::ErrorReason::exists;
-        case text::BlockFailureKind::identical:
-        case text::BlockFailureKind::bad_line: return base::ErrorReason::invalid_arguments;
-    }
-    return base::ErrorReason::other;  // not reached: every kind is named above
-}
-
 // A refusal of one of the patch's files: the patch as a whole was not applied.
 ToolResult not_applied(base::Failure failure) {
-    return ToolResult::error("The patch was not applied (no file was changed): " + failure.message, failure.reason);
+    return ToolResult::error(patch_not_applied_message(failure.message), failure.reason);
 }
-
-constexpr const char* roo_xml_note =
-    "The diff is Roo Code's XML form (<args><file><path>...</path><diff>...</diff></file></args>), which is not a "
-    "format apply_diff reads. apply_diff takes as diff: SEARCH/REPLACE blocks (<<<<<<< SEARCH / ======= / "
-    ">>>>>>> REPLACE) with file_path set to the file they change; a unified diff (--- a/PATH, +++ b/PATH, @@ "
-    "hunks; several files in one diff); or an *** Begin Patch envelope (*** Update File: PATH ... *** End Patch).";
-
-// A file's section that has no block of its own (a deletion, a move, an empty creation) still
-// counts as one step of the patch: it is reported as one block.
-std::size_t blocks_of(const text::FilePatch& patch) { return std::max<std::size_t>(1, patch.blocks.size()); }
 
 // The index in `files` of the section whose source is the same file as `path` (same real path, or
 // same device and inode), or files.size() when none is.
@@ -102,139 +56,6 @@ std::size_t same_file(const std::vector<FileWork>& files, const std::vector<plat
             return i;
     }
     return files.size();
-}
-
-base::Result<FileSnapshot> load_snapshot(const CallContext& ctx, const os::ResolvedPath& path) {
-    FileSnapshot out;
-    out.file.path = path;
-    out.exists = platform::stat_path(path.real).kind != platform::FileKind::missing;
-    if (!out.exists) return out;
-    if (auto loaded = load_text_file(ctx, path.real, out.file); !loaded) return base::fail(std::move(loaded).error());
-    out.file.path = path;
-    return out;
-}
-
-// What a planned file's change relies on having been seen by the model ("" when nothing): a
-// deletion that does not show the content it deletes (one that does was checked against the
-// file), or lines placed by a line number alone (a block with no lines of the file to match).
-std::string relies_on(const FileWork& work, text::PatchFormat format) {
-    if (work.deleted()) return work.patch->blocks.empty() ? "the patch deletes it without showing its content" : "";
-    const char* block = format == text::PatchFormat::unified       ? "hunk"
-                        : format == text::PatchFormat::apply_patch ? "chunk"
-                                                                   : "block";
-    std::string placed;
-    std::size_t count = 0;
-    for (const auto& b : work.plan.blocks) {
-        if (b.match != text::BlockMatch::inserted || b.stated_line == 0) continue;
-        if (++count > 3) continue;  // the first three named
-        placed += std::string(placed.empty() ? "" : ", ") + block + " " + std::to_string(b.index) + " after line " +
-                  std::to_string(b.stated_line);
-    }
-    if (!count) return "";
-    if (count > 3) placed += " and " + std::to_string(count - 3) + " more";
-    return "the patch places lines by line number alone (" + placed +
-           "; no lines of the file to match), which must come from its current content";
-}
-
-base::Result<PlannedPatch> plan_patch(const CallContext& ctx, std::vector<FileWork> files, double fuzzy_threshold,
-                                      text::PatchFormat format) {
-    PlannedPatch out;
-    std::string failures;
-    base::ErrorReason first_reason = base::ErrorReason::other;  // the first failure's reason stands for the patch's
-    auto failed = [&](std::string text, base::ErrorReason reason) {
-        if (failures.empty()) first_reason = reason;
-        failures += "\n- " + text;
-    };
-    for (auto& work : files) {
-        auto source = load_snapshot(ctx, work.source);
-        if (!source) {
-            failed(work.source.display + ": " + source.error().message, source.error().reason);
-            continue;
-        }
-        work.before = std::move(source).value();
-        if (work.destination) {
-            auto destination = load_snapshot(ctx, *work.destination);
-            if (!destination) {
-                failed(work.destination->display + ": " + destination.error().message, destination.error().reason);
-                continue;
-            }
-            work.destination_before = std::move(destination).value();
-        }
-        if (work.destination && work.destination_before.exists) {
-            failed(work.source.display + " cannot move to " + work.destination->display +
-                       ": that file exists already. Delete it first or pick another name.",
-                   base::ErrorReason::exists);
-            continue;
-        }
-        const auto action = work.patch->action;
-        if (action != text::FileAction::create && !work.before.exists) {
-            failed(work.source.display + ": file not found (the patch " +
-                       (action == text::FileAction::remove ? "deletes" : "changes") +
-                       " it). Check the path; a new file is written as a creation (--- /dev/null, or *** Add File:).",
-                   base::ErrorReason::not_found);
-            continue;
-        }
-        text::PlanOptions options;
-        options.format = format;
-        options.display_path = work.source.display;
-        options.fuzzy_threshold = fuzzy_threshold;
-        std::optional<std::string_view> original;
-        if (work.before.exists) original = std::string_view(work.before.file.bytes);
-        auto plan = text::plan_file_patch(original, *work.patch, options);
-        if (!plan) {
-            // The message names the file and the blocks.
-            failed(plan.error().message, plan.error().failures.empty()
-                                             ? base::ErrorReason::other
-                                             : reason_of_block_failure(plan.error().failures.front().kind));
-            continue;
-        }
-        work.plan = std::move(plan.value());
-        if (const std::string why = relies_on(work, format); !why.empty()) {
-            if (auto seen = seen_and_unchanged(ctx.file_states, work.before, work.source.display, why,
-                                               "send the patch again, made on its current content");
-                !seen) {
-                failed(std::move(seen).error().message, seen.error().reason);
-                continue;
-            }
-        }
-        text::DiffOptions diff_options;
-        diff_options.old_path = work.source.display;
-        diff_options.new_path = work.result_path().display;
-        diff_options.old_missing = !work.before.exists;
-        diff_options.new_missing = work.deleted();
-        diff_options.max_bytes = 64 * 1024 / std::max<std::size_t>(1, files.size()) + 1024;
-        work.diff =
-            text::unified_diff(work.before.exists ? std::string_view(work.before.file.bytes) : std::string_view(),
-                               work.deleted() ? std::string_view() : std::string_view(work.plan.bytes), diff_options);
-        out.blocks += blocks_of(*work.patch);
-    }
-    if (!failures.empty())
-        return plan_error("The patch was not applied (all or nothing: no file was changed):" + failures, first_reason);
-    out.files = std::move(files);
-    return out;
-}
-
-// Moves every planned file into `change`: writes before deletions (and a move's source after its
-// destination is written), so a failure can still restore everything.
-void hand_over(std::vector<FileWork>& files, Transaction& change) {
-    for (auto& work : files) {
-        if (work.deleted()) continue;
-        FileSnapshot& target = work.destination ? work.destination_before : work.before;
-        // Sections for every name of a file (hard links) in one patch: each name shows the result.
-        const bool every_name =
-            !work.destination && work.alias_reason == "hard links" && target.file.stat.links <= 1 + work.aliases.size();
-        // A move's new file takes the old one's mode, and both sides name each other in the history
-        // (undo of either moves it back).
-        std::optional<platform::FileStat> like;
-        if (work.destination && !target.exists) like = work.before.file.stat;
-        std::string partner = work.destination ? work.source.real : std::string();
-        change.changes().push_back(
-            {std::move(target), std::move(work.plan.bytes), false, every_name, like, std::move(partner)});
-    }
-    for (auto& work : files)
-        if (work.deleted() || work.destination)
-            change.changes().push_back({std::move(work.before), "", true, false, std::nullopt,
-                                        work.destination ? work.destination->real : std::string()});
 }
 
 // The report of the patch's change; takes the diffs out of `planned`.
@@ -274,8 +95,7 @@ ToolResult report(const text::Patch& patch, PlannedPatch& planned, bool dry_run,
         std::string names =
             work.patch->path.empty() ? work.source.display : work.patch->path;  // as the patch names them
         for (const auto& alias : work.aliases) names += " and " + alias;
-        merged_note += " " + names + " are one file (" + work.alias_reason +
-                       "): their sections were applied together, on its one content.";
+        merged_note += merged_names_note(names, work.alias_reason);
     }
     // What happens to the files besides changes to their lines, so that a patch that deletes 2,000
     // files says so in its first sentence.
@@ -289,12 +109,9 @@ ToolResult report(const text::Patch& patch, PlannedPatch& planned, bool dry_run,
     for (const auto& [count, what] :
          {std::pair{deleted, "deleted"}, std::pair{created, "created"}, std::pair{moved, "moved"}})
         if (count) kinds += (kinds.empty() ? "" : ", ") + std::to_string(count) + " " + what;
-    out.summary =
-        std::string(dry_run ? "Dry run (nothing written): the patch would change " : "Applied the patch to ") +
-        std::to_string(planned.files.size()) + " file" + (planned.files.size() == 1 ? "" : "s") + " (" +
-        (kinds.empty() ? std::string() : kinds + "; ") + text::to_string(patch.format) + ", " +
-        std::to_string(planned.blocks) + " block" + (planned.blocks == 1 ? "" : "s") + ", +" +
-        std::to_string(additions) + " -" + std::to_string(removals) + ")." + merged_note;
+    out.summary = patch_summary(dry_run, planned.files.size(), kinds, text::to_string(patch.format), planned.blocks,
+                                additions, removals) +
+                  merged_note;
     out.fields = {
         {"format", text::to_string(patch.format)}, {"blocks_applied", planned.blocks}, {"blocks", std::move(blocks)}};
     return to_tool_result(std::move(out));
@@ -312,13 +129,11 @@ base::Result<text::Patch, text::PatchError> parse_roo_files(const std::string& d
         auto one = text::parse_patch(file.diff);
         if (!one) {
             text::PatchError e = one.error();
-            e.message = "In the XML's <file> for " + file.path + ": " + e.message;
+            e.message = roo_file_message(file.path, e.message);
             return base::fail(std::move(e));
         }
         if (one->format != text::PatchFormat::search_replace || one->files.size() != 1 || !one->files[0].path.empty()) {
-            return base::fail(text::PatchError{"In the XML's <file> for " + file.path +
-                                                   ": its <content> is not SEARCH/REPLACE blocks. Nothing was changed.",
-                                               0});
+            return base::fail(text::PatchError{roo_file_not_search_replace_message(file.path), 0});
         }
         text::FilePatch fp = std::move(one->files[0]);
         fp.path = std::move(file.path);
@@ -339,13 +154,11 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     auto parsed = starts_as_roo_xml(diff_text) ? parse_roo_files(diff_text) : text::parse_patch(diff_text);
     if (!parsed) {
         std::string message = parsed.error().message;
-        if (mentions_roo_xml(diff_text)) message = roo_xml_note + std::string("\n") + message;
+        if (mentions_roo_xml(diff_text)) message = roo_xml_message(message);
         co_return ToolResult::error(std::move(message), base::ErrorReason::invalid_arguments);
     }
     const text::Patch& patch = parsed.value();
-    if (patch.files.empty())
-        co_return ToolResult::error("The patch names no file and holds no block: nothing to apply.",
-                                    base::ErrorReason::invalid_arguments);
+    if (patch.files.empty()) co_return ToolResult::error(empty_patch_message(), base::ErrorReason::invalid_arguments);
 
     // Every path through the boundary, before anything is read. Sections that name one file
     // under different names (hard links, a symlink and its target, other spellings) become one
@@ -360,13 +173,8 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
         std::string name = fp.path.empty() ? file_path : fp.path;
         if (fp.path.empty() && file_path.empty()) {
             if (mentions_roo_xml(diff_text))
-                co_return ToolResult::error(std::string(roo_xml_note) +
-                                                " For SEARCH/REPLACE blocks, set file_path to the file they change and "
-                                                "pass the blocks alone as diff (one call per file).",
-                                            base::ErrorReason::invalid_arguments);
-            co_return ToolResult::error(
-                "SEARCH/REPLACE blocks need file_path: call apply_diff with file_path set to the file they change.",
-                base::ErrorReason::invalid_arguments);
+                co_return ToolResult::error(roo_xml_without_file_path_message(), base::ErrorReason::invalid_arguments);
+            co_return ToolResult::error(blocks_need_file_path_message(), base::ErrorReason::invalid_arguments);
         }
         auto source = ctx.workspace.resolve(name);
         if (!source) co_return ToolResult::error(source.error().message, source.error().reason);
@@ -389,15 +197,10 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
             const bool both_change = fp.action == text::FileAction::update && !fp.move_to &&
                                      first.patch->action == text::FileAction::update && !first.destination;
             if (!both_change)
-                co_return ToolResult::error(
-                    "The patch was not applied (no file was changed): its sections for " + first.patch->path + " and " +
-                    fp.path + " name one file (" + reason + "), and one of them " +
-                    (fp.action == text::FileAction::create || first.patch->action == text::FileAction::create
-                         ? "creates"
-                     : fp.action == text::FileAction::remove || first.patch->action == text::FileAction::remove
-                         ? "deletes"
-                         : "moves") +
-                    " it. Put all of this file's changes in one section, under one name, and call again.");
+                co_return ToolResult::error(one_file_in_two_sections_message(
+                    first.patch->path, fp.path, reason,
+                    fp.action == text::FileAction::create || first.patch->action == text::FileAction::create,
+                    fp.action == text::FileAction::remove || first.patch->action == text::FileAction::remove));
             if (!first.own_patch) {
                 first.own_patch = &merged_patches.emplace_back(*first.patch);
                 first.patch = first.own_patch;
@@ -412,8 +215,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
         for (const auto* p : {&work.source, work.destination ? &*work.destination : nullptr}) {
             if (!p) continue;
             if (!seen.insert(p->real).second)
-                co_return ToolResult::error("The patch touches " + p->display +
-                                                " twice; put all of a file's changes in one section and call again.",
+                co_return ToolResult::error(file_touched_twice_message(p->display),
                                             base::ErrorReason::invalid_arguments);
         }
         files.push_back(std::move(work));
@@ -439,16 +241,10 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
         for (const auto& work : planned.files)
             if (!work.destination && work.alias_reason == "hard links" &&
                 work.before.file.stat.links > 1 + work.aliases.size())
-                co_return ToolResult::error(
-                    "Refused: the patch names " + std::to_string(1 + work.aliases.size()) + " names of one file (" +
-                        work.source.display + " and its hard links), which has " +
-                        std::to_string(work.before.file.stat.links) +
-                        " names; the others may lie outside the roots or be ignored, so it is not written through "
-                        "them. "
-                        "Send the sections for one of its names only: that name then gets a file of its own and the "
-                        "other names keep the old content. Nothing was written.",
-                    base::ErrorReason::invalid_arguments);
-    Steps steps;
+                co_return ToolResult::error(some_hard_link_names_message(1 + work.aliases.size(), work.source.display,
+                                                                         work.before.file.stat.links),
+                                            base::ErrorReason::invalid_arguments);
+    ChangeSteps steps;
     for (const auto& work : planned.files)
         steps.shown.add(work.result_path().display, work.diff,
                         work.before.exists ? text::count_lines(work.before.file.bytes) : 0);
@@ -456,7 +252,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     steps.refuse_elisions = true;
     Transaction change("apply_diff", std::move(lanes));
     hand_over(planned.files, change);
-    co_return co_await change.carry_out(ctx, std::move(steps), [&patch, &planned, dry_run](Done done) {
+    co_return co_await change.carry_out(ctx, std::move(steps), [&patch, &planned, dry_run](CarriedOutChange done) {
         return report(patch, planned, dry_run, done.decision, std::move(done.checks), std::move(done.notes));
     });
 }

@@ -27,7 +27,7 @@ struct ApprovalRequest {
     std::size_t additions = 0;
     std::size_t removals = 0;
     // Said first in the form's first line and the view's title: "removes 412 of 480 lines" when
-    // the change removes most of a file (Shown::headline); "" for most changes.
+    // the change removes most of a file (ShownDiff::headline); "" for most changes.
     std::string headline;
     std::string diff;  // the whole diff text; the form cuts it to a readable length
     // Each file's bytes before and after (nullptr: absent before / deleted after), valid while

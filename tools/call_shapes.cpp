@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "protocol/jsonrpc.hpp"
+#include "tools/call_shape_messages.hpp"
 
 namespace tools {
 
@@ -59,9 +60,7 @@ base::Result<void> map_view_range(Json& args, CallShape& shape) {
     const long long first = pair ? range[0].get<long long>() : 0;
     const long long last = pair ? range[1].get<long long>() : 0;
     if (!pair || first < 1 || (last != -1 && last < first))
-        return refuse("view_range must be [first, last]: line numbers from 1, last -1 for the end of the file (got " +
-                      range.dump(-1, ' ', false, Json::error_handler_t::replace) +
-                      "). Or call read with `offset` (first line) and `limit` (how many lines).");
+        return refuse(view_range_message(range.dump(-1, ' ', false, Json::error_handler_t::replace)));
     args["offset"] = first;
     std::string note = "Read `view_range` " + range.dump() + " as `offset` " + std::to_string(first);
     if (last != -1) {
@@ -80,19 +79,17 @@ base::Result<void> map_editor_command(Json& args, CallShape& shape) {
     for (const auto& c : editor_commands)
         if (c.command == command) found = &c;
     if (!found)
-        return refuse("`command` " +
-                      Json(base::cut_utf8(command, 40)).dump(-1, ' ', false, Json::error_handler_t::replace) +
-                      " is not a text-editor command this server knows: use str_replace, create, insert, view "
-                      "or undo_edit, or call edit, write, insert, read or undo with their own arguments.");
+        return refuse(unknown_editor_command_message(
+            Json(base::cut_utf8(command, 40)).dump(-1, ' ', false, Json::error_handler_t::replace)));
     args.erase("command");
     shape.tool = std::string(found->tool);
-    shape.notes.push_back("Read `command: \"" + command + "\"` as a call of " + shape.tool + ".");
+    shape.notes.push_back(editor_command_note(command, shape.tool));
     if (command == "str_replace") {
         bool has_new = false;
         for (const auto name : new_names) has_new = has_new || args.contains(std::string(name));
         if (!has_new) {
             args["new_string"] = "";
-            shape.notes.push_back("Read the missing `new_str` as empty (the old text is deleted).");
+            shape.notes.push_back(empty_new_str_note());
         }
     } else if (command == "view") {
         return map_view_range(args, shape);
@@ -137,11 +134,7 @@ base::Result<void> map_edit_list(Json& args, CallShape& shape) {
     const auto edits = args.find("edits");
     if (edits == args.end()) return {};
     const std::string pair = top_level_pair(args);
-    if (!pair.empty())
-        return refuse(shape.tool + " got " + pair +
-                      " at the top level and a list in `edits`: send one or the other. "
-                      "Several changes: only `edits`, each entry with its old and new text (put the top-level pair "
-                      "into the list). One change: the pair without `edits`.");
+    if (!pair.empty()) return refuse(pair_and_edits_message(shape.tool, pair));
     if (shape.tool == "edit" && edits->is_array()) {
         shape.tool = "multiedit";
         // pi's edit tool: `edits` of {oldText, newText}, every one located on the original file.
@@ -149,13 +142,9 @@ base::Result<void> map_edit_list(Json& args, CallShape& shape) {
                                           [](const Json& e) { return e.is_object() && e.contains("oldText"); });
         if (pi_shape && !args.contains("against")) {
             args["against"] = "original";
-            shape.notes.push_back(
-                "Read edit with `edits` of oldText/newText (pi's shape) as multiedit with against "
-                "\"original\": every edit located on the file as it is, all applied together.");
+            shape.notes.push_back(pi_edits_note());
         } else {
-            shape.notes.push_back(
-                "Read edit with `edits` as multiedit (each edit applied in order on the result of "
-                "the one before; all or nothing).");
+            shape.notes.push_back(edits_as_multiedit_note());
         }
     }
     return {};
@@ -177,36 +166,29 @@ base::Result<void> map_roo_xml(Json& args, CallShape& shape) {
     else
         return {};
     const std::string key(source_name);
-    if (key == "args" && args.contains("diff"))
-        return refuse("apply_diff got both `args` (Roo's XML) and `diff`: send one of them.");
+    if (key == "args" && args.contains("diff")) return refuse(roo_args_and_diff_message());
     auto xml = parse_roo_xml(args[key].get_ref<const std::string&>());
-    if (!xml)
-        return refuse("apply_diff could not read the XML in `" + key + "`: " + xml.error() +
-                      ". Or call apply_diff with `file_path` and `diff` (the SEARCH/REPLACE blocks).");
+    if (!xml) return refuse(roo_xml_unreadable_message(key, xml.error()));
     std::vector<RooFileDiff>& files = xml.value();
     if (files.size() > 1) {
         // Several files: the XML itself goes on as `diff`, and apply_diff reads its files as one
         // patch (one transaction, one approval), as Roo applies them.
-        if (args.contains("file_path"))
-            return refuse("apply_diff got `file_path` and XML naming " + std::to_string(files.size()) +
-                          " files: send the XML alone (each `<file>` has its `<path>`).");
+        if (args.contains("file_path")) return refuse(roo_file_path_and_files_message(files.size()));
         if (key == "args") {
             Json xml_text = std::move(args["args"]);
             args.erase("args");
             args["diff"] = std::move(xml_text);
         }
-        shape.notes.push_back("Read the XML in `" + key + "` as one apply_diff over its " +
-                              std::to_string(files.size()) + " files (all or nothing).");
+        shape.notes.push_back(roo_files_note(key, files.size()));
         return {};
     }
     RooFileDiff& file = files.front();
     if (const auto fp = args.find("file_path"); fp != args.end() && fp->is_string() && *fp != file.path)
-        return refuse("apply_diff got `file_path` " + fp->dump() + " and a `<path>` " + Json(file.path).dump() +
-                      " in the XML: send one of them.");
+        return refuse(roo_file_path_and_path_message(fp->dump(), Json(file.path).dump()));
     args.erase("args");
     args["file_path"] = std::move(file.path);
     args["diff"] = std::move(file.diff);
-    shape.notes.push_back("Read the XML in `" + key + "` as `file_path` and `diff`.");
+    shape.notes.push_back(roo_one_file_note(key));
     return {};
 }
 
@@ -217,21 +199,15 @@ base::Result<void> map_safety_name(Json& args, std::string_view from, std::strin
     const auto it = args.find(std::string(from));
     if (it == args.end()) return {};
     if (!it->is_boolean())
-        return refuse(shape.tool + ": `" + std::string(from) + "` must be true or false (got " +
-                      protocol::excerpt(*it) + "); it is read as `" + std::string(to) + "`" +
-                      (negated ? " with the opposite value" : "") + ". Send `" + std::string(to) + "`: true or false.");
+        return refuse(safety_name_not_boolean_message(shape.tool, from, protocol::excerpt(*it), to, negated));
     const bool value = it->get<bool>() != negated;
     if (const auto ours = args.find(std::string(to)); ours != args.end()) {
         if (ours->is_boolean() && ours->get<bool>() != value)
-            return refuse(shape.tool + " got `" + std::string(from) + "`: " + it->dump() + " and `" + std::string(to) +
-                          "`: " + ours->dump() + ", which contradict each other (`" + std::string(from) +
-                          "` is read as `" + std::string(to) + "`" + (negated ? " with the opposite value" : "") +
-                          "): send only `" + std::string(to) + "`.");
+            return refuse(safety_names_contradict_message(shape.tool, from, it->dump(), to, ours->dump(), negated));
     } else {
         args[std::string(to)] = value;
     }
-    shape.notes.push_back("Read `" + std::string(from) + "`: " + it->dump() + " as `" + std::string(to) +
-                          "`: " + (value ? "true" : "false") + ".");
+    shape.notes.push_back(safety_name_note(from, it->dump(), to, value));
     args.erase(std::string(from));
     return {};
 }

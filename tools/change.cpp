@@ -3,6 +3,7 @@
 #include "tools/change.hpp"
 
 #include "os/platform.hpp"
+#include "tools/change_messages.hpp"
 #include "tools/change_report.hpp"
 #include "tools/placement.hpp"
 #include "os/hash.hpp"
@@ -31,19 +32,10 @@ base::Result<void> seen_and_unchanged(const ledger::FileStates& states, const Fi
                             ++lines;
                             return true;
                         });
-    const std::string facts = "It has " + std::to_string(lines) + " line" + (lines == 1 ? "" : "s") + " now (sha256 " +
-                              os::sha256_hex(before.file.bytes) + ").";
+    const std::string facts = file_now_facts(lines, os::sha256_hex(before.file.bytes));
     if (!known)
-        return base::fail(base::Failure{"Refused: this session has not read " + display + ", and " + why +
-                                            ". Nothing was written. " + facts + " Call read on it first, then " + next +
-                                            ".",
-                                        base::ErrorReason::not_read});
-    return base::fail(
-        base::Failure{"Refused: " + display +
-                          " changed on disk since this session last read or wrote it (another program or a "
-                          "formatter changed its content), and " +
-                          why + ". Nothing was written. " + facts + " Call read on it again, then " + next + ".",
-                      base::ErrorReason::stale});
+        return base::fail(base::Failure{not_read_message(display, why, facts, next), base::ErrorReason::not_read});
+    return base::fail(base::Failure{changed_since_read_message(display, why, facts, next), base::ErrorReason::stale});
 }
 
 namespace {
@@ -71,10 +63,8 @@ base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequ
             return base::fail(std::move(loaded).error());
         out.before.file.path = path;
     } else if (!request.may_create) {
-        return base::fail(base::Failure{
-            "File not found: " + request.file_path + " (resolved to " + path.real +
-                "). Check the path with read; to create a new file use write, or edit with an empty old_string.",
-            base::ErrorReason::not_found});
+        return base::fail(
+            base::Failure{change_target_missing_message(request.file_path, path.real), base::ErrorReason::not_found});
     }
     base::Result<Plan> plan = request.planner(out.before, path.display);
     if (!plan) return base::fail(std::move(plan).error());
@@ -82,10 +72,8 @@ base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequ
     const std::string_view old = out.before.file.bytes;
     const std::size_t new_size = out.plan.new_bytes.size(old);
     if (new_size > ctx.limits.max_file_size)
-        return base::fail(base::Failure{"Refused: the result would be " + std::to_string(new_size) +
-                                            " bytes, over the limit of " + std::to_string(ctx.limits.max_file_size) +
-                                            " (--max-file-size).",
-                                        base::ErrorReason::too_large});
+        return base::fail(
+            base::Failure{result_too_large_message(new_size, ctx.limits.max_file_size), base::ErrorReason::too_large});
     out.unchanged = out.before.exists && !out.plan.delete_file && out.plan.new_bytes.same_as(old);
     text::DiffOptions options;
     options.old_path = path.display;
@@ -104,15 +92,13 @@ ToolResult report(const ChangeRequest& request, const os::ResolvedPath& path, bo
     out.dry_run = request.dry_run;
     out.decision = decision;
     if (planned.unchanged) {
-        out.summary = "No change: " + path.display + " already has this content; nothing was written.";
+        out.summary = no_change_summary(path.display);
         // Places were found and replaced, but the bytes came out as they were: say why.
         if (planned.plan.replacements > 0) {
-            out.summary +=
-                request.tool == "multiedit"
-                    ? " The edits cancel each other out: applied in order, they give back the file as it was."
-                    : " The new text is what the file already has at the " +
-                          std::string(planned.plan.replacements == 1 ? "place" : "places") + " found" +
-                          (planned.plan.match ? " (match: " + tier_name(planned.plan.match) + ")" : "") + ".";
+            out.summary += request.tool == "multiedit"
+                               ? edits_cancel_out_note()
+                               : already_there_note(planned.plan.replacements,
+                                                    planned.plan.match ? tier_name(planned.plan.match) : std::string());
         }
     } else {
         const char* verb = planned.plan.delete_file ? "Removed " : created ? "Created " : "Changed ";
@@ -182,7 +168,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     if (!outcome) co_return ToolResult::error(std::move(outcome).error());
     PlannedChange& planned = outcome.value();
     const bool existed = planned.before.exists;
-    Steps steps;
+    ChangeSteps steps;
     steps.shown.add(path.display, planned.diff, existed ? text::count_lines(planned.before.file.bytes) : 0);
     steps.refuse_elisions = request.refuse_elisions;
     steps.dry_run = request.dry_run || planned.unchanged;
@@ -198,11 +184,12 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
                                 false,
                                 std::move(planned.plan.like),
                                 {}});
-    co_return co_await change.carry_out(ctx, std::move(steps), [&request, &path, existed, &planned](Done done) {
-        if (done.merged) planned.diff = std::move(*done.merged);
-        for (auto& note : done.notes) planned.plan.notes.push_back(std::move(note));
-        return report(request, path, existed, planned, done.decision, std::move(done.checks));
-    });
+    co_return co_await change.carry_out(
+        ctx, std::move(steps), [&request, &path, existed, &planned](CarriedOutChange done) {
+            if (done.merged) planned.diff = std::move(*done.merged);
+            for (auto& note : done.notes) planned.plan.notes.push_back(std::move(note));
+            return report(request, path, existed, planned, done.decision, std::move(done.checks));
+        });
 }
 
 }  // namespace tools

@@ -54,7 +54,7 @@ struct ChangeRequest {
     // When the file changed on disk between planning and writing: merge the two changes when they
     // touch different lines (and ask again), instead of failing. Off for undo, which restores exact bytes.
     bool merge_when_stale = true;
-    // Refuse new text that puts an elision marker where it drops lines of the file (Steps::refuse_elisions).
+    // Refuse new text that puts an elision marker where it drops lines of the file (ChangeSteps::refuse_elisions).
     bool refuse_elisions = false;
     // Whether ignore rules refuse the path (an error) or not; unset: refuse_ignored for a write.
     // undo sets its own (it may restore this server's own change of a file ignored since).

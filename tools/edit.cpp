@@ -4,6 +4,7 @@
 #include "tools/edit.hpp"
 
 #include "tools/catalog.hpp"
+#include "tools/change_messages.hpp"
 #include "text/matcher.hpp"
 #include "text/splice.hpp"
 
@@ -40,14 +41,8 @@ base::Result<void> check_expected_replacements(const OneEdit& edit, const std::v
     std::string places;
     for (std::size_t i = 0; i < lines.size() && i < 20; ++i) places += (i ? ", " : "") + text::to_string(lines[i]);
     if (lines.size() > 20) places += ", ...";
-    return base::fail(base::Failure{
-        "Refused: old_string matches " + std::to_string(found) + " place" + (found == 1 ? "" : "s") + " in " + display +
-            " (line" + (found == 1 ? " " : "s ") + places + "), but expected_replacements is " +
-            std::to_string(expected) +
-            "; nothing was changed. Make old_string longer so it matches only the places you mean, or send "
-            "expected_replacements: " +
-            std::to_string(found) + " to replace all of them.",
-        found > expected ? base::ErrorReason::ambiguous : base::ErrorReason::not_found});
+    return base::fail(base::Failure{expected_replacements_message(found, display, places, expected),
+                                    found > expected ? base::ErrorReason::ambiguous : base::ErrorReason::not_found});
 }
 
 base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const std::string& display,
@@ -55,25 +50,14 @@ base::Result<Plan> apply_one_edit(const std::string& bytes, bool exists, const s
     const auto& [old_string, new_string, replace_all, expected] = edit;
     if (old_string.empty()) {
         if (expected > 1)
-            return plan_error(
-                "expected_replacements is " + std::to_string(expected) +
-                    ", but an empty old_string creates the file: one change. Send expected_replacements: 1 "
-                    "or leave it out.",
-                base::ErrorReason::invalid_arguments);
+            return plan_error(creation_counts_one_message(expected), base::ErrorReason::invalid_arguments);
         if (exists && !bytes.empty())
-            return plan_error("old_string is empty, but " + display +
-                                  " already exists and is not empty. To change part of it, put the exact text to "
-                                  "replace in old_string (read it first); to replace the whole file, use write.",
-                              base::ErrorReason::exists);
+            return plan_error(empty_old_string_on_content_message(display), base::ErrorReason::exists);
         plan.new_bytes = new_string;
         plan.replacements += 1;
         return plan;
     }
-    if (!exists)
-        return plan_error(
-            "File not found: " + display +
-                ". To create it, call edit with an empty old_string (or write) and the whole content in new_string.",
-            base::ErrorReason::not_found);
+    if (!exists) return plan_error(edit_target_missing_message(display), base::ErrorReason::not_found);
     // An expected count is checked against every place old_string matches.
     text::EditSpec spec{old_string, new_string, replace_all || expected > 0};
     auto match = text::match_edit(bytes, spec);

@@ -14,8 +14,10 @@
 #include "text/lines.hpp"
 #include "tools/file_access.hpp"
 #include "tools/listing.hpp"
+#include "tools/listing_messages.hpp"
 #include "tools/placement.hpp"
 #include "tools/catalog.hpp"
+#include "tools/grep_report.hpp"
 
 namespace tools {
 
@@ -50,15 +52,6 @@ constexpr std::size_t kept_buffer_bytes = 16 << 20;   // a worker's read buffer,
 struct Job {
     std::size_t seq = 0;
     std::string real;
-    std::string shown;
-};
-
-struct GrepOutcome {
-    text::FileSearch search;
-    std::size_t bytes = 0;  // what it holds, about (counted against window_result_bytes)
-    bool too_large = false;
-    bool unreadable = false;
-    bool linked = false;  // other names (hard links) under --ignore-reads: not read, as `read` refuses it
     std::string shown;
 };
 
@@ -213,148 +206,6 @@ private:
     std::vector<std::thread> workers_;
 };
 
-// The result as it is built: file groups in walk order until the bounds, then counts only.
-class GrepReport {
-public:
-    GrepReport(std::size_t max_results, std::size_t budget) : max_results_(max_results), budget_(budget) {}
-
-    // False once nothing more will be shown.
-    bool add(GrepOutcome& o) {
-        ++searched_;
-        if (o.too_large) ++too_large_;
-        if (o.unreadable) ++unreadable_;
-        if (o.linked) ++linked_;
-        if (o.search.binary) ++binary_;
-        if (o.search.failed_lines) {
-            failed_lines_ += o.search.failed_lines;
-            for (const std::size_t line : o.search.failed_at)
-                if (failed_named_.size() < max_failed_named)
-                    failed_named_.push_back(o.shown + ":" + std::to_string(line));
-        }
-        const std::size_t found = o.search.matching_lines;
-        if (found == 0) return !full_;
-        matches_ += found;
-        ++files_with_matches_;
-        std::size_t shown_here = 0;
-        if (!full_ && !o.search.lines.empty()) {
-            std::string group = (text_.empty() ? "" : "\n") + o.shown + "\n";
-            // The group's text in JSON, and its entry in `files`: {"lines":[..],"matches":N,"path":".."},
-            std::size_t group_json = json_escaped_size(group) + json_escaped_size(o.shown) + 48;
-            Json lines = Json::array();
-            for (const auto& line : o.search.lines) {
-                if (json_used_ + group_json > budget_) break;
-                if (line.match && shown_matches_ >= max_results_) break;
-                std::string entry = (line.gap_before ? "--\n" : "") + std::to_string(line.number) +
-                                    (line.match ? ":" : "-") + line.text + "\n";
-                const std::size_t entry_json = json_escaped_size(entry) + (line.match ? 21 : 0);
-                if (json_used_ + group_json + entry_json > budget_) break;
-                group += entry;
-                group_json += entry_json;
-                if (line.match) {
-                    lines.push_back(line.number);
-                    ++shown_matches_;
-                    ++shown_here;
-                }
-            }
-            if (shown_here > 0) {
-                text_ += group;
-                json_used_ += group_json;
-                files_.push_back({{"path", o.shown}, {"matches", found}, {"lines", std::move(lines)}});
-            }
-        }
-        if (shown_here < found) {
-            hidden_matches_ += found - shown_here;
-            ++hidden_files_;
-            full_ = true;  // a file not shown whole: later files would break the order
-        }
-        if (shown_matches_ >= max_results_ || json_used_ >= budget_) full_ = true;
-        return !full_;
-    }
-
-    // `notes`: what the walk left out (a line, or ""), after the counts; `left_out` its JSON (or null).
-    // `capped`: the walk reached a cap (said in notes): not every file was searched.
-    ToolResult result(const std::string& pattern, const std::string& where, bool literal, const std::string& notes = "",
-                      const Json& left_out = nullptr, bool capped = false) const {
-        std::string head;
-        if (matches_ == 0) {
-            head = "No matches for " + std::string(literal ? "the text" : "the pattern") + " `" + shown_text(pattern) +
-                   "` in " + base::count_of(searched_ - binary_ - too_large_ - unreadable_ - linked_, "file", "files") +
-                   " under " + where + ".";
-        } else {
-            head = base::count_of(matches_, "matching line", "matching lines") + " in " +
-                   base::count_of(files_with_matches_, "file", "files") + " under " + where + " (" +
-                   base::count_of(searched_, "file", "files") + " searched)" +
-                   (hidden_matches_ ? "; " + base::with_commas(shown_matches_) + " shown" : std::string()) + ":";
-        }
-        std::string tail;
-        if (hidden_matches_)
-            tail += "\n" + base::count_of(hidden_matches_, "more match", "more matches") + " in " +
-                    base::count_of(hidden_files_, "file", "files") +
-                    "; narrow with glob or path (or raise max_results).";
-        std::vector<std::string> skipped;
-        if (binary_) skipped.push_back(base::count_of(binary_, "binary file", "binary files"));
-        if (too_large_) skipped.push_back(base::count_of(too_large_, "file", "files") + " over --max-file-size");
-        if (unreadable_) skipped.push_back(base::count_of(unreadable_, "file", "files") + " that could not be read");
-        if (linked_)
-            skipped.push_back(base::count_of(linked_, "file", "files") +
-                              " with other names (hard links), which --ignore-reads keeps from being read (one of "
-                              "the names may be an ignored file's)");
-        if (!skipped.empty()) {
-            tail += "\nNot searched: ";
-            for (std::size_t i = 0; i < skipped.size(); ++i) tail += (i ? ", " : "") + skipped[i];
-            tail += ".";
-        }
-        if (failed_lines_) {
-            tail += "\nThe pattern gave up (too much backtracking) on " +
-                    base::count_of(failed_lines_, "line", "lines") + ", which " +
-                    (failed_lines_ == 1 ? "was" : "were") + " not searched: ";
-            for (std::size_t i = 0; i < failed_named_.size(); ++i) tail += (i ? ", " : "") + failed_named_[i];
-            if (failed_lines_ > failed_named_.size())
-                tail += ", and " + base::with_commas(failed_lines_ - failed_named_.size()) + " more";
-            tail += ". Simplify nested repetitions such as (a+)+ or long ranges such as [\\s\\S]{1,4000}.";
-        }
-        ToolResult r;
-        r.text = head + (text_.empty() ? "" : "\n" + text_) + tail;
-        while (!r.text.empty() && r.text.back() == '\n') r.text.pop_back();
-        if (!notes.empty()) r.text += "\n" + notes;
-        r.structured = {
-            {"text", r.text},
-            {"matches", matches_},
-            {"files_with_matches", files_with_matches_},
-            {"shown_matches", shown_matches_},
-            {"more_matches", hidden_matches_},
-            {"more_files", hidden_files_},
-            {"files_searched", searched_},
-            {"binary_skipped", binary_},
-            {"truncated", hidden_matches_ > 0},
-            {"complete", !capped && failed_lines_ == 0 && linked_ == 0 && too_large_ == 0 && unreadable_ == 0},
-            {"files", files_},
-        };
-        if (!left_out.is_null()) r.structured["left_out"] = left_out;
-        // The bound is checked on what the host serializes; past it the lines are cut, the tail kept.
-        if (r.structured.dump().size() > max_structured_json) {
-            while (!tail.empty() && tail.front() == '\n') tail.erase(0, 1);
-            if (!notes.empty()) tail += "\n" + notes;
-            r.text = fit_structured_text(r.structured, head + (text_.empty() ? "" : "\n" + text_), tail,
-                                         "narrow with glob or path.");
-        }
-        return r;
-    }
-
-    std::string left_out_text;
-
-private:
-    std::size_t max_results_, budget_;
-    std::size_t json_used_ = 0;  // text_ and files_ in JSON characters
-    std::string text_;
-    Json files_ = Json::array();
-    bool full_ = false;
-    static constexpr std::size_t max_failed_named = 10;  // lines the pattern gave up on, named as path:line
-    std::vector<std::string> failed_named_;
-    std::uint64_t searched_ = 0, binary_ = 0, too_large_ = 0, unreadable_ = 0, failed_lines_ = 0, linked_ = 0;
-    std::uint64_t matches_ = 0, files_with_matches_ = 0, shown_matches_ = 0, hidden_matches_ = 0, hidden_files_ = 0;
-};
-
 class GrepVisitor : public os::WalkVisitor {
 public:
     GrepVisitor(const CallContext& ctx, Pipeline& pipeline, const text::Glob* glob, const ListingStart& start)
@@ -390,17 +241,16 @@ ToolResult cancelled_result(const std::string& where) {
 
 ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     auto pattern = text::LinePattern::compile(args.pattern, {args.literal, args.case_insensitive});
-    if (!pattern) return ToolResult::error("grep: " + pattern.error(), base::ErrorReason::invalid_arguments);
+    if (!pattern) return ToolResult::error(grep_pattern_message(pattern.error()), base::ErrorReason::invalid_arguments);
     std::optional<text::Glob> glob;
     if (!args.glob.empty()) {
         auto parsed = text::Glob::parse(args.glob);
         if (!parsed) {
             // The glob named, cut to a line's length (the parser's own message names it cut too).
             const std::size_t cut = text::utf8_floor(args.glob, std::min<std::size_t>(args.glob.size(), 80));
-            return ToolResult::error("grep: glob `" + shown_text(args.glob.substr(0, cut)) +
-                                         (cut < args.glob.size() ? "\u2026" : "") + "`: " + parsed.error().message +
-                                         ". Send a glob such as `*.py`, `src/**/*.ts` or `*.{c,h}`, or leave glob out.",
-                                     base::ErrorReason::invalid_arguments);
+            return ToolResult::error(
+                grep_glob_message(shown_text(args.glob.substr(0, cut)), cut < args.glob.size(), parsed.error().message),
+                base::ErrorReason::invalid_arguments);
         }
         glob = std::move(parsed).value();
     }
@@ -425,13 +275,7 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
                 return ToolResult::error(std::move(refused).error());
             // As `read` refuses it (the reader checks again on the descriptor it opens).
             if (const auto links = platform::stat_path(resolved.real).links; links > 1)
-                return ToolResult::error(
-                    "Refused: " + shown + " has " + std::to_string(links - 1) + " other name" +
-                        (links == 2 ? "" : "s") +
-                        " (hard links), and with --ignore-reads a file that may be an ignored file "
-                        "under another name is not read or searched. Search other files, or ask "
-                        "the user to give it a file of its own (copy it over itself).",
-                    base::ErrorReason::ignored);
+                return ToolResult::error(grep_hard_links_message(shown, links), base::ErrorReason::ignored);
         }
         Pipeline pipeline(ctx, *pattern, limits);
         pipeline.report_ = [&](GrepOutcome& o) { report.add(o); };

@@ -3,6 +3,7 @@
 // (or written) the file and it has not changed since: the number must be one the model saw.
 #include "tools/change.hpp"
 #include "tools/catalog.hpp"
+#include "tools/change_messages.hpp"
 #include "text/splice.hpp"
 
 namespace tools {
@@ -23,12 +24,8 @@ asio::awaitable<ToolResult> run_insert(CallContext& ctx, InsertArgs args) {
         // A line number means something only on the content it was read from. Line 0 (the top)
         // and -1 (the end) name no line, so they need no read, as an edit needs none.
         if (line > 0) {
-            const std::string n = std::to_string(line);
-            if (auto seen = seen_and_unchanged(
-                    states, before, display,
-                    "insert places its text after line " + n +
-                        " by number, which must come from the file's current content",
-                    "insert again at the line number read shows (line 0 or -1 for the top or the end)");
+            if (auto seen =
+                    seen_and_unchanged(states, before, display, insert_by_number_reason(line), insert_again_next());
                 !seen)
                 return base::fail(std::move(seen).error());
         }

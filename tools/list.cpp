@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "tools/listing.hpp"
+#include "tools/listing_messages.hpp"
 #include "tools/placement.hpp"
 #include "tools/catalog.hpp"
 
@@ -113,22 +114,11 @@ public:
         std::string notes;
         const auto note = [&notes](const std::string& s) { notes += s + "\n"; };
         if (more_files_ || more_folders_) {
-            std::string s = "Not shown: " + more_text(more_files_, more_folders_) + (counted_all_ ? "" : " at least") +
-                            " within depth " + std::to_string(depth_);
-            s += over_budget_ ? " (one result stays under " + compact_size(budget_) + " of JSON text)"
-                              : " (large folders are collapsed)";
-            s += ". To see them, call list with path set to one of the folders above, or a lower depth; find "
-                 "locates files by name.";
-            note(s);
+            note(list_not_shown_note(more_text(more_files_, more_folders_), !counted_all_, depth_,
+                                     over_budget_ ? compact_size(budget_) : std::string()));
         }
-        if (unopened_)
-            note("Folders at depth " + std::to_string(depth_) +
-                 " were not opened: call list with path set to one of "
-                 "them, or a larger depth (at most 10).");
-        if (linked_)
-            note("Line counts not shown for " + base::count_of(linked_, "file", "files") +
-                 " with other names (hard links): with --ignore-reads such a file may be an ignored file under another "
-                 "name, and it is not read.");
+        if (unopened_) note(list_unopened_note(depth_));
+        if (linked_) note(list_hard_links_note(linked_));
         const std::string caps = walk_caps_text(summary, start_, depth_, false, "list");
         if (!caps.empty()) note(caps);
         if (const std::string left = left_out_.text(ctx_.workspace, *start_.root); !left.empty()) note(left);

@@ -6,6 +6,7 @@
 
 #include "text/file_facts.hpp"
 #include "text/path_quoting.hpp"
+#include "tools/listing_messages.hpp"
 
 namespace tools {
 
@@ -18,31 +19,21 @@ base::Result<ListingStart> resolve_listing_start(const CallContext& ctx, const s
     start.folder = std::move(folder).value();
     if (!start.folder.exists)
         return base::fail(
-            base::Failure{std::string(tool) + ": " + start.folder.display +
-                              " does not exist. Call list with path set to its parent folder (or \".\") to see what "
-                              "is there.",
-                          base::ErrorReason::not_found});
+            base::Failure{listing_folder_missing_message(tool, start.folder.display), base::ErrorReason::not_found});
     start.root = ctx.workspace.root_of(start.folder.real);
     const platform::FileStat stat = platform::stat_path(start.folder.real);
     if (stat.kind == platform::FileKind::regular)
-        return base::fail(base::Failure{
-            std::string(tool) + ": " + start.folder.display + " is a file, not a folder. Call read with file_path " +
-                start.folder.display + " to see it, or " + std::string(tool) + " its folder.",
-            base::ErrorReason::not_a_file});
+        return base::fail(
+            base::Failure{listing_file_not_folder_message(tool, start.folder.display), base::ErrorReason::not_a_file});
     if (stat.kind != platform::FileKind::directory || !start.root)
-        return base::fail(base::Failure{std::string(tool) + ": " + start.folder.display + " is " +
-                                            platform::describe(stat.kind) + ", not a folder. Call " +
-                                            std::string(tool) + " with the path of a folder.",
-                                        base::ErrorReason::not_a_file});
+        return base::fail(
+            base::Failure{listing_not_folder_message(tool, start.folder.display, platform::describe(stat.kind)),
+                          base::ErrorReason::not_a_file});
     if (ctx.ignore && ctx.ignore->settings().ignore_reads)
         if (auto refusal = ctx.ignore->refuse_listing(*start.root, start.folder.real, true);
             refusal && refusal->kind == os::IgnoreRefusal::Kind::rule)
             return base::fail(
-                base::Failure{"Refused: " + start.folder.display +
-                                  " is ignored by an ignore rule, and this server does not show ignored paths "
-                                  "(--ignore-reads). Call " +
-                                  std::string(tool) + " on a folder outside it.",
-                              base::ErrorReason::ignored});
+                base::Failure{listing_ignored_message(tool, start.folder.display), base::ErrorReason::ignored});
     return start;
 }
 
@@ -155,21 +146,12 @@ std::string walk_caps_text(const os::WalkSummary& summary, const ListingStart& s
     };
     std::string out;
     if (depth_is_cap && summary.too_deep)
-        out += "Incomplete: " + base::count_of(summary.too_deep, "folder", "folders") + " " +
-               std::to_string(max_depth) + " levels down " + (summary.too_deep == 1 ? "was" : "were") +
-               " not entered (the depth limit): " + named(summary.too_deep_paths, summary.too_deep) + ". Call " +
-               std::string(tool) + " with path set to one of them to see below it.\n";
+        out += too_deep_line(summary.too_deep, max_depth, named(summary.too_deep_paths, summary.too_deep), tool);
     if (summary.crowded)
-        out += "Incomplete: " + base::count_of(summary.crowded, "folder holds", "folders hold") + " more than " +
-               base::with_commas(os::WalkOptions{}.max_entries_per_folder) + " entries; " +
-               base::with_commas(summary.unread) +
-               " entries past those were not read: " + named(summary.crowded_paths, summary.crowded) + ". Call " +
-               std::string(tool) + " on smaller folders, or narrow the pattern.\n";
+        out += crowded_line(summary.crowded, os::WalkOptions{}.max_entries_per_folder, summary.unread,
+                            named(summary.crowded_paths, summary.crowded), tool);
     if (summary.links_not_followed)
-        out += "Incomplete: " +
-               base::count_of(summary.links_not_followed, "symlink to a folder was", "symlinks to folders were") +
-               " not followed (at most " + base::with_commas(os::max_followed_links) +
-               " are followed in one call). Call " + std::string(tool) + " with path set to a folder below them.\n";
+        out += links_not_followed_line(summary.links_not_followed, os::max_followed_links, tool);
     while (!out.empty() && out.back() == '\n') out.pop_back();
     return out;
 }

@@ -7,6 +7,7 @@
 
 #include "tools/edit.hpp"
 #include "tools/catalog.hpp"
+#include "tools/multiedit_messages.hpp"
 #include "text/matcher.hpp"
 #include "text/splice.hpp"
 
@@ -37,37 +38,24 @@ struct Located {
 // most tolerant one used.
 base::Result<Plan> plan_against_original(const FileSnapshot& before, const std::string& display,
                                          const std::vector<OneEdit>& edits) {
-    if (!before.exists)
-        return plan_error("File not found: " + display +
-                              ". With against \"original\" every edit is located in the existing file; to "
-                              "create it, call write (or multiedit without against) with the whole content.",
-                          base::ErrorReason::not_found);
+    if (!before.exists) return plan_error(original_file_missing_message(display), base::ErrorReason::not_found);
     const std::string& bytes = before.file.bytes;
     std::vector<Located> located;
     Json tiers = Json::array();
     std::optional<text::MatchTier> most_tolerant;
     for (std::size_t i = 0; i < edits.size(); ++i) {
-        const std::string name = "edits[" + std::to_string(i) + "]";
         if (edits[i].old_string.empty())
-            return plan_error(name +
-                                  ": old_string is empty; with against \"original\" every edit replaces "
-                                  "text of the existing file. No edit was applied.",
-                              base::ErrorReason::invalid_arguments);
+            return plan_error(empty_old_string_against_original_message(i), base::ErrorReason::invalid_arguments);
         text::EditSpec spec{edits[i].old_string, edits[i].new_string,
                             edits[i].replace_all || edits[i].expected_replacements > 0};
         auto match = text::match_edit(bytes, spec);
         if (match)
             if (auto counted = check_expected_replacements(edits[i], match->lines, display); !counted)
-                return plan_error(
-                    name + " failed, so no edit was applied (all or nothing):\n" + counted.error().message,
-                    counted.error().reason);
+                return plan_error(replacements_count_failed_message(i, counted.error().message),
+                                  counted.error().reason);
         if (!match) {
             const base::ErrorReason reason = match_error_reason(match.error().kind);
-            return plan_error(name +
-                                  " failed, so no edit was applied (all or nothing; every edit is "
-                                  "matched against the original file):\n" +
-                                  match.error().message,
-                              reason);
+            return plan_error(edit_not_matched_in_original_message(i, match.error().message), reason);
         }
         for (std::size_t r = 0; r < match->replacements.size(); ++r)
             located.push_back({i, std::move(match->replacements[r]), match->lines[r]});
@@ -83,24 +71,15 @@ base::Result<Plan> plan_against_original(const FileSnapshot& before, const std::
         const Located& first = a.edit < b.edit ? a : b;
         const Located& second = a.edit < b.edit ? b : a;
         if (first.edit == second.edit) continue;  // one edit's own places never overlap
-        return plan_error(
-            "edits[" + std::to_string(second.edit) + "] (line" +
-                (second.lines.first == second.lines.last ? " " : "s ") + text::to_string(second.lines) +
-                ") overlaps edits[" + std::to_string(first.edit) + "] (line" +
-                (first.lines.first == first.lines.last ? " " : "s ") + text::to_string(first.lines) +
-                "), so no edit was applied. With against \"original\" every edit is located on the original file "
-                "and they must not touch the same text: merge the two into one edit, or drop against to apply each "
-                "edit to the result of the one before.",
-            base::ErrorReason::overlap);
+        return plan_error(edits_overlap_message(second.edit, second.lines, first.edit, first.lines),
+                          base::ErrorReason::overlap);
     }
     std::vector<text::Replacement> replacements;
     replacements.reserve(located.size());
     for (Located& l : located) replacements.push_back(std::move(l.replacement));
     // Kept as the span the edits replace: the file's bytes are not copied.
     auto spliced = text::splice_span(bytes, replacements, text::dominant_newline(before.file.facts));
-    if (!spliced)
-        return plan_error("Internal error while applying the edits: " + spliced.error().message,
-                          base::ErrorReason::internal);
+    if (!spliced) return plan_error(edits_splice_failed_message(spliced.error().message), base::ErrorReason::internal);
     Plan plan;
     plan.new_bytes = NewBytes(std::move(spliced).value());
     plan.replacements = replacements.size();
@@ -119,18 +98,8 @@ std::optional<std::string> ambiguity_made_by_earlier_edits(const std::string& or
     if (now || now.error().kind != text::MatchErrorKind::ambiguous) return std::nullopt;
     const auto at_first = text::match_edit(original, spec);
     if (!at_first && at_first.error().kind == text::MatchErrorKind::ambiguous) return std::nullopt;
-    const std::string name = "edits[" + std::to_string(i) + "]";
-    const std::string earlier = i == 1 ? "edits[0]" : "edits[0.." + std::to_string(i - 1) + "]";
-    std::string m = name + " failed, so no edit was applied (all or nothing): its old_string matches " +
-                    std::to_string(now.error().place_count) + " places in the file as " + earlier + " left it, but ";
-    m += at_first ? "only one in the file as it is (line " + std::to_string(at_first->lines.front().first) + ")"
-                  : "none in the file as it is";
-    m += ": " + earlier + (now.error().place_count == 2 ? " wrote the other." : " wrote the others.") +
-         " To locate every edit on the file as it is (each old_string "
-         "found in the original, the changes made together), send the same edits with against: \"original\". "
-         "Do not set replace_all: it would also change the text " +
-         earlier + " wrote.";
-    return m;
+    return ambiguity_made_by_earlier_edits_message(i, now.error().place_count,
+                                                   at_first ? at_first->lines.front().first : 0);
 }
 
 }  // namespace
@@ -154,10 +123,7 @@ asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) 
         std::optional<text::MatchTier> most_tolerant;
         for (std::size_t i = 0; i < edits.size(); ++i) {
             if (i > 0 && edits[i].old_string.empty())
-                return plan_error(
-                    "edits[" + std::to_string(i) +
-                        "]: old_string is empty; only the first edit may create the file. No edit was applied.",
-                    base::ErrorReason::invalid_arguments);
+                return plan_error(only_first_edit_creates_message(i), base::ErrorReason::invalid_arguments);
             // The file's style as it was; a file created by edits[0] has what edits[0] gave it.
             const std::string_view newline = before.exists || i == 0 ? text::dominant_newline(before.file.facts)
                                                                      : text::dominant_newline(text::analyze(bytes));
@@ -167,13 +133,7 @@ asio::awaitable<ToolResult> run_multiedit(CallContext& ctx, MultieditArgs args) 
             if (!one && i > 0 && one.error().reason == base::ErrorReason::ambiguous)
                 if (auto made = ambiguity_made_by_earlier_edits(before.file.bytes, bytes, edits[i], i))
                     return plan_error(*made, base::ErrorReason::ambiguous);
-            if (!one)
-                return plan_error("edits[" + std::to_string(i) + "] failed, so no edit was applied (all or nothing)" +
-                                      (i > 0 ? " — note that it is matched against the file as edits[0.." +
-                                                   std::to_string(i - 1) + "] left it"
-                                             : std::string()) +
-                                      ":\n" + one.error().message,
-                                  one.error().reason);
+            if (!one) return plan_error(edit_failed_message(i, one.error().message), one.error().reason);
             // Each edit's span replaced in place: one working copy of the file, not one per edit.
             if (const text::SplicedBytes* span = one->new_bytes.spliced())
                 bytes.replace(span->at, span->replaced, span->with);

@@ -13,6 +13,7 @@
 #include "os/crypto.hpp"
 #include "os/hash.hpp"
 #include "tools/catalog.hpp"
+#include "tools/read_messages.hpp"
 #include "text/file_facts.hpp"
 
 namespace tools {
@@ -53,12 +54,9 @@ std::optional<std::string_view> image_type(std::string_view bytes) {
 }
 
 ToolResult image_too_large(const std::string& given, std::string_view mime, std::uint64_t size) {
-    return ToolResult::error("Refused: " + given + " is an image (" + std::string(mime) + ") of " +
-                                 base::mebibytes(size) + ", over the " + base::mebibytes(max_image_bytes) +
-                                 " that read returns as image content (base64 grows it by a third, and clients drop "
-                                 "replies over 10 MiB). Ask the user to make a smaller copy (scaled down or "
-                                 "recompressed) and read that.",
-                             base::ErrorReason::too_large);
+    return ToolResult::error(
+        image_too_large_message(given, mime, base::mebibytes(size), base::mebibytes(max_image_bytes)),
+        base::ErrorReason::too_large);
 }
 
 // An image too large to return, known by its first bytes and its size, refused before the file is
@@ -83,8 +81,7 @@ ToolResult read_image(CallContext& ctx, const os::ResolvedPath& path, const std:
     if (!mime) return ToolResult::error(std::move(not_text));
     if (bytes.size() > max_image_bytes) return image_too_large(given, *mime, bytes.size());
     ToolResult result;
-    result.text = "Image " + path.display + ": " + std::string(*mime) + ", " + std::to_string(bytes.size()) +
-                  " bytes; shown as image content.";
+    result.text = image_summary(path.display, *mime, bytes.size());
     const ledger::Fingerprint seen = ledger::Fingerprint::of(bytes);
     result.structured = {{"text", result.text},
                          {"file_path", path.real},
@@ -125,10 +122,7 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
     });
     const auto first = static_cast<std::size_t>(offset);
     if (first > total_lines && !(first == 1 && total_lines == 0)) {
-        return ToolResult::error("offset " + std::to_string(first) + " is past the end of " + path + ", which has " +
-                                     std::to_string(total_lines) + " line" + (total_lines == 1 ? "" : "s") +
-                                     ". Call read with offset between 1 and " +
-                                     std::to_string(std::max<std::size_t>(total_lines, 1)) + ".",
+        return ToolResult::error(offset_past_end_message(first, path, total_lines),
                                  base::ErrorReason::invalid_arguments);
     }
 
@@ -213,11 +207,7 @@ Json failed_file(const std::string& path, const ToolResult& part) {
 void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json files,
                  const std::vector<std::string>& not_read, const ResultView& view, std::size_t budget) {
     const std::size_t tried = count - not_read.size();
-    std::string summary = "Read " + std::to_string(tried - failed) + " of " + std::to_string(count) + " files";
-    if (failed) summary += " (" + std::to_string(failed) + " could not be read: see [not read])";
-    if (!not_read.empty())
-        summary += "; " + std::to_string(not_read.size()) + " did not fit in this reply (see the end)";
-    out.text = summary + ".\n\n" + out.text;
+    out.text = read_many_summary(tried - failed, count, failed, not_read.size()) + ".\n\n" + out.text;
     if (!not_read.empty()) {
         // The names, as many as fit a line; all of them in structuredContent's not_read.
         std::string names;
@@ -228,10 +218,7 @@ void finish_many(ToolResult& out, std::size_t count, std::size_t failed, Json fi
             ++shown;
         }
         if (shown < not_read.size()) names += " and " + std::to_string(not_read.size() - shown) + " more";
-        out.text += "\n\n[not read] " + std::to_string(not_read.size()) + " more file" +
-                    (not_read.size() == 1 ? "" : "s") + " did not fit in this reply (about " + std::to_string(budget) +
-                    " bytes of text for this client): " + names + ". Read " + (not_read.size() == 1 ? "it" : "them") +
-                    " in another call (read with file_paths: the rest of the list).";
+        out.text += not_fitting_note(not_read.size(), budget, names);
     }
     if (view.shows == ResultView::Shows::both)
         out.structured = {{"text", text_after_json}, {"files", std::move(files)}};
@@ -270,9 +257,7 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
         if (!part.is_error && !part.extra_content.empty()) {
             const std::size_t size = part.structured.value("size_bytes", std::size_t{0});
             if (image_bytes + size > max_image_bytes) {
-                part = ToolResult::error("Not shown: the images before it in this call already fill the " +
-                                             base::mebibytes(max_image_bytes) + " one reply carries. Read " + path +
-                                             " alone.",
+                part = ToolResult::error(images_fill_reply_message(base::mebibytes(max_image_bytes), path),
                                          base::ErrorReason::too_large);
             } else {
                 image_bytes += size;
@@ -301,10 +286,7 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
 asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args) {
     if (args.file_paths.empty()) {
         if (args.file_path.empty())
-            co_return ToolResult::error(
-                "read needs file_path (one file) or file_paths (a list of files). Call read "
-                "again with one of them.",
-                base::ErrorReason::invalid_arguments);
+            co_return ToolResult::error(read_needs_file_message(), base::ErrorReason::invalid_arguments);
         co_return co_await read_one(ctx, args, ctx.limits.max_result_text);
     }
     std::vector<std::string> paths;

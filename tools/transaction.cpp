@@ -19,181 +19,13 @@
 #include "checks/checks.hpp"
 #include "ledger/history_journal.hpp"
 #include "tools/placement.hpp"
+#include "tools/staged_writes.hpp"
+#include "tools/transaction_messages.hpp"
 #include "os/paths.hpp"
 
 namespace tools {
 
 namespace {
-
-// One file's write between staging and commit.
-struct StagedChange {
-    const FileChange* change = nullptr;  // what is written (outlives this)
-    bool in_place = false;               // several hard links: written over the file itself at commit
-    bool has_temp = false;
-    bool committed = false;
-    platform::StagedWrite staged;
-};
-
-base::Unexpected<base::Failure> io_failure(std::string message) {
-    return base::fail(base::Failure{std::move(message), base::ErrorReason::io_error});
-}
-
-base::Result<void> stage(const CallContext& ctx, const FileChange& change, StagedChange& out) {
-    const FileSnapshot& before = change.before;
-    const bool delete_file = change.delete_file;
-    const platform::FileStat* like_new = change.like ? &*change.like : nullptr;
-    const auto& path = before.file.path;
-    out.change = &change;
-    out.in_place = !delete_file && before.exists && before.file.stat.links > 1 &&
-                   (ctx.write_through_hard_links || change.write_through);
-    if (!before.exists) {
-        const std::string dir = os::parent_of(path.real);
-        if (auto made = platform::make_directories(dir, ctx.fsync); !made)
-            return io_failure("Cannot create the folders for " + path.display + ": " + made.error().message +
-                              ". Nothing was written.");
-    }
-    if (!out.in_place && !delete_file) {
-        // A file replaced by another takes the other's mode and owner when asked (`like`: a move over
-        // an existing file keeps the moved file's, as a plain move does); else it keeps its own.
-        auto staged = platform::stage_write(path.real, change.new_parts().span(),
-                                            like_new        ? like_new
-                                            : before.exists ? &before.file.stat
-                                                            : nullptr,
-                                            ctx.fsync);
-        if (!staged)
-            return io_failure("Cannot write " + path.display + ": " + staged.error().message +
-                              ". Nothing was written.");
-        out.staged = std::move(staged.value());
-    }
-    out.has_temp = !out.in_place && !delete_file;
-    return {};
-}
-
-// Same file, untouched since it was read (or still absent). When the stat differs, the content
-// decides, so a touch that kept the bytes is not a conflict.
-base::Result<void> verify_unchanged(const CallContext& ctx, const FileSnapshot& before) {
-    const auto& path = before.file.path;
-    const platform::FileStat now = platform::stat_path(path.real);
-    std::string conflict;
-    if (!before.exists) {
-        if (now.kind != platform::FileKind::missing)
-            conflict = path.display + " was created by another program while this change was being prepared.";
-    } else if (!now.same_version(before.file.stat)) {
-        if (now.kind == platform::FileKind::missing) {
-            conflict = path.display + " was deleted by another program while this change was being prepared.";
-        } else if (const auto current = platform::read_regular_file(path.real, ctx.limits.max_file_size);
-                   !current || ledger::Fingerprint::of(current->bytes) != before.file.fingerprint()) {
-            text::DiffOptions options;
-            options.old_path = path.display;
-            const std::string unread;  // what the diff shows of a file that cannot be read now
-            const auto fresh = text::unified_diff(before.file.bytes, current ? current->bytes : unread, options);
-            conflict = path.display +
-                       " changed on disk while this change was being prepared (another program wrote it). "
-                       "What changed there:\n" +
-                       fresh.text;
-        }
-    }
-    if (conflict.empty()) return {};
-    return base::fail(base::Failure{
-        "Nothing was written: " + conflict + "\nRead the file again and redo the change on its current content.",
-        base::ErrorReason::conflict});
-}
-
-base::Result<void> commit_one(const CallContext& ctx, StagedChange& change) {
-    const FileSnapshot& before = change.change->before;
-    const auto& path = before.file.path;
-    if (change.change->delete_file) {
-        if (auto removed = platform::remove_file(path.real, ctx.fsync); !removed)
-            return io_failure("Cannot remove " + path.display + ": " + removed.error().message + ".");
-    } else if (change.in_place) {
-        std::string scratch;
-        const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
-        if (auto written = platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.fsync); !written)
-            return io_failure("Cannot write " + path.display + ": " + written.error().message + ".");
-    } else {
-        change.has_temp = false;  // renamed, or removed by a failed rename
-        if (auto committed = platform::commit_staged(change.staged, ctx.fsync); !committed)
-            return io_failure("Cannot write " + path.display + ": " + committed.error().message +
-                              ". Nothing was written.");
-    }
-    change.committed = true;
-    return {};
-}
-
-void discard(StagedChange& change) {
-    if (change.has_temp) platform::discard_staged(change.staged);
-    change.has_temp = false;
-}
-
-// Puts back what `change` replaced (the old bytes; removes a file it created); "" when it did.
-std::string revert(const CallContext& ctx, const StagedChange& change) {
-    const FileSnapshot& before = change.change->before;
-    const auto& path = before.file.path;
-    if (!before.exists) {
-        auto removed = platform::remove_file(path.real, ctx.fsync);
-        return removed ? "" : path.display + ": " + removed.error().message;
-    }
-    if (change.in_place) {
-        std::string scratch;
-        const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
-        auto written = platform::overwrite_in_place(path.real, new_bytes, before.file.bytes, ctx.fsync);
-        return written ? "" : path.display + ": " + written.error().message;
-    }
-    auto staged = platform::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.fsync);
-    if (!staged) return path.display + ": " + staged.error().message;
-    auto committed = platform::commit_staged(staged.value(), ctx.fsync);
-    return committed ? "" : path.display + ": " + committed.error().message;
-}
-
-// Takes back what was staged or committed after `why` stopped the commit: discards the temp files,
-// reverts the files already written (in reverse order).
-base::Result<void, CommitFailure> abandon(const CallContext& ctx, std::vector<StagedChange>& staged,
-                                          base::Failure why) {
-    CommitFailure out{std::move(why), "", false};
-    for (auto it = staged.rbegin(); it != staged.rend(); ++it) {
-        if (it->committed) {
-            out.some_committed = true;
-            if (auto e = revert(ctx, *it); !e.empty()) out.revert_errors += "\n- " + e;
-        } else {
-            discard(*it);
-        }
-    }
-    staged.clear();
-    return base::fail(std::move(out));
-}
-
-// Stages every change (temp files beside the targets, nothing renamed yet).
-base::Result<void, CommitFailure> stage_all(const CallContext& ctx, const std::vector<FileChange>& changes,
-                                            std::vector<StagedChange>& staged) {
-    staged.reserve(changes.size());
-    for (const auto& change : changes) {
-        staged.emplace_back();
-        if (auto r = stage(ctx, change, staged.back()); !r) {
-            staged.pop_back();
-            return abandon(ctx, staged, std::move(r).error());
-        }
-    }
-    return {};
-}
-
-// The answer to a call cancelled before its first rename, as if_cancelled words it (issue 39, item
-// 10: one cancelled while it waited for a folder's lock was written once the lock came free). The
-// client never sees it (a cancelled request gets no response); the log does.
-base::Failure cancelled_before_writing() {
-    return base::Failure{"Cancelled by the client; nothing was written.", base::ErrorReason::cancelled};
-}
-
-// With the folders locked: re-checks every file, then commits them in order, all or nothing. A
-// call cancelled by now writes nothing: this is the last moment before the first rename.
-base::Result<void, CommitFailure> recheck_and_commit(const CallContext& ctx, std::vector<StagedChange>& staged) {
-    if (ctx.cancelled->load()) return abandon(ctx, staged, cancelled_before_writing());
-    for (const auto& change : staged)
-        if (auto r = verify_unchanged(ctx, change.change->before); !r)
-            return abandon(ctx, staged, std::move(r).error());
-    for (auto& change : staged)
-        if (auto r = commit_one(ctx, change); !r) return abandon(ctx, staged, std::move(r).error());
-    return {};
-}
 
 // The folders of `changes`, sorted (two multi-file changes in two processes lock them in the same
 // order: no deadlock), each once.
@@ -217,12 +49,7 @@ base::Failure lock_timeout(const std::string& folder, std::chrono::milliseconds 
     const std::string holder = platform::folder_lock_holder(folder);
     const std::string seconds =
         std::to_string(waited.count() / 1000) + "." + std::to_string(waited.count() % 1000 / 100);
-    std::string message = "Nothing was written: the lock of the folder " + folder + " (which mcp-edit servers take " +
-                          "for the milliseconds of a write there) was held ";
-    message += holder.empty() ? "by another process (which one cannot be told from here)" : "by " + holder;
-    message += " for over " + seconds +
-               " s. If a second mcp-edit or another program is stuck there, resume or end it; " + "then call again.";
-    return base::Failure{std::move(message), base::ErrorReason::timeout};
+    return base::Failure{folder_lock_timeout_message(folder, holder, seconds), base::ErrorReason::timeout};
 }
 
 // The bytes a transaction's work goes over: each file's old and new content (see WorkPlacement).
@@ -281,41 +108,7 @@ Transaction::lock_folders(CallContext& ctx) {
 Transaction::Transaction(std::string tool, std::vector<ledger::FileLanes::Guard> lanes)
     : tool_(std::move(tool)), lanes_(std::move(lanes)) {}
 
-void Shown::add(std::string path, const text::UnifiedDiff& file_diff, std::size_t old_lines) {
-    if (std::string most = text::removal_headline(file_diff.removals, file_diff.additions, old_lines); !most.empty())
-        removes_most.push_back(path + " " + most);
-    paths.push_back(std::move(path));
-    additions += file_diff.additions;
-    removals += file_diff.removals;
-    diff += (diff.empty() ? "" : "\n") + file_diff.text;
-}
-
-std::string Shown::headline() const {
-    std::string out;
-    for (const auto& one : removes_most) {
-        // One file shown: its path is in the rest of the line already.
-        const std::string_view said =
-            paths.size() == 1 ? std::string_view(one).substr(paths.front().size() + 1) : std::string_view(one);
-        out += (out.empty() ? "" : "; ") + std::string(said);
-    }
-    return out;
-}
-
-ApprovalRequest approval_request(std::string tool, const Shown& shown, std::vector<ApprovalRequest::Image> images,
-                                 std::string asked_again_because) {
-    ApprovalRequest ask;
-    ask.tool = std::move(tool);
-    ask.asked_again_because = std::move(asked_again_because);
-    ask.paths = shown.paths;
-    ask.additions = shown.additions;
-    ask.removals = shown.removals;
-    ask.headline = shown.headline();
-    ask.diff = shown.diff;
-    ask.images = std::move(images);
-    return ask;
-}
-
-ApprovalRequest Transaction::approval_request(const Shown& shown, std::string asked_again_because) const {
+ApprovalRequest Transaction::approval_request(const ShownDiff& shown, std::string asked_again_because) const {
     std::vector<ApprovalRequest::Image> images;
     for (const auto& change : changes_)
         images.push_back({change.before.file.path.real, change.before.exists ? &change.before.file.bytes : nullptr,
@@ -347,8 +140,8 @@ std::optional<base::Failure> Transaction::elision_refusal() const {
     return std::nullopt;
 }
 
-asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, Steps steps, Report report) {
-    Done done;
+asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, ChangeSteps steps, Report report) {
+    CarriedOutChange done;
     // A change that writes "# ... rest of the code unchanged ..." over the code it stands for is
     // refused before it is shown, asked or (dry run) reported as possible.
     if (steps.refuse_elisions) {
@@ -358,8 +151,7 @@ asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, Steps steps
         if (refused) co_return ToolResult::error(std::move(*refused));
     }
     // A change that removes most of a file says so in the result too (the form and the view say it first).
-    for (const auto& most : steps.shown.removes_most)
-        done.notes.push_back("Note: " + most + ", most of the file; check that nothing was left out");
+    for (const auto& most : steps.shown.removes_most) done.notes.push_back(removes_most_note(most));
     if (steps.dry_run) co_return report(std::move(done));
     ApprovalDecision decision;
     // Awaiting the human's review in the view: reported as it would be written, and not written.
@@ -411,10 +203,7 @@ base::Result<text::UnifiedDiff> Transaction::merge_with_disk(const CallContext& 
     FileSnapshot now;
     now.file.path = path;
     if (platform::stat_path(path.real).kind != platform::FileKind::regular)
-        return base::fail(base::Failure{"Nothing was written: " + path.display +
-                                            " was removed or replaced by another program while this change was being "
-                                            "prepared. Read it again and redo the change.",
-                                        base::ErrorReason::conflict});
+        return base::fail(base::Failure{replaced_meanwhile_message(path.display), base::ErrorReason::conflict});
     if (auto loaded = load_resolved_file(ctx, path.real, now.file); !loaded)
         return base::fail(std::move(loaded).error());
     now.file.path = path;
@@ -437,10 +226,9 @@ base::Result<text::UnifiedDiff> Transaction::merge_with_disk(const CallContext& 
 base::Failure Transaction::commit_failure(CommitFailure failed) const {
     if (changes_.size() < 2) return std::move(failed.failure);
     if (failed.revert_errors.empty())
-        failed.failure.message += "\nNo file was changed (the files already written were restored).";
+        failed.failure.message += files_restored_note();
     else
-        failed.failure.message += "\nRestoring the files already written failed for:" + failed.revert_errors +
-                                  "\nCheck them: they hold the changed content.";
+        failed.failure.message += restore_failed_note(failed.revert_errors);
     return std::move(failed.failure);
 }
 
@@ -453,7 +241,7 @@ std::optional<ToolResult> unless_approved(const CallContext& ctx, const Approval
     // A change awaiting review is reported by its caller (which knows what it would write); one
     // that gets here is never written.
     if (decision.kind == ApprovalDecision::Kind::awaiting_review)
-        return ToolResult::error("Not written: " + decision.message, base::ErrorReason::rejected);
+        return ToolResult::error(awaiting_review_refusal(decision.message), base::ErrorReason::rejected);
     if (decision.kind == ApprovalDecision::Kind::input_required) {
         ToolResult pending;
         pending.input_required = decision.input_required;
@@ -471,12 +259,9 @@ asio::awaitable<std::optional<ToolResult>> Transaction::approve(CallContext& ctx
         if (!change.before.exists) continue;
         const auto writable = platform::may_write(change.before.file.path.real, change.before.file.stat);
         if (!writable)
-            co_return ToolResult::error("Refused: " + change.before.file.path.display +
-                                            " is not writable: " + writable.error().message + ", so " +
-                                            (change.delete_file ? "it is not removed" : "it is not changed") +
-                                            ". Nothing was written. Ask the user to make it writable (chmod u+w) if "
-                                            "it should change, then call again.",
-                                        base::ErrorReason::not_writable);
+            co_return ToolResult::error(
+                not_writable_message(change.before.file.path.display, writable.error().message, change.delete_file),
+                base::ErrorReason::not_writable);
     }
     const auto reads_go_on = [&ctx, this](bool waiting) {
         for (const auto& lane : lanes_) ctx.lanes.let_reads_pass(lane.key(), waiting);
@@ -517,10 +302,7 @@ std::vector<std::string> Transaction::hard_link_notes(const CallContext& ctx) co
         const auto links = change.before.file.stat.links;
         if (change.delete_file || !change.before.exists || links < 2 || change.write_through) continue;
         const auto others = links - 1;
-        notes.push_back(change.before.file.path.display + " had " + std::to_string(others) + " other name" +
-                        (others == 1 ? "" : "s") + " (hard links), which may lie outside the roots or be ignored: it " +
-                        "was given a file of its own, and the other names keep the old content (the server's "
-                        "--write-through-hard-links flag writes through every name instead).");
+        notes.push_back(own_file_for_hard_links_note(change.before.file.path.display, others));
     }
     return notes;
 }
@@ -554,7 +336,8 @@ asio::awaitable<std::vector<checks::CheckOutcome>> Transaction::check(CallContex
 asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, bool record_history) {
     for (const auto& change : changes_)
         if (change.delete_file) ctx.file_states.forget(change.before.file.path.real);
-    struct Afterwards {
+    // The lanes and the changes, held until the bookkeeping after the reply has recorded them.
+    struct HeldUntilRecorded {
         std::vector<ledger::FileLanes::Guard> lanes;
         std::vector<FileChange> changes;
     };
@@ -583,12 +366,12 @@ asio::awaitable<void> Transaction::record(CallContext& ctx, ToolResult& result, 
             return true;
         });
     }
-    auto afterwards = std::make_shared<Afterwards>(Afterwards{std::move(lanes_), std::move(changes_)});
+    auto held = std::make_shared<HeldUntilRecorded>(HeldUntilRecorded{std::move(lanes_), std::move(changes_)});
     result.after_reply = WorkPlacement::after_reply(
-        ctx.blocking, sizes_of(afterwards->changes),
-        [afterwards, file_states = &ctx.file_states, history = record_history ? ctx.history : nullptr, tool = tool_,
+        ctx.blocking, sizes_of(held->changes),
+        [held, file_states = &ctx.file_states, history = record_history ? ctx.history : nullptr, tool = tool_,
          session_changes = ctx.session_changes, blocking = ctx.blocking] {
-            for (auto& change : afterwards->changes) {
+            for (auto& change : held->changes) {
                 const std::string& real = change.before.file.path.real;
                 const std::string_view before =
                     change.before.exists ? std::string_view(change.before.file.bytes) : std::string_view();

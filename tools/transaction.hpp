@@ -17,6 +17,7 @@
 #include "text/spliced_bytes.hpp"
 #include "text/unified_diff.hpp"
 #include "tools/file_access.hpp"
+#include "tools/shown_diff.hpp"
 #include "tools/tool.hpp"
 
 namespace tools {
@@ -90,33 +91,9 @@ struct CommitFailure {
     bool some_committed = false;
 };
 
-// What the approval form shows of a change: the files as shown (relative to the root) and the
-// diff over all of them.
-struct Shown {
-    std::vector<std::string> paths;
-    std::size_t additions = 0;
-    std::size_t removals = 0;
-    std::string diff;
-    // Per file that loses most of its lines: "removes 412 of 480 lines" (text::removal_headline),
-    // with the file's path when the change shows several files.
-    std::vector<std::string> removes_most;
-
-    // One more file and its diff (the diffs are shown one after the other); `old_lines`: how many
-    // lines the file had (0 for a new file), for removes_most.
-    void add(std::string path, const text::UnifiedDiff& file_diff, std::size_t old_lines = 0);
-    // What the form's and the view's title say first: removes_most joined ("" for most changes).
-    std::string headline() const;
-};
-
-// The one place an approval request is made: `tool` asks for what `shown` shows, binding
-// `images` (each file's bytes before and after); `asked_again_because` says why the same change
-// is asked a second time ("" the first time).
-ApprovalRequest approval_request(std::string tool, const Shown& shown, std::vector<ApprovalRequest::Image> images = {},
-                                 std::string asked_again_because = {});
-
 // How a transaction carries out its changes, besides the changes themselves.
-struct Steps {
-    Shown shown;
+struct ChangeSteps {
+    ShownDiff shown;
     // Present only: no approval, no write (a dry run, or a change that changes nothing).
     bool dry_run = false;
     // When the only file changed on disk between loading and writing: merge the two changes when
@@ -134,7 +111,7 @@ struct Steps {
 };
 
 // What a tool's report is made of once the sequence has run (at once for a dry run).
-struct Done {
+struct CarriedOutChange {
     const ApprovalDecision* decision = nullptr;  // nullptr: a dry run, nothing asked
     std::vector<checks::CheckOutcome> checks;
     // For the result's notes, after the plan's own: a merge with the file on disk, files that
@@ -146,7 +123,7 @@ struct Done {
 };
 
 // The tool's result from what was done; runs before the bookkeeping (record) on the io thread.
-using Report = std::function<ToolResult(Done)>;
+using Report = std::function<ToolResult(CarriedOutChange)>;
 
 // How many times one call merges with changes on disk before it gives up (each merge is approved
 // again): a human is asked at most this often; without a human to ask (approved by policy or for
@@ -164,7 +141,7 @@ public:
     // The whole sequence (see the top of this file); the answer is `report`'s result, or the
     // refusal, failure or input_required round trip that ended it. Call once, after the changes
     // are filled in.
-    asio::awaitable<ToolResult> carry_out(CallContext& ctx, Steps steps, Report report);
+    asio::awaitable<ToolResult> carry_out(CallContext& ctx, ChangeSteps steps, Report report);
 
     // Stages every change, re-checks every file (still as loaded, or still absent), then commits
     // them in order; on a failure, discards what is staged and reverts what was committed.
@@ -186,7 +163,7 @@ private:
     std::optional<base::Failure> elision_refusal() const;
 
     // The request for the gate over every change (images in the order of changes()).
-    ApprovalRequest approval_request(const Shown& shown, std::string asked_again_because) const;
+    ApprovalRequest approval_request(const ShownDiff& shown, std::string asked_again_because) const;
 
     // Asks the gate; while it waits for a human, reads of these files do not queue behind it.
     // nullopt: approved, go on (or awaiting review, which `decision` says: carry_out reports it);

@@ -6,6 +6,7 @@
 #include "tools/file_moves.hpp"
 #include "ledger/history_journal.hpp"
 #include "tools/catalog.hpp"
+#include "tools/undo_messages.hpp"
 #include "text/unified_diff.hpp"
 
 namespace tools {
@@ -21,9 +22,7 @@ namespace {
 // Tells the model how far back undo can still go once this step is done.
 void add_remaining_note(Plan& plan, std::size_t depth) {
     const std::size_t left = depth > 0 ? depth - 1 : 0;
-    plan.notes.push_back(left == 0 ? "no earlier change of this file by this server is left to undo"
-                                   : std::to_string(left) + " earlier change" + (left == 1 ? "" : "s") +
-                                         " of this file by this server can still be undone");
+    plan.notes.push_back(remaining_undo_note(left));
 }
 
 }  // namespace
@@ -70,20 +69,12 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
         if (!entry) {
             const std::size_t evicted = history ? history->evicted(real) : 0;
             if (evicted)
-                return plan_error("Nothing more to undo for " + display + ": " + std::to_string(evicted) +
-                                      " earlier change(s) by this server were dropped from the undo history to stay "
-                                      "within its byte budget (--history-budget), so they are no longer undoable. Use "
-                                      "edit or write to restore the content instead.",
-                                  base::ErrorReason::nothing_to_undo);
-            return plan_error("Nothing to undo for " + display +
-                                  ": this server has not changed it in this session (or every change was undone).",
-                              base::ErrorReason::nothing_to_undo);
+                return plan_error(history_evicted_message(display, evicted), base::ErrorReason::nothing_to_undo);
+            return plan_error(nothing_to_undo_message(display), base::ErrorReason::nothing_to_undo);
         }
         const bool was_deleted = !entry->after_fingerprint;
         if (was_deleted && current.exists)
-            return plan_error("Cannot undo: " + display + " was deleted by " + entry->tool +
-                                  ", but a file exists there again; nothing was changed. Move it away first.",
-                              base::ErrorReason::conflict);
+            return plan_error(deleted_file_back_message(display, entry->tool), base::ErrorReason::conflict);
         if (was_deleted) {
             Plan plan;
             plan.replacements = 1;
@@ -103,24 +94,16 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
             return plan;
         }
         if (!current.exists)
-            return plan_error("Cannot undo: " + display +
-                                  " no longer exists, so it is not what this server wrote (by " + entry->tool +
-                                  "). Nothing was changed.",
-                              base::ErrorReason::conflict);
+            return plan_error(written_file_gone_message(display, entry->tool), base::ErrorReason::conflict);
         if (current.file.fingerprint() != *entry->after_fingerprint) {
-            const std::string cannot = "Cannot undo: " + display + " changed since this server wrote it (by " +
-                                       entry->tool + "), so reverting would lose those changes. Nothing was changed.";
+            const std::string cannot = changed_since_written_message(display, entry->tool);
             if (!entry->after_kept)  // a big file: the history keeps only the replaced bytes, not what was written
-                return plan_error(
-                    cannot + " (The file is over " + std::to_string(ledger::History::max_kept_after >> 20) +
-                        " MiB, so what the server wrote is not kept to show how it differs; read it to see "
-                        "its content now.)",
-                    base::ErrorReason::conflict);
+                return plan_error(cannot + written_bytes_not_kept_note(ledger::History::max_kept_after >> 20),
+                                  base::ErrorReason::conflict);
             text::DiffOptions options;
             options.old_path = display;
             const auto drift = text::unified_diff(entry->after, current.file.bytes, options);
-            return plan_error(cannot + " How the file differs from what the server wrote:\n" + drift.text,
-                              base::ErrorReason::conflict);
+            return plan_error(cannot + drift_note(drift.text), base::ErrorReason::conflict);
         }
         Plan plan;
         plan.replacements = 1;

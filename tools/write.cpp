@@ -3,6 +3,7 @@
 // existing file is refused. Over an existing file, its CRLF line endings and BOM are kept.
 #include "tools/change.hpp"
 #include "tools/catalog.hpp"
+#include "tools/change_messages.hpp"
 #include "text/stale_merge.hpp"
 #include "text/splice.hpp"
 
@@ -26,31 +27,18 @@ asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
         Plan plan;
         plan.replacements = 1;
         if (before.exists && create_only)
-            return plan_error("Refused: " + display +
-                                  " already exists, and create_only asks to create a new file only; nothing was "
-                                  "written. To replace it: read it, then write without create_only; to change part "
-                                  "of it: edit. Or choose another file_path.",
-                              base::ErrorReason::exists);
+            return plan_error(create_only_exists_message(display), base::ErrorReason::exists);
         if (!before.exists) {
             plan.new_bytes = content;
             return plan;
         }
         const auto known = states.known_hash(before.file.path.real);
-        if (!known)
-            return plan_error("Refused: " + display +
-                                  " already exists and this session has not read it. Call read on it first (so "
-                                  "nothing in it is overwritten unseen), then write again; for a targeted "
-                                  "change, edit is safer than rewriting the whole file.",
-                              base::ErrorReason::not_read);
+        if (!known) return plan_error(write_unread_message(display), base::ErrorReason::not_read);
         if (*known != before.file.fingerprint()) {
             // Changed since this session saw it: merge when what changed there and what this write
             // changes (relative to what the session saw) are different lines.
             const auto seen = states.seen_bytes(before.file.path.real);
-            if (!seen)
-                return plan_error("Refused: " + display +
-                                      " changed on disk since this session last read or wrote it (another program "
-                                      "or a formatter changed its content). Call read on it again, then write.",
-                                  base::ErrorReason::stale);
+            if (!seen) return plan_error(write_stale_message(display), base::ErrorReason::stale);
             text::AdaptedContent adapted = text::adapt_whole_content(*seen, content);
             auto merged =
                 text::merge_stale_change(*seen, adapted.bytes, before.file.bytes, display,

@@ -21,7 +21,7 @@
 #include "server/request_state.hpp"
 #include "server/rpc_peer.hpp"
 #include "server/session_envelope.hpp"
-#include "tools/approval.hpp"
+#include "tools/pipeline/approval.hpp"
 
 namespace server {
 

@@ -14,7 +14,7 @@
 #include "base/log.hpp"
 #include "server/logging.hpp"
 #include "server/server_description.hpp"
-#include "tools/review.hpp"
+#include "tools/handlers/review.hpp"
 
 namespace server {
 

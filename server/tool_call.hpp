@@ -13,7 +13,7 @@
 
 #include "base/result.hpp"
 #include "protocol/versions.hpp"
-#include "tools/call_shapes.hpp"
+#include "tools/pipeline/call_shapes.hpp"
 #include "tools/registry.hpp"
 #include "tools/tool.hpp"
 #include "tools/workbench.hpp"

@@ -14,7 +14,7 @@
 #include "server/diff_spool.hpp"
 #include "text/elision.hpp"
 #include "text/unified_diff.hpp"
-#include "tools/transaction.hpp"
+#include "tools/pipeline/transaction.hpp"
 
 namespace {
 

@@ -250,7 +250,7 @@ private:
 };
 
 // One try at the lock of the folder `dir`, never waiting: true when taken; false when another
-// process holds it (the caller waits without blocking and tries again: see tools/transaction.cpp).
+// process holds it (the caller waits without blocking and tries again: see tools/pipeline/transaction.cpp).
 // Fails (io_error) when the folder cannot be opened or its lock file is not a plain file.
 base::Result<bool> try_lock_folder(const std::string& dir, FolderLock& lock);
 

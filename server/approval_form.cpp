@@ -263,43 +263,4 @@ ApprovalAnswer read_approval_answer(const nlohmann::json& result) {
     return answer;
 }
 
-std::string refusal_message(const ApprovalAnswer& answer, const std::string& what) {
-    // Decline, cancel and an empty accept also come from clients that answer forms by themselves
-    // (`claude -p` cancels, `codex exec` declines): the text must not send the agent looking for a
-    // person who is not there, so it says what happened and names the ways out.
-    std::string why;
-    bool maybe_unattended = true;
-    switch (answer.kind) {
-        case ApprovalAnswer::Kind::reject:
-            why = "The user chose Reject in the approval form for " + what + ".";
-            maybe_unattended = false;
-            break;
-        case ApprovalAnswer::Kind::decline:
-            why = "The client answered the approval form for " + what + " with \"decline\".";
-            break;
-        case ApprovalAnswer::Kind::cancel:
-            why = "The client answered the approval form for " + what + " with \"cancel\".";
-            break;
-        case ApprovalAnswer::Kind::no_decision:
-            why = "The client answered the approval form for " + what +
-                  " without a decision (only an explicit Apply writes).";
-            break;
-        default: why = "The change was not approved."; break;
-    }
-    std::string out = why + " Nothing was written.";
-    if (!answer.feedback.empty()) out += "\nFeedback from the user: " + answer.feedback;
-    if (!maybe_unattended) {
-        if (answer.feedback.empty()) out += " Ask the user what they want changed, or propose a different change.";
-        return out;
-    }
-    out +=
-        "\nEither a person dismissed the form, or no form was shown at all: hosts running without a person "
-        "(such as `claude -p` and `codex exec`) answer approval forms by themselves. In an unattended run, "
-        "retrying will not help; the ways out are to start mcp-edit with `--approval auto` in the host's MCP server "
-        "configuration (changes are then written without asking), or, in Claude Code, to add an `Elicitation` hook "
-        "that answers the form with {\"decision\": \"apply\"}. Until then, `dry_run: true` shows a change without "
-        "writing it. If a person is there, ask them whether to apply the change.";
-    return out;
-}
-
 }  // namespace server

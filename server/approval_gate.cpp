@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "os/hash.hpp"
+#include "server/approval_messages.hpp"
 #include "protocol/jsonrpc.hpp"
 #include "protocol/versions.hpp"
 
@@ -101,15 +102,15 @@ std::string change_title(const tools::ApprovalRequest& ask) {
     return first + ask.tool + " of " + std::to_string(ask.paths.size()) + " files";
 }
 
-tools::ApprovalGate Approvals::gate(Call call) {
-    return [this, call = std::move(call)](const tools::ApprovalRequest& ask) {
-        if (call.confirming) return by_view_decision(ask, call);
-        if (view_is_gate(config_, call.envelope->capabilities)) return by_view(ask, call);
-        return call.envelope->modern() ? by_input_required(ask, call) : by_elicitation(ask, call);
+tools::ApprovalGate Approvals::gate(Asker asker) {
+    return [this, asker = std::move(asker)](const tools::ApprovalRequest& ask) {
+        if (asker.confirming) return by_view_decision(ask, asker);
+        if (view_is_gate(config_, asker.envelope->capabilities)) return by_view(ask, asker);
+        return asker.envelope->modern() ? by_input_required(ask, asker) : by_elicitation(ask, asker);
     };
 }
 
-asio::awaitable<tools::ApprovalDecision> Approvals::by_view(const tools::ApprovalRequest& ask, Call call) {
+asio::awaitable<tools::ApprovalDecision> Approvals::by_view(const tools::ApprovalRequest& ask, Asker asker) {
     // Written at once by policy or "Apply all this session": the view shows what was written.
     if (config_.approval == ApprovalPolicy::automatic)
         co_return approved_in_view(tools::ApprovalSource::policy, ask, "written");
@@ -119,20 +120,16 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_view(const tools::Approva
     // One change per file at a time: a second one would be planned on the file as it is on disk,
     // without the first, and whichever was applied last would undo the other's lines.
     if (const PendingReview* waiting = reviews_.covering(real_paths, std::chrono::steady_clock::now()))
-        co_return refused("Refused: " + waiting->title + " (" + waiting->id +
-                              ") still awaits the user's review in the review view, and this change touches the same "
-                              "file; nothing was written. Wait for the user's decision (it reaches you in a message or "
-                              "in your next tool result), then call again on the file as it is then.",
-                          base::ErrorReason::conflict);
-    co_return awaiting_review(ask, call, ask.asked_again_because);
+        co_return refused(review_pending_for_file_message(waiting->title, waiting->id), base::ErrorReason::conflict);
+    co_return awaiting_review(ask, asker, ask.asked_again_because);
 }
 
-tools::ApprovalDecision Approvals::awaiting_review(const tools::ApprovalRequest& ask, const Call& call,
+tools::ApprovalDecision Approvals::awaiting_review(const tools::ApprovalRequest& ask, const Asker& asker,
                                                    const std::string& asked_again) {
     PendingReview review;
-    review.tool = call.tool;
-    review.args = *call.args;
-    review.workspace = call.workspace;
+    review.tool = asker.tool;
+    review.args = *asker.args;
+    review.workspace = asker.workspace;
     review.images = shown_images(ask);
     review.title = change_title(ask);
     auto kept = reviews_.add(std::move(review), std::chrono::steady_clock::now());
@@ -140,11 +137,7 @@ tools::ApprovalDecision Approvals::awaiting_review(const tools::ApprovalRequest&
     const PendingReview& pending = **kept;
     Decision d;
     d.kind = Decision::Kind::awaiting_review;
-    d.message = "Not written yet: the user reviews this " + pending.title + " (+" + std::to_string(ask.additions) +
-                " -" + std::to_string(ask.removals) + ") in the review view (" + pending.id +
-                "); it is written only if they apply it there. Do not repeat the call: their decision comes in a "
-                "message or in your next tool result. Until then other changes to " +
-                (ask.paths.size() == 1 ? "this file" : "these files") + " are refused.";
+    d.message = awaiting_review_message(pending.title, ask.additions, ask.removals, pending.id, ask.paths.size() == 1);
     if (!asked_again.empty()) d.message = "(" + asked_again + ") " + d.message;
     d.view = view_payload(ask, "pending");
     d.view["review"] = pending.id;
@@ -153,22 +146,18 @@ tools::ApprovalDecision Approvals::awaiting_review(const tools::ApprovalRequest&
     return d;
 }
 
-asio::awaitable<tools::ApprovalDecision> Approvals::by_view_decision(const tools::ApprovalRequest& ask, Call call) {
-    const PendingReview& shown = *call.confirming;
+asio::awaitable<tools::ApprovalDecision> Approvals::by_view_decision(const tools::ApprovalRequest& ask, Asker asker) {
+    const PendingReview& shown = *asker.confirming;
     // Written only if these are exactly the bytes the user saw, against the files as they were.
-    if (call.tool == shown.tool && shown_images(ask) == shown.images) {
-        const bool for_session = call.answer.kind == ApprovalAnswer::Kind::apply_session;
+    if (asker.tool == shown.tool && shown_images(ask) == shown.images) {
+        const bool for_session = asker.answer.kind == ApprovalAnswer::Kind::apply_session;
         if (for_session) approved_for_session_ = true;
         Decision d = approved_in_view(for_session ? tools::ApprovalSource::session : tools::ApprovalSource::user, ask,
                                       "applied");
-        d.feedback = call.answer.feedback;
+        d.feedback = asker.answer.feedback;
         co_return d;
     }
-    co_return awaiting_review(ask, call,
-                              ask.asked_again_because.empty()
-                                  ? "the file changed after the user saw the change: this is the change as it would be "
-                                    "written now"
-                                  : ask.asked_again_because + ", after the user saw the change");
+    co_return awaiting_review(ask, asker, changed_since_view_reason(ask.asked_again_because));
 }
 
 std::vector<std::string> Approvals::take_review_notes() {
@@ -183,71 +172,50 @@ void Approvals::note_review(std::string sentence) {
     if (review_notes_.size() > 16) review_notes_.erase(review_notes_.begin());
 }
 
-std::optional<tools::ApprovalDecision> Approvals::without_asking(const Call& call) const {
+std::optional<tools::ApprovalDecision> Approvals::without_asking(const Asker& asker) const {
     if (config_.approval == ApprovalPolicy::automatic) return approved(tools::ApprovalSource::policy);
     if (approved_for_session_) return approved(tools::ApprovalSource::session);
-    if (call.can_ask()) return std::nullopt;
+    if (asker.can_ask()) return std::nullopt;
     if (config_.approval == ApprovalPolicy::require)
-        return refused(
-            "Refused: this server requires the user's approval for every change (--approval require), "
-            "and this client can show neither the review view nor an approval form (it declared neither MCP "
-            "Apps nor elicitation). Nothing was written. Show the user the change (call again with dry_run: "
-            "true for the diff) and let them apply it.",
-            base::ErrorReason::approval_unavailable);
-    return approved(
-        tools::ApprovalSource::policy,
-        "(Written without asking: this client can show neither the review view nor approval forms; the server "
-        "policy is --approval ask.)");
+        return refused(approval_unavailable_message(), base::ErrorReason::approval_unavailable);
+    return approved(tools::ApprovalSource::policy, written_without_asking_note());
 }
 
-Json Approvals::form(const tools::ApprovalRequest& ask, const Call& call) {
+Json Approvals::form(const tools::ApprovalRequest& ask, const Asker& asker) {
     FormOptions options;
-    options.version = call.envelope->version;
-    options.feedback_field = call.envelope->quirks.form_feedback_field;
+    options.version = asker.envelope->version;
+    options.feedback_field = asker.envelope->quirks.form_feedback_field;
     if (!shows_whole(ask)) options.full_diff_path = diff_spool_.keep(ask.diff);
     return approval_form(ask, options);
 }
 
-asio::awaitable<tools::ApprovalDecision> Approvals::by_elicitation(const tools::ApprovalRequest& ask, Call call) {
-    if (auto decided = without_asking(call)) co_return std::move(*decided);
-    Json request = form(ask, call);
+asio::awaitable<tools::ApprovalDecision> Approvals::by_elicitation(const tools::ApprovalRequest& ask, Asker asker) {
+    if (auto decided = without_asking(asker)) co_return std::move(*decided);
+    Json request = form(ask, asker);
     double ticks = 0;
-    auto tick = [&call, &ticks] { call.progress(++ticks, 0, "waiting for the user's approval"); };
+    auto tick = [&asker, &ticks] { asker.progress(++ticks, 0, "waiting for the user's approval"); };
     if (ask.waiting_for_human) ask.waiting_for_human();
     RpcPeer::Answer answer =
         co_await peer_.ask("elicitation/create", std::move(request),
-                           std::chrono::steady_clock::now() + config_.approval_timeout, call.call, tick);
-    if (answer.refused)
-        co_return refused(
-            "Too many approval requests are waiting for the user; nothing was written. Try again once they are "
-            "answered.",
-            base::ErrorReason::approval_unavailable);
-    if (answer.cancelled)
-        co_return refused("Cancelled by the client while waiting for approval; nothing was written.",
-                          base::ErrorReason::cancelled);
-    if (answer.timed_out)
-        co_return refused("No answer to the approval request within " + timeout_seconds() +
-                              " s, so it counts as rejected: nothing was written. Ask the user, then call again.",
-                          base::ErrorReason::timeout);
+                           std::chrono::steady_clock::now() + config_.approval_timeout, asker.call, tick);
+    if (answer.refused) co_return refused(too_many_waiting_message(), base::ErrorReason::approval_unavailable);
+    if (answer.cancelled) co_return refused(cancelled_while_waiting_message(), base::ErrorReason::cancelled);
+    if (answer.timed_out) co_return refused(approval_timed_out_message(timeout_seconds()), base::ErrorReason::timeout);
     if (!answer.malformed.empty())
-        co_return refused("The client's answer to the approval form is malformed (" + answer.malformed +
-                              "), so it was not read and nothing was written. Call the tool again to ask anew.",
-                          base::ErrorReason::approval_unavailable);
+        co_return refused(malformed_answer_message(answer.malformed), base::ErrorReason::approval_unavailable);
     if (const Json* result = protocol::member(*answer.response, "result"))
         co_return decide(read_approval_answer(*result), ask);
     const Json* error = protocol::member(*answer.response, "error");
-    co_return refused("The client could not show the approval form (" +
-                          (error ? protocol::string_member(*error, "message") : std::nullopt).value_or("error") +
-                          "); nothing was written.",
-                      base::ErrorReason::approval_unavailable);
+    const std::string why = (error ? protocol::string_member(*error, "message") : std::nullopt).value_or("error");
+    co_return refused(form_not_shown_message(why), base::ErrorReason::approval_unavailable);
 }
 
 // Multi Round-Trip Requests: the first call answers input_required with a signed requestState;
 // the retry carries the user's answer and the state back.
-asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tools::ApprovalRequest& ask, Call call) {
-    if (auto decided = without_asking(call)) co_return std::move(*decided);
-    const Json request_form = form(ask, call);
-    ApprovalBinding binding{call.tool, canonical_digest(*call.args), Json::object(), Json::object()};
+asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tools::ApprovalRequest& ask, Asker asker) {
+    if (auto decided = without_asking(asker)) co_return std::move(*decided);
+    const Json request_form = form(ask, asker);
+    ApprovalBinding binding{asker.tool, canonical_digest(*asker.args), Json::object(), Json::object()};
     for (const auto& image : ask.images) {
         binding.pre_images[image.real_path] = image.before ? os::sha256_hex(*image.before) : std::string("absent");
         binding.post_images[image.real_path] =
@@ -266,26 +234,18 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tool
              {"requestState", signer_.sign(binding, now + config_.approval_timeout)}}});
         return again;
     };
-    const RequestEnvelope& envelope = *call.envelope;
+    const RequestEnvelope& envelope = *asker.envelope;
     if (!envelope.request_state) co_return ask_again("");
     const auto checked = signer_.verify(*envelope.request_state, now);
     using Verdict = RequestStateSigner::Verdict;
     if (checked.verdict == Verdict::expired)
-        co_return refused("The approval request expired (after " + timeout_seconds() +
-                              " s); nothing was written. Call the tool again without requestState to ask anew.",
-                          base::ErrorReason::timeout);
+        co_return refused(request_state_expired_message(timeout_seconds()), base::ErrorReason::timeout);
     if (checked.verdict != Verdict::valid)
-        co_return refused(
-            "Refused: requestState was not issued by this server or was altered; nothing was written. "
-            "Call the tool again without requestState and inputResponses.",
-            base::ErrorReason::invalid_arguments);
+        co_return refused(request_state_not_ours_message(), base::ErrorReason::invalid_arguments);
     if (checked.binding.tool != binding.tool || checked.binding.arguments_digest != binding.arguments_digest)
-        co_return refused(
-            "Refused: requestState belongs to a different tool call (other tool or arguments); nothing was "
-            "written. Retry with exactly the arguments of the call that asked, or call again without requestState.",
-            base::ErrorReason::invalid_arguments);
+        co_return refused(request_state_other_call_message(), base::ErrorReason::invalid_arguments);
     if (checked.binding.pre_images != binding.pre_images || checked.binding.post_images != binding.post_images)
-        co_return ask_again("(Changed on disk since approval was asked; this is the new change.)");
+        co_return ask_again(changed_since_asked_note());
     if (!envelope.approval_response) co_return ask_again("");
     const ApprovalAnswer answer = read_approval_answer(*envelope.approval_response);
     const bool approves =
@@ -296,15 +256,9 @@ asio::awaitable<tools::ApprovalDecision> Approvals::by_input_required(const tool
         switch (used_states_.use(checked.nonce, checked.expires, now)) {
             case UsedStates::Use::first: break;
             case UsedStates::Use::again:
-                co_return refused(
-                    "Refused: the approval in this requestState was already used for a write, and an "
-                    "approval is good for one write; nothing was written. Call the tool again without "
-                    "requestState and inputResponses to ask the user anew.",
-                    base::ErrorReason::invalid_arguments);
+                co_return refused(approval_used_message(), base::ErrorReason::invalid_arguments);
             case UsedStates::Use::full:
-                co_return refused("Refused: too many approvals given in the last " + timeout_seconds() +
-                                      " s are still remembered (so that none is used twice); nothing was written. "
-                                      "Try again once they expire.",
+                co_return refused(too_many_approvals_remembered_message(timeout_seconds()),
                                   base::ErrorReason::approval_unavailable);
         }
     }

@@ -21,7 +21,7 @@
 #include "server/request_state.hpp"
 #include "server/rpc_peer.hpp"
 #include "server/session_envelope.hpp"
-#include "tools/approval.hpp"
+#include "tools/pipeline/approval.hpp"
 
 namespace server {
 
@@ -46,9 +46,10 @@ class Approvals {
 public:
     Approvals(const Config& config, RpcPeer& peer) : config_(config), peer_(peer) {}
 
-    // One tools/call's side of the approval. `args` and `envelope` belong to that call, which
-    // outlives its gate: they are referred to, not copied.
-    struct Call {
+    // The tools/call that asks for approval, as the gate sees it: its tool, arguments, envelope,
+    // JSON-RPC request and roots, and in the review view the change shown and the human's answer.
+    // `args` and `envelope` belong to that call, which outlives its gate: referred to, not copied.
+    struct Asker {
         std::string tool;
         const nlohmann::json* args = nullptr;
         const RequestEnvelope* envelope = nullptr;  // era, version, capabilities, quirks, the retry's answer
@@ -63,7 +64,7 @@ public:
     // The gate of one call: by the review view (clients that render MCP Apps), by elicitation
     // (legacy eras) or by input_required (2026-07-28). The call's coroutine keeps the session, and
     // so this, alive while the gate runs.
-    tools::ApprovalGate gate(Call call);
+    tools::ApprovalGate gate(Asker asker);
 
     // The decision tool's side: takes the pending change `id` out if `token` is its own.
     base::Result<PendingReview> take_review(const std::string& id, const std::string& token) {
@@ -77,15 +78,15 @@ private:
     using Decision = tools::ApprovalDecision;
 
     // Decided without the human: by policy, by "stop asking", or because no form can be shown.
-    std::optional<Decision> without_asking(const Call& call) const;
-    nlohmann::json form(const tools::ApprovalRequest& ask, const Call& call);
-    asio::awaitable<Decision> by_elicitation(const tools::ApprovalRequest& ask, Call call);
-    asio::awaitable<Decision> by_input_required(const tools::ApprovalRequest& ask, Call call);
+    std::optional<Decision> without_asking(const Asker& asker) const;
+    nlohmann::json form(const tools::ApprovalRequest& ask, const Asker& asker);
+    asio::awaitable<Decision> by_elicitation(const tools::ApprovalRequest& ask, Asker asker);
+    asio::awaitable<Decision> by_input_required(const tools::ApprovalRequest& ask, Asker asker);
     // The review view: the change kept as pending and shown; nothing written now.
-    asio::awaitable<Decision> by_view(const tools::ApprovalRequest& ask, Call call);
+    asio::awaitable<Decision> by_view(const tools::ApprovalRequest& ask, Asker asker);
     // Apply in the view: approved when the change is still exactly what was shown, else shown again.
-    asio::awaitable<Decision> by_view_decision(const tools::ApprovalRequest& ask, Call call);
-    Decision awaiting_review(const tools::ApprovalRequest& ask, const Call& call, const std::string& asked_again);
+    asio::awaitable<Decision> by_view_decision(const tools::ApprovalRequest& ask, Asker asker);
+    Decision awaiting_review(const tools::ApprovalRequest& ask, const Asker& asker, const std::string& asked_again);
     // The human's answer as a decision; "Apply and stop asking" is remembered for the session.
     Decision decide(const ApprovalAnswer& answer, const tools::ApprovalRequest& ask);
     std::string timeout_seconds() const;  // --approval-timeout as the messages say it

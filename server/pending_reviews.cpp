@@ -8,6 +8,7 @@
 
 #include "os/crypto.hpp"
 #include "os/hash.hpp"
+#include "server/approval_messages.hpp"
 
 namespace server {
 
@@ -45,9 +46,8 @@ void PendingReviews::let_go_expired(std::chrono::steady_clock::time_point now) {
             ++it;
             continue;
         }
-        expired_notes_.push_back("The user did not review " + it->title + " (" + it->id + ") within " +
-                                 std::to_string(std::chrono::duration_cast<std::chrono::seconds>(lifetime_).count()) +
-                                 " s, so it counts as rejected: it was not written.");
+        expired_notes_.push_back(review_expired_note(
+            it->title, it->id, std::chrono::duration_cast<std::chrono::seconds>(lifetime_).count()));
         if (expired_notes_.size() > 16) expired_notes_.erase(expired_notes_.begin());
         decided_.push_back(it->id);
         bytes_ -= it->bytes;
@@ -64,12 +64,8 @@ base::Result<const PendingReview*> PendingReviews::add(PendingReview review,
     review.bytes = review.args.dump().size() + review.title.size() + 256;
     for (const auto& [path, hash] : review.images.before) review.bytes += 2 * path.size() + 2 * hash.size() + 64;
     if (pending_.size() >= max_count || bytes_ + review.bytes > max_bytes)
-        return base::fail(base::Failure{
-            "Refused: " + std::to_string(pending_.size()) +
-                " changes already await the user's review in the view (at most " + std::to_string(max_count) + ", " +
-                std::to_string(max_bytes >> 20) +
-                " MiB of arguments); nothing was written. Ask the user to apply or reject them first, then call again.",
-            base::ErrorReason::approval_unavailable});
+        return base::fail(base::Failure{too_many_pending_reviews_message(pending_.size(), max_count, max_bytes >> 20),
+                                        base::ErrorReason::approval_unavailable});
     review.id = "r" + std::to_string(next_id_++);
     review.token = random_token();
     review.expires = now + lifetime_;
@@ -94,16 +90,10 @@ base::Result<PendingReview> PendingReviews::take(const std::string& id, const st
         std::find_if(pending_.begin(), pending_.end(), [&id](const PendingReview& r) { return r.id == id; });
     if (it == pending_.end()) {
         const bool decided = std::find(decided_.begin(), decided_.end(), id) != decided_.end();
-        return base::fail(base::Failure{
-            decided ? "Refused: the change " + id + " was already decided (or expired unanswered); nothing was written."
-                    : "Refused: no change " + id + " awaits review in this session; nothing was written.",
-            base::ErrorReason::invalid_arguments});
+        return base::fail(base::Failure{no_pending_review_message(id, decided), base::ErrorReason::invalid_arguments});
     }
     if (!os::crypto::equal_constant_time(it->token, token))
-        return base::fail(
-            base::Failure{"Refused: this decision does not carry the token the review view was given for " + id +
-                              ", so it did not come from the view; nothing was written.",
-                          base::ErrorReason::invalid_arguments});
+        return base::fail(base::Failure{review_token_mismatch_message(id), base::ErrorReason::invalid_arguments});
     PendingReview taken = std::move(*it);
     bytes_ -= taken.bytes;
     pending_.erase(it);

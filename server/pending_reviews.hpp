@@ -16,7 +16,7 @@
 
 #include "base/result.hpp"
 #include "os/workspace.hpp"
-#include "tools/approval.hpp"
+#include "tools/pipeline/approval.hpp"
 
 namespace server {
 

@@ -9,6 +9,7 @@
 #include <asio/use_awaitable.hpp>
 
 #include "ledger/session_patch.hpp"
+#include "server/resource_messages.hpp"
 #include "server/review_view.hpp"
 #include "server/session.hpp"
 
@@ -17,14 +18,13 @@ namespace server {
 void Session::list_resources(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply) {
     const Json cursor = request.params.value("cursor", Json());
     if (!cursor.is_null() && !cursor.is_string()) {
-        reply.error(protocol::invalid_params, "Invalid params: cursor must be a string from an earlier resources/list");
+        reply.error(protocol::invalid_params, cursor_not_string_message());
         return;
     }
     auto result = resources_list_result(workbench_.changed_files(), workspace_,
                                         cursor.is_string() ? cursor.get<std::string>() : "", envelope.era);
     if (!result) {
-        reply.error(protocol::invalid_params,
-                    "Invalid params: unknown cursor; call resources/list without one to start over");
+        reply.error(protocol::invalid_params, unknown_cursor_message());
         return;
     }
     resources_seen_ = true;
@@ -46,8 +46,7 @@ void Session::list_prompts(protocol::Request&, const RequestEnvelope& envelope, 
 void Session::read_resource(protocol::Request& request, const RequestEnvelope& envelope, Reply& reply) {
     const Json uri = request.params.value("uri", Json());
     if (!uri.is_string()) {
-        reply.error(protocol::invalid_params,
-                    "Invalid params: uri (a string) is required; resources/list names the resources");
+        reply.error(protocol::invalid_params, uri_required_message());
         return;
     }
     if (uri.get<std::string>() == review_view_uri) {  // the review view (MCP Apps): the page itself
@@ -62,11 +61,7 @@ void Session::read_resource(protocol::Request& request, const RequestEnvelope& e
     }
     auto target = resource_target(uri.get<std::string>(), workbench_.changed_files());
     if (!target) {
-        reply.error(resource_not_found,
-                    "Resource not found: " + uri.get<std::string>() +
-                        ". This server's resources are mcp-edit://session/patch and one per file this session "
-                        "changed; resources/list names them.",
-                    {{"uri", uri}});
+        reply.error(resource_not_found, resource_not_found_message(uri.get<std::string>()), {{"uri", uri}});
         return;
     }
     resources_seen_ = true;
@@ -98,14 +93,11 @@ asio::awaitable<void> Session::read_resource_now(std::shared_ptr<Session>, std::
 void Session::subscribe_resource(protocol::Request& request, const RequestEnvelope&, Reply& reply) {
     const Json uri = request.params.value("uri", Json());
     if (!uri.is_string() || uri.get<std::string>().rfind("mcp-edit://session/", 0) != 0) {
-        reply.error(protocol::invalid_params,
-                    "Invalid params: uri must be one of this server's resources (mcp-edit://session/patch, or a "
-                    "file's from resources/list)");
+        reply.error(protocol::invalid_params, not_our_resource_message());
         return;
     }
     if (subscriptions_.size() >= max_subscriptions && !subscriptions_.count(uri.get<std::string>())) {
-        reply.error(protocol::invalid_params, "Too many subscriptions (" + std::to_string(max_subscriptions) +
-                                                  "): subscribe to mcp-edit://session/patch to hear of every change");
+        reply.error(protocol::invalid_params, too_many_subscriptions_message(max_subscriptions));
         return;
     }
     subscriptions_.insert(uri.get<std::string>());

@@ -13,7 +13,7 @@
 
 #include "base/log.hpp"
 #include "server/session.hpp"
-#include "tools/review.hpp"
+#include "tools/handlers/review.hpp"
 
 namespace server {
 
@@ -106,16 +106,16 @@ tools::CallScope Session::call_scope(const RequestEnvelope& envelope, const std:
     scope.approval = [this, &envelope, rpc_call, confirming, answer = std::move(answer)](
                          const std::string& tool, const Json& arguments, const tools::ProgressReport& progress,
                          std::shared_ptr<const os::Workspace> roots) {
-        Approvals::Call c;
-        c.tool = tool;
-        c.args = &arguments;
-        c.envelope = &envelope;
-        c.call = rpc_call;
-        c.progress = progress;
-        c.workspace = std::move(roots);
-        c.confirming = confirming;
-        c.answer = answer;
-        return approvals_.gate(std::move(c));
+        Approvals::Asker asker;
+        asker.tool = tool;
+        asker.args = &arguments;
+        asker.envelope = &envelope;
+        asker.call = rpc_call;
+        asker.progress = progress;
+        asker.workspace = std::move(roots);
+        asker.confirming = confirming;
+        asker.answer = answer;
+        return approvals_.gate(std::move(asker));
     };
     return scope;
 }

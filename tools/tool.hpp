@@ -28,7 +28,7 @@
 #include "base/error_reason.hpp"
 #include "ledger/file_lanes.hpp"
 #include "ledger/file_states.hpp"
-#include "tools/approval.hpp"
+#include "tools/pipeline/approval.hpp"
 #include "ledger/history.hpp"
 #include "ledger/session_changes.hpp"
 

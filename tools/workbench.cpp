@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "base/log.hpp"
-#include "tools/change.hpp"
+#include "tools/pipeline/change.hpp"
 
 namespace tools {
 

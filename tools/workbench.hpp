@@ -21,7 +21,7 @@
 #include "ledger/session_changes.hpp"
 #include "os/ignore_files.hpp"
 #include "os/workspace.hpp"
-#include "tools/call_shapes.hpp"
+#include "tools/pipeline/call_shapes.hpp"
 #include "tools/registry.hpp"
 #include "tools/tool.hpp"
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tools/file_moves.hpp"
+#include "tools/handlers/file_moves.hpp"
 #include "ledger/history_journal.hpp"
 #include "os/platform.hpp"
 

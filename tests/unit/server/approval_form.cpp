@@ -14,7 +14,7 @@
 #include "server/diff_spool.hpp"
 #include "text/diff/elision.hpp"
 #include "text/diff/unified_diff.hpp"
-#include "tools/transaction.hpp"
+#include "tools/pipeline/transaction.hpp"
 
 namespace {
 
@@ -177,18 +177,18 @@ TEST_CASE("a change that removes most of a file says so first: the form's first 
     for (int i = 1; i <= 68; ++i) after += "line " + std::to_string(i) + "\n";
     text::DiffOptions options;
     options.old_path = "big.txt";
-    tools::Shown shown;
+    tools::ShownDiff shown;
     shown.add("big.txt", text::unified_diff(before, after, options), text::count_lines(before));
     const tools::ApprovalRequest ask = tools::approval_request("write", shown);
     CHECK(ask.headline == "removes 412 of 480 lines");
     CHECK(server::approval_summary(ask) == "[removes 412 of 480 lines] write +0 -412 at line 69: big.txt");
     CHECK(server::change_title(ask) == "[removes 412 of 480 lines] write of big.txt");
     // Several files: each one that loses most of its lines, named.
-    tools::Shown two = shown;
+    tools::ShownDiff two = shown;
     two.add("other.txt", text::unified_diff("a\n", "b\n", options), 1);
     CHECK(tools::approval_request("apply_diff", two).headline == "big.txt removes 412 of 480 lines");
     // Most changes say nothing first.
-    tools::Shown small;
+    tools::ShownDiff small;
     small.add("big.txt", text::unified_diff(before, before + "more\n", options), text::count_lines(before));
     CHECK(server::approval_summary(tools::approval_request("edit", small)) == "edit +1 -0 at line 481: big.txt");
 }

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tools/call_shapes.hpp"
+#include "tools/pipeline/call_shapes.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // one file (edit and the other single-file tools) and for a patch's files (apply_diff).
 #include <doctest/doctest.h>
 
-#include "tools/change_report.hpp"
+#include "tools/pipeline/change_report.hpp"
 
 namespace {
 

@@ -23,7 +23,7 @@
 #include <asio/use_awaitable.hpp>
 #include <unistd.h>
 
-#include "tools/change.hpp"
+#include "tools/pipeline/change.hpp"
 #include "tests/unit/tools/handlers.hpp"
 #include "tools/registry.hpp"
 

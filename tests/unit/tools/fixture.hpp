@@ -20,7 +20,7 @@
 
 #include "tests/unit/tools/handlers.hpp"
 #include "tools/registry.hpp"
-#include "tools/transaction.hpp"
+#include "tools/pipeline/transaction.hpp"
 #include "tools/workbench.hpp"
 
 namespace tools_test {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "tests/unit/tools/fixture.hpp"
-#include "tools/listing.hpp"
+#include "tools/pipeline/listing.hpp"
 
 using namespace tools_test;
 

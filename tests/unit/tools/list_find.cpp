@@ -8,7 +8,7 @@
 
 #include "tests/unit/tools/fixture.hpp"
 #include "text/bytes/file_facts.hpp"
-#include "tools/listing.hpp"
+#include "tools/pipeline/listing.hpp"
 
 using namespace tools_test;
 

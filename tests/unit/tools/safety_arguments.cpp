@@ -10,7 +10,7 @@
 
 #include "os/ignore_files.hpp"
 #include "tests/unit/tools/fixture.hpp"
-#include "tools/call_shapes.hpp"
+#include "tools/pipeline/call_shapes.hpp"
 #include "tools/workbench.hpp"
 #include "ledger/history.hpp"
 

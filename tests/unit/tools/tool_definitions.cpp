@@ -21,8 +21,8 @@
 #include "server/tool_call.hpp"
 #include "tests/unit/tools/fixture.hpp"
 #include "tools/catalog.hpp"
-#include "tools/change.hpp"
-#include "tools/edit.hpp"
+#include "tools/pipeline/change.hpp"
+#include "tools/handlers/edit.hpp"
 #include "tools/workbench.hpp"
 
 using namespace tools_test;

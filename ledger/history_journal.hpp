@@ -81,6 +81,9 @@ public:
     void based(const std::string& real_path, bool existed, std::string_view base);
 
 private:
+    // The header record's "kind": what marks a journal as one of ours.
+    static constexpr std::string_view journal_kind = "mcp-edit history journal";
+
     HistoryJournal(std::string path, History& history, SessionChanges& changes);
     void append(const std::string& record);
     // The journal as the history and session changes hold it now (a header and their records).

@@ -21,7 +21,10 @@
 
 #include "base/log.hpp"
 #include "os/hash.hpp"
-#include "os/platform.hpp"
+#include "os/file_reads.hpp"
+#include "os/file_status.hpp"
+#include "os/file_writes.hpp"
+#include "os/locks.hpp"
 
 namespace ledger {
 namespace {
@@ -118,14 +121,14 @@ base::Result<std::unique_ptr<HistoryJournal>> HistoryJournal::open(const std::st
                                                                    const os::Workspace& workspace,
                                                                    os::IgnoreFiles* ignore, History& history,
                                                                    SessionChanges& changes) {
-    if (auto made = platform::make_directories(dir, false); !made)
+    if (auto made = os::make_directories(dir, false); !made)
         return base::fail(base::Failure{"--history-dir " + dir + " cannot be created: " + made.error().message});
     std::string joined;
     for (const auto& root : workspace.roots()) joined += root + "\n";
     const std::string path = dir + (dir.empty() || dir.back() == '/' ? "" : "/") + "history-" +
                              os::sha256_hex(joined).substr(0, 16) + ".journal";
     std::unique_ptr<HistoryJournal> journal(new HistoryJournal(path, history, changes));
-    if (auto locked = platform::take_lock(path + ".lock", journal->lock_); !locked)
+    if (auto locked = os::take_lock(path + ".lock", journal->lock_); !locked)
         return base::fail(
             base::Failure{locked.error().reason == base::ErrorReason::conflict
                               ? "another mcp-edit serving the same roots uses " + path + " (it holds " + path + ".lock)"
@@ -189,7 +192,7 @@ std::string HistoryJournal::compact() const {
     std::string out = framed({{"t", "h"}, {"kind", journal_kind}, {"version", 1}});  // as open() expects it
     // A big file's newest after-image is only on disk (the history keeps deltas).
     const auto read_current = [](const std::string& real_path) -> std::optional<std::string> {
-        auto file = platform::read_regular_file(real_path, std::uint64_t{1} << 40);
+        auto file = os::read_regular_file(real_path, std::uint64_t{1} << 40);
         if (!file) return std::nullopt;
         return std::move(file->bytes);
     };
@@ -212,11 +215,10 @@ std::string HistoryJournal::compact() const {
 base::Result<void> HistoryJournal::rewrite(const std::string& bytes_now) {
     if (out_ >= 0) close_file(out_);
     out_ = -1;
-    const platform::FileStat st = platform::stat_path(path_);
-    auto staged =
-        platform::stage_write(path_, bytes_now, st.kind == platform::FileKind::regular ? &st : nullptr, false);
+    const os::FileStat st = os::stat_path(path_);
+    auto staged = os::stage_write(path_, bytes_now, st.kind == os::FileKind::regular ? &st : nullptr, false);
     if (!staged) return base::fail(std::move(staged.error()));
-    if (auto committed = platform::commit_staged(staged.value(), false); !committed) return committed;
+    if (auto committed = os::commit_staged(staged.value(), false); !committed) return committed;
     size_ = bytes_now.size();
     return {};
 }

@@ -21,7 +21,7 @@
 
 #include "base/result.hpp"
 #include "os/ignore_files.hpp"
-#include "os/platform.hpp"
+#include "os/locks.hpp"
 #include "os/workspace.hpp"
 #include "ledger/history.hpp"
 #include "ledger/session_changes.hpp"
@@ -92,7 +92,7 @@ private:
     bool open_for_append();
 
     std::string path_;
-    platform::FileLock lock_;  // on path_ + ".lock": one server per journal
+    os::FileLock lock_;  // on path_ + ".lock": one server per journal
     History& history_;
     SessionChanges& changes_;
     std::mutex mutex_;

@@ -1,7 +1,8 @@
-// POSIX implementation of platform::ChildProcess (platform.hpp): a program kept running (a
+// POSIX implementation of os::ChildProcess (os/process.hpp): a program kept running (a
 // language server) with pipes to its stdin and stdout, its stderr drained by a thread of its own,
 // started and ended with its whole tree through os/process_tree_posix.hpp.
-#include "os/platform.hpp"
+#include "os/error_text.hpp"
+#include "os/process.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -17,7 +18,7 @@
 
 #include "os/process_tree_posix.hpp"
 
-namespace platform {
+namespace os {
 
 namespace {
 
@@ -149,4 +150,4 @@ std::string ChildProcess::error_output() const {
     return state_->error_tail;
 }
 
-}  // namespace platform
+}  // namespace os

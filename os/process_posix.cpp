@@ -1,14 +1,13 @@
-// POSIX implementation of platform::run_process (platform.hpp): a program run to completion,
+// POSIX implementation of os::run_process (os/process.hpp): a program run to completion,
 // started through os/process_tree_posix.hpp, its stdout+stderr merged into one pipe read with poll
 // into a bounded buffer, the whole tree killed at the deadline, on cancellation, or when the
 // program ends (what it left running goes with it). ChildProcess, the program kept running, is in
 // os/child_process_posix.cpp.
-#include "os/platform.hpp"
+#include "os/process.hpp"
 
 #include <cerrno>
 #include <csignal>
 #include <algorithm>
-#include <filesystem>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -16,9 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "os/error_text.hpp"
 #include "os/process_tree_posix.hpp"
 
-namespace platform {
+namespace os {
 
 namespace {
 
@@ -115,10 +115,4 @@ ProcessOutcome run_process(const ProcessRun& run) {
     return out;
 }
 
-bool remove_private_directory(const std::string& path) {
-    std::error_code error;
-    std::filesystem::remove_all(path, error);
-    return !error;
-}
-
-}  // namespace platform
+}  // namespace os

@@ -27,11 +27,11 @@
 #include <sys/prctl.h>
 #endif
 
-#include "os/platform.hpp"
+#include "os/error_text.hpp"
 
 extern char** environ;
 
-namespace platform::posix {
+namespace os::posix {
 
 namespace {
 
@@ -280,4 +280,4 @@ bool open_pipe(int fds[2]) {
 #endif
 }
 
-}  // namespace platform::posix
+}  // namespace os::posix

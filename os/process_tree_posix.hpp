@@ -15,7 +15,7 @@
 
 #include "base/result.hpp"
 
-namespace platform::posix {
+namespace os::posix {
 
 // Both ends of the output pipe, closed on every path.
 struct Pipe {
@@ -59,4 +59,4 @@ void forget_child(pid_t pid);
 // programs' trees adopted by the subreaper. Linux; elsewhere init adopts orphans.
 void reap_adopted();
 
-}  // namespace platform::posix
+}  // namespace os::posix

@@ -8,7 +8,9 @@
 #include <utility>
 
 #include "os/paths.hpp"
-#include "os/platform.hpp"
+#include "os/error_text.hpp"
+#include "os/file_status.hpp"
+#include "os/system_paths.hpp"
 
 namespace os {
 
@@ -17,13 +19,12 @@ namespace {
 // The real path of `path` as a root; fails with why it cannot be one ("/x does not exist").
 base::Result<std::string, std::string> root_real_path(const std::string& path) {
     int err = 0;
-    auto real = platform::real_path(path, &err);
+    auto real = os::real_path(path, &err);
     if (!real) {
         if (err == ENOENT) return base::fail(path + " does not exist");
-        return base::fail(path + " cannot be used: " + platform::error_text(err));
+        return base::fail(path + " cannot be used: " + os::error_text(err));
     }
-    if (platform::stat_path(*real).kind != platform::FileKind::directory)
-        return base::fail(path + " is not a directory");
+    if (os::stat_path(*real).kind != os::FileKind::directory) return base::fail(path + " is not a directory");
     return std::move(*real);
 }
 
@@ -35,7 +36,7 @@ std::vector<std::string> root_labels(const std::vector<std::string>& roots) {
     const auto taken = [&](const std::string& label) {
         if (label == "~") return true;
         for (const auto& known : labels)
-            if (platform::same_path(known, label)) return true;
+            if (os::same_path(known, label)) return true;
         return false;
     };
     for (const auto& root : roots) {
@@ -58,12 +59,12 @@ Workspace::Workspace(const std::vector<std::string>& roots, std::string origin) 
             continue;
         }
         bool duplicate = false;
-        for (const auto& known : roots_) duplicate = duplicate || platform::same_path(known, *real);
+        for (const auto& known : roots_) duplicate = duplicate || os::same_path(known, *real);
         if (duplicate) continue;
         // Every later read and write beneath it starts from its descriptor, held while this
         // workspace (or a copy) lives; a root that cannot be held is not a root: nothing is ever
         // reached by name instead.
-        auto held = platform::hold_root(*real);
+        auto held = os::hold_root(*real);
         if (!held) {
             problems_.push_back(std::move(held).error());
             continue;
@@ -92,7 +93,7 @@ std::string path_from_root_uri(const std::string& uri) {
         rest = uri.substr(7);
         if (rest.rfind("localhost/", 0) == 0) rest = rest.substr(9);
     } else {
-        return platform::is_absolute(uri) ? platform::normalize_separators(uri) : "";
+        return os::is_absolute(uri) ? os::normalize_separators(uri) : "";
     }
     if (rest.empty() || rest[0] != '/') return "";
     std::string out;
@@ -107,8 +108,8 @@ std::string path_from_root_uri(const std::string& uri) {
     }
     // A drive letter after the URI's slash ("/C:/a") names a Windows path; on POSIX "/C:/a" is
     // already absolute and stays as it is.
-    if (!platform::is_absolute(out) && out.size() > 1 && platform::is_absolute(out.substr(1))) out = out.substr(1);
-    return platform::normalize_separators(std::move(out));
+    if (!os::is_absolute(out) && out.size() > 1 && os::is_absolute(out.substr(1))) out = out.substr(1);
+    return os::normalize_separators(std::move(out));
 }
 
 }  // namespace
@@ -206,7 +207,7 @@ std::string Workspace::display_path(const std::string& real) const {
     const bool several = roots_.size() > 1;
     for (std::size_t i = 0; i < roots_.size(); ++i) {
         const std::string& root = roots_[i];
-        if (platform::same_path(real, root)) return several ? labels_[i] : ".";
+        if (os::same_path(real, root)) return several ? labels_[i] : ".";
         if (is_within(real, root)) {
             std::string below = real.substr(root.size() + (root.back() == '/' ? 0 : 1));
             return several ? labels_[i] + "/" + below : below;

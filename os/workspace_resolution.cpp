@@ -9,7 +9,9 @@
 #include <utility>
 
 #include "os/paths.hpp"
-#include "os/platform.hpp"
+#include "os/error_text.hpp"
+#include "os/file_status.hpp"
+#include "os/system_paths.hpp"
 #include "text/path_quoting.hpp"
 
 namespace os {
@@ -20,15 +22,15 @@ namespace {
 // checkout): the longest of its tails ("src/x.py", then "x.py") that exists under `root`; "" when
 // none does. Bounded: at most 64 tails are tried.
 std::string existing_tail_inside(const std::string& root, const std::string& path) {
-    if (!platform::is_absolute(path)) return "";
-    const std::string normalized = platform::normalize_separators(path);
-    std::string tail = normalized.substr(platform::filesystem_root(normalized).size());
+    if (!os::is_absolute(path)) return "";
+    const std::string normalized = os::normalize_separators(path);
+    std::string tail = normalized.substr(os::filesystem_root(normalized).size());
     for (int tries = 0; tries < 64 && !tail.empty(); ++tries) {
         const auto slash = tail.find('/');
         if (slash == std::string::npos) break;  // the bare file name alone is too weak a guess
         tail = tail.substr(slash + 1);
         if (tail.empty() || tail.find("..") != std::string::npos) break;
-        if (platform::real_path(join_path(root, tail))) return tail;
+        if (os::real_path(join_path(root, tail))) return tail;
     }
     return "";
 }
@@ -53,7 +55,7 @@ std::filesystem::path utf8_fs_path(const std::string& utf8) {
 
 // Whether something (a file, a folder, a link, dangling or not) has this name.
 bool name_exists(const std::string& absolute) {
-    return platform::real_path(absolute).has_value() || platform::is_symlink(absolute);
+    return os::real_path(absolute).has_value() || os::is_symlink(absolute);
 }
 
 }  // namespace
@@ -62,17 +64,17 @@ base::Result<std::string, PathError> Workspace::absolute_of(const std::string& p
     using base::ErrorReason;
     // `~/x` (and `~`): the user's home, then checked against the roots like any absolute path.
     if (path == "~" || path.starts_with("~/")) {
-        const auto home = platform::home_directory();
+        const auto home = os::home_directory();
         if (!home)
             return base::fail(
                 PathError{"Cannot resolve " + path +
                           ": the user's home directory is unknown ($HOME is not set). Pass an absolute path."});
         return path == "~" ? *home : join_path(*home, path.substr(2));
     }
-    const std::string normalized = platform::normalize_separators(path);
-    if (platform::is_absolute(path)) return normalized;
+    const std::string normalized = os::normalize_separators(path);
+    if (os::is_absolute(path)) return normalized;
     if (normalized[0] == '/')  // Windows: rooted on the current drive, here the first root's
-        return platform::filesystem_root(roots_.front()) + normalized.substr(1);
+        return os::filesystem_root(roots_.front()) + normalized.substr(1);
     if (roots_.size() == 1) return join_path(roots_.front(), normalized);
 
     // Several roots: shown paths start with a root's label, and a bare path must name one file.
@@ -87,16 +89,16 @@ base::Result<std::string, PathError> Workspace::absolute_of(const std::string& p
     for (std::size_t i = 0; i < roots_.size(); ++i) {
         const std::string candidate = join_path(roots_[i], normalized);
         if (!name_exists(candidate)) continue;
-        const std::string real = platform::real_path(candidate).value_or(candidate);
+        const std::string real = os::real_path(candidate).value_or(candidate);
         bool same = false;
-        for (const auto& known : reals) same = same || platform::same_path(known, real);
+        for (const auto& known : reals) same = same || os::same_path(known, real);
         if (same) continue;
         holders.push_back(i);
         reals.push_back(real);
     }
     const auto shown_in = [&](std::size_t i) { return labels_[i] + "/" + plain; };
     for (std::size_t k = 0; k < roots_.size(); ++k) {
-        if (!platform::same_path(first, labels_[k])) continue;
+        if (!os::same_path(first, labels_[k])) continue;
         const std::string labelled = join_path(roots_[k], below);
         if (holders.empty() || name_exists(labelled)) return labelled;
         // "api/x" where the root `api` holds no x, but a folder api/ in another root holds one.
@@ -121,17 +123,17 @@ base::Result<std::string, PathError> Workspace::absolute_of(const std::string& p
 bool Workspace::dangling_link_leads_outside(std::string link) const {
     // Through the chain of links (at most 40, as the kernel follows), then to the nearest folder
     // that exists.
-    for (int hop = 0; hop < 40 && platform::is_symlink(link); ++hop) {
+    for (int hop = 0; hop < 40 && os::is_symlink(link); ++hop) {
         std::error_code ec;
         const auto target = std::filesystem::read_symlink(utf8_fs_path(link), ec);
         if (ec) return true;
         const auto bytes = target.generic_u8string();
-        const std::string text = platform::normalize_separators(std::string(bytes.begin(), bytes.end()));
+        const std::string text = os::normalize_separators(std::string(bytes.begin(), bytes.end()));
         if (text.empty()) return true;
-        link = platform::is_absolute(text) ? text : join_path(parent_of(link), text);
+        link = os::is_absolute(text) ? text : join_path(parent_of(link), text);
     }
     for (int guard = 0; guard < 4096; ++guard) {
-        if (auto real = platform::real_path(link)) return !inside_roots(*real);
+        if (auto real = os::real_path(link)) return !inside_roots(*real);
         std::string up = parent_of(link);
         if (up == link) break;
         link = std::move(up);
@@ -141,7 +143,7 @@ bool Workspace::dangling_link_leads_outside(std::string link) const {
 
 std::optional<PathError> Workspace::moved_root(const std::string& absolute) const {
     for (const auto& root : roots_) {
-        if (!is_within(absolute, root) || platform::root_state(root) != platform::RootState::moved) continue;
+        if (!is_within(absolute, root) || os::root_state(root) != os::RootState::moved) continue;
         return PathError{"Refused: the root " + root +
                              " was moved or replaced: that path no longer names the folder this server holds for it "
                              "(it was renamed away or removed, and something else has its name now), so nothing was "
@@ -158,8 +160,7 @@ base::Result<ResolvedPath, PathError> Workspace::resolve(const std::string& path
     // passed back as shown: the name it stands for, unless a file really has the quoted name.
     if (auto name = text::unquoted_path(path)) {
         auto literal = absolute_of(path);
-        if (!literal || platform::stat_path(*literal).kind == platform::FileKind::missing)
-            return resolve_spelled(*name);
+        if (!literal || os::stat_path(*literal).kind == os::FileKind::missing) return resolve_spelled(*name);
     }
     return resolve_spelled(path);
 }
@@ -208,7 +209,7 @@ base::Result<ResolvedPath, PathError> Workspace::resolve_spelled(const std::stri
     };
 
     int err = 0;
-    if (auto real = platform::real_path(absolute, &err)) {
+    if (auto real = os::real_path(absolute, &err)) {
         if (!inside_roots(*real)) return outside();
         return found(std::move(*real), true);
     }
@@ -224,9 +225,9 @@ base::Result<ResolvedPath, PathError> Workspace::resolve_spelled(const std::stri
         if (name == "..") dotdot = true;
         if (!name.empty() && name != ".") tail.push_back(name);
         cursor = parent_of(cursor);
-        auto real = platform::real_path(cursor);
+        auto real = os::real_path(cursor);
         if (!real) {
-            if (cursor == platform::filesystem_root(cursor)) break;
+            if (cursor == os::filesystem_root(cursor)) break;
             continue;
         }
         if (!inside_roots(*real)) return outside();
@@ -234,15 +235,15 @@ base::Result<ResolvedPath, PathError> Workspace::resolve_spelled(const std::stri
             return refuse("Cannot resolve " + path + ": a component of the path is a file, not a directory.");
         if (err == ELOOP) return refuse("Cannot resolve " + path + ": too many levels of symbolic links.");
         if (err != ENOENT)
-            return refuse("Cannot resolve " + path + ": " + platform::error_text(err) + ".", ErrorReason::io_error);
+            return refuse("Cannot resolve " + path + ": " + os::error_text(err) + ".", ErrorReason::io_error);
         if (dotdot)
             return refuse("Refused: " + path +
                           " uses `..` in a part of the path that does not exist yet. Pass the path without `..`.");
-        if (platform::stat_path(*real).kind != platform::FileKind::directory)
+        if (os::stat_path(*real).kind != os::FileKind::directory)
             return refuse("Cannot create " + path + ": " + display_path(*real) + " is not a directory.");
         std::string result = *real;
         for (auto it = tail.rbegin(); it != tail.rend(); ++it) result = join_path(result, *it);
-        if (platform::is_symlink(absolute)) {
+        if (os::is_symlink(absolute)) {
             if (dangling_link_leads_outside(absolute)) return outside();
             return refuse("Refused: " + path +
                               " is a symbolic link whose target does not exist; a write through it "

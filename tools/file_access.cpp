@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "os/hash.hpp"
+#include "os/file_reads.hpp"
 #include "tools/listing.hpp"
 
 namespace tools {
@@ -69,22 +70,21 @@ base::Result<void> load_text_file(const CallContext& ctx, const std::string& pat
 
 base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out, bool keep_open,
                                       bool text_only) {
-    auto read = platform::read_regular_file(out.path.real, ctx.limits.max_file_size, keep_open);
+    auto read = os::read_regular_file(out.path.real, ctx.limits.max_file_size, keep_open);
     if (!read) {
-        const platform::ReadFailure& failure = read.error();
-        using Why = platform::ReadFailure::Why;
+        const os::ReadFailure& failure = read.error();
+        using Why = os::ReadFailure::Why;
         switch (failure.why) {
             case Why::not_found:
                 return base::fail(
                     base::Failure{"File not found: " + path + ". It may have been removed just now; check the path.",
                                   base::ErrorReason::not_found});
             case Why::not_regular:
-                if (failure.kind == platform::FileKind::directory)
+                if (failure.kind == os::FileKind::directory)
                     return base::fail(
                         base::Failure{"Refused: " + path + " is a directory. Pass the path of a file inside it.",
                                       base::ErrorReason::not_a_file});
-                return base::fail(base::Failure{std::string("Refused: ") + path + " is " +
-                                                    platform::describe(failure.kind) +
+                return base::fail(base::Failure{std::string("Refused: ") + path + " is " + os::describe(failure.kind) +
                                                     ", not a regular file; only regular files can be read or changed.",
                                                 base::ErrorReason::not_a_file});
             case Why::too_large: {
@@ -98,7 +98,7 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
         return base::fail(
             base::Failure{"Cannot read " + path + ": " + failure.detail + ".", base::ErrorReason::io_error});
     }
-    platform::ReadFile& file = *read;
+    os::ReadFile& file = *read;
     if (file.stat.links > 1 && ctx.ignore && ctx.ignore->settings().ignore_reads)
         return base::fail(base::Failure{
             "Refused: " + path + " has " + std::to_string(file.stat.links - 1) + " other name" +

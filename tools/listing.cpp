@@ -23,16 +23,16 @@ base::Result<ListingStart> resolve_listing_start(const CallContext& ctx, const s
                               "is there.",
                           base::ErrorReason::not_found});
     start.root = ctx.workspace.root_of(start.folder.real);
-    const platform::FileStat stat = platform::stat_path(start.folder.real);
-    if (stat.kind == platform::FileKind::regular)
+    const os::FileStat stat = os::stat_path(start.folder.real);
+    if (stat.kind == os::FileKind::regular)
         return base::fail(base::Failure{
             std::string(tool) + ": " + start.folder.display + " is a file, not a folder. Call read with file_path " +
                 start.folder.display + " to see it, or " + std::string(tool) + " its folder.",
             base::ErrorReason::not_a_file});
-    if (stat.kind != platform::FileKind::directory || !start.root)
+    if (stat.kind != os::FileKind::directory || !start.root)
         return base::fail(base::Failure{std::string(tool) + ": " + start.folder.display + " is " +
-                                            platform::describe(stat.kind) + ", not a folder. Call " +
-                                            std::string(tool) + " with the path of a folder.",
+                                            os::describe(stat.kind) + ", not a folder. Call " + std::string(tool) +
+                                            " with the path of a folder.",
                                         base::ErrorReason::not_a_file});
     if (ctx.ignore && ctx.ignore->settings().ignore_reads)
         if (auto refusal = ctx.ignore->refuse_listing(*start.root, start.folder.real, true);

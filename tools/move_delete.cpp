@@ -5,7 +5,9 @@
 #include <filesystem>
 
 #include "os/hash.hpp"
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
+#include "os/file_writes.hpp"
+#include "os/system_paths.hpp"
 #include "os/paths.hpp"
 #include "text/unified_diff.hpp"
 #include "tools/change.hpp"
@@ -69,25 +71,25 @@ base::Result<os::ResolvedPath> resolve_existing(const CallContext& ctx, const st
     if (auto refused = refuse_ignored(ctx, out, true); !refused) return base::fail(std::move(refused).error());
     // The link itself, as the path spells it (`~/`, a root's name or relative: the workspace's one
     // reading of every spelling), not where it leads.
-    if (platform::is_symlink(out.spelled))
+    if (os::is_symlink(out.spelled))
         return refusal("Refused: " + path + " is a symbolic link (to " + out.display + "). " + tool +
                            " works on regular files, never through a link, so that the link and its target do not "
                            "part ways unseen. Call " +
                            tool + " with " + role + " set to " + out.display + " itself.",
                        base::ErrorReason::not_a_file);
-    const platform::FileStat st = platform::stat_path(out.real);
-    if (st.kind == platform::FileKind::missing)
+    const os::FileStat st = os::stat_path(out.real);
+    if (st.kind == os::FileKind::missing)
         return refusal("Nothing to " + tool + ": " + path + " does not exist (resolved to " + out.real +
                            "). Check the path: list its folder to see what is there.",
                        base::ErrorReason::not_found);
-    if (st.kind == platform::FileKind::directory && tool == "move")
+    if (st.kind == os::FileKind::directory && tool == "move")
         return refusal("Refused: " + path +
                            " is a folder. move moves one file at a time (a folder may hold files this "
                            "server must not touch: ignored ones, a .git folder). Move its files one by one; each move "
                            "makes the folders its new path needs.",
                        base::ErrorReason::not_a_file);
-    if (st.kind != platform::FileKind::regular && st.kind != platform::FileKind::directory)
-        return refusal("Refused: " + path + " is " + platform::describe(st.kind) + ", not a regular file; " + tool +
+    if (st.kind != os::FileKind::regular && st.kind != os::FileKind::directory)
+        return refusal("Refused: " + path + " is " + os::describe(st.kind) + ", not a regular file; " + tool +
                            " works on regular files only.",
                        base::ErrorReason::not_a_file);
     return out;
@@ -219,7 +221,7 @@ std::string mode_note(const FileSnapshot& source) {
 // An empty folder deleted: asked like a change (no diff: a sentence), removed with rmdir.
 asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::ResolvedPath& path, bool dry_run) {
     for (const auto& root : ctx.workspace.roots())
-        if (platform::same_path(root, path.real))
+        if (os::same_path(root, path.real))
             co_return ToolResult::error("Refused: " + path.display + " is a root of this server; it is never deleted.",
                                         base::ErrorReason::invalid_arguments);
     std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, path.real);
@@ -249,7 +251,7 @@ asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::Reso
     if (decision.kind == ApprovalDecision::Kind::awaiting_review)
         co_return report(std::move(outcome), false, &decision);
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
-    if (auto removed = platform::remove_empty_directory(path.real, ctx.fsync); !removed)
+    if (auto removed = os::remove_empty_directory(path.real, ctx.fsync); !removed)
         co_return ToolResult::error(
             "Cannot delete the folder " + path.display + ": " + removed.error().message + ". Nothing was deleted.",
             base::ErrorReason::io_error);
@@ -267,7 +269,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     auto resolved = ctx.workspace.resolve(args.to);
     if (!resolved) co_return ToolResult::error(resolved.error().message, resolved.error().reason);
     const std::string to_spelled = resolved->spelled;  // `to` itself, as the workspace reads its spelling
-    if (platform::stat_path(resolved->real).kind == platform::FileKind::directory) {
+    if (os::stat_path(resolved->real).kind == os::FileKind::directory) {
         // `to` is a folder: the file goes into it, under its own name.
         const std::string into = resolved->real + "/" + std::string(os::name_of(source.real));
         resolved = ctx.workspace.resolve(into);
@@ -276,11 +278,11 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     const os::ResolvedPath destination = std::move(resolved).value();
     if (auto refused = refuse_ignored(ctx, destination, true); !refused)
         co_return ToolResult::error(std::move(refused).error());
-    if (platform::same_path(source.real, destination.real))
+    if (os::same_path(source.real, destination.real))
         co_return ToolResult::error(
             "Nothing to move: from and to name the same file (" + source.display + "). Give `to` the new path.",
             base::ErrorReason::invalid_arguments);
-    if (platform::is_symlink(destination.real) || platform::is_symlink(to_spelled))
+    if (os::is_symlink(destination.real) || os::is_symlink(to_spelled))
         co_return ToolResult::error("Refused: " + args.to +
                                         " is a symbolic link; move does not replace a link. Pick "
                                         "another `to`, or delete the link yourself first.",
@@ -293,11 +295,11 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     if (!loaded) co_return ToolResult::error(std::move(loaded).error());
     FileSnapshot before = std::move(loaded).value();
     FileSnapshot replaced = absent(destination);
-    const platform::FileStat there = platform::stat_path(destination.real);
-    if (there.kind != platform::FileKind::missing) {
-        if (there.kind != platform::FileKind::regular)
+    const os::FileStat there = os::stat_path(destination.real);
+    if (there.kind != os::FileKind::missing) {
+        if (there.kind != os::FileKind::regular)
             co_return ToolResult::error("Refused: " + destination.display + " exists and is " +
-                                            platform::describe(there.kind) +
+                                            os::describe(there.kind) +
                                             "; move puts files only where no file is, or over a regular file. Pick "
                                             "another `to`.",
                                         base::ErrorReason::exists);
@@ -334,7 +336,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     // The new file first, then the old one's removal: a failure in between puts everything back.
     // The moved file keeps its mode and owner, also over a file that was there (issue 39: the
     // replaced file's 0644 used to win over a moved 0600 while the result said 600 was kept).
-    const std::optional<platform::FileStat> like = before.file.stat;
+    const std::optional<os::FileStat> like = before.file.stat;
     std::string bytes = before.file.bytes;
     change.changes().push_back({std::move(replaced), std::move(bytes), false, false, like, source.real});
     change.changes().push_back({std::move(before), "", true, false, std::nullopt, destination.real});
@@ -346,7 +348,7 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
     auto resolved = resolve_existing(ctx, args.file_path, "delete", "file_path");
     if (!resolved) co_return ToolResult::error(std::move(resolved).error());
     const os::ResolvedPath path = std::move(resolved).value();
-    if (platform::stat_path(path.real).kind == platform::FileKind::directory)
+    if (os::stat_path(path.real).kind == os::FileKind::directory)
         co_return co_await delete_empty_folder(ctx, path, args.dry_run);
 
     std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, path.real);
@@ -410,12 +412,12 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
             "Nothing to undo: the move of " + from.display + " to " + to.display + " was undone meanwhile.",
             base::ErrorReason::nothing_to_undo);
     const std::string cannot = "Cannot undo the move of " + from.display + " to " + to.display + ": ";
-    if (platform::stat_path(from_real).kind != platform::FileKind::missing)
+    if (os::stat_path(from_real).kind != os::FileKind::missing)
         co_return ToolResult::error(cannot + "a file exists at " + from.display +
                                         " again, and undo does not replace it. "
                                         "Nothing was changed. Move or delete that file first.",
                                     base::ErrorReason::conflict);
-    if (platform::stat_path(to_real).kind == platform::FileKind::missing)
+    if (os::stat_path(to_real).kind == os::FileKind::missing)
         co_return ToolResult::error(cannot + to.display + " no longer exists. Nothing was changed.",
                                     base::ErrorReason::conflict);
     auto loaded = load(ctx, to);
@@ -458,7 +460,7 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
     outcome.fields = undo_fields(moved_in->tool);
 
     Transaction change("undo", std::move(lanes));
-    std::optional<platform::FileStat> like = current.file.stat;
+    std::optional<os::FileStat> like = current.file.stat;
     if (moved_out->mode) like->mode = moved_out->mode;
     change.changes().push_back({std::move(restored), std::move(bytes), false, false, like, {}});
     if (replaced_bytes) {

@@ -20,6 +20,8 @@
 #include "ledger/history_journal.hpp"
 #include "tools/placement.hpp"
 #include "os/paths.hpp"
+#include "os/file_reads.hpp"
+#include "os/file_writes.hpp"
 
 namespace tools {
 
@@ -31,7 +33,7 @@ struct StagedChange {
     bool in_place = false;               // several hard links: written over the file itself at commit
     bool has_temp = false;
     bool committed = false;
-    platform::StagedWrite staged;
+    os::StagedWrite staged;
 };
 
 base::Unexpected<base::Failure> io_failure(std::string message) {
@@ -41,25 +43,25 @@ base::Unexpected<base::Failure> io_failure(std::string message) {
 base::Result<void> stage(const CallContext& ctx, const FileChange& change, StagedChange& out) {
     const FileSnapshot& before = change.before;
     const bool delete_file = change.delete_file;
-    const platform::FileStat* like_new = change.like ? &*change.like : nullptr;
+    const os::FileStat* like_new = change.like ? &*change.like : nullptr;
     const auto& path = before.file.path;
     out.change = &change;
     out.in_place = !delete_file && before.exists && before.file.stat.links > 1 &&
                    (ctx.write_through_hard_links || change.write_through);
     if (!before.exists) {
         const std::string dir = os::parent_of(path.real);
-        if (auto made = platform::make_directories(dir, ctx.fsync); !made)
+        if (auto made = os::make_directories(dir, ctx.fsync); !made)
             return io_failure("Cannot create the folders for " + path.display + ": " + made.error().message +
                               ". Nothing was written.");
     }
     if (!out.in_place && !delete_file) {
         // A file replaced by another takes the other's mode and owner when asked (`like`: a move over
         // an existing file keeps the moved file's, as a plain move does); else it keeps its own.
-        auto staged = platform::stage_write(path.real, change.new_parts().span(),
-                                            like_new        ? like_new
-                                            : before.exists ? &before.file.stat
-                                                            : nullptr,
-                                            ctx.fsync);
+        auto staged = os::stage_write(path.real, change.new_parts().span(),
+                                      like_new        ? like_new
+                                      : before.exists ? &before.file.stat
+                                                      : nullptr,
+                                      ctx.fsync);
         if (!staged)
             return io_failure("Cannot write " + path.display + ": " + staged.error().message +
                               ". Nothing was written.");
@@ -73,15 +75,15 @@ base::Result<void> stage(const CallContext& ctx, const FileChange& change, Stage
 // decides, so a touch that kept the bytes is not a conflict.
 base::Result<void> verify_unchanged(const CallContext& ctx, const FileSnapshot& before) {
     const auto& path = before.file.path;
-    const platform::FileStat now = platform::stat_path(path.real);
+    const os::FileStat now = os::stat_path(path.real);
     std::string conflict;
     if (!before.exists) {
-        if (now.kind != platform::FileKind::missing)
+        if (now.kind != os::FileKind::missing)
             conflict = path.display + " was created by another program while this change was being prepared.";
     } else if (!now.same_version(before.file.stat)) {
-        if (now.kind == platform::FileKind::missing) {
+        if (now.kind == os::FileKind::missing) {
             conflict = path.display + " was deleted by another program while this change was being prepared.";
-        } else if (const auto current = platform::read_regular_file(path.real, ctx.limits.max_file_size);
+        } else if (const auto current = os::read_regular_file(path.real, ctx.limits.max_file_size);
                    !current || ledger::Fingerprint::of(current->bytes) != before.file.fingerprint()) {
             text::DiffOptions options;
             options.old_path = path.display;
@@ -103,16 +105,16 @@ base::Result<void> commit_one(const CallContext& ctx, StagedChange& change) {
     const FileSnapshot& before = change.change->before;
     const auto& path = before.file.path;
     if (change.change->delete_file) {
-        if (auto removed = platform::remove_file(path.real, ctx.fsync); !removed)
+        if (auto removed = os::remove_file(path.real, ctx.fsync); !removed)
             return io_failure("Cannot remove " + path.display + ": " + removed.error().message + ".");
     } else if (change.in_place) {
         std::string scratch;
         const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
-        if (auto written = platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.fsync); !written)
+        if (auto written = os::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.fsync); !written)
             return io_failure("Cannot write " + path.display + ": " + written.error().message + ".");
     } else {
         change.has_temp = false;  // renamed, or removed by a failed rename
-        if (auto committed = platform::commit_staged(change.staged, ctx.fsync); !committed)
+        if (auto committed = os::commit_staged(change.staged, ctx.fsync); !committed)
             return io_failure("Cannot write " + path.display + ": " + committed.error().message +
                               ". Nothing was written.");
     }
@@ -121,7 +123,7 @@ base::Result<void> commit_one(const CallContext& ctx, StagedChange& change) {
 }
 
 void discard(StagedChange& change) {
-    if (change.has_temp) platform::discard_staged(change.staged);
+    if (change.has_temp) os::discard_staged(change.staged);
     change.has_temp = false;
 }
 
@@ -130,18 +132,18 @@ std::string revert(const CallContext& ctx, const StagedChange& change) {
     const FileSnapshot& before = change.change->before;
     const auto& path = before.file.path;
     if (!before.exists) {
-        auto removed = platform::remove_file(path.real, ctx.fsync);
+        auto removed = os::remove_file(path.real, ctx.fsync);
         return removed ? "" : path.display + ": " + removed.error().message;
     }
     if (change.in_place) {
         std::string scratch;
         const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
-        auto written = platform::overwrite_in_place(path.real, new_bytes, before.file.bytes, ctx.fsync);
+        auto written = os::overwrite_in_place(path.real, new_bytes, before.file.bytes, ctx.fsync);
         return written ? "" : path.display + ": " + written.error().message;
     }
-    auto staged = platform::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.fsync);
+    auto staged = os::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.fsync);
     if (!staged) return path.display + ": " + staged.error().message;
-    auto committed = platform::commit_staged(staged.value(), ctx.fsync);
+    auto committed = os::commit_staged(staged.value(), ctx.fsync);
     return committed ? "" : path.display + ": " + committed.error().message;
 }
 
@@ -214,7 +216,7 @@ constexpr std::chrono::seconds lock_wait_logged{1};
 
 // Why a folder's lock was not had in time: who holds it (when that can be told) and what to do.
 base::Failure lock_timeout(const std::string& folder, std::chrono::milliseconds waited) {
-    const std::string holder = platform::folder_lock_holder(folder);
+    const std::string holder = os::folder_lock_holder(folder);
     const std::string seconds =
         std::to_string(waited.count() / 1000) + "." + std::to_string(waited.count() % 1000 / 100);
     std::string message = "Nothing was written: the lock of the folder " + folder + " (which mcp-edit servers take " +
@@ -237,14 +239,14 @@ std::vector<std::uint64_t> sizes_of(const std::vector<FileChange>& changes) {
 
 }  // namespace
 
-asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>, base::Failure>>
-Transaction::lock_folders(CallContext& ctx) {
-    using Locks = std::vector<std::unique_ptr<platform::FolderLock>>;
+asio::awaitable<base::Result<std::vector<std::unique_ptr<os::FolderLock>>, base::Failure>> Transaction::lock_folders(
+    CallContext& ctx) {
+    using Locks = std::vector<std::unique_ptr<os::FolderLock>>;
     Locks locks;
     std::optional<asio::steady_timer> pause_timer;
     const std::vector<std::string> folders = folders_of(changes_);  // named: no temporary lives across a co_await
     for (const auto& folder : folders) {
-        auto lock = std::make_unique<platform::FolderLock>();
+        auto lock = std::make_unique<os::FolderLock>();
         const auto started = std::chrono::steady_clock::now();
         auto pause = first_lock_pause;
         bool logged = false;
@@ -252,7 +254,7 @@ Transaction::lock_folders(CallContext& ctx) {
         // the io thread serves everything else (issue 39, item 11: it used to sleep on the io
         // thread for up to 30 s, and ping waited). Bounded by the deadline.
         for (;;) {
-            auto taken = platform::try_lock_folder(folder, *lock);
+            auto taken = os::try_lock_folder(folder, *lock);
             if (!taken)
                 co_return base::fail(
                     base::Failure{"Nothing was written: " + taken.error().message + ". Try the call again.",
@@ -263,7 +265,7 @@ Transaction::lock_folders(CallContext& ctx) {
                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
             if (waited >= ctx.limits.folder_lock_wait) co_return base::fail(lock_timeout(folder, waited));
             if (!logged && waited >= lock_wait_logged) {
-                const std::string holder = platform::folder_lock_holder(folder);
+                const std::string holder = os::folder_lock_holder(folder);
                 base::log::warn("{}: waiting for the lock of the folder {}, held by {}", tool_, folder,
                                 holder.empty() ? std::string("another process") : holder);
                 logged = true;
@@ -410,7 +412,7 @@ base::Result<text::UnifiedDiff> Transaction::merge_with_disk(const CallContext& 
     const os::ResolvedPath path = change.before.file.path;
     FileSnapshot now;
     now.file.path = path;
-    if (platform::stat_path(path.real).kind != platform::FileKind::regular)
+    if (os::stat_path(path.real).kind != os::FileKind::regular)
         return base::fail(base::Failure{"Nothing was written: " + path.display +
                                             " was removed or replaced by another program while this change was being "
                                             "prepared. Read it again and redo the change.",
@@ -469,7 +471,7 @@ asio::awaitable<std::optional<ToolResult>> Transaction::approve(CallContext& ctx
     // refused before anyone is asked.
     for (const auto& change : changes_) {
         if (!change.before.exists) continue;
-        const auto writable = platform::may_write(change.before.file.path.real, change.before.file.stat);
+        const auto writable = os::may_write(change.before.file.path.real, change.before.file.stat);
         if (!writable)
             co_return ToolResult::error("Refused: " + change.before.file.path.display +
                                             " is not writable: " + writable.error().message + ", so " +

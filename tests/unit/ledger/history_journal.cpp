@@ -12,7 +12,7 @@
 
 #include "tools/file_moves.hpp"
 #include "ledger/history_journal.hpp"
-#include "os/platform.hpp"
+#include "os/process.hpp"
 #include "tests/unit/ledger/history_journal_fixture.hpp"
 
 #ifndef _WIN32
@@ -220,10 +220,10 @@ TEST_CASE("history journal: a check started while it is open sees descriptors 0,
     ledger::SessionChanges c;
     auto j = open(d, h, c);
     j->based(root()("a.txt"), true, "x\n");
-    platform::ProcessRun run;
+    os::ProcessRun run;
     run.argv = {"ls", "/proc/self/fd"};
     run.directory = "/";
-    const auto out = platform::run_process(run);
+    const auto out = os::run_process(run);
     CHECK(out.exit_code == 0);
     CHECK(out.output == "0\n1\n2\n3\n");  // 3: the listing's own descriptor of /proc/self/fd
 }

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ledger/history_journal.hpp"
-#include "os/platform.hpp"
+#include "os/scratch_files.hpp"
 
 namespace journal_test {
 
@@ -24,7 +24,7 @@ using ledger::SessionChanges;
 // A path no other test process uses (a new private folder's child, not made yet: as a journal's
 // folder is before its first write). Unseeded std::rand() names once collided between processes.
 struct Dir {
-    fs::path base = fs::path(platform::make_private_directory("mcp-edit-journal-").value());
+    fs::path base = fs::path(os::make_private_directory("mcp-edit-journal-").value());
     fs::path path = base / "journal";
     ~Dir() {
         std::error_code ignored;

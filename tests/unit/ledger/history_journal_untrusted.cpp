@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "ledger/history_journal.hpp"
-#include "os/platform.hpp"
 #include "tests/unit/ledger/history_journal_fixture.hpp"
 
 namespace journal_test {

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "os/confinement.hpp"
-#include "os/platform.hpp"
 #include "os/workspace.hpp"
 #include "tests/unit/os/workspace_fixture.hpp"
 

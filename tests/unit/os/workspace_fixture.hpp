@@ -19,7 +19,8 @@
 #include <windows.h>
 #endif
 
-#include "os/platform.hpp"
+#include "os/scratch_files.hpp"
+#include "os/system_paths.hpp"
 
 namespace workspace_test {
 
@@ -51,9 +52,9 @@ inline bool make_symlink(const std::string& target, const std::string& link, boo
 struct TempTree {
     std::string base;
     TempTree() {
-        const auto made = platform::make_private_directory("mcp-edit-ws-");
+        const auto made = os::make_private_directory("mcp-edit-ws-");
         REQUIRE(made);
-        const auto real = platform::real_path(*made);
+        const auto real = os::real_path(*made);
         REQUIRE(real);
         base = *real;
         fs::create_directories(fs_path(base + "/root/sub"));
@@ -88,7 +89,7 @@ inline bool links_work() {
         ("mcp-edit-ws-link-probe-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
     if (ec || !fs::create_directory(dir, ec)) return false;
     std::ofstream(dir / "a.txt") << "a";
-    const std::string spelled = platform::normalize_separators(dir.generic_string());
+    const std::string spelled = os::normalize_separators(dir.generic_string());
     const bool work = make_symlink(spelled + "/a.txt", spelled + "/link", false);
     fs::remove_all(dir, ec);
     return work;
@@ -100,7 +101,7 @@ inline std::string file_uri(const std::string& path) {
 }
 
 // The file system root the temp folder is on: "/" or "C:/".
-inline std::string drive_of(const std::string& path) { return platform::filesystem_root(path); }
+inline std::string drive_of(const std::string& path) { return os::filesystem_root(path); }
 
 // Points the user's home (HOME; on Windows USERPROFILE, which comes first) at `dir` while alive.
 class HomeAt {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "os/confinement.hpp"
-#include "os/platform.hpp"
+#include "os/file_reads.hpp"
 #include "os/workspace.hpp"
 #include "tests/unit/os/workspace_fixture.hpp"
 
@@ -140,8 +140,8 @@ TEST_CASE(
     os::Workspace fresh({root});
     const auto now = fresh.resolve("a.txt");
     REQUIRE(now.ok());
-    CHECK(platform::read_regular_file(now->real, 1024, false)->bytes == "new");
-    CHECK(platform::root_state(root) == platform::RootState::held);
+    CHECK(os::read_regular_file(now->real, 1024, false)->bytes == "new");
+    CHECK(os::root_state(root) == os::RootState::held);
 }
 
 TEST_CASE("workspace (issue 39, item 3): a root replaced by a symlink is refused as moved, naming no target") {
@@ -161,7 +161,7 @@ TEST_CASE(
     "goes") {
     TempTree t;
     const os::Workspace cwd({t.root()}, "this server's working directory; it was started without --root");
-    const std::size_t before = platform::held_root_count();
+    const std::size_t before = os::held_root_count();
     std::optional<os::Workspace> current;
     for (int round = 0; round < 5; ++round) {
         std::vector<std::string> uris;
@@ -175,7 +175,7 @@ TEST_CASE(
         current.emplace(cwd.with_client_roots(uris, false).workspace);
         REQUIRE(current->roots().size() == os::Workspace::max_client_roots);
         CHECK(current->problems().empty());
-        CHECK(platform::held_root_count() <= before + os::Workspace::max_client_roots);
+        CHECK(os::held_root_count() <= before + os::Workspace::max_client_roots);
     }
     // A folder of the last round's last root swapped for a symlink to outside: the read fails,
     // and nothing outside is read (a root that was not held was opened by name: it leaked).
@@ -185,11 +185,11 @@ TEST_CASE(
     REQUIRE(resolved.ok());
     fs::rename(fs_path(dir + "/real"), fs_path(dir + "/real.hold"));
     fs::create_directory_symlink(fs_path(t.outside()), fs_path(dir + "/real"));
-    const auto read = platform::read_regular_file(resolved->real, 1024, false);
+    const auto read = os::read_regular_file(resolved->real, 1024, false);
     CHECK_FALSE(read.ok());
     if (read.ok()) CHECK(read->bytes != "OUTSIDE\n");
     current.reset();
-    CHECK(platform::held_root_count() == before);
+    CHECK(os::held_root_count() == before);
 }
 
 TEST_CASE("workspace (issue 39, item 2): past the bound of held folders a root is refused, never opened by name") {
@@ -206,17 +206,17 @@ TEST_CASE("workspace (issue 39, item 2): past the bound of held folders a root i
         refused = alive.back().problems();
     }
     REQUIRE_FALSE(refused.empty());
-    CHECK(refused.front().find("this server already holds " + std::to_string(platform::max_held_roots) +
+    CHECK(refused.front().find("this server already holds " + std::to_string(os::max_held_roots) +
                                " root folders open") != std::string::npos);
-    CHECK(platform::held_root_count() == platform::max_held_roots);
+    CHECK(os::held_root_count() == os::max_held_roots);
     // Every root the workspace kept is held; the ones refused are not roots: paths under them are outside.
-    for (const auto& root : alive.back().roots()) CHECK(platform::root_state(root) == platform::RootState::held);
+    for (const auto& root : alive.back().roots()) CHECK(os::root_state(root) == os::RootState::held);
     const std::string unheld = refused.front().substr(0, refused.front().find(" cannot be used"));
     const auto r = alive.back().resolve(unheld + "/x.txt");
     REQUIRE_FALSE(r.ok());
     CHECK((r.error().reason == base::ErrorReason::outside_root || r.error().reason == base::ErrorReason::no_root));
     alive.clear();
-    CHECK(platform::held_root_count() < platform::max_held_roots);
+    CHECK(os::held_root_count() < os::max_held_roots);
 }
 #endif
 

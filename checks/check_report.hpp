@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "os/platform.hpp"
+#include "os/process.hpp"
 #include "checks/diagnostics.hpp"
 
 namespace checks {
@@ -17,7 +17,7 @@ struct CheckOutcome {
     std::string command;                  // the rule's command as written (with `{file}`)
     std::string file;                     // the checked file's real path
     std::string display;                  // the same as messages show it
-    platform::ProcessOutcome run;         // of the written file
+    os::ProcessOutcome run;               // of the written file
     std::vector<Diagnostic> diagnostics;  // read from run.output
     std::vector<bool> is_new;             // per diagnostic; all true when !compared
     std::vector<Diagnostic> fixed;        // findings of the pre-image that are gone

@@ -12,7 +12,10 @@
 
 #include "base/log.hpp"
 #include "ledger/fingerprint.hpp"
-#include "os/platform.hpp"
+#include "os/file_reads.hpp"
+#include "os/file_status.hpp"
+#include "os/process.hpp"
+#include "os/scratch_files.hpp"
 #include "os/paths.hpp"
 
 namespace checks {
@@ -53,52 +56,52 @@ struct Batch {
     std::shared_ptr<std::atomic<bool>> cancelled;
 };
 
-platform::ProcessOutcome run_check(const CheckRule& rule, const CheckSettings& settings, const std::string& path,
-                                   const std::string& directory, const std::atomic<bool>* cancelled) {
+os::ProcessOutcome run_check(const CheckRule& rule, const CheckSettings& settings, const std::string& path,
+                             const std::string& directory, const std::atomic<bool>* cancelled) {
     if (cancelled && cancelled->load()) {
-        platform::ProcessOutcome out;
+        os::ProcessOutcome out;
         out.cancelled = true;
         out.error = "the call was cancelled before it ran";
         return out;
     }
-    platform::ProcessRun run;
+    os::ProcessRun run;
     run.argv = rule.argv_for(path);
     run.directory = directory;
     run.timeout = settings.timeout;
     run.max_output = settings.max_output;
     run.cancelled = cancelled;
-    return platform::run_process(run);
+    return os::run_process(run);
 }
 
 // The check on a copy of the pre-image: same file name, in a private temp folder, run in the
 // real file's folder (so configuration files around it are found); the copy's path in the output
 // is replaced by the real one, so findings compare.
-platform::ProcessOutcome run_on_copy(const CheckRule& rule, const CheckSettings& settings, const std::string& real,
-                                     std::string_view bytes, const std::atomic<bool>* cancelled) {
-    platform::ProcessOutcome out;
-    const auto folder = platform::make_private_directory("mcp-edit-check-");
+os::ProcessOutcome run_on_copy(const CheckRule& rule, const CheckSettings& settings, const std::string& real,
+                               std::string_view bytes, const std::atomic<bool>* cancelled) {
+    os::ProcessOutcome out;
+    const auto folder = os::make_private_directory("mcp-edit-check-");
     if (!folder) {
         out.error = "cannot make a private temp folder for the pre-image";
         return out;
     }
     const std::string copy = *folder + "/" + std::string(os::name_of(real));
-    if (platform::write_private_file(copy, bytes)) {
+    if (os::write_private_file(copy, bytes)) {
         out = run_check(rule, settings, copy, os::parent_of(real), cancelled);
         replace_all(out.output, copy, real);
     } else {
         out.error = "cannot write the pre-image's copy in " + *folder;
     }
-    if (!platform::remove_private_directory(*folder)) base::log::warn("checks: cannot remove {}", *folder);
+    if (!os::remove_private_directory(*folder)) base::log::warn("checks: cannot remove {}", *folder);
     return out;
 }
 
 // Whether the file at `target.real` holds the bytes written (`target.after`) and was not
 // touched since `before_run` was taken: what a check that ran in between read.
-bool still_written(const CheckTarget& target, const platform::FileStat& before_run) {
-    const platform::FileStat now = platform::stat_path(target.real);
-    if (now.kind != platform::FileKind::regular || !now.same_version(before_run) || now.size != target.after->size())
+bool still_written(const CheckTarget& target, const os::FileStat& before_run) {
+    const os::FileStat now = os::stat_path(target.real);
+    if (now.kind != os::FileKind::regular || !now.same_version(before_run) || now.size != target.after->size())
         return false;
-    const auto current = platform::read_regular_file(target.real, target.after->size());
+    const auto current = os::read_regular_file(target.real, target.after->size());
     return current && current->bytes == *target.after;
 }
 
@@ -215,7 +218,7 @@ asio::awaitable<std::vector<CheckOutcome>> Checks::run(const os::Workspace& work
                 const auto* cancel = batch->cancelled.get();
                 const auto key = std::make_pair(job.rule_index, job.target.real);
                 if (!pre_image) {
-                    const platform::FileStat before_run = platform::stat_path(job.target.real);
+                    const os::FileStat before_run = os::stat_path(job.target.real);
                     job.outcome.run = run_check(*job.rule, settings_, job.target.real, directory, cancel);
                     auto found = parse_diagnostics(job.outcome.run.output, job.target.real, directory);
                     attach_line_text(found, job.target.real, *job.target.after);

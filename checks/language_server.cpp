@@ -94,7 +94,7 @@ base::Result<void, LanguageServer::Failure> LanguageServer::ensure_started(Clock
 
 base::Result<void, LanguageServer::Failure> LanguageServer::start_process() {
     ++starts_;
-    process_ = std::make_unique<platform::ChildProcess>();
+    process_ = std::make_unique<os::ChildProcess>();
     if (auto started = process_->start(argv_, root_); !started) {
         process_.reset();
         return base::fail(Failure{std::move(started.error().message), false});

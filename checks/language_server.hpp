@@ -23,7 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/result.hpp"
-#include "os/platform.hpp"
+#include "os/process.hpp"
 #include "protocol/endpoint.hpp"
 #include "checks/diagnostics.hpp"
 
@@ -103,7 +103,7 @@ private:
     const std::string root_;
 
     std::mutex call_mutex_;  // one diagnose at a time
-    std::unique_ptr<platform::ChildProcess> process_;
+    std::unique_ptr<os::ChildProcess> process_;
     std::thread reader_;
     int starts_ = 0;
     std::map<std::string, Document> documents_;  // by normalized uri; touched by the caller only

@@ -21,7 +21,7 @@
 
 #include "base/result.hpp"
 #include "os/ignore_files.hpp"
-#include "os/platform.hpp"
+#include "os/locks.hpp"
 #include "os/workspace.hpp"
 #include "ledger/history.hpp"
 #include "ledger/session_changes.hpp"
@@ -81,6 +81,9 @@ public:
     void based(const std::string& real_path, bool existed, std::string_view base);
 
 private:
+    // The header record's "kind": what marks a journal as one of ours.
+    static constexpr std::string_view journal_kind = "mcp-edit history journal";
+
     HistoryJournal(std::string path, History& history, SessionChanges& changes);
     void append(const std::string& record);
     // The journal as the history and session changes hold it now (a header and their records).
@@ -89,7 +92,7 @@ private:
     bool open_for_append();
 
     std::string path_;
-    platform::FileLock lock_;  // on path_ + ".lock": one server per journal
+    os::FileLock lock_;  // on path_ + ".lock": one server per journal
     History& history_;
     SessionChanges& changes_;
     std::mutex mutex_;

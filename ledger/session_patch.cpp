@@ -1,7 +1,7 @@
 // Session diffs: a base against the file on disk, through the same unified diff the tools show.
 #include "ledger/session_patch.hpp"
 
-#include "os/platform.hpp"
+#include "os/file_reads.hpp"
 #include "text/diff/unified_diff.hpp"
 #include "text/diff/unified_headers.hpp"
 #include "ledger/fingerprint.hpp"
@@ -34,16 +34,16 @@ FileDiff diff_now(const SessionChanges::File& file, const os::Workspace& workspa
     out.uri = session_file_uri(file.real_path);
     out.changes = file.changes;
     out.created = !file.existed;
-    auto read = platform::read_regular_file(file.real_path, max_file_size);
+    auto read = os::read_regular_file(file.real_path, max_file_size);
     const bool exists = read.ok();
-    if (!exists && read.error().why != platform::ReadFailure::Why::not_found) {
+    if (!exists && read.error().why != os::ReadFailure::Why::not_found) {
         out.note = out.display + ": cannot be read now (" +
-                   (read.error().why == platform::ReadFailure::Why::too_large ? std::string("over --max-file-size")
-                                                                              : read.error().detail) +
+                   (read.error().why == os::ReadFailure::Why::too_large ? std::string("over --max-file-size")
+                                                                        : read.error().detail) +
                    ")";
         return out;
     }
-    platform::ReadFile now;
+    os::ReadFile now;
     if (exists) now = std::move(*read);
     if (exists && withhold_linked && now.stat.links > 1) {
         out.note = out.display +

@@ -11,14 +11,14 @@
 
 #include "base/result.hpp"
 
-namespace platform {
+namespace os {
 
 // At most this many folders are held at once (each is an open descriptor). A workspace holds at
 // most Workspace::max_client_roots client roots plus the server's; older workspaces still in use
 // by calls in flight add theirs until those calls end.
 constexpr std::size_t max_held_roots = 256;
 
-// A held root: its descriptor stays open, and every operation of the platform layer on a path
+// A held root: its descriptor stays open, and every operation of this layer on a path
 // under it starts from it, while any copy of this lives.
 using RootHold = std::shared_ptr<const void>;
 
@@ -39,4 +39,13 @@ RootState root_state(const std::string& real_root);
 // How many folders are held now (for tests and the log).
 std::size_t held_root_count();
 
-}  // namespace platform
+// Holds a descriptor of the directory `real_dir` (a root) for the life of the process. From then
+// on every operation of this layer on a path under it (reads, stats, writes, folders, removals)
+// reaches the path from that descriptor down and follows no symlink on the way: the paths given
+// here are real paths, checked against the roots, so a symlink met on the way means the tree
+// changed after the check, and the operation fails rather than follow it. A symlink inside a root
+// keeps working: it is resolved (and checked) before the path reaches this layer. Windows: not
+// yet (paths are opened by name there).
+void hold_directory(const std::string& real_dir);
+
+}  // namespace os

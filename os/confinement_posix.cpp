@@ -22,9 +22,9 @@
 
 #include "os/confinement.hpp"
 #include "os/paths.hpp"
-#include "os/platform.hpp"
+#include "os/error_text.hpp"
 
-namespace platform {
+namespace os {
 
 namespace {
 
@@ -347,4 +347,4 @@ int durable_sync(int fd) {
 
 }  // namespace posix
 
-}  // namespace platform
+}  // namespace os

@@ -1,19 +1,20 @@
 // POSIX path confinement: the roots' directory descriptors, held while a workspace (or a call
 // walking from one) uses them (see os/confinement.hpp), and the walk from one of them down to a
-// path, following no symlink. Shared by the reading and the writing half of the platform layer, so both act on the folders they checked, never on a name
-// looked up again (a folder swapped for a symlink mid-call cannot send a read or a write outside).
+// path, following no symlink. Shared by the reading and the writing half of this layer, so both
+// act on the folders they checked, never on a name looked up again (a folder swapped for a symlink mid-call cannot send a read or a write outside).
 #pragma once
 
 #include <memory>
 #include <string>
 #include <utility>
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
 
-namespace platform::posix {
+namespace os::posix {
 
 // An owned file descriptor, closed when it goes; or, made by borrow(), a held root's, which it
 // never closes and keeps open (through `keep`, the root's hold) while it lives.
@@ -59,11 +60,12 @@ private:
     std::shared_ptr<const void> keep_;  // a borrowed descriptor's root hold
 };
 
-// Whether `path` lies under a held root (see platform::hold_directory).
+// Whether `path` lies under a held root (see os::hold_directory).
 bool under_held_root(const std::string& path);
 
-// The kind of file a stat mode says (platform_posix.cpp).
+// The kind of file a stat mode says, and a stat as FileStat (file_status_posix.cpp).
 FileKind kind_of_mode(mode_t mode);
+FileStat from_stat(const struct stat& st);
 
 // The directory `dir` (an absolute real path), opened O_RDONLY | O_DIRECTORY | O_CLOEXEC. Under a
 // held root it is reached from the root's descriptor with no symlink and no `..` followed
@@ -99,4 +101,4 @@ std::string walk_error(const std::string& path, int err);
 // fsync, made durable (F_FULLFSYNC on macOS).
 int durable_sync(int fd);
 
-}  // namespace platform::posix
+}  // namespace os::posix

@@ -2,14 +2,14 @@
 // opened without delete sharing and checked by handle (no junction, no symlink), held while a
 // file in them is read, staged, renamed or removed (see windows_system.hpp).
 #include "os/confinement.hpp"
-#include "os/platform.hpp"
+#include "os/system_paths.hpp"
 #include "os/windows_system.hpp"
 
 #include <memory>
 #include <mutex>
 #include <string_view>
 
-namespace platform {
+namespace os {
 
 namespace {
 
@@ -129,4 +129,4 @@ base::Result<void> pin_folders(const std::string& dir, PinnedFolders& out) {
 
 }  // namespace win
 
-}  // namespace platform
+}  // namespace os

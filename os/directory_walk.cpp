@@ -8,6 +8,8 @@
 #include <unordered_set>
 
 #include "os/paths.hpp"
+#include "os/error_text.hpp"
+#include "os/system_paths.hpp"
 
 namespace os {
 
@@ -23,7 +25,7 @@ std::string join(std::string_view base, std::string_view name) {
 }
 
 struct IdentityHash {
-    std::size_t operator()(const platform::FileIdentity& id) const {
+    std::size_t operator()(const os::FileIdentity& id) const {
         return std::hash<std::uint64_t>()(id.inode * 0x9E3779B97F4A7C15ull ^ id.device);
     }
 };
@@ -31,7 +33,7 @@ struct IdentityHash {
 std::string why_unreadable(int err) {
     if (err == ELOOP || err == ENOTDIR || err == EXDEV)
         return "it changed while the walk reached it (replaced by a symlink or a file)";
-    return platform::error_text(err);
+    return os::error_text(err);
 }
 
 struct Level {
@@ -42,7 +44,7 @@ struct Level {
     std::size_t depth = 1;  // the depth of its entries
     std::vector<std::shared_ptr<const IgnoreFile>> held;
     std::vector<const IgnoreFile*> files;  // the ignore files in force, from the root down
-    platform::DirectoryListing listing;
+    os::DirectoryListing listing;
     std::size_t next = 0;
 };
 
@@ -85,7 +87,7 @@ private:
     // Reads the folder of `level` and sets up its ignore files (`parent`: the level it is a plain
     // child of; nullptr for the start and a followed link, whose folders above are read afresh).
     bool open(Level& level, const Level* parent) {
-        auto listing = platform::read_directory(level.real, options_.max_entries_per_folder, options_.stat_files);
+        auto listing = os::read_directory(level.real, options_.max_entries_per_folder, options_.stat_files);
         if (!listing) {
             ++summary_.unreadable;
             visitor_.unreadable_folder(level.path, why_unreadable(listing.error()));
@@ -94,7 +96,7 @@ private:
         level.listing = std::move(*listing);
         auto& entries = level.listing.entries;
         std::sort(entries.begin(), entries.end(),
-                  [](const platform::DirectoryEntry& a, const platform::DirectoryEntry& b) { return a.name < b.name; });
+                  [](const os::DirectoryEntry& a, const os::DirectoryEntry& b) { return a.name < b.name; });
         if (options_.ignore && options_.ignore->has_rules()) {
             if (parent) {
                 level.held = parent->held;
@@ -123,16 +125,16 @@ private:
         return true;
     }
 
-    bool inside_stack(const platform::FileIdentity& id) const {
+    bool inside_stack(const os::FileIdentity& id) const {
         for (const auto& level : stack_)
             if (level.listing.identity == id) return true;
         return false;
     }
 
     // One entry; false to end the walk.
-    bool step(Level& level, const platform::DirectoryEntry& e) {
+    bool step(Level& level, const os::DirectoryEntry& e) {
         const bool git_folder =
-            !e.symlink && e.kind == platform::FileKind::directory && IgnoreFiles::same_name(e.name, ".git");
+            !e.symlink && e.kind == os::FileKind::directory && IgnoreFiles::same_name(e.name, ".git");
         if (!options_.include_hidden && !e.name.empty() && e.name[0] == '.' && !git_folder) {  // .git: counted as such
             ++summary_.hidden;
             return true;
@@ -147,10 +149,10 @@ private:
         w.real = real;
         std::string target;
         const std::string* target_root = nullptr;
-        platform::FileIdentity target_identity;
+        os::FileIdentity target_identity;
         if (e.symlink) {
             int err = 0;
-            auto resolved = platform::real_path(real, &err);
+            auto resolved = os::real_path(real, &err);
             if (!resolved) {
                 w.link = LinkKind::broken;
             } else if (!(target_root = options_.workspace->root_of(*resolved))) {
@@ -158,10 +160,10 @@ private:
             } else {
                 target = std::move(*resolved);
                 w.real = target;
-                const platform::FileStat st = platform::stat_path(target);
+                const os::FileStat st = os::stat_path(target);
                 target_identity = st.identity;
                 w.link = LinkKind::inside;
-                if (st.kind == platform::FileKind::directory) {
+                if (st.kind == os::FileKind::directory) {
                     w.kind = EntryKind::directory;
                     if (inside_stack(st.identity) || followed_.count(st.identity)) {
                         w.link = LinkKind::loop;
@@ -169,19 +171,19 @@ private:
                         w.link = LinkKind::loop;  // not entered, and counted as a cap reached
                         ++summary_.links_not_followed;
                     }
-                } else if (st.kind == platform::FileKind::regular) {
+                } else if (st.kind == os::FileKind::regular) {
                     w.kind = EntryKind::file;
                     w.size = st.size;
                     w.mtime_ns = st.mtime_ns;
                     w.stat_known = true;
-                } else if (st.kind == platform::FileKind::missing) {
+                } else if (st.kind == os::FileKind::missing) {
                     w.link = LinkKind::broken;
                 }
             }
         } else {
-            w.kind = e.kind == platform::FileKind::regular     ? EntryKind::file
-                     : e.kind == platform::FileKind::directory ? EntryKind::directory
-                                                               : EntryKind::other;
+            w.kind = e.kind == os::FileKind::regular     ? EntryKind::file
+                     : e.kind == os::FileKind::directory ? EntryKind::directory
+                                                         : EntryKind::other;
             w.stat_known = e.stat_known;
             w.size = e.size;
             w.mtime_ns = e.mtime_ns;
@@ -232,7 +234,7 @@ private:
     WalkVisitor& visitor_;
     WalkSummary summary_;
     std::vector<Level> stack_;
-    std::unordered_set<platform::FileIdentity, IdentityHash> followed_;
+    std::unordered_set<os::FileIdentity, IdentityHash> followed_;
 };
 
 }  // namespace

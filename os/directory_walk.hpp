@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "os/ignore_files.hpp"
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
 #include "os/workspace.hpp"
 
-namespace platform {
+namespace os {
 
 // One entry of a folder as the system reports it (a symlink is not followed here).
 struct DirectoryEntry {
@@ -34,11 +34,11 @@ struct DirectoryListing {
 // Reads the folder `real_dir` (a real path). Under a held root it is reached from the root's
 // descriptor with no symlink followed (POSIX; see confinement_posix.hpp). `with_stat`: the size
 // and modification time of regular files too (one lstat each). Fails with an errno-style code
-// (platform::error_text words it).
+// (os::error_text words it).
 base::Result<DirectoryListing, int> read_directory(const std::string& real_dir, std::size_t max_entries,
                                                    bool with_stat);
 
-}  // namespace platform
+}  // namespace os
 
 namespace os {
 

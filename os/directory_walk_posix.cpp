@@ -10,7 +10,7 @@
 
 #include "os/confinement_posix.hpp"
 
-namespace platform {
+namespace os {
 
 namespace {
 
@@ -91,4 +91,4 @@ base::Result<DirectoryListing, int> read_directory(const std::string& real_dir, 
     return out;
 }
 
-}  // namespace platform
+}  // namespace os

@@ -5,7 +5,7 @@
 
 #include <cerrno>
 
-namespace platform {
+namespace os {
 
 base::Result<DirectoryListing, int> read_directory(const std::string& real_dir, std::size_t max_entries,
                                                    bool with_stat) {
@@ -58,4 +58,4 @@ base::Result<DirectoryListing, int> read_directory(const std::string& real_dir, 
     return out;
 }
 
-}  // namespace platform
+}  // namespace os

@@ -1,8 +1,7 @@
-// POSIX implementation of platform.hpp's writing half: a replacement staged in a temp file beside
-// the target (its mode and owner copied), made durable (fsync, F_FULLFSYNC on macOS) and renamed
-// over it, the directory synced; in-place overwrites, directories, private files and the advisory
-// lock (flock) that keeps a second server out of a history journal.
-#include "os/platform.hpp"
+// POSIX implementation of os/file_writes.hpp: a replacement staged in a temp file beside the target
+// (its mode and owner copied), made durable (fsync, F_FULLFSYNC on macOS) and renamed over it, the
+// directory synced; in-place overwrites, directories made and removed, files removed.
+#include "os/file_writes.hpp"
 
 #include <algorithm>
 #include <array>
@@ -25,10 +24,11 @@
 #include "base/log.hpp"
 #include "os/confinement_posix.hpp"
 #include "os/crypto.hpp"
+#include "os/error_text.hpp"
 #include "os/paths.hpp"
 #include "os/temp_names.hpp"
 
-namespace platform {
+namespace os {
 
 namespace {
 
@@ -308,48 +308,4 @@ base::Result<void> remove_empty_directory(const std::string& path, bool sync) {
     return sync_directory(at.dir.get(), os::parent_of(path));
 }
 
-std::optional<std::string> make_private_directory(const std::string& prefix) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "XXXXXX";
-    if (!::mkdtemp(pattern.data())) return std::nullopt;  // mkdtemp makes it 0700
-    return pattern;
-}
-
-bool write_private_file(const std::string& path, std::string_view bytes) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) return false;
-    bool ok = true;
-    for (std::size_t done = 0; ok && done < bytes.size();) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        ok = n > 0;
-        if (ok) done += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    if (!ok) ::unlink(path.c_str());
-    return ok;
-}
-
-bool remove_directory(const std::string& path) { return ::rmdir(path.c_str()) == 0; }
-
-FileLock::~FileLock() {
-    if (handle_) ::close(static_cast<int>(reinterpret_cast<std::intptr_t>(handle_) - 1));  // drops the flock
-}
-
-base::Result<void> take_lock(const std::string& path, FileLock& lock) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) return failed(std::strerror(errno));
-    int rc;
-    do rc = ::flock(fd, LOCK_EX | LOCK_NB);
-    while (rc != 0 && errno == EINTR);
-    if (rc != 0) {
-        const int err = errno;
-        ::close(fd);
-        if (err == EWOULDBLOCK) return failed("another process holds it", base::ErrorReason::conflict);
-        return failed(std::strerror(err));
-    }
-    lock.handle_ = reinterpret_cast<void*>(static_cast<std::intptr_t>(fd) + 1);
-    return {};
-}
-
-}  // namespace platform
+}  // namespace os

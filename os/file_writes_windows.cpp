@@ -1,11 +1,11 @@
-// Windows implementation of platform.hpp's writing half: a replacement is written to a temp file
+// Windows implementation of os/file_writes.hpp: a replacement is written to a temp file
 // beside the target, flushed, then moved over it with ReplaceFileW (which keeps the target's ACL
 // and attributes) or MoveFileExW. A target another program holds open without delete sharing (an
 // editor, a virus scan) gets a short, bounded retry, then a clear error; nothing is half-written.
-// Also in-place overwrites, directories, private files and the lock (LockFileEx) that keeps a
-// second server out of a history journal.
-#include "os/platform.hpp"
+// Also in-place overwrites, directories made and removed, files removed.
+#include "os/file_writes.hpp"
 #include "os/paths.hpp"
+#include "os/system_paths.hpp"
 #include "os/temp_names.hpp"
 #include "os/windows_system.hpp"
 
@@ -13,23 +13,14 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <random>
 #include <thread>
 #include <utility>
 
-namespace platform {
+namespace os {
 
 using namespace win;
 
 namespace {
-
-std::string random_suffix() {
-    static thread_local std::mt19937_64 rng{std::random_device{}()};
-    static constexpr char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    std::string s;
-    for (int i = 0; i < 10; ++i) s += alphabet[rng() % (sizeof alphabet - 1)];
-    return s;
-}
 
 base::Unexpected<base::Failure> failed(std::string message, base::ErrorReason reason = base::ErrorReason::io_error) {
     return base::fail(base::Failure{std::move(message), reason});
@@ -224,77 +215,4 @@ base::Result<void> remove_empty_directory(const std::string& path, bool /*sync*/
     return failed(system_message(e));
 }
 
-std::optional<std::string> make_private_directory(const std::string& prefix) {
-    wchar_t temp[MAX_PATH + 1];
-    const DWORD n = GetTempPathW(MAX_PATH + 1, temp);
-    if (n == 0 || n > MAX_PATH) return std::nullopt;
-    const std::string base = normalize_separators(narrow(std::wstring_view(temp, n)));
-    for (int attempt = 0; attempt < 16; ++attempt) {
-        const std::string dir = (base.back() == '/' ? base : base + "/") + prefix + random_suffix();
-        // The default ACL of the user's temp folder already admits only this user (and admins).
-        if (CreateDirectoryW(system_path(dir).c_str(), nullptr)) return dir;
-        if (GetLastError() != ERROR_ALREADY_EXISTS) return std::nullopt;
-    }
-    return std::nullopt;
-}
-
-bool write_private_file(const std::string& path, std::string_view bytes) {
-    Handle h(
-        CreateFileW(system_path(path).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr));
-    if (!h.ok()) return false;
-    const bool ok = write_all(h.h, bytes).ok();
-    CloseHandle(h.release());
-    if (!ok) DeleteFileW(system_path(path).c_str());
-    return ok;
-}
-
-bool remove_directory(const std::string& path) { return RemoveDirectoryW(system_path(path).c_str()) != 0; }
-
-FileLock::~FileLock() {
-    if (handle_) CloseHandle(handle_);  // drops the lock
-}
-
-base::Result<void> take_lock(const std::string& path, FileLock& lock) {
-    Handle h(CreateFileW(system_path(path).c_str(), GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
-                         nullptr, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr));
-    if (!h.ok()) return failed("cannot open it (Windows error " + std::to_string(GetLastError()) + ")");
-    OVERLAPPED at{};
-    if (!LockFileEx(h.h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &at)) {
-        const DWORD code = GetLastError();
-        if (code == ERROR_LOCK_VIOLATION) return failed("another process holds it", base::ErrorReason::conflict);
-        return failed("cannot lock it (Windows error " + std::to_string(code) + ")");
-    }
-    lock.handle_ = h.release();
-    return {};
-}
-
-FolderLock::~FolderLock() {
-    if (handle_) CloseHandle(handle_);  // drops the lock
-}
-
-base::Result<bool> try_lock_folder(const std::string& dir, FolderLock& lock) {
-    // The folder's name as NTFS compares names (upper-cased), hashed (FNV-1a) into a lock file's name.
-    std::wstring name = widen(dir);
-    CharUpperBuffW(name.data(), static_cast<DWORD>(name.size()));
-    std::uint64_t hash = 1469598103934665603ull;
-    for (wchar_t c : name) hash = (hash ^ static_cast<std::uint16_t>(c)) * 1099511628211ull;
-    wchar_t temp[MAX_PATH + 1];
-    const DWORD n = GetTempPathW(MAX_PATH + 1, temp);
-    if (n == 0 || n > MAX_PATH) return failed("cannot find the temp folder for the lock of " + dir);
-    const std::string locks = normalize_separators(narrow(std::wstring_view(temp, n))) + "/mcp-edit-locks";
-    CreateDirectoryW(system_path(locks).c_str(), nullptr);
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-    FileLock taken_lock;
-    auto taken = take_lock(locks + "/" + hex + ".lock", taken_lock);
-    if (!taken) {
-        if (taken.error().reason == base::ErrorReason::conflict) return false;
-        return failed("cannot lock the folder " + dir + ": " + taken.error().message);
-    }
-    lock.handle_ = std::exchange(taken_lock.handle_, nullptr);
-    return true;
-}
-
-std::string folder_lock_holder(const std::string&) { return {}; }  // Windows does not say who holds a LockFileEx lock
-
-}  // namespace platform
+}  // namespace os

@@ -1,10 +1,11 @@
-// POSIX implementation of platform.hpp's folder lock: the lock two mcp-edit processes take around
+// POSIX implementation of os/locks.hpp's folder lock: the lock two mcp-edit processes take around
 // the re-check and the rename of a file in one folder, so that neither loses the other's update.
 // It is an flock on `.mcp-edit-lock`, a file made in the folder (mode 0600) and removed when let
 // go: taking it needs permission to write the folder, which the write needs anyway, whereas any
 // process that can read a folder can flock the folder itself (issue 39, item 11: another user, or a
 // reader, stalled every write). Who holds a lock is told from /proc/locks (Linux).
-#include "os/platform.hpp"
+#include "os/error_text.hpp"
+#include "os/locks.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -28,7 +29,7 @@
 
 #include "os/confinement_posix.hpp"
 
-namespace platform {
+namespace os {
 
 namespace {
 
@@ -231,4 +232,4 @@ std::string folder_lock_holder(const std::string& dir) {
     return {};
 }
 
-}  // namespace platform
+}  // namespace os

@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "os/paths.hpp"
+#include "os/file_reads.hpp"
+#include "os/system_paths.hpp"
 
 namespace os {
 
@@ -149,21 +151,20 @@ std::shared_ptr<const IgnoreFile> IgnoreFiles::load(const std::string& named, st
     // An ignore file may be a symlink (to a shared one): its rules hold all the same. The platform
     // layer follows no symlink under a root, so the link is resolved here first.
     // Most folders have no ignore file: one stat says so, before realpath's readlink per component.
-    const platform::FileStat first = platform::stat_path(named);
-    if (first.kind == platform::FileKind::missing) return nullptr;
-    const std::string path =
-        first.kind == platform::FileKind::regular ? named : platform::real_path(named).value_or(named);
-    const platform::FileStat stat = first.kind == platform::FileKind::regular ? first : platform::stat_path(path);
-    if (stat.kind != platform::FileKind::regular) return nullptr;
+    const os::FileStat first = os::stat_path(named);
+    if (first.kind == os::FileKind::missing) return nullptr;
+    const std::string path = first.kind == os::FileKind::regular ? named : os::real_path(named).value_or(named);
+    const os::FileStat stat = first.kind == os::FileKind::regular ? first : os::stat_path(path);
+    if (stat.kind != os::FileKind::regular) return nullptr;
     {
         std::lock_guard lock(mutex_);
         const auto found = cache_.find(path);
         if (found != cache_.end() && found->second.stat.same_version(stat)) return found->second.file;
     }
     std::string text;
-    platform::FileStat read_stat = stat;  // of the file read, when it was
+    os::FileStat read_stat = stat;  // of the file read, when it was
     if (stat.size <= max_ignore_file_size) {
-        if (auto read = platform::read_regular_file(path, max_ignore_file_size)) {
+        if (auto read = os::read_regular_file(path, max_ignore_file_size)) {
             text = std::move(read->bytes);
             read_stat = read->stat;
         }

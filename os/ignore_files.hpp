@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "os/ignore_rules.hpp"
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
 
 namespace os {
 
@@ -85,7 +85,7 @@ private:
     std::shared_ptr<const IgnoreFile> load(const std::string& path, std::string shown, const std::string& directory);
 
     struct Cached {
-        platform::FileStat stat;
+        os::FileStat stat;
         std::shared_ptr<const IgnoreFile> file;
     };
     IgnoreSettings settings_;

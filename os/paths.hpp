@@ -18,6 +18,10 @@ std::string_view name_of(std::string_view path);
 // `real` relative to `root` ("" for the root itself); `real` is `root` or a path inside it.
 std::string relative_to_root(const std::string& root, const std::string& real);
 
+// Is `path` `root` or below it? Both are real paths; names compare as the file system compares
+// them (case-insensitively on Windows).
+bool is_within(const std::string& path, const std::string& root);
+
 // `base` and `rest` joined by one '/' (`base` itself when `rest` is empty).
 std::string join_path(const std::string& base, const std::string& rest);
 

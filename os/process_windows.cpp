@@ -1,22 +1,21 @@
-// Windows implementation of platform::run_process and platform::ChildProcess (platform.hpp):
+// Windows implementation of os::run_process and os::ChildProcess (os/process.hpp):
 // CreateProcessW with the command line quoted as the C runtime parses it, inside a job object (so
 // the timeout, cancellation and stop() end the program and everything it started). run_process:
 // stdout and stderr merged into one anonymous pipe that a helper thread drains into a bounded
 // buffer. ChildProcess: pipes to its stdin and stdout, stderr drained by a thread of its own. A
 // child inherits its three standard handles and nothing else.
-#include "os/platform.hpp"
+#include "os/process.hpp"
 #include "os/windows_system.hpp"
 
 #include <windows.h>
 
 #include <algorithm>
 #include <atomic>
-#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <vector>
 
-namespace platform {
+namespace os {
 
 using win::widen;
 
@@ -261,10 +260,4 @@ std::string ChildProcess::error_output() const {
     return state_->error_tail;
 }
 
-bool remove_private_directory(const std::string& path) {
-    std::error_code error;
-    std::filesystem::remove_all(std::filesystem::path(std::u8string(path.begin(), path.end())), error);
-    return !error;
-}
-
-}  // namespace platform
+}  // namespace os

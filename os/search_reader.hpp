@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "os/platform.hpp"
+#include "os/file_reads.hpp"
 
-namespace platform {
+namespace os {
 
 // One worker's reader. On POSIX the folder of the last file stays open, so the next file of the
 // same folder is opened relative to it with one openat (the walk hands files over folder by
@@ -48,4 +48,4 @@ private:
     bool nul_ = false, cr_ = false, linked_ = false;
 };
 
-}  // namespace platform
+}  // namespace os

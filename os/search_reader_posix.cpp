@@ -12,8 +12,9 @@
 
 #include "os/confinement_posix.hpp"
 #include "os/paths.hpp"
+#include "os/error_text.hpp"
 
-namespace platform {
+namespace os {
 
 namespace {
 
@@ -119,4 +120,4 @@ void SearchReader::release_above(std::size_t keep) {
     impl_->capacity = 0;
 }
 
-}  // namespace platform
+}  // namespace os

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-namespace platform {
+namespace os {
 
 struct SearchReader::Impl {
     ReadFile file;
@@ -34,4 +34,4 @@ void SearchReader::release_above(std::size_t keep) {
     if (impl_->file.bytes.capacity() > keep) std::string().swap(impl_->file.bytes);
 }
 
-}  // namespace platform
+}  // namespace os

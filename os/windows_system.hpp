@@ -1,7 +1,7 @@
-// Windows helpers that the two halves of the platform layer share (platform_windows.cpp: paths,
-// stat, reads; file_writes_windows.cpp: staged writes, directories, locks): UTF-8 <-> UTF-16, the
-// `\\?\` form of a path, error codes and messages, and a handle that closes itself. Included only
-// by *_windows.cpp files.
+// Windows helpers that the *_windows.cpp files of this layer share: UTF-8 <-> UTF-16, the `\\?\`
+// form of a path, error codes and messages (system_strings_windows.cpp), a handle that closes
+// itself, the folders pinned on the way to a path (confinement_windows.cpp), and a file opened and
+// its stat read by handle (file_status_windows.cpp). Included only by *_windows.cpp files.
 #pragma once
 
 #include <windows.h>
@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "os/file_status.hpp"
 
-namespace platform::win {
+namespace os::win {
 
 std::wstring widen(std::string_view s);
 std::string narrow(std::wstring_view s);
@@ -70,4 +71,12 @@ base::Result<void> pin_folders(const std::string& dir, PinnedFolders& out);
 // A FILETIME count (100 ns units since 1601) as nanoseconds since 1970, as FileStat keeps times.
 std::int64_t unix_nanoseconds(std::int64_t filetime);
 
-}  // namespace platform::win
+// Opens for reading attributes (and the data when `read`); directories too; follows links unless
+// `own_link` (then a symlink or junction itself is opened). file_status_windows.cpp, as the two
+// below.
+HANDLE open_path(const std::string& path, bool read, bool own_link = false);
+bool is_reparse_point(HANDLE h);
+// The handle's file as FileStat: kind, identity, size, the read-only attribute as mode 0444, times.
+FileStat stat_handle(HANDLE h);
+
+}  // namespace os::win

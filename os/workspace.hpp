@@ -90,8 +90,8 @@ private:
     bool dangling_link_leads_outside(std::string link) const;
 
     std::vector<std::string> roots_;
-    std::vector<std::string> labels_;        // one per root
-    std::vector<platform::RootHold> holds_;  // one per root: held by descriptor while this lives
+    std::vector<std::string> labels_;  // one per root
+    std::vector<os::RootHold> holds_;  // one per root: held by descriptor while this lives
     std::vector<std::string> problems_;
     std::string origin_;
 };

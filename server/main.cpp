@@ -32,7 +32,8 @@
 #include "server/host_config.hpp"
 #include "server/logging.hpp"
 #include "text/bytes/lines.hpp"
-#include "os/platform.hpp"
+#include "os/console_close.hpp"
+#include "os/system_paths.hpp"
 #include "server/session.hpp"
 #include "server/stdio_transport.hpp"
 #include "os/workspace.hpp"
@@ -43,13 +44,13 @@ namespace {
 
 // `mcp-edit config HOST`: prints the host's configuration block (stdout) and where it goes (stderr).
 int print_host_config(server::HostConfigRequest request) {
-    const auto executable = platform::executable_path();
+    const auto executable = os::executable_path();
     if (!executable) {
         std::cerr << "mcp-edit: cannot find the path of this executable\n";
         return 1;
     }
     request.executable = *executable;
-    request.working_directory = platform::current_directory();
+    request.working_directory = os::current_directory();
     auto config = server::host_config(request);
     if (!config) {
         std::cerr << "mcp-edit config: " << config.error().message << "\n";
@@ -74,7 +75,7 @@ void resolve_config_paths(const std::string& config_path, int argc, char** argv,
     };
     const std::filesystem::path folder = std::filesystem::absolute(std::filesystem::path(config_path)).parent_path();
     const auto anchored = [&](std::string& path) {
-        if (!path.empty() && !platform::is_absolute(path)) path = (folder / path).lexically_normal().generic_string();
+        if (!path.empty() && !os::is_absolute(path)) path = (folder / path).lexically_normal().generic_string();
     };
     if (!given("--root"))
         for (auto& root : config.roots) anchored(root);
@@ -263,7 +264,7 @@ int parse_command_line(int argc, char** argv, server::Config& config) {
     config.approval_timeout = std::chrono::seconds(timeout);
     config.check_timeout = std::chrono::milliseconds(static_cast<std::int64_t>(check_timeout * 1000));
     if (config_file->count() > 0) resolve_config_paths(config_file->as<std::string>(), parsed_argc, argv, config);
-    if (!config.history_dir.empty() && !platform::is_absolute(config.history_dir))
+    if (!config.history_dir.empty() && !os::is_absolute(config.history_dir))
         config.history_dir = std::filesystem::absolute(std::filesystem::path(config.history_dir)).generic_string();
     config.roots_given = !config.roots.empty();
     if (!ignore_files.empty()) config.ignore.names = std::move(ignore_files);
@@ -333,7 +334,7 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
 #endif
 
-    if (!config.roots_given) config.roots.push_back(platform::current_directory());
+    if (!config.roots_given) config.roots.push_back(os::current_directory());
     const os::Workspace workspace(
         config.roots, config.roots_given ? "" : "this server's working directory; it was started without --root");
     judge_roots(config, workspace);
@@ -388,7 +389,7 @@ int main(int argc, char** argv) {
         });
     }
     // Windows: the console closing (or logoff, shutdown) ends the session like SIGTERM.
-    const platform::ConsoleCloseHook console_close([&io, session] {
+    const os::ConsoleCloseHook console_close([&io, session] {
         asio::post(io, [session] {
             base::log::info("console closing: finishing in-flight work");
             session->shut_down();

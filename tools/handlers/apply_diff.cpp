@@ -47,12 +47,12 @@ ToolResult not_applied(base::Failure failure) {
 
 // The index in `files` of the section whose source is the same file as `path` (same real path, or
 // same device and inode), or files.size() when none is.
-std::size_t same_file(const std::vector<FileWork>& files, const std::vector<platform::FileStat>& identities,
-                      const os::ResolvedPath& path, const platform::FileStat& identity) {
-    const bool exists = identity.kind != platform::FileKind::missing;
+std::size_t same_file(const std::vector<FileWork>& files, const std::vector<os::FileStat>& identities,
+                      const os::ResolvedPath& path, const os::FileStat& identity) {
+    const bool exists = identity.kind != os::FileKind::missing;
     for (std::size_t i = 0; i < files.size(); ++i) {
         if (files[i].source.real == path.real) return i;
-        if (exists && identities[i].kind != platform::FileKind::missing && identities[i].identity == identity.identity)
+        if (exists && identities[i].kind != os::FileKind::missing && identities[i].identity == identity.identity)
             return i;
     }
     return files.size();
@@ -164,7 +164,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     // under different names (hard links, a symlink and its target, other spellings) become one
     // section, so the file is planned once, on one content, and written once.
     std::vector<FileWork> files;
-    std::vector<platform::FileStat> identities;  // of each files[i].source, to find hard links
+    std::vector<os::FileStat> identities;        // of each files[i].source, to find hard links
     std::deque<text::FilePatch> merged_patches;  // stable addresses for FileWork::patch
     std::set<std::string> seen;
     for (const auto& fp : patch.files) {
@@ -188,7 +188,7 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
                 co_return not_applied(std::move(refused).error());
             work.destination = std::move(destination).value();
         }
-        const platform::FileStat identity = platform::stat_path(work.source.real);
+        const os::FileStat identity = os::stat_path(work.source.real);
         if (auto same = same_file(files, identities, work.source, identity); same != files.size()) {
             FileWork& first = files[same];
             const bool hard_link = first.source.real != work.source.real;

@@ -3,7 +3,9 @@
 #include <filesystem>
 
 #include "os/hash.hpp"
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
+#include "os/file_writes.hpp"
+#include "os/system_paths.hpp"
 #include "tools/catalog.hpp"
 #include "tools/handlers/whole_file_change.hpp"
 #include "tools/handlers/whole_file_messages.hpp"
@@ -31,7 +33,7 @@ std::string opaque_facts(const FileSnapshot& file) {
 // An empty folder deleted: asked like a change (no diff: a sentence), removed with rmdir.
 asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::ResolvedPath& path, bool dry_run) {
     for (const auto& root : ctx.workspace.roots())
-        if (platform::same_path(root, path.real))
+        if (os::same_path(root, path.real))
             co_return ToolResult::error(root_not_deleted_message(path.display), base::ErrorReason::invalid_arguments);
     std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, path.real);
     std::error_code looked;
@@ -53,7 +55,7 @@ asio::awaitable<ToolResult> delete_empty_folder(CallContext& ctx, const os::Reso
     if (decision.kind == ApprovalDecision::Kind::awaiting_review)
         co_return report_whole_file(std::move(outcome), false, &decision);
     if (auto answer = unless_approved(ctx, decision)) co_return std::move(*answer);
-    if (auto removed = platform::remove_empty_directory(path.real, ctx.settings.fsync); !removed)
+    if (auto removed = os::remove_empty_directory(path.real, ctx.settings.fsync); !removed)
         co_return ToolResult::error(cannot_delete_folder_message(path.display, removed.error().message),
                                     base::ErrorReason::io_error);
     outcome.notes.push_back(folder_not_recreated_note());
@@ -66,7 +68,7 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
     auto resolved = resolve_existing(ctx, args.file_path, "delete", "file_path");
     if (!resolved) co_return ToolResult::error(std::move(resolved).error());
     const os::ResolvedPath path = std::move(resolved).value();
-    if (platform::stat_path(path.real).kind == platform::FileKind::directory)
+    if (os::stat_path(path.real).kind == os::FileKind::directory)
         co_return co_await delete_empty_folder(ctx, path, args.dry_run);
 
     std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, path.real);

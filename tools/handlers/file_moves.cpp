@@ -4,7 +4,7 @@
 
 #include "ledger/history_journal.hpp"
 #include "ledger/session_patch.hpp"
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
 #include "tools/handlers/whole_file_change.hpp"
 #include "tools/handlers/whole_file_messages.hpp"
 
@@ -46,9 +46,9 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
     if (!moved_in || !moved_out || moved_in->partner != from_real || moved_out->partner != to_real)
         co_return ToolResult::error(move_already_undone_message(from.display, to.display),
                                     base::ErrorReason::nothing_to_undo);
-    if (platform::stat_path(from_real).kind != platform::FileKind::missing)
+    if (os::stat_path(from_real).kind != os::FileKind::missing)
         co_return ToolResult::error(source_taken_again_message(from.display, to.display), base::ErrorReason::conflict);
-    if (platform::stat_path(to_real).kind == platform::FileKind::missing)
+    if (os::stat_path(to_real).kind == os::FileKind::missing)
         co_return ToolResult::error(moved_file_gone_message(from.display, to.display), base::ErrorReason::conflict);
     auto loaded = load_as_bytes(ctx, to);
     if (!loaded) co_return ToolResult::error(std::move(loaded).error());
@@ -82,7 +82,7 @@ asio::awaitable<ToolResult> undo_move(CallContext& ctx, const std::string& from_
     outcome.fields = undo_fields(moved_in->tool);
 
     Transaction change("undo", std::move(lanes));
-    std::optional<platform::FileStat> like = current.file.stat;
+    std::optional<os::FileStat> like = current.file.stat;
     if (moved_out->mode) like->mode = moved_out->mode;
     change.changes().push_back({std::move(restored), std::move(bytes), false, false, like, {}});
     if (replaced_bytes) {

@@ -9,6 +9,7 @@
 #include "tools/pipeline/listing.hpp"
 #include "tools/pipeline/placement.hpp"
 #include "tools/catalog.hpp"
+#include "os/system_paths.hpp"
 
 namespace tools {
 
@@ -141,7 +142,7 @@ private:
 ToolResult find_files(CallContext& ctx, const FindArgs& args) {
     std::string pattern = args.pattern;
     while (starts_with(pattern, "./")) pattern.erase(0, 2);
-    if (pattern.empty() || pattern.front() == '/' || platform::is_absolute(pattern))
+    if (pattern.empty() || pattern.front() == '/' || os::is_absolute(pattern))
         return ToolResult::error("find: the pattern " + args.pattern +
                                      " must be relative to `path` (e.g. `**/*.py`, `src/**/test_*.ts`). Call find "
                                      "with path set to the folder and the pattern below it.",

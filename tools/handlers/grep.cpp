@@ -140,7 +140,7 @@ private:
 
     void work() {
         text::LineMatcher matcher(pattern_);
-        platform::SearchReader reader;  // its buffer and last folder are kept from file to file
+        os::SearchReader reader;  // its buffer and last folder are kept from file to file
         while (true) {
             Job job;
             {
@@ -169,14 +169,14 @@ private:
         }
     }
 
-    GrepOutcome search(text::LineMatcher& matcher, platform::SearchReader& reader, const Job& job) {
+    GrepOutcome search(text::LineMatcher& matcher, os::SearchReader& reader, const Job& job) {
         GrepOutcome out;
         out.shown = job.shown;
         if (cancelled()) return out;
         const bool ignore_reads = ctx_.ignore && ctx_.ignore->settings().ignore_reads;
         const auto read = reader.read(job.real, ctx_.settings.limits.max_file_size, ignore_reads);
         if (!read) {
-            out.too_large = read.error().why == platform::ReadFailure::Why::too_large;
+            out.too_large = read.error().why == os::ReadFailure::Why::too_large;
             out.unreadable = !out.too_large;
             return out;
         }
@@ -267,14 +267,14 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     // A file named as the path: that file alone.
     const std::string given = args.path.empty() ? "." : args.path;
     if (auto resolution = ctx.workspace.resolve(given);
-        resolution && resolution->exists && platform::stat_path(resolution->real).kind == platform::FileKind::regular) {
+        resolution && resolution->exists && os::stat_path(resolution->real).kind == os::FileKind::regular) {
         const os::ResolvedPath& resolved = *resolution;
         const std::string shown = shown_path(resolved.display);
         if (ctx.ignore && ctx.ignore->settings().ignore_reads) {
             if (auto refused = refuse_ignored(ctx, resolved, false); !refused)
                 return ToolResult::error(std::move(refused).error());
             // As `read` refuses it (the reader checks again on the descriptor it opens).
-            if (const auto links = platform::stat_path(resolved.real).links; links > 1)
+            if (const auto links = os::stat_path(resolved.real).links; links > 1)
                 return ToolResult::error(grep_hard_links_message(shown, links), base::ErrorReason::ignored);
         }
         Pipeline pipeline(ctx, *pattern, limits);

@@ -7,6 +7,7 @@
 #include "tools/pipeline/listing_messages.hpp"
 #include "tools/pipeline/placement.hpp"
 #include "tools/catalog.hpp"
+#include "os/file_reads.hpp"
 
 namespace tools {
 
@@ -185,7 +186,7 @@ private:
             if (e.link == os::LinkKind::inside) line += " -> " + target();
             line += "  " + compact_size(e.size);
             if (e.size <= max_counted_file && counted_bytes_ + e.size <= max_counted_bytes) {
-                if (const auto read = platform::read_regular_file(std::string(e.real), max_counted_file)) {
+                if (const auto read = os::read_regular_file(std::string(e.real), max_counted_file)) {
                     const std::string& bytes = read->bytes;
                     counted_bytes_ += bytes.size();
                     if (read->stat.links > 1 && ignore_reads_) {

@@ -4,7 +4,8 @@
 
 #include "ledger/session_patch.hpp"
 #include "os/paths.hpp"
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
+#include "os/system_paths.hpp"
 #include "tools/catalog.hpp"
 #include "tools/handlers/whole_file_change.hpp"
 #include "tools/handlers/whole_file_messages.hpp"
@@ -60,7 +61,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     auto resolved = ctx.workspace.resolve(args.to);
     if (!resolved) co_return ToolResult::error(resolved.error().message, resolved.error().reason);
     const std::string to_spelled = resolved->spelled;  // `to` itself, as the workspace reads its spelling
-    if (platform::stat_path(resolved->real).kind == platform::FileKind::directory) {
+    if (os::stat_path(resolved->real).kind == os::FileKind::directory) {
         // `to` is a folder: the file goes into it, under its own name.
         const std::string into = resolved->real + "/" + std::string(os::name_of(source.real));
         resolved = ctx.workspace.resolve(into);
@@ -69,9 +70,9 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     const os::ResolvedPath destination = std::move(resolved).value();
     if (auto refused = refuse_ignored(ctx, destination, true); !refused)
         co_return ToolResult::error(std::move(refused).error());
-    if (platform::same_path(source.real, destination.real))
+    if (os::same_path(source.real, destination.real))
         co_return ToolResult::error(same_file_move_message(source.display), base::ErrorReason::invalid_arguments);
-    if (platform::is_symlink(destination.real) || platform::is_symlink(to_spelled))
+    if (os::is_symlink(destination.real) || os::is_symlink(to_spelled))
         co_return ToolResult::error(link_destination_message(args.to), base::ErrorReason::not_a_file);
 
     std::vector<ledger::FileLanes::Guard> lanes = co_await take_lanes(ctx, source.real, destination.real);
@@ -81,12 +82,11 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     if (!loaded) co_return ToolResult::error(std::move(loaded).error());
     FileSnapshot before = std::move(loaded).value();
     FileSnapshot replaced = absent_snapshot(destination);
-    const platform::FileStat there = platform::stat_path(destination.real);
-    if (there.kind != platform::FileKind::missing) {
-        if (there.kind != platform::FileKind::regular)
-            co_return ToolResult::error(
-                destination_not_regular_message(destination.display, platform::describe(there.kind)),
-                base::ErrorReason::exists);
+    const os::FileStat there = os::stat_path(destination.real);
+    if (there.kind != os::FileKind::missing) {
+        if (there.kind != os::FileKind::regular)
+            co_return ToolResult::error(destination_not_regular_message(destination.display, os::describe(there.kind)),
+                                        base::ErrorReason::exists);
         if (!args.overwrite)
             co_return ToolResult::error(destination_exists_message(destination.display, there.size),
                                         base::ErrorReason::exists);
@@ -112,7 +112,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
     // The new file first, then the old one's removal: a failure in between puts everything back.
     // The moved file keeps its mode and owner, also over a file that was there (issue 39: the
     // replaced file's 0644 used to win over a moved 0600 while the result said 600 was kept).
-    const std::optional<platform::FileStat> like = before.file.stat;
+    const std::optional<os::FileStat> like = before.file.stat;
     std::string bytes = before.file.bytes;
     change.changes().push_back({std::move(replaced), std::move(bytes), false, false, like, source.real});
     change.changes().push_back({std::move(before), "", true, false, std::nullopt, destination.real});

@@ -28,7 +28,7 @@ base::ErrorReason reason_of_block_failure(text::BlockFailureKind kind) {
 base::Result<FileSnapshot> load_snapshot(const CallContext& ctx, const os::ResolvedPath& path) {
     FileSnapshot out;
     out.file.path = path;
-    out.exists = platform::stat_path(path.real).kind != platform::FileKind::missing;
+    out.exists = os::stat_path(path.real).kind != os::FileKind::missing;
     if (!out.exists) return out;
     if (auto loaded = load_text_file(ctx, path.real, out.file); !loaded) return base::fail(std::move(loaded).error());
     out.file.path = path;
@@ -147,7 +147,7 @@ void hand_over(std::vector<FileWork>& files, Transaction& change) {
             !work.destination && work.alias_reason == "hard links" && target.file.stat.links <= 1 + work.aliases.size();
         // A move's new file takes the old one's mode, and both sides name each other in the history
         // (undo of either moves it back).
-        std::optional<platform::FileStat> like;
+        std::optional<os::FileStat> like;
         if (work.destination && !target.exists) like = work.before.file.stat;
         std::string partner = work.destination ? work.source.real : std::string();
         change.changes().push_back(

@@ -5,7 +5,8 @@
 #include <array>
 #include <cstdio>
 
-#include "os/platform.hpp"
+#include "os/file_reads.hpp"
+#include "os/file_status.hpp"
 #include "base/wording.hpp"
 #include "tools/pipeline/change.hpp"
 #include "tools/pipeline/file_access.hpp"
@@ -64,7 +65,7 @@ ToolResult image_too_large(const std::string& given, std::string_view mime, std:
 std::optional<ToolResult> refuse_large_image(const CallContext& ctx, const std::string& given) {
     auto resolved = ctx.workspace.resolve(given);
     if (!resolved) return std::nullopt;
-    auto start = platform::read_regular_file(resolved->real, ctx.settings.limits.max_file_size, false, 16);
+    auto start = os::read_regular_file(resolved->real, ctx.settings.limits.max_file_size, false, 16);
     if (!start || start->stat.size <= max_image_bytes) return std::nullopt;
     // A file with other names under --ignore-reads: load_text_file's refusal, which says nothing of it.
     if (start->stat.links > 1 && ctx.ignore && ctx.ignore->settings().ignore_reads) return std::nullopt;
@@ -194,7 +195,7 @@ asio::awaitable<ToolResult> read_one(CallContext& ctx, const ReadArgs& args, std
     ledger::FileLanes::Guard lane;
     const auto path = ctx.workspace.resolve(args.file_path);  // when it fails, read_file says why
     if (path) lane = co_await ctx.lanes.acquire_for_read(lane_key(path->real));
-    const bool run_inline = path && WorkPlacement::inline_now(ctx, {platform::stat_path(path->real).size});
+    const bool run_inline = path && WorkPlacement::inline_now(ctx, {os::stat_path(path->real).size});
     co_return co_await WorkPlacement::run(ctx, run_inline,
                                           [&ctx, &args, budget] { return read_file(ctx, args, budget); });
 }

@@ -85,7 +85,7 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
             plan.notes.push_back("the file was deleted by " + entry->tool + ", so undo recreates it");
             if (entry->mode) {  // with the permission bits it had
                 plan.like.emplace();
-                plan.like->kind = platform::FileKind::regular;
+                plan.like->kind = os::FileKind::regular;
                 plan.like->mode = entry->mode;
             }
             add_remaining_note(plan, history->depth(real));

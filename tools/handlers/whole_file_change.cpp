@@ -2,7 +2,7 @@
 // file, the check before its content is lost, the diffs and the one_file report.
 #include "tools/handlers/whole_file_change.hpp"
 
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
 #include "tools/pipeline/change.hpp"
 #include "tools/pipeline/change_report.hpp"
 #include "tools/handlers/whole_file_messages.hpp"
@@ -36,15 +36,15 @@ base::Result<os::ResolvedPath> resolve_existing(const CallContext& ctx, const st
     if (auto refused = refuse_ignored(ctx, out, true); !refused) return base::fail(std::move(refused).error());
     // The link itself, as the path spells it (`~/`, a root's name or relative: the workspace's one
     // reading of every spelling), not where it leads.
-    if (platform::is_symlink(out.spelled))
+    if (os::is_symlink(out.spelled))
         return refused_file(symlink_refused_message(path, out.display, tool, role), base::ErrorReason::not_a_file);
-    const platform::FileStat st = platform::stat_path(out.real);
-    if (st.kind == platform::FileKind::missing)
+    const os::FileStat st = os::stat_path(out.real);
+    if (st.kind == os::FileKind::missing)
         return refused_file(nothing_to_message(tool, path, out.real), base::ErrorReason::not_found);
-    if (st.kind == platform::FileKind::directory && tool == "move")
+    if (st.kind == os::FileKind::directory && tool == "move")
         return refused_file(folder_not_moved_message(path), base::ErrorReason::not_a_file);
-    if (st.kind != platform::FileKind::regular && st.kind != platform::FileKind::directory)
-        return refused_file(not_regular_for_tool_message(path, platform::describe(st.kind), tool),
+    if (st.kind != os::FileKind::regular && st.kind != os::FileKind::directory)
+        return refused_file(not_regular_for_tool_message(path, os::describe(st.kind), tool),
                             base::ErrorReason::not_a_file);
     return out;
 }

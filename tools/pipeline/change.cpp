@@ -2,10 +2,10 @@
 // (dry run | gate -> re-check or merge -> atomic write -> check -> record).
 #include "tools/pipeline/change.hpp"
 
-#include "os/platform.hpp"
-#include "tools/pipeline/change_messages.hpp"
+#include "os/file_status.hpp"
 #include "tools/pipeline/change_report.hpp"
 #include "tools/pipeline/placement.hpp"
+#include "tools/pipeline/change_messages.hpp"
 #include "os/hash.hpp"
 #include "text/diff/elision.hpp"
 #include "text/bytes/file_facts.hpp"
@@ -13,10 +13,10 @@
 
 namespace tools {
 
-std::string lane_key(const std::string& real_path) { return lane_key(real_path, platform::stat_path(real_path)); }
+std::string lane_key(const std::string& real_path) { return lane_key(real_path, os::stat_path(real_path)); }
 
-std::string lane_key(const std::string& real_path, const platform::FileStat& st) {
-    if (st.kind == platform::FileKind::regular && st.links > 1)
+std::string lane_key(const std::string& real_path, const os::FileStat& st) {
+    if (st.kind == os::FileKind::regular && st.links > 1)
         return "inode:" + std::to_string(st.identity.device) + ":" + std::to_string(st.identity.inode);
     return "path:" + real_path;
 }
@@ -51,10 +51,10 @@ struct PlannedChange {
 // `st`: the file's stat, taken once the lane was held. `recheck`: time passed since `path` was
 // resolved (the lane was busy), so the path goes through the workspace boundary again.
 base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequest& request,
-                                        const os::ResolvedPath& path, const platform::FileStat& st, bool recheck,
+                                        const os::ResolvedPath& path, const os::FileStat& st, bool recheck,
                                         bool keep_open) {
     PlannedChange out;
-    out.before.exists = st.kind != platform::FileKind::missing;
+    out.before.exists = st.kind != os::FileKind::missing;
     out.before.file.path = path;
     if (out.before.exists) {
         if (auto loaded = recheck ? load_text_file(ctx, path.real, out.before.file)
@@ -143,13 +143,13 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
 
     // One stat serves the lane key, the choice of thread and whether the file exists; it is taken
     // again whenever the lane was busy, since the file may have changed meanwhile.
-    platform::FileStat st = platform::stat_path(path.real);
+    os::FileStat st = os::stat_path(path.real);
     ledger::FileLanes::Guard lane = co_await ctx.lanes.acquire(lane_key(path.real, st));
     bool waited = false;
     // A file can gain or lose hard links while we waited: follow its key, a bounded number of times.
     for (int hop = 0; lane.waited(); ++hop) {
         waited = true;
-        st = platform::stat_path(path.real);
+        st = os::stat_path(path.real);
         if (hop == 8) break;
         std::string key = lane_key(path.real, st);
         if (key == lane.key()) break;

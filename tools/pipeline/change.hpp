@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/result.hpp"
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
 #include "text/match/matcher.hpp"
 #include "tools/tool.hpp"
 #include "tools/pipeline/transaction.hpp"
@@ -21,11 +21,11 @@ struct Plan {
     NewBytes new_bytes;        // over the bytes planned on (before.file.bytes)
     bool delete_file = false;  // the change removes the file (undo of a creation)
     std::size_t replacements = 0;
-    std::optional<text::MatchTier> match;    // the matching tier, for tools that match (none: "none")
-    std::string undoes;                      // undo: the tool whose change this reverts (the summary says so)
-    std::optional<platform::FileStat> like;  // a file created: the mode (and owner) it takes (undo of a deletion)
-    std::vector<std::string> notes;          // what was kept or adapted, for the model
-    Json extra = Json::object();             // tool-specific structured fields
+    std::optional<text::MatchTier> match;  // the matching tier, for tools that match (none: "none")
+    std::string undoes;                    // undo: the tool whose change this reverts (the summary says so)
+    std::optional<os::FileStat> like;      // a file created: the mode (and owner) it takes (undo of a deletion)
+    std::vector<std::string> notes;        // what was kept or adapted, for the model
+    Json extra = Json::object();           // tool-specific structured fields
 };
 
 // A planner's refusal: the message for the model and why.
@@ -80,6 +80,6 @@ base::Result<void> seen_and_unchanged(const ledger::FileStates& states, const Fi
 // place, so its inode is stable), else the real path (stable across our renames).
 std::string lane_key(const std::string& real_path);
 // The same from a stat of it the caller already has.
-std::string lane_key(const std::string& real_path, const platform::FileStat& st);
+std::string lane_key(const std::string& real_path, const os::FileStat& st);
 
 }  // namespace tools

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "os/hash.hpp"
+#include "os/file_reads.hpp"
 #include "tools/pipeline/file_access_messages.hpp"
 #include "tools/pipeline/listing.hpp"
 
@@ -56,17 +57,17 @@ base::Result<void> load_text_file(const CallContext& ctx, const std::string& pat
 
 base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out, bool keep_open,
                                       bool text_only) {
-    auto read = platform::read_regular_file(out.path.real, ctx.settings.limits.max_file_size, keep_open);
+    auto read = os::read_regular_file(out.path.real, ctx.settings.limits.max_file_size, keep_open);
     if (!read) {
-        const platform::ReadFailure& failure = read.error();
-        using Why = platform::ReadFailure::Why;
+        const os::ReadFailure& failure = read.error();
+        using Why = os::ReadFailure::Why;
         switch (failure.why) {
             case Why::not_found:
                 return base::fail(base::Failure{file_vanished_message(path), base::ErrorReason::not_found});
             case Why::not_regular:
-                if (failure.kind == platform::FileKind::directory)
+                if (failure.kind == os::FileKind::directory)
                     return base::fail(base::Failure{directory_not_file_message(path), base::ErrorReason::not_a_file});
-                return base::fail(base::Failure{not_regular_file_message(path, platform::describe(failure.kind)),
+                return base::fail(base::Failure{not_regular_file_message(path, os::describe(failure.kind)),
                                                 base::ErrorReason::not_a_file});
             case Why::too_large: {
                 const auto [size, limit] = size_and_limit(failure.size, ctx.settings.limits.max_file_size);
@@ -77,7 +78,7 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
         }
         return base::fail(base::Failure{cannot_read_message(path, failure.detail), base::ErrorReason::io_error});
     }
-    platform::ReadFile& file = *read;
+    os::ReadFile& file = *read;
     if (file.stat.links > 1 && ctx.ignore && ctx.ignore->settings().ignore_reads)
         return base::fail(
             base::Failure{hard_links_under_ignore_reads_message(path, file.stat.links), base::ErrorReason::ignored});

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "base/result.hpp"
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
 #include "os/workspace.hpp"
 #include "text/bytes/file_facts.hpp"
 #include "ledger/fingerprint.hpp"
@@ -19,9 +19,9 @@ namespace tools {
 struct LoadedFile {
     os::ResolvedPath path;
     std::string bytes;
-    platform::FileStat stat;
+    os::FileStat stat;
     text::FileFacts facts;
-    std::shared_ptr<const void> open_file;  // see platform::ReadFile (only when asked to keep it open)
+    std::shared_ptr<const void> open_file;  // see os::ReadFile (only when asked to keep it open)
 
     // content_fingerprint of the bytes, hashed on first use: an edit needs it only when the file
     // looks touched before the write, and hashing a large file is a pass over all of it.
@@ -40,7 +40,7 @@ base::Result<void> refuse_ignored(const CallContext& ctx, const os::ResolvedPath
 base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
 
 // The same for a file whose path the caller has just resolved (out.path set, existing): no second
-// resolution. `path` is how the messages name it. `keep_open`: see platform::ReadFile.
+// resolution. `path` is how the messages name it. `keep_open`: see os::ReadFile.
 // `text_only` false: a binary or UTF-16/32 file is loaded too (move and delete carry any bytes).
 base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
                                       bool keep_open = false, bool text_only = true);

@@ -21,14 +21,13 @@ base::Result<ListingStart> resolve_listing_start(const CallContext& ctx, const s
         return base::fail(
             base::Failure{listing_folder_missing_message(tool, start.folder.display), base::ErrorReason::not_found});
     start.root = ctx.workspace.root_of(start.folder.real);
-    const platform::FileStat stat = platform::stat_path(start.folder.real);
-    if (stat.kind == platform::FileKind::regular)
+    const os::FileStat stat = os::stat_path(start.folder.real);
+    if (stat.kind == os::FileKind::regular)
         return base::fail(
             base::Failure{listing_file_not_folder_message(tool, start.folder.display), base::ErrorReason::not_a_file});
-    if (stat.kind != platform::FileKind::directory || !start.root)
-        return base::fail(
-            base::Failure{listing_not_folder_message(tool, start.folder.display, platform::describe(stat.kind)),
-                          base::ErrorReason::not_a_file});
+    if (stat.kind != os::FileKind::directory || !start.root)
+        return base::fail(base::Failure{listing_not_folder_message(tool, start.folder.display, os::describe(stat.kind)),
+                                        base::ErrorReason::not_a_file});
     if (ctx.ignore && ctx.ignore->settings().ignore_reads)
         if (auto refusal = ctx.ignore->refuse_listing(*start.root, start.folder.real, true);
             refusal && refusal->kind == os::IgnoreRefusal::Kind::rule)

@@ -5,6 +5,7 @@
 
 #include "ledger/fingerprint.hpp"
 #include "os/paths.hpp"
+#include "os/file_reads.hpp"
 #include "tools/pipeline/transaction_messages.hpp"
 
 namespace tools {
@@ -18,24 +19,24 @@ base::Unexpected<base::Failure> io_failure(std::string message) {
 base::Result<void> stage(const CallContext& ctx, const FileChange& change, StagedChange& out) {
     const FileSnapshot& before = change.before;
     const bool delete_file = change.delete_file;
-    const platform::FileStat* like_new = change.like ? &*change.like : nullptr;
+    const os::FileStat* like_new = change.like ? &*change.like : nullptr;
     const auto& path = before.file.path;
     out.change = &change;
     out.in_place = !delete_file && before.exists && before.file.stat.links > 1 &&
                    (ctx.settings.write_through_hard_links || change.write_through);
     if (!before.exists) {
         const std::string dir = os::parent_of(path.real);
-        if (auto made = platform::make_directories(dir, ctx.settings.fsync); !made)
+        if (auto made = os::make_directories(dir, ctx.settings.fsync); !made)
             return io_failure(cannot_create_folders_message(path.display, made.error().message));
     }
     if (!out.in_place && !delete_file) {
         // A file replaced by another takes the other's mode and owner when asked (`like`: a move over
         // an existing file keeps the moved file's, as a plain move does); else it keeps its own.
-        auto staged = platform::stage_write(path.real, change.new_parts().span(),
-                                            like_new        ? like_new
-                                            : before.exists ? &before.file.stat
-                                                            : nullptr,
-                                            ctx.settings.fsync);
+        auto staged = os::stage_write(path.real, change.new_parts().span(),
+                                      like_new        ? like_new
+                                      : before.exists ? &before.file.stat
+                                                      : nullptr,
+                                      ctx.settings.fsync);
         if (!staged) return io_failure(cannot_write_message(path.display, staged.error().message, true));
         out.staged = std::move(staged.value());
     }
@@ -47,14 +48,14 @@ base::Result<void> stage(const CallContext& ctx, const FileChange& change, Stage
 // decides, so a touch that kept the bytes is not a conflict.
 base::Result<void> verify_unchanged(const CallContext& ctx, const FileSnapshot& before) {
     const auto& path = before.file.path;
-    const platform::FileStat now = platform::stat_path(path.real);
+    const os::FileStat now = os::stat_path(path.real);
     std::string conflict;
     if (!before.exists) {
-        if (now.kind != platform::FileKind::missing) conflict = created_meanwhile_conflict(path.display);
+        if (now.kind != os::FileKind::missing) conflict = created_meanwhile_conflict(path.display);
     } else if (!now.same_version(before.file.stat)) {
-        if (now.kind == platform::FileKind::missing) {
+        if (now.kind == os::FileKind::missing) {
             conflict = deleted_meanwhile_conflict(path.display);
-        } else if (const auto current = platform::read_regular_file(path.real, ctx.settings.limits.max_file_size);
+        } else if (const auto current = os::read_regular_file(path.real, ctx.settings.limits.max_file_size);
                    !current || ledger::Fingerprint::of(current->bytes) != before.file.fingerprint()) {
             text::DiffOptions options;
             options.old_path = path.display;
@@ -71,17 +72,17 @@ base::Result<void> commit_one(const CallContext& ctx, StagedChange& change) {
     const FileSnapshot& before = change.change->before;
     const auto& path = before.file.path;
     if (change.change->delete_file) {
-        if (auto removed = platform::remove_file(path.real, ctx.settings.fsync); !removed)
+        if (auto removed = os::remove_file(path.real, ctx.settings.fsync); !removed)
             return io_failure(cannot_remove_message(path.display, removed.error().message));
     } else if (change.in_place) {
         std::string scratch;
         const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
-        if (auto written = platform::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.settings.fsync);
+        if (auto written = os::overwrite_in_place(path.real, before.file.bytes, new_bytes, ctx.settings.fsync);
             !written)
             return io_failure(cannot_write_message(path.display, written.error().message, false));
     } else {
         change.has_temp = false;  // renamed, or removed by a failed rename
-        if (auto committed = platform::commit_staged(change.staged, ctx.settings.fsync); !committed)
+        if (auto committed = os::commit_staged(change.staged, ctx.settings.fsync); !committed)
             return io_failure(cannot_write_message(path.display, committed.error().message, true));
     }
     change.committed = true;
@@ -89,7 +90,7 @@ base::Result<void> commit_one(const CallContext& ctx, StagedChange& change) {
 }
 
 void discard(StagedChange& change) {
-    if (change.has_temp) platform::discard_staged(change.staged);
+    if (change.has_temp) os::discard_staged(change.staged);
     change.has_temp = false;
 }
 
@@ -98,18 +99,18 @@ std::string revert(const CallContext& ctx, const StagedChange& change) {
     const FileSnapshot& before = change.change->before;
     const auto& path = before.file.path;
     if (!before.exists) {
-        auto removed = platform::remove_file(path.real, ctx.settings.fsync);
+        auto removed = os::remove_file(path.real, ctx.settings.fsync);
         return removed ? "" : path.display + ": " + removed.error().message;
     }
     if (change.in_place) {
         std::string scratch;
         const std::string& new_bytes = change.change->new_bytes.joined(before.file.bytes, scratch);
-        auto written = platform::overwrite_in_place(path.real, new_bytes, before.file.bytes, ctx.settings.fsync);
+        auto written = os::overwrite_in_place(path.real, new_bytes, before.file.bytes, ctx.settings.fsync);
         return written ? "" : path.display + ": " + written.error().message;
     }
-    auto staged = platform::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.settings.fsync);
+    auto staged = os::stage_write(path.real, before.file.bytes, &before.file.stat, ctx.settings.fsync);
     if (!staged) return path.display + ": " + staged.error().message;
-    auto committed = platform::commit_staged(staged.value(), ctx.settings.fsync);
+    auto committed = os::commit_staged(staged.value(), ctx.settings.fsync);
     return committed ? "" : path.display + ": " + committed.error().message;
 }
 

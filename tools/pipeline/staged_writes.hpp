@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "os/platform.hpp"
+#include "os/file_writes.hpp"
 #include "tools/pipeline/transaction.hpp"
 
 namespace tools {
@@ -17,7 +17,7 @@ struct StagedChange {
     bool in_place = false;               // several hard links: written over the file itself at commit
     bool has_temp = false;
     bool committed = false;
-    platform::StagedWrite staged;
+    os::StagedWrite staged;
 };
 
 // Takes back what was staged or committed after `why` stopped the commit: discards the temp files,

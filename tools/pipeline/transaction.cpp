@@ -22,6 +22,8 @@
 #include "tools/pipeline/staged_writes.hpp"
 #include "tools/pipeline/transaction_messages.hpp"
 #include "os/paths.hpp"
+#include "os/file_reads.hpp"
+#include "os/file_writes.hpp"
 
 namespace tools {
 
@@ -46,7 +48,7 @@ constexpr std::chrono::seconds lock_wait_logged{1};
 
 // Why a folder's lock was not had in time: who holds it (when that can be told) and what to do.
 base::Failure lock_timeout(const std::string& folder, std::chrono::milliseconds waited) {
-    const std::string holder = platform::folder_lock_holder(folder);
+    const std::string holder = os::folder_lock_holder(folder);
     const std::string seconds =
         std::to_string(waited.count() / 1000) + "." + std::to_string(waited.count() % 1000 / 100);
     return base::Failure{folder_lock_timeout_message(folder, holder, seconds), base::ErrorReason::timeout};
@@ -64,14 +66,14 @@ std::vector<std::uint64_t> sizes_of(const std::vector<FileChange>& changes) {
 
 }  // namespace
 
-asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>, base::Failure>>
-Transaction::lock_folders(CallContext& ctx) {
-    using Locks = std::vector<std::unique_ptr<platform::FolderLock>>;
+asio::awaitable<base::Result<std::vector<std::unique_ptr<os::FolderLock>>, base::Failure>> Transaction::lock_folders(
+    CallContext& ctx) {
+    using Locks = std::vector<std::unique_ptr<os::FolderLock>>;
     Locks locks;
     std::optional<asio::steady_timer> pause_timer;
     const std::vector<std::string> folders = folders_of(changes_);  // named: no temporary lives across a co_await
     for (const auto& folder : folders) {
-        auto lock = std::make_unique<platform::FolderLock>();
+        auto lock = std::make_unique<os::FolderLock>();
         const auto started = std::chrono::steady_clock::now();
         auto pause = first_lock_pause;
         bool logged = false;
@@ -79,7 +81,7 @@ Transaction::lock_folders(CallContext& ctx) {
         // the io thread serves everything else (issue 39, item 11: it used to sleep on the io
         // thread for up to 30 s, and ping waited). Bounded by the deadline.
         for (;;) {
-            auto taken = platform::try_lock_folder(folder, *lock);
+            auto taken = os::try_lock_folder(folder, *lock);
             if (!taken)
                 co_return base::fail(
                     base::Failure{"Nothing was written: " + taken.error().message + ". Try the call again.",
@@ -90,7 +92,7 @@ Transaction::lock_folders(CallContext& ctx) {
                 std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
             if (waited >= ctx.settings.limits.folder_lock_wait) co_return base::fail(lock_timeout(folder, waited));
             if (!logged && waited >= lock_wait_logged) {
-                const std::string holder = platform::folder_lock_holder(folder);
+                const std::string holder = os::folder_lock_holder(folder);
                 base::log::warn("{}: waiting for the lock of the folder {}, held by {}", tool_, folder,
                                 holder.empty() ? std::string("another process") : holder);
                 logged = true;
@@ -202,7 +204,7 @@ base::Result<text::UnifiedDiff> Transaction::merge_with_disk(const CallContext& 
     const os::ResolvedPath path = change.before.file.path;
     FileSnapshot now;
     now.file.path = path;
-    if (platform::stat_path(path.real).kind != platform::FileKind::regular)
+    if (os::stat_path(path.real).kind != os::FileKind::regular)
         return base::fail(base::Failure{replaced_meanwhile_message(path.display), base::ErrorReason::conflict});
     if (auto loaded = load_resolved_file(ctx, path.real, now.file); !loaded)
         return base::fail(std::move(loaded).error());
@@ -257,7 +259,7 @@ asio::awaitable<std::optional<ToolResult>> Transaction::approve(CallContext& ctx
     // refused before anyone is asked.
     for (const auto& change : changes_) {
         if (!change.before.exists) continue;
-        const auto writable = platform::may_write(change.before.file.path.real, change.before.file.stat);
+        const auto writable = os::may_write(change.before.file.path.real, change.before.file.stat);
         if (!writable)
             co_return ToolResult::error(
                 not_writable_message(change.before.file.path.display, writable.error().message, change.delete_file),

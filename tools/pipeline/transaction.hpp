@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "base/result.hpp"
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
+#include "os/locks.hpp"
 #include "checks/check_report.hpp"
 #include "text/bytes/spliced_bytes.hpp"
 #include "text/diff/unified_diff.hpp"
@@ -75,7 +76,7 @@ struct FileChange {
     bool write_through = false;
     // The written file takes this file's mode and owner instead of its own or the defaults: a move's
     // destination takes its source's (also over an existing file), undo of a deletion the deleted file's.
-    std::optional<platform::FileStat> like = std::nullopt;
+    std::optional<os::FileStat> like = std::nullopt;
     // Recorded in the history with the change: a move's other file (see History::Entry::partner).
     std::string partner = {};
 
@@ -156,7 +157,7 @@ private:
     // the io thread, until it is free, the call is cancelled (reason cancelled) or
     // ctx.settings.limits.folder_lock_wait has passed (reason timeout, naming the holder when it can).
     // Reads of these files still queue behind it: a read sent after a change sees it.
-    asio::awaitable<base::Result<std::vector<std::unique_ptr<platform::FolderLock>>, base::Failure>> lock_folders(
+    asio::awaitable<base::Result<std::vector<std::unique_ptr<os::FolderLock>>, base::Failure>> lock_folders(
         CallContext& ctx);
 
     // The refusal of the first change that writes an elision marker over lines of its file, if any.

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "ledger/session_changes.hpp"
-#include "os/platform.hpp"
+#include "os/scratch_files.hpp"
 #include "ledger/session_patch.hpp"
 
 namespace fs = std::filesystem;
@@ -49,7 +49,7 @@ TEST_CASE("session changes: bases past the byte cap are not kept, and the patch 
 }
 
 TEST_CASE("session patch: created, changed, deleted and changed-back files against their bases") {
-    const fs::path dir = fs::path(platform::make_private_directory("mcp-edit-patch-").value());
+    const fs::path dir = fs::path(os::make_private_directory("mcp-edit-patch-").value());
     const os::Workspace workspace({dir.generic_string()});
     const std::string root = workspace.roots().front();
     const auto put = [&](const std::string& name, const std::string& bytes) {

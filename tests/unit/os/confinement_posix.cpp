@@ -18,7 +18,11 @@
 
 #include "os/confinement.hpp"
 #include "os/confinement_posix.hpp"
-#include "os/platform.hpp"
+#include "os/file_reads.hpp"
+#include "os/file_status.hpp"
+#include "os/file_writes.hpp"
+#include "os/locks.hpp"
+#include "os/system_paths.hpp"
 
 namespace fs = std::filesystem;
 
@@ -36,7 +40,7 @@ struct Tree {
         outside = base / "outside";
         fs::create_directories(root / "real");
         fs::create_directories(outside);
-        platform::hold_directory(root.string());
+        os::hold_directory(root.string());
     }
     ~Tree() {
         std::error_code ec;
@@ -62,10 +66,10 @@ TEST_CASE("confinement: a folder swapped for a symlink between staging and commi
     Tree t;
     Tree::put(t.outside / "t.txt", "outside\n");
     Tree::put(t.root / "real" / "t.txt", "inside\n");
-    auto staged = platform::stage_write((t.root / "real" / "t.txt").string(), "new\n", nullptr, false);
+    auto staged = os::stage_write((t.root / "real" / "t.txt").string(), "new\n", nullptr, false);
     REQUIRE(staged.ok());
     t.swap_real_for_symlink();
-    const auto committed = platform::commit_staged(staged.value(), false);
+    const auto committed = os::commit_staged(staged.value(), false);
     REQUIRE_FALSE(committed.ok());
     CHECK(committed.error().message.find("changed after it was checked") != std::string::npos);
     CHECK(committed.error().reason == base::ErrorReason::io_error);
@@ -80,7 +84,7 @@ TEST_CASE("confinement: a folder swapped for a symlink between staging and commi
 TEST_CASE("confinement: a staged write into a path through a symlink is refused") {
     Tree t;
     t.swap_real_for_symlink();
-    const auto staged = platform::stage_write((t.root / "real" / "new.txt").string(), "x\n", nullptr, false);
+    const auto staged = os::stage_write((t.root / "real" / "new.txt").string(), "x\n", nullptr, false);
     REQUIRE_FALSE(staged.ok());
     CHECK(staged.error().message.find("changed after it was checked") != std::string::npos);
     CHECK(fs::is_empty(t.outside));
@@ -91,18 +95,18 @@ TEST_CASE("confinement: reads, stats, folders and removals follow no symlink und
     Tree::put(t.outside / "secret.txt", "secret\n");
     t.swap_real_for_symlink();
     const std::string through = (t.root / "real" / "secret.txt").string();
-    CHECK_FALSE(platform::read_regular_file(through, 1 << 20).ok());
-    CHECK(platform::stat_path(through).kind == platform::FileKind::missing);
+    CHECK_FALSE(os::read_regular_file(through, 1 << 20).ok());
+    CHECK(os::stat_path(through).kind == os::FileKind::missing);
     // A symlink as the last component is not followed either.
     fs::create_symlink(t.outside / "secret.txt", t.root / "link.txt");
-    CHECK(platform::stat_path((t.root / "link.txt").string()).kind == platform::FileKind::other);
-    CHECK_FALSE(platform::read_regular_file((t.root / "link.txt").string(), 1 << 20).ok());
-    CHECK_FALSE(platform::make_directories((t.root / "real" / "a" / "b").string(), false).ok());
+    CHECK(os::stat_path((t.root / "link.txt").string()).kind == os::FileKind::other);
+    CHECK_FALSE(os::read_regular_file((t.root / "link.txt").string(), 1 << 20).ok());
+    CHECK_FALSE(os::make_directories((t.root / "real" / "a" / "b").string(), false).ok());
     CHECK_FALSE(fs::exists(t.outside / "a"));
-    CHECK_FALSE(platform::remove_file(through, false).ok());
+    CHECK_FALSE(os::remove_file(through, false).ok());
     CHECK(fs::exists(t.outside / "secret.txt"));
     // Outside every held root, paths are opened by name as before (the server's own files).
-    const auto read = platform::read_regular_file((t.outside / "secret.txt").string(), 1 << 20);
+    const auto read = os::read_regular_file((t.outside / "secret.txt").string(), 1 << 20);
     REQUIRE(read.ok());
     CHECK(read->bytes == "secret\n");
 }
@@ -110,34 +114,34 @@ TEST_CASE("confinement: reads, stats, folders and removals follow no symlink und
 TEST_CASE("confinement: real paths under a held root work: nested folders made, written, removed") {
     Tree t;
     const std::string dir = (t.root / "real" / "x" / "y").string();
-    REQUIRE(platform::make_directories(dir, true).ok());
-    auto staged = platform::stage_write(dir + "/f.txt", "bytes\n", nullptr, true);
+    REQUIRE(os::make_directories(dir, true).ok());
+    auto staged = os::stage_write(dir + "/f.txt", "bytes\n", nullptr, true);
     REQUIRE(staged.ok());
-    REQUIRE(platform::commit_staged(staged.value(), true).ok());
+    REQUIRE(os::commit_staged(staged.value(), true).ok());
     CHECK(Tree::get(dir + "/f.txt") == "bytes\n");
-    CHECK(platform::stat_path(dir + "/f.txt").kind == platform::FileKind::regular);
+    CHECK(os::stat_path(dir + "/f.txt").kind == os::FileKind::regular);
     // A file where a folder should be: told so, as not_a_file.
-    const auto over_file = platform::make_directories(dir + "/f.txt", false);
+    const auto over_file = os::make_directories(dir + "/f.txt", false);
     REQUIRE_FALSE(over_file.ok());
     CHECK(over_file.error().message == dir + "/f.txt exists and is not a directory");
     CHECK(over_file.error().reason == base::ErrorReason::not_a_file);
-    REQUIRE(platform::remove_file(dir + "/f.txt", true).ok());
+    REQUIRE(os::remove_file(dir + "/f.txt", true).ok());
     CHECK_FALSE(fs::exists(dir + "/f.txt"));
 }
 
 TEST_CASE("take_lock: a lock held elsewhere is a conflict, said at once") {
     Tree t;
     const std::string path = (t.base / "journal.lock").string();
-    platform::FileLock first, second;
-    REQUIRE(platform::take_lock(path, first).ok());
+    os::FileLock first, second;
+    REQUIRE(os::take_lock(path, first).ok());
     CHECK(first.held());
     // flock locks belong to the open file: a second open of the same file is another holder.
-    const auto again = platform::take_lock(path, second);
+    const auto again = os::take_lock(path, second);
     REQUIRE_FALSE(again.ok());
     CHECK(again.error().message == "another process holds it");
     CHECK(again.error().reason == base::ErrorReason::conflict);
     CHECK_FALSE(second.held());
-    const auto no_folder = platform::take_lock((t.base / "missing" / "x.lock").string(), second);
+    const auto no_folder = os::take_lock((t.base / "missing" / "x.lock").string(), second);
     REQUIRE_FALSE(no_folder.ok());
     CHECK(no_folder.error().reason == base::ErrorReason::io_error);
 }
@@ -146,9 +150,9 @@ TEST_CASE("may_write: a read-only file is refused as not_writable and says its m
     Tree t;
     const fs::path file = t.root / "real" / "ro.txt";
     Tree::put(file, "x\n");
-    CHECK(platform::may_write(file.string(), platform::stat_path(file.string())).ok());
+    CHECK(os::may_write(file.string(), os::stat_path(file.string())).ok());
     fs::permissions(file, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
-    const auto refused = platform::may_write(file.string(), platform::stat_path(file.string()));
+    const auto refused = os::may_write(file.string(), os::stat_path(file.string()));
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().message == "it is read-only (mode 0444)");
     CHECK(refused.error().reason == base::ErrorReason::not_writable);
@@ -178,8 +182,8 @@ TEST_CASE(
     const pid_t child = ::fork();
     REQUIRE(child >= 0);
     if (child == 0) {
-        const auto staged = platform::stage_write((dir / "a.txt").string(), "x\n", nullptr, false);
-        const bool wrote = staged.ok() && platform::commit_staged(staged.value(), false).ok();
+        const auto staged = os::stage_write((dir / "a.txt").string(), "x\n", nullptr, false);
+        const bool wrote = staged.ok() && os::commit_staged(staged.value(), false).ok();
         ::_exit(wrote ? 0 : 1);
     }
     int status = 0;
@@ -200,9 +204,9 @@ TEST_CASE("a file whose name is 255 bytes long is staged and written (the temp n
     const std::string name = std::string(251, 'n') + ".txt";
     const fs::path file = t.root / name;
     Tree::put(file, "old\n");
-    const auto staged = platform::stage_write(file.string(), "new\n", nullptr, false);
+    const auto staged = os::stage_write(file.string(), "new\n", nullptr, false);
     REQUIRE_MESSAGE(staged.ok(), (staged.ok() ? "" : staged.error().message));
-    REQUIRE(platform::commit_staged(staged.value(), false).ok());
+    REQUIRE(os::commit_staged(staged.value(), false).ok());
     std::ifstream in(file, std::ios::binary);
     std::stringstream bytes;
     bytes << in.rdbuf();
@@ -213,17 +217,17 @@ TEST_CASE("a file directly in a held root: written from parts through the root's
     Tree t;
     const std::string path = (t.root / "f.txt").string();
     Tree::put(path, "old\n");
-    const auto like = platform::stat_path(path);
+    const auto like = os::stat_path(path);
     // Empty parts, CRLF, a NUL and a byte that is not UTF-8: written one after the other, byte for byte.
     const std::string_view parts[] = {"", "a\r\n", "", std::string_view("\xff\x00z", 3), "\n"};
     const std::string expected = std::string("a\r\n") + std::string("\xff\x00z", 3) + "\n";
     for (int round = 0; round < 2; ++round) {  // the second round finds the root's descriptor still open
-        auto staged = platform::stage_write(path, std::span<const std::string_view>(parts), &like, true);
+        auto staged = os::stage_write(path, std::span<const std::string_view>(parts), &like, true);
         REQUIRE(staged);
-        REQUIRE(platform::commit_staged(*staged, true));
+        REQUIRE(os::commit_staged(*staged, true));
         CHECK(Tree::get(path) == expected);
     }
-    CHECK(platform::stat_path(path).kind == platform::FileKind::regular);
+    CHECK(os::stat_path(path).kind == os::FileKind::regular);
 }
 
 TEST_CASE(
@@ -232,16 +236,16 @@ TEST_CASE(
     Tree t;
     Tree::put(t.root / "real" / "t.txt", "x\n");
     const std::string plain = (t.root / "real" / "t.txt").string();
-    CHECK(platform::real_path(plain) == plain);
-    CHECK(platform::real_path(t.root.string()) == t.root.string());
+    CHECK(os::real_path(plain) == plain);
+    CHECK(os::real_path(t.root.string()) == t.root.string());
     fs::create_directory_symlink(t.root / "real", t.root / "link");
-    CHECK(platform::real_path((t.root / "link" / "t.txt").string()) == plain);
+    CHECK(os::real_path((t.root / "link" / "t.txt").string()) == plain);
     fs::create_symlink(t.root / "real" / "t.txt", t.root / "t-link.txt");
-    CHECK(platform::real_path((t.root / "t-link.txt").string()) == plain);
-    CHECK(platform::real_path(t.root.string() + "//real/t.txt") == plain);
-    CHECK(platform::real_path(t.root.string() + "/real/./t.txt") == plain);
+    CHECK(os::real_path((t.root / "t-link.txt").string()) == plain);
+    CHECK(os::real_path(t.root.string() + "//real/t.txt") == plain);
+    CHECK(os::real_path(t.root.string() + "/real/./t.txt") == plain);
     int err = 0;
-    CHECK_FALSE(platform::real_path((t.root / "real" / "missing.txt").string(), &err));
+    CHECK_FALSE(os::real_path((t.root / "real" / "missing.txt").string(), &err));
     CHECK(err == ENOENT);
 }
 
@@ -250,12 +254,12 @@ TEST_CASE("real_path: a root replaced by a symlink after it was held is not take
     Tree::put(t.root / "t.txt", "inside\n");
     Tree::put(t.outside / "t.txt", "outside\n");
     const std::string plain = (t.root / "t.txt").string();
-    CHECK(platform::real_path(plain) == plain);
+    CHECK(os::real_path(plain) == plain);
     fs::rename(t.root, t.base / "root.moved");
     fs::create_directory_symlink(t.outside, t.root);
     // realpath says where the name leads now, so the workspace can refuse it as outside.
-    CHECK(platform::real_path(plain) == (t.outside / "t.txt").string());
-    CHECK(platform::real_path(t.root.string()) == t.outside.string());
+    CHECK(os::real_path(plain) == (t.outside / "t.txt").string());
+    CHECK(os::real_path(t.root.string()) == t.outside.string());
 }
 
 // How many descriptors this process has open on `dir` (Linux: /proc/self/fd).
@@ -277,16 +281,15 @@ TEST_CASE(
     const fs::path dir = t.root / "real";
     Tree::put(dir / "t.txt", "inside\n");
     const std::string path = dir.string();
-    CHECK(platform::root_state(path) == platform::RootState::not_held);
-    std::optional<platform::RootHold> held = platform::hold_root(path).value();
+    CHECK(os::root_state(path) == os::RootState::not_held);
+    std::optional<os::RootHold> held = os::hold_root(path).value();
     CHECK(open_on(dir) == 1);
-    CHECK(platform::root_state(path) == platform::RootState::held);
-    std::optional<platform::RootHold> again =
-        platform::hold_root(path).value();  // the same folder: the same descriptor
+    CHECK(os::root_state(path) == os::RootState::held);
+    std::optional<os::RootHold> again = os::hold_root(path).value();  // the same folder: the same descriptor
     CHECK(*again == *held);
     CHECK(open_on(dir) == 1);
-    platform::posix::Located at;
-    REQUIRE(platform::posix::locate(path + "/t.txt", at));
+    os::posix::Located at;
+    REQUIRE(os::posix::locate(path + "/t.txt", at));
     CHECK(at.dir.borrowed());
     held.reset();
     again.reset();
@@ -300,7 +303,7 @@ TEST_CASE(
     CHECK(byte == 'i');
     at.dir.reset();
     CHECK(open_on(dir) == 0);
-    CHECK(platform::root_state(path) == platform::RootState::not_held);
+    CHECK(os::root_state(path) == os::RootState::not_held);
 }
 
 TEST_CASE(
@@ -308,14 +311,14 @@ TEST_CASE(
     "new one") {
     Tree t;
     const std::string path = (t.root / "real").string();
-    auto held = platform::hold_root(path);
+    auto held = os::hold_root(path);
     REQUIRE(held.ok());
-    CHECK(platform::root_state(path) == platform::RootState::held);
+    CHECK(os::root_state(path) == os::RootState::held);
     fs::rename(t.root / "real", t.root / "real.moved");
-    CHECK(platform::root_state(path) == platform::RootState::moved);
+    CHECK(os::root_state(path) == os::RootState::moved);
     fs::create_directory(t.root / "real");
-    CHECK(platform::root_state(path) == platform::RootState::moved);
-    auto fresh = platform::hold_root(path);
+    CHECK(os::root_state(path) == os::RootState::moved);
+    auto fresh = os::hold_root(path);
     REQUIRE(fresh.ok());
-    CHECK(platform::root_state(path) == platform::RootState::held);
+    CHECK(os::root_state(path) == os::RootState::held);
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "os/directory_walk.hpp"
+#include "os/system_paths.hpp"
 
 namespace walk_test {
 
@@ -29,8 +30,8 @@ struct WalkTree {
         fs::create_directories(base / "root");
         fs::create_directories(base / "outside");
         base = fs::canonical(base);
-        root = *platform::real_path((base / "root").generic_string());
-        platform::hold_directory(root);
+        root = *os::real_path((base / "root").generic_string());
+        os::hold_directory(root);
     }
     ~WalkTree() {
         std::error_code ec;

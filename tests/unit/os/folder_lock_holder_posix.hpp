@@ -1,5 +1,5 @@
 // A second process that holds a folder's lock as another mcp-edit server would (a forked child
-// that takes it with platform::try_lock_folder and keeps it until killed), for the tests of the
+// that takes it with os::try_lock_folder and keeps it until killed), for the tests of the
 // folder lock and of a transaction waiting for it. Named `lock-holder` (Linux), so that the
 // tests can check that the holder is named.
 #pragma once
@@ -16,7 +16,7 @@
 #include <sys/prctl.h>
 #endif
 
-#include "os/platform.hpp"
+#include "os/locks.hpp"
 
 namespace lock_test {
 
@@ -32,8 +32,8 @@ public:
 #ifdef __linux__
             ::prctl(PR_SET_NAME, "lock-holder");
 #endif
-            platform::FolderLock lock;
-            const auto taken = platform::try_lock_folder(dir, lock);
+            os::FolderLock lock;
+            const auto taken = os::try_lock_folder(dir, lock);
             const char said = taken.ok() && taken.value() ? 'y' : 'n';
             if (::write(ready[1], &said, 1) != 1) ::_exit(1);
             for (;;) ::pause();  // until killed: the lock file stays, as a killed server's would

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "os/platform.hpp"
+#include "os/locks.hpp"
 #include "tests/unit/os/folder_lock_holder_posix.hpp"
 
 namespace fs = std::filesystem;
@@ -45,29 +45,29 @@ bool mentions(const std::string& text, const std::string& part) { return text.fi
 TEST_CASE("folder lock: one try never waits; another holder is told apart and named, stopped or not") {
     Folder f;
     lock_test::LockHolder holder(f.dir.string());
-    platform::FolderLock lock;
+    os::FolderLock lock;
     const auto started = std::chrono::steady_clock::now();
-    const auto taken = platform::try_lock_folder(f.dir.string(), lock);
+    const auto taken = os::try_lock_folder(f.dir.string(), lock);
     CHECK(std::chrono::steady_clock::now() - started < std::chrono::milliseconds(100));
     REQUIRE(taken.ok());
     CHECK_FALSE(taken.value());
     CHECK_FALSE(lock.held());
 #ifdef __linux__
     const std::string pid = std::to_string(holder.pid());
-    const std::string named = platform::folder_lock_holder(f.dir.string());
+    const std::string named = os::folder_lock_holder(f.dir.string());
     CAPTURE(named);
     CHECK(mentions(named, "process " + pid + " (lock-holder, user "));
     CHECK_FALSE(mentions(named, "stopped"));
     holder.stop();  // as a server stopped with SIGSTOP (or Ctrl-Z) would hold it
-    const std::string stopped = platform::folder_lock_holder(f.dir.string());
+    const std::string stopped = os::folder_lock_holder(f.dir.string());
     CAPTURE(stopped);
     CHECK(mentions(stopped, "stopped: `kill -CONT " + pid + "` resumes it"));
 #endif
     // Another folder's lock is another lock.
     fs::create_directories(f.dir / "sub");
     {
-        platform::FolderLock other;
-        const auto sub = platform::try_lock_folder((f.dir / "sub").string(), other);
+        os::FolderLock other;
+        const auto sub = os::try_lock_folder((f.dir / "sub").string(), other);
         REQUIRE(sub.ok());
         CHECK(sub.value());
     }
@@ -75,14 +75,14 @@ TEST_CASE("folder lock: one try never waits; another holder is told apart and na
     // and removes it when it lets go.
     holder.release();
     CHECK(fs::exists(f.lock_file()));
-    CHECK(platform::folder_lock_holder(f.dir.string()).empty());
+    CHECK(os::folder_lock_holder(f.dir.string()).empty());
     {
-        const auto again = platform::try_lock_folder(f.dir.string(), lock);
+        const auto again = os::try_lock_folder(f.dir.string(), lock);
         REQUIRE(again.ok());
         CHECK(again.value());
         CHECK(lock.held());
 #ifdef __linux__
-        CHECK(platform::folder_lock_holder(f.dir.string()) == "this server itself (another of its calls)");
+        CHECK(os::folder_lock_holder(f.dir.string()) == "this server itself (another of its calls)");
 #endif
     }
 }
@@ -90,15 +90,15 @@ TEST_CASE("folder lock: one try never waits; another holder is told apart and na
 TEST_CASE("folder lock: removed when let go; a second try while held is refused at once") {
     Folder f;
     {
-        platform::FolderLock first, second;
-        const auto taken = platform::try_lock_folder(f.dir.string(), first);
+        os::FolderLock first, second;
+        const auto taken = os::try_lock_folder(f.dir.string(), first);
         REQUIRE(taken.ok());
         CHECK(taken.value());
         CHECK(fs::exists(f.lock_file()));
         CHECK((fs::status(f.lock_file()).permissions() & fs::perms::all) ==
               (fs::perms::owner_read | fs::perms::owner_write));
         // flock locks belong to the open file: a second open, even in this process, is another holder.
-        const auto again = platform::try_lock_folder(f.dir.string(), second);
+        const auto again = os::try_lock_folder(f.dir.string(), second);
         REQUIRE(again.ok());
         CHECK_FALSE(again.value());
         CHECK_FALSE(second.held());
@@ -116,8 +116,8 @@ TEST_CASE(
     const int reader = ::open(f.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     REQUIRE(reader >= 0);
     REQUIRE(::flock(reader, LOCK_EX | LOCK_NB) == 0);
-    platform::FolderLock lock;
-    const auto taken = platform::try_lock_folder(f.dir.string(), lock);
+    os::FolderLock lock;
+    const auto taken = os::try_lock_folder(f.dir.string(), lock);
     ::close(reader);
     REQUIRE(taken.ok());
     CHECK(taken.value());
@@ -127,8 +127,8 @@ TEST_CASE("folder lock: a symlink or a folder in the lock file's place is refuse
     Folder f;
     const fs::path target = f.dir / "elsewhere";
     fs::create_symlink(target, f.lock_file());
-    platform::FolderLock lock;
-    const auto linked = platform::try_lock_folder(f.dir.string(), lock);
+    os::FolderLock lock;
+    const auto linked = os::try_lock_folder(f.dir.string(), lock);
     REQUIRE_FALSE(linked.ok());
     CHECK(linked.error().message ==
           (f.dir / ".mcp-edit-lock").string() +
@@ -138,7 +138,7 @@ TEST_CASE("folder lock: a symlink or a folder in the lock file's place is refuse
     CHECK_FALSE(fs::exists(fs::symlink_status(target)));
     fs::remove(f.lock_file());
     fs::create_directory(f.lock_file());
-    const auto folder = platform::try_lock_folder(f.dir.string(), lock);
+    const auto folder = os::try_lock_folder(f.dir.string(), lock);
     REQUIRE_FALSE(folder.ok());
     CHECK(mentions(folder.error().message, "is not a plain file"));
     CHECK_FALSE(lock.held());
@@ -152,11 +152,10 @@ TEST_CASE("folder lock: another user's lock file that this user may not open cou
     std::ofstream(f.lock_file()).put('\n');
     ::chmod(f.lock_file().c_str(), 0600);
     const std::string said = os_test::as_user_nobody([&f] {
-        platform::FolderLock lock;
-        const auto taken = platform::try_lock_folder(f.dir.string(), lock);
-        return !taken.ok()
-                   ? "error: " + taken.error().message
-                   : (taken.value() ? std::string("taken") : "held: " + platform::folder_lock_holder(f.dir.string()));
+        os::FolderLock lock;
+        const auto taken = os::try_lock_folder(f.dir.string(), lock);
+        return !taken.ok() ? "error: " + taken.error().message
+                           : (taken.value() ? std::string("taken") : "held: " + os::folder_lock_holder(f.dir.string()));
     });
     CHECK(said ==
           "held: the lock file " + f.lock_file().string() +

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "os/ignore_files.hpp"
-#include "os/platform.hpp"
+#include "os/system_paths.hpp"
 
 namespace fs = std::filesystem;
 
@@ -23,7 +23,7 @@ struct IgnoreTree {
                                             std::to_string(reinterpret_cast<std::uintptr_t>(this)));
         fs::create_directories(base / "sub" / "deep");
         fs::create_directories(base / ".git" / "info");
-        root = *platform::real_path(base.generic_string());
+        root = *os::real_path(base.generic_string());
     }
     ~IgnoreTree() {
         std::error_code ignored;

@@ -1,4 +1,4 @@
-// Unit tests of platform::run_process: exit codes, merged bounded output, the working directory,
+// Unit tests of os::run_process: exit codes, merged bounded output, the working directory,
 // the timeout and cancellation killing the whole process group (on Linux the whole tree, setsid
 // included, with no zombie left), a program that is not there, only descriptors 0-2 inherited.
 #include <doctest/doctest.h>
@@ -13,21 +13,23 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "os/platform.hpp"
+#include "os/file_status.hpp"
+#include "os/process.hpp"
+#include "os/scratch_files.hpp"
 
 using namespace std::chrono_literals;
 
 namespace {
 
-platform::ProcessOutcome sh(const std::string& script, std::chrono::milliseconds timeout = 5000ms,
-                            std::size_t max_output = 64 * 1024, const std::atomic<bool>* cancelled = nullptr) {
-    platform::ProcessRun run;
+os::ProcessOutcome sh(const std::string& script, std::chrono::milliseconds timeout = 5000ms,
+                      std::size_t max_output = 64 * 1024, const std::atomic<bool>* cancelled = nullptr) {
+    os::ProcessRun run;
     run.argv = {"sh", "-c", script};
     run.directory = "/tmp";
     run.timeout = timeout;
     run.max_output = max_output;
     run.cancelled = cancelled;
-    return platform::run_process(run);
+    return os::run_process(run);
 }
 
 }  // namespace
@@ -185,23 +187,23 @@ TEST_CASE("run_process: cancellation stops it") {
 }
 
 TEST_CASE("run_process: a program that is not there, or a folder that is not there") {
-    platform::ProcessRun run;
+    os::ProcessRun run;
     run.argv = {"mcp-edit-no-such-program-xyz", "a"};
     run.directory = "/tmp";
-    auto out = platform::run_process(run);
+    auto out = os::run_process(run);
     CHECK_FALSE(out.started);
     CHECK(out.error.find("cannot start mcp-edit-no-such-program-xyz in /tmp: No such file or directory") == 0);
     run.argv = {"true"};
     run.directory = "/no/such/folder";
-    CHECK_FALSE(platform::run_process(run).started);
+    CHECK_FALSE(os::run_process(run).started);
 }
 
 TEST_CASE("make_private_directory + remove_private_directory: removes what was left inside") {
-    auto dir = platform::make_private_directory("mcp-edit-test-");
+    auto dir = os::make_private_directory("mcp-edit-test-");
     REQUIRE(dir);
-    REQUIRE(platform::write_private_file(*dir + "/a.py", "x = 1\n"));
+    REQUIRE(os::write_private_file(*dir + "/a.py", "x = 1\n"));
     auto out = sh("mkdir " + *dir + "/__pycache__ && touch " + *dir + "/__pycache__/a.pyc");
     CHECK(out.exit_code == 0);
-    CHECK(platform::remove_private_directory(*dir));
-    CHECK(platform::stat_path(*dir).kind == platform::FileKind::missing);
+    CHECK(os::remove_private_directory(*dir));
+    CHECK(os::stat_path(*dir).kind == os::FileKind::missing);
 }

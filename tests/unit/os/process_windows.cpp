@@ -1,4 +1,4 @@
-// Unit tests of the Windows platform::run_process (cmd.exe as the program; under Wine in
+// Unit tests of the Windows os::run_process (cmd.exe as the program; under Wine in
 // scripts/test-windows): exit codes, merged bounded output, the working directory, arguments that
 // need quoting, the timeout ending the program's whole job, cancellation, a program not there.
 #include <doctest/doctest.h>
@@ -8,15 +8,15 @@
 #include <filesystem>
 #include <thread>
 
-#include "os/platform.hpp"
+#include "os/process.hpp"
 
 using namespace std::chrono_literals;
 
 namespace {
 
-platform::ProcessOutcome cmd(const std::string& script, std::chrono::milliseconds timeout = 10000ms,
-                             std::size_t max_output = 64 * 1024, const std::atomic<bool>* cancelled = nullptr) {
-    platform::ProcessRun run;
+os::ProcessOutcome cmd(const std::string& script, std::chrono::milliseconds timeout = 10000ms,
+                       std::size_t max_output = 64 * 1024, const std::atomic<bool>* cancelled = nullptr) {
+    os::ProcessRun run;
     run.argv = {"cmd.exe", "/d", "/c", script};
     run.directory = std::filesystem::temp_directory_path().generic_string();
     run.timeout = timeout;
@@ -24,10 +24,10 @@ platform::ProcessOutcome cmd(const std::string& script, std::chrono::millisecond
     run.cancelled = cancelled;
     // Under Wine, a fresh prefix on a loaded machine has been seen to fail one CreateProcessW in a
     // run (CI, once); a start that fails is tried again, and a third failure is the test's failure.
-    platform::ProcessOutcome out = platform::run_process(run);
+    os::ProcessOutcome out = os::run_process(run);
     for (int attempt = 1; attempt < 3 && !out.started; ++attempt) {
         MESSAGE("cmd.exe did not start (" << out.error << "); trying again");
-        out = platform::run_process(run);
+        out = os::run_process(run);
     }
     return out;
 }
@@ -50,9 +50,9 @@ TEST_CASE("windows run_process: exit code, stdout and stderr merged, the working
 }
 
 TEST_CASE("windows run_process: an argument with spaces and quotes arrives whole") {
-    platform::ProcessRun run;
+    os::ProcessRun run;
     run.argv = {"cmd.exe", "/d", "/c", "echo", "a b"};
-    auto out = platform::run_process(run);
+    auto out = os::run_process(run);
     REQUIRE_MESSAGE(out.started, out.error);
     CHECK(contains(out.output, "a b"));
 }
@@ -89,9 +89,9 @@ TEST_CASE("windows run_process: cancellation ends it too") {
 }
 
 TEST_CASE("windows run_process: a program that is not there is said, not started") {
-    platform::ProcessRun run;
+    os::ProcessRun run;
     run.argv = {"mcp-edit-no-such-program", "x"};
-    auto out = platform::run_process(run);
+    auto out = os::run_process(run);
     CHECK_FALSE(out.started);
     CHECK(contains(out.error, "mcp-edit-no-such-program"));
 }

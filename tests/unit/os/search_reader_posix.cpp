@@ -1,4 +1,4 @@
-// platform::SearchReader (grep's per-worker reader): whole files through a kept folder descriptor,
+// os::SearchReader (grep's per-worker reader): whole files through a kept folder descriptor,
 // NUL and CR found piece by piece, the same refusals as read_regular_file, no symlink followed.
 #include <doctest/doctest.h>
 
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "os/search_reader.hpp"
+#include "os/confinement.hpp"
 
 namespace fs = std::filesystem;
 
@@ -23,7 +24,7 @@ struct ReaderTree {
         base = fs::canonical(pattern);
         fs::create_directories(base / "a");
         fs::create_directories(base / "b");
-        platform::hold_directory(base.string());
+        os::hold_directory(base.string());
     }
     ~ReaderTree() {
         std::error_code ec;
@@ -48,7 +49,7 @@ TEST_CASE("search reader: whole files from one folder and the next, NUL and CR f
     const std::string other_path = t.put("b/other.txt", "crlf\r\n");
     const std::string empty_path = t.put("b/empty.txt", "");
 
-    platform::SearchReader reader;
+    os::SearchReader reader;
     auto bytes = reader.read(big_path, 1 << 30);
     REQUIRE(bytes.ok());
     CHECK(*bytes == big);
@@ -75,27 +76,27 @@ TEST_CASE("search reader: whole files from one folder and the next, NUL and CR f
 TEST_CASE("search reader: refuses what read_regular_file refuses, and follows no symlink under a held root") {
     ReaderTree t;
     const std::string file = t.put("a/file.txt", "0123456789");
-    platform::SearchReader reader;
+    os::SearchReader reader;
 
     auto read = reader.read(file, 9);
     REQUIRE_FALSE(read.ok());
-    CHECK(read.error().why == platform::ReadFailure::Why::too_large);
+    CHECK(read.error().why == os::ReadFailure::Why::too_large);
     CHECK(read.error().size == 10);
 
     REQUIRE(::mkfifo((t.base / "a" / "fifo").c_str(), 0600) == 0);
     read = reader.read((t.base / "a" / "fifo").string(), 1 << 20);
     REQUIRE_FALSE(read.ok());
-    CHECK(read.error().why == platform::ReadFailure::Why::not_regular);
-    CHECK(read.error().kind == platform::FileKind::fifo);
+    CHECK(read.error().why == os::ReadFailure::Why::not_regular);
+    CHECK(read.error().kind == os::FileKind::fifo);
 
     fs::create_symlink(t.base / "a" / "file.txt", t.base / "a" / "link.txt");
     read = reader.read((t.base / "a" / "link.txt").string(), 1 << 20);
     REQUIRE_FALSE(read.ok());
-    CHECK(read.error().why == platform::ReadFailure::Why::io);
+    CHECK(read.error().why == os::ReadFailure::Why::io);
 
     read = reader.read((t.base / "a" / "missing.txt").string(), 1 << 20);
     REQUIRE_FALSE(read.ok());
-    CHECK(read.error().why == platform::ReadFailure::Why::not_found);
+    CHECK(read.error().why == os::ReadFailure::Why::not_found);
 
     read = reader.read(file, 10);
     REQUIRE(read.ok());

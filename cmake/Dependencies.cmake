@@ -46,7 +46,7 @@ endif()
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 add_library(mcp_edit::crypto INTERFACE IMPORTED)  # os/crypto_openssl.cpp
 target_link_libraries(mcp_edit::crypto INTERFACE OpenSSL::Crypto)
-add_library(mcp_edit::platform INTERFACE IMPORTED)  # what platform_posix.cpp needs: libc only
+add_library(mcp_edit::platform INTERFACE IMPORTED)  # what the os/ layer needs: libc only
 find_package(CLI11 REQUIRED)
 find_package(valijson REQUIRED)
 

@@ -42,7 +42,7 @@ std::string literal_prefix(std::string_view pattern) {
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 std::string utc_time(std::int64_t mtime_ns) {
-    const std::int64_t seconds = mtime_ns / 1000000000;  // since 1970 on every platform (os/platform.hpp)
+    const std::int64_t seconds = mtime_ns / 1000000000;  // since 1970 on every platform (os/file_status.hpp)
     // The calendar by <chrono>, not gmtime/strftime: no C runtime's range or parameter checks.
     using namespace std::chrono;
     const sys_seconds at{std::chrono::seconds{seconds}};

@@ -1,6 +1,7 @@
 // Registry: schemas -> tool definitions, alias mapping, unknown arguments set aside or refused as
 // misspellings or as safety conditions not honoured, valijson validation, handler lookup.
 #include "tools/registry.hpp"
+#include "tools/registry_messages.hpp"
 #include "base/wording.hpp"
 
 #include <algorithm>
@@ -220,10 +221,7 @@ std::vector<std::string> validation_findings(const ToolDefinition& tool, const J
 }
 
 std::string invalid_arguments_message(const ToolDefinition& tool, const std::vector<std::string>& findings) {
-    std::string message = "Invalid arguments for " + tool.name + ":";
-    for (const auto& f : findings) message += "\n- " + f;
-    message += "\n" + tool.name + " takes: " + tool.arguments_summary + ".";
-    return message;
+    return tools::invalid_arguments_message(tool.name, findings, tool.arguments_summary);
 }
 
 // The form names are compared in: ASCII lower case, without `_` and `-` ("replaceAll" and
@@ -316,15 +314,11 @@ base::Result<UnknownArguments> Registry::set_aside_unknown_arguments(const ToolD
         if (++unknown_count <= max_unknown_arguments) unknown.push_back(key);
     }
     if (unknown.empty()) return out;
-    if (unknown_count > max_unknown_arguments) {
-        std::string some;
-        for (std::size_t i = 0; i < 3; ++i) some += (i ? ", `" : "`") + base::cut_utf8(unknown[i], 64) + "`";
+    if (unknown_count > max_unknown_arguments)
         return base::fail(base::Failure{
-            invalid_arguments_message(tool, {std::to_string(unknown_count) + " arguments that " + tool.name +
-                                             " does not take (more than " + std::to_string(max_unknown_arguments) +
-                                             "), among them " + some + ": send only its own arguments"}),
+            invalid_arguments_message(
+                tool, {too_many_unknown_arguments(tool.name, unknown_count, max_unknown_arguments, unknown)}),
             base::ErrorReason::invalid_arguments});
-    }
 
     std::vector<std::string> findings;
     for (const auto& key : unknown) {
@@ -332,30 +326,18 @@ base::Result<UnknownArguments> Registry::set_aside_unknown_arguments(const ToolD
         if (!meant) {
             if (const std::string honoured(tool.spec->traits.safety_arguments);
                 !honoured.empty() && speaks_of_safety(key)) {
-                findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name +
-                                   ", and its name speaks of a safety condition, so the call is refused rather than "
-                                   "run without it (nothing was changed). " +
-                                   tool.name + " honours " + honoured + ": send one of those, or the call without `" +
-                                   base::cut_utf8(key, 64) + "`");
+                findings.push_back(unsafe_unknown_argument(key, tool.name, honoured));
                 continue;
             }
             out.ignored.push_back(key);
             continue;
         }
-        if (args.contains(*meant))
-            findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name +
-                               "; it looks like `" + *meant + "`, which is also given: send only `" + *meant + "`");
-        else
-            findings.push_back("`" + base::cut_utf8(key, 64) + "` is not an argument of " + tool.name +
-                               ": did you mean `" + *meant + "`?");
+        findings.push_back(args.contains(*meant) ? unknown_argument_also_given(key, tool.name, *meant)
+                                                 : unknown_argument_did_you_mean(key, tool.name, *meant));
     }
     if (findings.empty()) {
-        for (const auto& key : out.ignored) {
-            args.erase(key);
-            out.note +=
-                (out.note.empty() ? "Ignored arguments this tool does not take: " : ", ") + base::cut_utf8(key, 64);
-        }
-        if (!out.note.empty()) out.note += ".";
+        for (const auto& key : out.ignored) args.erase(key);
+        out.note = ignored_arguments_note(out.ignored);
         return out;
     }
     // The call fails: say at once what else is wrong with the arguments the tool does take.
@@ -386,8 +368,7 @@ std::string Registry::decode_stringified_arguments(const ToolDefinition& tool, J
         decoded += (decoded.empty() ? "`" : ", `") + key + "`";
     }
     if (decoded.empty()) return "";
-    return "Read " + decoded + ", sent as a JSON string, as the JSON value it holds (send it as " +
-           "a JSON array or object, not a string).";
+    return stringified_arguments_note(decoded);
 }
 
 base::Result<void> Registry::validate(const ToolDefinition& tool, const Json& args) const {

@@ -145,6 +145,11 @@ Outcome run_to_end(asio::io_context& io, asio::awaitable<Outcome> call) {
     return std::move(*out);
 }
 
+// The search tools called on `f`, as several test files call them.
+inline tools::ToolResult list(Fixture& f, Json args) { return f.call(tools::list_handler(), std::move(args)); }
+inline tools::ToolResult find(Fixture& f, Json args) { return f.call(tools::find_handler(), std::move(args)); }
+inline tools::ToolResult grep(Fixture& f, Json args) { return f.call(tools::grep_handler(), std::move(args)); }
+
 // The result of a handler's call, or of a workbench's (which says too which tool served it).
 inline tools::ToolResult run_call(asio::io_context& io, asio::awaitable<tools::ToolResult> call) {
     return run_to_end(io, std::move(call));

@@ -9,11 +9,7 @@
 
 using namespace tools_test;
 
-namespace {
-
-tools::ToolResult grep(Fixture& f, Json args) { return f.call(tools::grep_handler(), std::move(args)); }
-
-}  // namespace
+namespace {}  // namespace
 
 #ifndef _WIN32  // file names with a quote and a backslash
 TEST_CASE("grep: max_results at its maximum over long lines JSON escapes stays under 45,000 characters of JSON") {

@@ -12,12 +12,7 @@
 
 using namespace tools_test;
 
-namespace {
-
-tools::ToolResult list(Fixture& f, Json args) { return f.call(tools::list_handler(), std::move(args)); }
-tools::ToolResult find(Fixture& f, Json args) { return f.call(tools::find_handler(), std::move(args)); }
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("list: an indented outline, folders by path, files with size and line count (CRLF counted once)") {
     Fixture f;

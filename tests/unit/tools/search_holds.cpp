@@ -12,10 +12,6 @@ using namespace tools_test;
 
 namespace {
 
-tools::ToolResult list(Fixture& f, Json args) { return f.call(tools::list_handler(), std::move(args)); }
-tools::ToolResult find(Fixture& f, Json args) { return f.call(tools::find_handler(), std::move(args)); }
-tools::ToolResult grep(Fixture& f, Json args) { return f.call(tools::grep_handler(), std::move(args)); }
-
 // `levels` folders d/d/.../d, the deepest holding target.txt.
 std::string deep_path(int levels) {
     std::string p;

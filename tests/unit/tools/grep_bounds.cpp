@@ -9,8 +9,6 @@
 
 using namespace tools_test;
 
-namespace {}  // namespace
-
 #ifndef _WIN32  // file names with a quote and a backslash
 TEST_CASE("grep: max_results at its maximum over long lines JSON escapes stays under 45,000 characters of JSON") {
     Fixture f;

@@ -12,8 +12,6 @@
 
 using namespace tools_test;
 
-namespace {}  // namespace
-
 TEST_CASE("list: an indented outline, folders by path, files with size and line count (CRLF counted once)") {
     Fixture f;
     f.put("README.md", "one\ntwo\n");

@@ -22,13 +22,10 @@
 //   pages of text::find_encoding's table (936, 932, 1252, 28591; UTF-16 by hand, since 1200/1201
 //   are not accepted there). Single-byte encodings go through a 256-entry table made once from the
 //   converter, so deciding 50 MB of cp1252 is one pass (measured 1.0-1.2x reading it as UTF-8).
-// - PLATFORMS: Linux is done (libuchardet-dev, glibc iconv). Windows and macOS do not compile this
-//   module yet (CMakeLists.txt leaves os/encoding*.cpp out there). Both need uchardet compiled
-//   from Debian's source package as PCRE2 is (checked: it builds with mingw-w64 and detects the
-//   same under Wine); Windows' converter (os/encoding_conversion_windows.cpp) is written and passes
-//   the unit tests under Wine, but is not built yet; macOS needs a libiconv.tbd
-//   stub (zig's SDK has iconv.h but no library) and test-macos to allow that second dylib.
-//   docs/encodings.md says each step.
+// - PLATFORMS: Linux links Debian's libuchardet and glibc's iconv; Windows and macOS compile
+//   uchardet from Debian's source package (cmake/UchardetSource.cmake); Windows converts with its
+//   code pages (os/encoding_conversion_windows.cpp), macOS with the system's libiconv (linked
+//   through cmake/libiconv.tbd). docs/encodings.md says what each platform does.
 // - Line endings and BOMs are the callers' as today: decode and encode convert text, never
 //   newlines; the BOM is not part of what they convert.
 #pragma once

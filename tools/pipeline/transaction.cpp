@@ -120,11 +120,19 @@ ApprovalRequest Transaction::approval_request(const ShownDiff& shown, std::strin
 
 std::optional<base::Failure> Transaction::elision_refusal() const {
     for (const FileChange& change : changes_) {
-        if (change.delete_file || !change.before.exists) continue;
-        const std::string& old = change.before.file.bytes;
+        if (change.delete_file) continue;
+        // A move's new file (apply_patch's "Move to", changed on the way) holds the text of the file
+        // it moves, which the same change deletes: the lines a marker drops are that file's.
+        const FileSnapshot* before = change.before.exists ? &change.before : nullptr;
+        if (!change.partner.empty())
+            for (const FileChange& other : changes_)
+                if (other.delete_file && other.before.exists && other.before.file.path.real == change.partner)
+                    before = &other.before;
+        if (!before) continue;
+        const std::string& old = before->file.bytes;
         // An edit's new bytes are the old ones with one span replaced: a new marker can only be in
         // the lines that span touches, so a file is joined (and diffed) only when they hold one.
-        if (const text::SplicedBytes* spliced = change.new_bytes.spliced()) {
+        if (const text::SplicedBytes* spliced = change.new_bytes.spliced(); spliced && before == &change.before) {
             const std::string_view before = std::string_view(old).substr(0, spliced->at);
             const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
             const std::size_t tail = spliced->at + spliced->replaced;

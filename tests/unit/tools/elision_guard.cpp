@@ -89,6 +89,17 @@ TEST_CASE("elision guard: edit, multiedit and apply_diff refuse a marker over re
         check_refused(r, "line 5 of the new text of a.py, `# ... other functions ...`");
         CHECK(has(r.text, "this apply_diff would drop 2 lines of the file that the new text does not keep: lines 5-6"));
     }
+    SUBCASE("apply_diff: an apply_patch section that moves the file and elides on the way") {
+        // The new file's text comes from the one it moves: the marker drops lines of that.
+        const auto r = f.call(
+            tools::apply_diff_handler(),
+            {{"diff", "*** Begin Patch\n*** Update File: " + f.path("a.py") + "\n*** Move to: " + f.path("b.py") +
+                          "\n@@\n-def b():\n-    return 2\n+# ... other "
+                          "functions ...\n*** End Patch\n"}});
+        check_refused(r, "line 5 of the new text of b.py, `# ... other functions ...`");
+        CHECK(has(r.text, "would drop 2 lines of the file that the new text does not keep: lines 5-6"));
+        CHECK_FALSE(std::filesystem::exists(f.root / "b.py"));
+    }
     CHECK(f.get("a.py") == three_functions);
 }
 

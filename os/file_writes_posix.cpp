@@ -144,14 +144,25 @@ struct Staging {
     std::string name;
 };
 
-// Creates a fresh temp file in `dir_fd` (its name in `temp_name`; os/temp_names.hpp).
+// Creates a fresh temp file in `dir_fd` (its name in `temp_name`; os/temp_names.hpp), locked
+// shared: the lock says "a live server's" to sweep_stale_temps in other processes. Between the
+// create and the lock another server's sweep can take the file for a stale one and remove it: the
+// lock then waits for that sweep to let go, and a file no longer linked is made again.
 base::Result<Fd> create_temp_in(int dir_fd, const std::string& dir, os::TempPurpose purpose, mode_t mode,
                                 std::string& temp_name) {
     for (int attempt = 0; attempt < 16; ++attempt) {
         temp_name = os::temp_file_name(purpose);
-        const int fd = ::openat(dir_fd, temp_name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-        if (fd >= 0) return Fd{fd};
-        if (errno != EEXIST) return failed("cannot create a temp file in " + dir + ": " + error_text(errno));
+        Fd fd{::openat(dir_fd, temp_name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)};
+        if (!fd) {
+            if (errno != EEXIST) return failed("cannot create a temp file in " + dir + ": " + error_text(errno));
+            continue;
+        }
+        int locked;
+        do locked = ::flock(fd.get(), LOCK_SH);
+        while (locked != 0 && errno == EINTR);
+        struct stat st {};
+        if (locked == 0 && ::fstat(fd.get(), &st) == 0 && st.st_nlink == 0) continue;  // swept meanwhile
+        return fd;
     }
     return failed("cannot create a temp file in " + dir + ": too many name collisions");
 }
@@ -180,7 +191,6 @@ base::Result<StagedWrite> stage_write(const std::string& target, std::span<const
     out.target = target;
     out.temp_path = dir + "/" + staging->temp_name;
     const int fd = staging->temp.get();
-    ::flock(fd, LOCK_SH | LOCK_NB);  // says "a live server's" to sweep_stale_temps elsewhere
     base::Result<void> written = write_all(fd, parts);
     if (written && like) {
         if (::fchmod(fd, static_cast<mode_t>(like->mode & 07777)) != 0)

@@ -51,7 +51,6 @@ std::optional<ToolResult> check_arguments(const Registry& registry, PreparedCall
         call.shape.notes.push_back(std::move(note));
     if (auto valid = registry.validate(*call.tool, call.args); !valid)
         return ToolResult::error(std::move(valid).error());
-    call.checked = true;
     return std::nullopt;
 }
 

@@ -37,7 +37,6 @@ struct PreparedCall {
     CallShape shape;
     std::optional<base::Failure> unmappable;  // a shape that cannot be mapped: the call fails with it
     UnknownArguments unknown;
-    bool checked = false;  // check_arguments found nothing wrong
 };
 
 // The tool `name` with `args`, or (no such tool) the message naming the tools there are.

@@ -69,6 +69,33 @@ function runClaude({ names, mcpFlags = [], settings }) {
   });
 }
 
+/**
+ * One headless Claude Code run with --approval auto playing `steps` (mcp-edit as server "edit",
+ * its tools allowed), `prompt` as the user's; `prepare(project)` may add files first.
+ */
+function runAuto(steps, prompt, prepare = () => {}) {
+  return runScripted({
+    host: 'claude',
+    steps: () => steps,
+    startMock: startAnthropicMock,
+    setup: ({ base, home, project, mock }) => {
+      prepare(project);
+      const config = path.join(home, 'mcp.json');
+      const server = watchedServer(base, serverArgs(project, ['--approval', 'auto']));
+      fs.writeFileSync(config, JSON.stringify({
+        mcpServers: { edit: { type: 'stdio', command: server.command, args: server.args } },
+      }));
+      return {
+        watch: server.watch,
+        args: ['-p', prompt, '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__edit',
+          '--output-format', 'json'],
+        env: { ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-dummy-for-mock', ENABLE_TOOL_SEARCH: 'false' },
+      };
+    },
+    timeoutMs: 90000,
+  });
+}
+
 /** The tool result the model saw at `step`, or a failure showing everything it saw. */
 function resultAt(r, step) {
   const hit = r.mock.results.find((x) => x.step === step);
@@ -223,25 +250,7 @@ describe('claude -p, --approval auto: with no other file tool, one run lists, fi
   ];
   let r;
   before(async () => {
-    r = await runScripted({
-      host: 'claude',
-      steps: () => steps,
-      startMock: startAnthropicMock,
-      setup: ({ base, home, project, mock }) => {
-        const config = path.join(home, 'mcp.json');
-        const server = watchedServer(base, serverArgs(project, ['--approval', 'auto']));
-        fs.writeFileSync(config, JSON.stringify({
-          mcpServers: { edit: { type: 'stdio', command: server.command, args: server.args } },
-        }));
-        return {
-          watch: server.watch,
-          args: ['-p', 'Find the file that says two, fix it, archive the notes and drop the unfinished file.',
-            '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__edit', '--output-format', 'json'],
-          env: { ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-dummy-for-mock', ENABLE_TOOL_SEARCH: 'false' },
-        };
-      },
-      timeoutMs: 90000,
-    });
+    r = await runAuto(steps, 'Find the file that says two, fix it, archive the notes and drop the unfinished file.');
   }, { timeout: 120000 });
 
   /** The JSON the model saw at `step`, asserting the call succeeded; the text is a test diagnostic. */
@@ -333,26 +342,7 @@ describe('claude -p, --approval auto: a write of "# ... rest of the code unchang
   ];
   let r;
   before(async () => {
-    r = await runScripted({
-      host: 'claude',
-      steps: () => steps,
-      startMock: startAnthropicMock,
-      setup: ({ base, home, project, mock }) => {
-        fs.writeFileSync(path.join(project, 'a.py'), original);
-        const config = path.join(home, 'mcp.json');
-        const server = watchedServer(base, serverArgs(project, ['--approval', 'auto']));
-        fs.writeFileSync(config, JSON.stringify({
-          mcpServers: { edit: { type: 'stdio', command: server.command, args: server.args } },
-        }));
-        return {
-          watch: server.watch,
-          args: ['-p', 'Make a() return 10.', '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__edit',
-            '--output-format', 'json'],
-          env: { ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: 'sk-ant-dummy-for-mock', ENABLE_TOOL_SEARCH: 'false' },
-        };
-      },
-      timeoutMs: 90000,
-    });
+    r = await runAuto(steps, 'Make a() return 10.', (project) => fs.writeFileSync(path.join(project, 'a.py'), original));
   }, { timeout: 120000 });
 
   test('the run finishes with both steps answered', () => {

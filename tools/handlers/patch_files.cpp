@@ -102,7 +102,7 @@ base::Result<PlannedPatch> plan_patch(const CallContext& ctx, std::vector<FileWo
         options.display_path = work.source.display;
         options.fuzzy_threshold = fuzzy_threshold;
         std::optional<std::string_view> original;
-        if (work.before.exists) original = std::string_view(work.before.file.bytes);
+        if (work.before.exists) original = work.before.file.shown();  // a file in another encoding: its text
         auto plan = text::plan_file_patch(original, *work.patch, options);
         if (!plan) {
             // The message names the file and the blocks.
@@ -127,8 +127,17 @@ base::Result<PlannedPatch> plan_patch(const CallContext& ctx, std::vector<FileWo
         diff_options.new_missing = work.deleted();
         diff_options.max_bytes = 64 * 1024 / std::max<std::size_t>(1, files.size()) + 1024;
         work.diff =
-            text::unified_diff(work.before.exists ? std::string_view(work.before.file.bytes) : std::string_view(),
+            text::unified_diff(work.before.exists ? work.before.file.shown() : std::string_view(),
                                work.deleted() ? std::string_view() : std::string_view(work.plan.bytes), diff_options);
+        // Planned as text, written in the file's own encoding (a move's new file in its source's).
+        if (work.before.exists && work.before.file.encoding.transcoded && !work.deleted()) {
+            auto bytes = work.before.file.encoding.bytes_of(work.plan.bytes, work.result_path().display);
+            if (!bytes) {
+                failed(std::move(bytes).error().message, base::ErrorReason::invalid_arguments);
+                continue;
+            }
+            work.plan.bytes = std::move(*bytes);
+        }
         out.blocks += blocks_of(*work.patch);
     }
     if (!failures.empty()) return plan_error(patch_failed_message(failures), first_reason);

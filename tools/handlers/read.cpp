@@ -114,8 +114,10 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
         return ToolResult::error(std::move(loaded).error());
     }
 
-    const std::string_view body = std::string_view(file.bytes).substr(file.facts.bom_size);
-    const bool valid_utf8 = text::is_valid_utf8(body);
+    // A file in another encoding is shown as its text (UTF-8, no BOM): what edits match against.
+    const std::string_view body = file.encoding.transcoded ? std::string_view(file.text)
+                                                           : std::string_view(file.bytes).substr(file.facts.bom_size);
+    const bool valid_utf8 = file.encoding.name != os::unknown_8bit;
     std::size_t total_lines = 0;
     text::for_each_line(body, [&](const text::LineSpan&) {
         ++total_lines;
@@ -160,6 +162,7 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
         return true;
     });
 
+    const text::FileFacts text_facts = file.encoding.transcoded ? text::analyze(file.text) : file.facts;
     ToolResult result;
     result.structured = {
         {"file_path", file.path.real},
@@ -167,13 +170,17 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
         {"start_line", last_shown ? first : 0},
         {"end_line", last_shown},
         {"truncated", cut || over_budget || last_shown < total_lines},
-        {"encoding", valid_utf8 ? "utf-8" : "unknown-8bit"},
+        {"encoding", file.encoding.name},
         {"bom", file.facts.bom != text::Bom::none},
-        {"line_ending", text::to_string(file.facts.line_ending)},
-        {"final_newline", file.facts.final_newline},
+        {"line_ending", text::to_string(text_facts.line_ending)},
+        {"final_newline", text_facts.final_newline},
         {"sha256", os::sha256_hex(file.bytes)},
         {"size_bytes", file.bytes.size()},
     };
+    // How the encoding was decided, when it was not plain UTF-8: the model then knows its text was
+    // converted (and is written back in that encoding), or why the bytes are shown raw.
+    if (file.encoding.source != os::EncodingSource::utf8) result.structured["encoding_decided_by"] = file.encoding.how;
+    if (!file.encoding.note.empty()) result.structured["encoding_note"] = file.encoding.note;
     // content[1]: the facts alone, for hosts that show only content[]; structuredContent also
     // carries the numbered text, for hosts that show their model only structuredContent. A client
     // that shows both sees the facts in the JSON and the text after it, each once.

@@ -45,6 +45,7 @@ asio::awaitable<ToolResult> run_undo(CallContext& ctx, UndoArgs args) {
     request.may_create = true;  // undoing a deletion would recreate; a missing file is judged below
     request.record_history = false;
     request.merge_when_stale = false;
+    request.plans_on_text = false;  // it puts back the bytes that were on disk
     ledger::History* history = ctx.history;
     // An ignore rule does not keep undo from restoring this server's own change (it wrote the file;
     // a rule added since would otherwise strand it), unless --ignore-reads hides the file's content,

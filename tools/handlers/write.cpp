@@ -39,9 +39,12 @@ asio::awaitable<ToolResult> run_write(CallContext& ctx, WriteArgs args) {
             // changes (relative to what the session saw) are different lines.
             const auto seen = states.seen_bytes(before.file.path.real);
             if (!seen) return plan_error(write_stale_message(display), base::ErrorReason::stale);
-            text::AdaptedContent adapted = text::adapt_whole_content(*seen, content);
+            // What the session saw is kept as it was on disk; a file in another encoding is planned as text.
+            const auto seen_text = before.file.encoding.text_of(*seen);
+            const std::string_view base = seen_text ? std::string_view(*seen_text) : std::string_view(*seen);
+            text::AdaptedContent adapted = text::adapt_whole_content(base, content);
             auto merged =
-                text::merge_stale_change(*seen, adapted.bytes, before.file.bytes, display,
+                text::merge_stale_change(base, adapted.bytes, before.file.bytes, display,
                                          "since this session last read or wrote it", base::ErrorReason::stale);
             if (!merged) return base::fail(std::move(merged).error());
             plan.new_bytes = std::move(merged->bytes);

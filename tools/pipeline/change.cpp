@@ -66,19 +66,44 @@ base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequ
         return base::fail(
             base::Failure{change_target_missing_message(request.file_path, path.real), base::ErrorReason::not_found});
     }
-    base::Result<Plan> plan = request.planner(out.before, path.display);
+    // A file in another encoding is planned on its text (the model's UTF-8), then encoded back.
+    const LoadedFile& file = out.before.file;
+    std::optional<FileSnapshot> as_text;
+    if (out.before.exists && file.encoding.transcoded && request.plans_on_text)
+        as_text.emplace(FileSnapshot{true, file.as_planned()});
+    base::Result<Plan> plan = request.planner(as_text ? *as_text : out.before, path.display);
     if (!plan) return base::fail(std::move(plan).error());
     out.plan = std::move(plan).value();
-    const std::string_view old = out.before.file.bytes;
+    text::DiffOptions options;
+    options.old_path = path.display;
+    options.old_missing = !out.before.exists;
+    options.new_missing = out.plan.delete_file;
+    if (as_text) {
+        const std::string& old_text = as_text->file.bytes;
+        out.diff = out.plan.new_bytes.diff_from(old_text, options);
+        if (!out.plan.delete_file) {
+            auto bytes = file.encoding.bytes_of(std::move(out.plan.new_bytes).take_joined(old_text), path.display);
+            if (!bytes) return base::fail(std::move(bytes).error());
+            out.plan.new_bytes = std::move(*bytes);
+        }
+    }
+    const std::string_view old = file.bytes;
     const std::size_t new_size = out.plan.new_bytes.size(old);
     if (new_size > ctx.settings.limits.max_file_size)
         return base::fail(base::Failure{result_too_large_message(new_size, ctx.settings.limits.max_file_size),
                                         base::ErrorReason::too_large});
     out.unchanged = out.before.exists && !out.plan.delete_file && out.plan.new_bytes.same_as(old);
-    text::DiffOptions options;
-    options.old_path = path.display;
-    options.old_missing = !out.before.exists;
-    options.new_missing = out.plan.delete_file;
+    if (as_text) return out;
+    // Bytes planned as they are on disk (undo) are shown as text too when the file is transcoded.
+    if (out.before.exists && file.encoding.transcoded) {
+        std::string scratch;
+        const auto new_text = out.plan.delete_file ? std::optional<std::string>(std::string())
+                                                   : file.encoding.text_of(out.plan.new_bytes.joined(old, scratch));
+        if (new_text) {
+            out.diff = text::unified_diff(file.text, *new_text, options);
+            return out;
+        }
+    }
     out.diff = out.plan.new_bytes.diff_from(old, options);
     return out;
 }
@@ -169,7 +194,7 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     PlannedChange& planned = outcome.value();
     const bool existed = planned.before.exists;
     ChangeSteps steps;
-    steps.shown.add(path.display, planned.diff, existed ? text::count_lines(planned.before.file.bytes) : 0);
+    steps.shown.add(path.display, planned.diff, existed ? text::count_lines(planned.before.file.shown()) : 0);
     steps.refuse_elisions = request.refuse_elisions;
     steps.dry_run = request.dry_run || planned.unchanged;
     steps.merge_when_stale = request.merge_when_stale;

@@ -54,6 +54,9 @@ struct ChangeRequest {
     // When the file changed on disk between planning and writing: merge the two changes when they
     // touch different lines (and ask again), instead of failing. Off for undo, which restores exact bytes.
     bool merge_when_stale = true;
+    // The planner works on the file's text as the model reads it (UTF-8: a file in another encoding
+    // is decoded for it, and its plan encoded back). Off for undo, which plans the bytes on disk.
+    bool plans_on_text = true;
     // Refuse new text that puts an elision marker where it drops lines of the file (ChangeSteps::refuse_elisions).
     bool refuse_elisions = false;
     // Whether ignore rules refuse the path (an error) or not; unset: refuse_ignored for a write.

@@ -87,11 +87,23 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
     out.open_file = std::move(file.open_file);
     out.facts = text::analyze(out.bytes);
     out.fingerprint_.reset();
+    out.encoding = FileEncoding{};
+    out.text.clear();
     if (!text_only) return {};
-    if (out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8)
-        return base::fail(base::Failure{unsupported_encoding_message(path, text::to_string(out.facts.bom)),
-                                        base::ErrorReason::not_text});
-    if (out.facts.binary) {
+    // A NUL byte is binary, unless a UTF-16 BOM says what it is.
+    const bool utf16 = out.facts.bom == text::Bom::utf16le || out.facts.bom == text::Bom::utf16be;
+    if (!out.facts.binary || out.facts.bom != text::Bom::none) {
+        os::EncodingDecision decision = os::decide_encoding(out.bytes);
+        out.encoding = file_encoding(decision, out.bytes, out.text);
+    }
+    if ((out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8 && !out.encoding.transcoded) ||
+        (utf16 && !out.encoding.transcoded))
+        return base::fail(
+            base::Failure{unsupported_encoding_message(
+                              path, text::to_string(out.facts.bom),
+                              out.encoding.note.empty() ? "its text is not " + out.encoding.name : out.encoding.note),
+                          base::ErrorReason::not_text});
+    if (out.facts.binary && !utf16) {
         const auto nul = out.bytes.find('\0');
         return base::fail(base::Failure{binary_file_message(path, nul), base::ErrorReason::not_text});
     }
@@ -101,6 +113,19 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
 const ledger::Fingerprint& LoadedFile::fingerprint() const {
     if (!fingerprint_) fingerprint_ = ledger::Fingerprint::of(bytes);
     return *fingerprint_;
+}
+
+LoadedFile LoadedFile::as_planned() const {
+    LoadedFile out;
+    out.path = path;
+    out.stat = stat;
+    out.open_file = open_file;
+    out.encoding = encoding;
+    out.encoding.transcoded = false;  // its bytes are the text: nothing more to convert
+    out.bytes = text;
+    out.facts = text::analyze(out.bytes);
+    out.fingerprint_ = fingerprint();
+    return out;
 }
 
 }  // namespace tools

@@ -12,6 +12,7 @@
 #include "os/workspace.hpp"
 #include "text/bytes/file_facts.hpp"
 #include "ledger/fingerprint.hpp"
+#include "tools/pipeline/file_encoding.hpp"
 #include "tools/tool.hpp"
 
 namespace tools {
@@ -22,10 +23,20 @@ struct LoadedFile {
     os::FileStat stat;
     text::FileFacts facts;
     std::shared_ptr<const void> open_file;  // see os::ReadFile (only when asked to keep it open)
+    // Decided for a text file (not for one loaded with text_only false). When encoding.transcoded,
+    // `text` is its content as UTF-8 (BOM excluded): what the model reads and planners plan on.
+    FileEncoding encoding;
+    std::string text;
 
     // content_fingerprint of the bytes, hashed on first use: an edit needs it only when the file
     // looks touched before the write, and hashing a large file is a pass over all of it.
     const ledger::Fingerprint& fingerprint() const;
+
+    // What the model sees of the file: `text` when transcoded, else the bytes.
+    std::string_view shown() const { return encoding.transcoded ? std::string_view(text) : std::string_view(bytes); }
+    // The file as planners see it when transcoded: the text as its bytes, with their facts, and the
+    // fingerprint of the bytes on disk (what the session's records compare).
+    LoadedFile as_planned() const;
 
 private:
     friend base::Result<void> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool, bool);

@@ -65,9 +65,18 @@ std::string hard_links_under_ignore_reads_message(std::string_view path, std::si
            "file of its own (copy it over itself).";
 }
 
-std::string unsupported_encoding_message(std::string_view path, std::string_view encoding) {
-    return "Refused: " + std::string(path) + " is " + std::string(encoding) +
-           " text (by its byte-order mark); only UTF-8 and 8-bit text files are supported for now.";
+std::string unsupported_encoding_message(std::string_view path, std::string_view encoding, std::string_view why) {
+    return "Refused: " + std::string(path) + " is " + std::string(encoding) + " text (by its byte-order mark), and " +
+           std::string(why) +
+           ". Files in UTF-8, UTF-16 with a byte-order mark, and the legacy encodings (Latin-1, cp1252, GBK, "
+           "Shift_JIS, ...) can be read and changed.";
+}
+
+std::string cannot_encode_message(std::string_view path, std::string_view how, std::string_view what) {
+    return "Nothing was written: " + std::string(path) + " is written in its own encoding, " + std::string(how) +
+           ", which cannot hold the new text: " + std::string(what) +
+           ". Send the change again without that character: spell it in ASCII, or write it as an escape "
+           "sequence the file's language reads.";
 }
 
 std::string binary_file_message(std::string_view path, std::size_t nul_offset) {

@@ -25,8 +25,12 @@ std::string file_too_large_message(std::string_view path, std::string_view size,
 std::string cannot_read_message(std::string_view path, std::string_view detail);
 // `links`: how many names the file has (more than one).
 std::string hard_links_under_ignore_reads_message(std::string_view path, std::size_t links);
-// `encoding`: the byte-order mark's ("UTF-16LE", ...).
-std::string unsupported_encoding_message(std::string_view path, std::string_view encoding);
+// `encoding`: the byte-order mark's ("utf-32le", ...); `why`: the decision's note ("UTF-32 files are
+// not supported", or why the text after a UTF-16 BOM is not UTF-16).
+std::string unsupported_encoding_message(std::string_view path, std::string_view encoding, std::string_view why);
 std::string binary_file_message(std::string_view path, std::size_t nul_offset);
+// New text that the file's encoding cannot hold. `how`: the encoding and how it was decided ("gbk
+// (detected, confidence 0.96)"); `what`: os::encode's message ("line 3: '€' (U+20AC) cannot be written in gbk").
+std::string cannot_encode_message(std::string_view path, std::string_view how, std::string_view what);
 
 }  // namespace tools

@@ -133,8 +133,8 @@ std::optional<base::Failure> Transaction::elision_refusal() const {
         // An edit's new bytes are the old ones with one span replaced: a new marker can only be in
         // the lines that span touches, so a file is joined (and diffed) only when they hold one.
         if (const text::SplicedBytes* spliced = change.new_bytes.spliced(); spliced && before == &change.before) {
-            const std::string_view before = std::string_view(old).substr(0, spliced->at);
-            const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+            const std::string_view ahead = std::string_view(old).substr(0, spliced->at);
+            const std::size_t line_start = ahead.rfind('\n') == std::string_view::npos ? 0 : ahead.rfind('\n') + 1;
             const std::size_t tail = spliced->at + spliced->replaced;
             const std::size_t line_end = std::min(old.size(), old.find('\n', tail));
             const std::string touched =
@@ -143,7 +143,11 @@ std::optional<base::Failure> Transaction::elision_refusal() const {
         }
         std::string scratch;
         const std::string& now = change.new_bytes.joined(old, scratch);
-        if (auto found = text::find_elision(old, now, change.before.file.path.display))
+        // A file in another encoding is compared as the model wrote it: its text.
+        std::optional<std::string> now_text;
+        if (before->file.encoding.transcoded) now_text = before->file.encoding.text_of(now);
+        if (auto found = now_text ? text::find_elision(before->file.text, *now_text, change.before.file.path.display)
+                                  : text::find_elision(old, now, change.before.file.path.display))
             return base::Failure{text::elision_refusal(*found, change.before.file.path.display, tool_),
                                  base::ErrorReason::invalid_arguments};
     }
@@ -188,7 +192,7 @@ asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, ChangeSteps
         if (!merged) co_return ToolResult::error(std::move(merged).error());
         steps.shown = {};
         steps.shown.add(changes_.front().before.file.path.display, *merged,
-                        text::count_lines(changes_.front().before.file.bytes));
+                        text::count_lines(changes_.front().before.file.shown()));
         done.merged = std::move(merged).value();
         // The form's first line says why it is asked again.
         if (auto answer =
@@ -219,15 +223,32 @@ base::Result<text::UnifiedDiff> Transaction::merge_with_disk(const CallContext& 
     now.file.path = path;
     now.exists = true;
     std::string scratch;
-    auto merged =
-        text::merge_stale_change(change.before.file.bytes, change.new_bytes.joined(change.before.file.bytes, scratch),
-                                 now.file.bytes, path.display, "while this change was being prepared");
+    const std::string& mine = change.new_bytes.joined(change.before.file.bytes, scratch);
+    // A file in another encoding is merged as text, and the merge encoded back.
+    const FileEncoding& encoding = now.file.encoding;
+    std::optional<std::string> mine_text;
+    if (change.before.file.encoding.transcoded || encoding.transcoded) {
+        if (change.before.file.encoding.transcoded && encoding.name == change.before.file.encoding.name &&
+            encoding.bom == change.before.file.encoding.bom)
+            mine_text = encoding.text_of(mine);
+        if (!mine_text)
+            return base::fail(base::Failure{
+                changed_encoding_meanwhile_message(path.display, change.before.file.encoding.how, encoding.how),
+                base::ErrorReason::conflict});
+    }
+    auto merged = text::merge_stale_change(change.before.file.shown(), mine_text ? *mine_text : mine, now.file.shown(),
+                                           path.display, "while this change was being prepared");
     if (!merged) return base::fail(std::move(merged).error());
     text::DiffOptions options;
     options.old_path = path.display;
-    text::UnifiedDiff diff = text::unified_diff(now.file.bytes, merged->bytes, options);
+    text::UnifiedDiff diff = text::unified_diff(now.file.shown(), merged->bytes, options);
     if (notes.empty() || notes.back() != merged->note)
         notes.push_back(std::move(merged->note));  // said once per kind of merge
+    if (mine_text) {
+        auto bytes = encoding.bytes_of(merged->bytes, path.display);
+        if (!bytes) return base::fail(std::move(bytes).error());
+        merged->bytes = std::move(*bytes);
+    }
     change.before = std::move(now);
     change.new_bytes = std::move(merged->bytes);
     return diff;

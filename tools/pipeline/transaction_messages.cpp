@@ -23,6 +23,13 @@ std::string replaced_meanwhile_message(std::string_view display) {
            "prepared. Read it again and redo the change.";
 }
 
+std::string changed_encoding_meanwhile_message(std::string_view display, std::string_view was, std::string_view now) {
+    return "Nothing was written: " + std::string(display) +
+           " was changed by another program while this change was "
+           "being prepared, and its encoding with it (it was " +
+           std::string(was) + ", it is now " + std::string(now) + "). Read it again and redo the change.";
+}
+
 std::string not_writable_message(std::string_view display, std::string_view why, bool deletes) {
     return "Refused: " + std::string(display) + " is not writable: " + std::string(why) + ", so " +
            (deletes ? "it is not removed" : "it is not changed") +

@@ -16,6 +16,8 @@ std::string folder_lock_timeout_message(std::string_view folder, std::string_vie
 // `removes_most`: "a.py removes 412 of 480 lines" (ShownDiff::removes_most).
 std::string removes_most_note(std::string_view removes_most);
 std::string replaced_meanwhile_message(std::string_view display);
+// The file's encoding is not what it was when the change was planned (`was`, `now`: how each was decided).
+std::string changed_encoding_meanwhile_message(std::string_view display, std::string_view was, std::string_view now);
 std::string not_writable_message(std::string_view display, std::string_view why, bool deletes);
 std::string awaiting_review_refusal(std::string_view decision_message);
 // `others`: the file's other names (hard links).

@@ -252,7 +252,22 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
         case text::Bom::none: break;
     }
 
-    if (const auto declared = text::find_declaration(body)) {
+    // Bytes that are valid UTF-8 and not all ASCII are UTF-8 whatever a declaration or the project
+    // says: legacy text almost never forms valid multi-byte UTF-8, and a stale `coding: latin-1`
+    // over UTF-8 text would show the model mojibake (and write its new text in another encoding
+    // than the rest). Pure ASCII reads the same in every encoding here: there the declared one
+    // decides how new text is written.
+    const bool ascii_only =
+        std::none_of(body.begin(), body.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+    const bool utf8_text = !ascii_only && text::is_valid_utf8(body);
+    auto passed_over_for_utf8 = [&](std::string_view who, std::string_view label) {
+        append_note(d.note, std::string(who) + " " + std::string(label) +
+                                ", but its bytes are UTF-8 (valid, and not all ASCII): read as UTF-8");
+    };
+    if (const auto declared = text::find_declaration(body); declared && utf8_text) {
+        const auto info = text::find_encoding(declared->label);
+        if (!info || info->name != "utf-8") passed_over_for_utf8("the file declares", declared->label);
+    } else if (declared) {
         if (const auto info = text::find_encoding(declared->label)) {
             if (take(*info, EncodingSource::declaration, "declaration: " + declared->where, "the file declares"))
                 return d;
@@ -261,7 +276,11 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
                                     "), which is not converted");
         }
     }
-    if (!hints.editorconfig_charset.empty()) {
+    if (!hints.editorconfig_charset.empty() && utf8_text) {
+        const auto info = text::editorconfig_charset(hints.editorconfig_charset);
+        if (!info || info->name != "utf-8")
+            passed_over_for_utf8(".editorconfig says charset =", hints.editorconfig_charset);
+    } else if (!hints.editorconfig_charset.empty()) {
         if (const auto info = text::editorconfig_charset(hints.editorconfig_charset)) {
             if (take(*info, EncodingSource::editorconfig, "editorconfig: charset = " + hints.editorconfig_charset,
                      ".editorconfig says"))
@@ -271,7 +290,7 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
                         ".editorconfig's charset '" + hints.editorconfig_charset + "' is not an EditorConfig charset");
         }
     }
-    if (text::is_valid_utf8(body)) {
+    if (ascii_only || utf8_text) {
         d.encoding = "utf-8";
         d.source = EncodingSource::utf8;
         d.lossless = true;

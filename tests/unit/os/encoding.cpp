@@ -310,3 +310,22 @@ TEST_CASE("encoding: UTF-8 stays UTF-8 without a copy; UTF-32 is named and refus
     CHECK(utf32.note == "UTF-32 files are not supported");
     CHECK(std::string(to_string(EncodingSource::detected)) == "detected");
 }
+
+TEST_CASE("encoding: UTF-8 text (not all ASCII) is UTF-8 whatever a declaration or .editorconfig says") {
+    // A stale `coding: latin-1` over text saved as UTF-8: read as Latin-1 it would show "Ã©".
+    const std::string stale = "# -*- coding: latin-1 -*-\nname = \"caf\xC3\xA9\"\n";
+    const auto d = decide_encoding(stale);
+    CHECK(d.encoding == "utf-8");
+    CHECK(d.source == EncodingSource::utf8);
+    CHECK(d.note == "the file declares latin-1, but its bytes are UTF-8 (valid, and not all ASCII): read as UTF-8");
+    const auto project = decide_encoding("name = \"caf\xC3\xA9\"\n", {"latin1"});
+    CHECK(project.encoding == "utf-8");
+    CHECK(project.note ==
+          ".editorconfig says charset = latin1, but its bytes are UTF-8 (valid, and not all ASCII): read as UTF-8");
+    // All ASCII: the declaration decides (new text is written in it).
+    const auto ascii = decide_encoding("# -*- coding: latin-1 -*-\nname = \"cafe\"\n");
+    CHECK(ascii.encoding == "iso-8859-1");
+    CHECK(ascii.source == EncodingSource::declaration);
+    // A UTF-8 declaration over UTF-8 text says nothing more.
+    CHECK(decide_encoding("# coding: utf-8\nname = \"caf\xC3\xA9\"\n").note.empty());
+}

@@ -103,4 +103,12 @@ find_linked_library(UCHARDET_LIBRARY uchardet)
 add_library(mcp_edit::uchardet INTERFACE IMPORTED)
 target_include_directories(mcp_edit::uchardet SYSTEM INTERFACE "${UCHARDET_INCLUDE_DIR}")
 target_link_libraries(mcp_edit::uchardet INTERFACE "${UCHARDET_LIBRARY}")
+
+# libeditorconfig (Debian libeditorconfig-dev, EditorConfig's own C core): the .editorconfig
+# properties of a file (os/editorconfig.cpp). Its globs are PCRE2 regular expressions: PCRE2 after it.
+find_path(EDITORCONFIG_INCLUDE_DIR editorconfig/editorconfig.h REQUIRED)
+find_linked_library(EDITORCONFIG_LIBRARY editorconfig)
+add_library(mcp_edit::editorconfig INTERFACE IMPORTED)
+target_include_directories(mcp_edit::editorconfig SYSTEM INTERFACE "${EDITORCONFIG_INCLUDE_DIR}")
+target_link_libraries(mcp_edit::editorconfig INTERFACE "${EDITORCONFIG_LIBRARY}" "${PCRE2_LIBRARY}")
 add_library(mcp_edit::iconv INTERFACE IMPORTED)  # glibc's iconv: part of libc

@@ -62,7 +62,9 @@ std::size_t same_file(const std::vector<FileWork>& files, const std::vector<os::
 ToolResult report(const text::Patch& patch, PlannedPatch& planned, bool dry_run, const ApprovalDecision* decision,
                   std::vector<checks::CheckOutcome> checks = {}, std::vector<std::string> notes = {}) {
     ChangeReport out;
-    out.notes = std::move(notes);
+    for (auto& work : planned.files)
+        for (auto& note : work.notes) out.notes.push_back(std::move(note));
+    for (auto& note : notes) out.notes.push_back(std::move(note));
     out.checks = std::move(checks);
     out.shape = ChangeReport::Shape::files;
     out.dry_run = dry_run;

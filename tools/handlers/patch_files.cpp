@@ -6,6 +6,7 @@
 
 #include "tools/handlers/apply_diff_messages.hpp"
 #include "tools/pipeline/change.hpp"
+#include "tools/pipeline/new_file.hpp"
 
 namespace tools {
 
@@ -129,6 +130,17 @@ base::Result<PlannedPatch> plan_patch(const CallContext& ctx, std::vector<FileWo
         work.diff =
             text::unified_diff(work.before.exists ? work.before.file.shown() : std::string_view(),
                                work.deleted() ? std::string_view() : std::string_view(work.plan.bytes), diff_options);
+        // A new file: written as the project says new files are (.editorconfig, .gitattributes).
+        if (!work.before.exists && !work.deleted()) {
+            auto shaped = shape_new_file(work.result_path(), std::move(work.plan.bytes));
+            if (!shaped) {
+                failed(std::move(shaped).error().message, base::ErrorReason::invalid_arguments);
+                continue;
+            }
+            work.diff = text::unified_diff({}, shaped->text, diff_options);
+            work.plan.bytes = std::move(shaped->bytes);
+            for (auto& note : shaped->notes) work.notes.push_back(std::move(note));
+        }
         // Planned as text, written in the file's own encoding (a move's new file in its source's).
         if (work.before.exists && work.before.file.encoding.transcoded && !work.deleted()) {
             auto bytes = work.before.file.encoding.bytes_of(work.plan.bytes, work.result_path().display);

@@ -22,6 +22,7 @@ struct FileWork {
     FileSnapshot destination_before;              // the move's target (must be absent)
     text::FilePlan plan;
     text::UnifiedDiff diff;
+    std::vector<std::string> notes;  // what was made of a new file's text (.editorconfig, .gitattributes)
     // Other names of this file that had their own section (hard links, symlinks, other spellings),
     // and how they are the same file: their blocks were merged into this one's.
     std::vector<std::string> aliases;

@@ -4,6 +4,7 @@
 
 #include "os/file_status.hpp"
 #include "tools/pipeline/change_report.hpp"
+#include "tools/pipeline/new_file.hpp"
 #include "tools/pipeline/placement.hpp"
 #include "tools/pipeline/change_messages.hpp"
 #include "os/hash.hpp"
@@ -78,6 +79,19 @@ base::Result<PlannedChange> plan_change(const CallContext& ctx, const ChangeRequ
     options.old_path = path.display;
     options.old_missing = !out.before.exists;
     options.new_missing = out.plan.delete_file;
+    if (!out.before.exists && request.plans_on_text && !out.plan.delete_file) {
+        // A new file: written as the project says new files are (.editorconfig, .gitattributes).
+        auto shaped = shape_new_file(path, std::move(out.plan.new_bytes).take_joined({}));
+        if (!shaped) return base::fail(std::move(shaped).error());
+        for (auto& note : shaped->notes) out.plan.notes.push_back(std::move(note));
+        out.diff = text::unified_diff({}, shaped->text, options);
+        out.plan.new_bytes = std::move(shaped->bytes);
+        const std::size_t size = out.plan.new_bytes.size({});
+        if (size > ctx.settings.limits.max_file_size)
+            return base::fail(base::Failure{result_too_large_message(size, ctx.settings.limits.max_file_size),
+                                            base::ErrorReason::too_large});
+        return out;
+    }
     if (as_text) {
         const std::string& old_text = as_text->file.bytes;
         out.diff = out.plan.new_bytes.diff_from(old_text, options);

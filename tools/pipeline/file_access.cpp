@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "os/editorconfig.hpp"
 #include "os/hash.hpp"
 #include "os/file_reads.hpp"
 #include "tools/pipeline/file_access_messages.hpp"
@@ -93,7 +94,14 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
     // A NUL byte is binary, unless a UTF-16 BOM says what it is.
     const bool utf16 = out.facts.bom == text::Bom::utf16le || out.facts.bom == text::Bom::utf16be;
     if (!out.facts.binary || out.facts.bom != text::Bom::none) {
-        os::EncodingDecision decision = os::decide_encoding(out.bytes);
+        // .editorconfig's charset, for a file without a BOM: latin1 (or utf-8) only. Its utf-16
+        // charsets speak of files with a BOM (which decides first) and would read ASCII as UTF-16.
+        os::EncodingHints hints;
+        if (out.facts.bom == text::Bom::none)
+            if (std::string charset = os::editorconfig_for(out.path.real).charset;
+                charset == "latin1" || charset == "utf-8")
+                hints.editorconfig_charset = std::move(charset);
+        os::EncodingDecision decision = os::decide_encoding(out.bytes, hints);
         out.encoding = file_encoding(decision, out.bytes, out.text);
     }
     if ((out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8 && !out.encoding.transcoded) ||

@@ -34,9 +34,9 @@ const NO_PEERS = argv.has('--no-peers');
 // ---- sizes and limits ---------------------------------------------------------------------------
 const CFG = QUICK
   ? { coldRuns: 5, seqEdits: 100, seqLines: 1000, seqBlock: 50, seqRounds: 1, seqCapMs: 5_000, bigSizesMB: [1, 10], bigRuns: 1, manyFiles: 100, sameFile: 200,
-      opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100, mergeMB: 10, writeMergeMB: 1, patchChanges: 500 }
+      opTimeoutMs: 10_000, bigTimeoutMs: 10_000, batchTimeoutMs: 10_000, checkEdits: 100, mergeMB: 10, writeMergeMB: 1, patchChanges: 500, legacyMB: 50 }
   : { coldRuns: 20, seqEdits: 500, seqLines: 1000, seqBlock: 50, seqRounds: 5, seqCapMs: 30_000, bigSizesMB: [1, 10, 50], bigRuns: 5, manyFiles: 500, sameFile: 200,
-      opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100, mergeMB: 10, writeMergeMB: 1, patchChanges: 500 };
+      opTimeoutMs: 10_000, bigTimeoutMs: 30_000, batchTimeoutMs: 30_000, checkEdits: 100, mergeMB: 10, writeMergeMB: 1, patchChanges: 500, legacyMB: 50 };
 const INIT_TIMEOUT_MS = 20_000;
 // A peer is given up on for the rest of the run when its total time passes this (keeps runs bounded).
 const SERVER_BUDGET_MS = QUICK ? 45_000 : 150_000;
@@ -681,6 +681,44 @@ async function mergeBig(spec) {
   };
 }
 
+// A legacy-encoded file read (mcp-edit only, issue 42): CFG.legacyMB of Western text in cp1252
+// (é, ü, curly quotes, dashes and € in every line, so it is detected as windows-1252) read through
+// `read` (limit 1: the file is loaded, its encoding decided and decoded, its lines counted and
+// hashed; the reply stays small), against the same text saved as UTF-8; alternated, median of 5
+// each. The read must say windows-1252 and show the first line as UTF-8.
+async function legacyRead(spec) {
+  const line = (i) => `Zeile ${pad(i, 7)}: Größenänderung für „Fenster“ – café crème à 5 € — déjà vu, naïve Übersicht\n`;
+  const utf8 = [];
+  let size = 0;
+  for (let i = 0; size < CFG.legacyMB * 1024 * 1024; i++) { const l = line(i); utf8.push(l); size += Buffer.byteLength(l, 'latin1'); }
+  const text = utf8.join('');
+  const cp1252 = Buffer.from(text.replace(/[„“–—€]/g, (c) => ({ '„': '\x84', '“': '\x93', '–': '\x96', '—': '\x97', '€': '\x80' })[c]), 'latin1');
+  const root = freshRoot(spec, 'legacy');
+  const legacyFile = path.join(root, 'legacy.txt');
+  const utf8File = path.join(root, 'utf8.txt');
+  writeSynced(legacyFile, cp1252);
+  writeSynced(utf8File, Buffer.from(text, 'utf8'));
+  return withServer(spec, root, async (s) => {
+    const times = { legacy: [], utf8: [] };
+    for (let i = 0; i < 5; i++) {
+      for (const [key, file] of [['legacy', legacyFile], ['utf8', utf8File]]) {
+        const t0 = performance.now();
+        const reply = await s.request('tools/call', { name: 'read', arguments: { file_path: file, limit: 1 } }, CFG.bigTimeoutMs);
+        const ms = performance.now() - t0;
+        const r = s.judge(reply);
+        if (!r.ok) return { status: 'wrong', detail: `read of ${key} failed: ${r.why}` };
+        const facts = reply.result.structuredContent || {};
+        const want = key === 'legacy' ? 'windows-1252' : 'utf-8';
+        if (facts.encoding !== want) return { status: 'wrong', detail: `${key}: encoding ${facts.encoding}, expected ${want}` };
+        if (!textOf(reply.result).includes('Größenänderung für „Fenster“ – café crème à 5 €')) return { status: 'wrong', detail: `${key}: the first line is not shown as its text` };
+        times[key].push(ms);
+      }
+    }
+    const legacy = median(times.legacy), plain = median(times.utf8);
+    return { status: 'ok', mb: CFG.legacyMB, legacy_ms: legacy, utf8_ms: plain, x_utf8: legacy / plain, legacy_ms_all: times.legacy, utf8_ms_all: times.utf8 };
+  });
+}
+
 // The session patch (mcp-edit only): CFG.patchChanges sequential edits spread over 50 files of
 // 200 lines, then resources/read of mcp-edit://session/patch and the changes tool, each timed
 // (median of 5); the patch must hold every change.
@@ -948,6 +986,7 @@ async function main() {
     }
     await step('many_files_in_flight', () => manyFiles(spec));
     await step('same_file_in_flight', () => sameFile(spec));
+    if (spec.id.startsWith('mcp-edit')) await step('legacy_read', () => legacyRead(spec));
   }
 
   const out = {
@@ -998,6 +1037,10 @@ function renderTables(out, specs) {
   rows.push([`session patch after ${out.config.patchChanges} edits of 50 files: resources/read / changes tool (median of 5)`, (id) => {
     if (!id.startsWith('mcp-edit')) return 'no session patch';
     return cell(w(id, 'session_patch'), (v) => `${ms(v.read_ms)} / ${ms(v.changes_tool_ms)} (${Math.round(v.patch_bytes / 1024)} KiB)`);
+  }]);
+  rows.push([`read of a ${out.config.legacyMB} MB cp1252 file / the same text in UTF-8 (median of 5; goal ≤ 1.5×)`, (id) => {
+    if (!id.startsWith('mcp-edit')) return 'no legacy encodings';
+    return cell(w(id, 'legacy_read'), (v) => `${ms(v.legacy_ms)} / ${ms(v.utf8_ms)} (${v.x_utf8.toFixed(2)}×)`);
   }]);
   for (const mb of out.config.bigSizesMB) {
     rows.push([`one edit in a ${mb} MB file: time / peak RSS${out.config.bigRuns > 1 ? ` (median of ${out.config.bigRuns})` : ''}`, (id) => cell(w(id, `big_${mb}mb`), (v) => `${ms(v.ms)} / ${mib(v.peak_rss_mib)}`)]);

@@ -76,8 +76,8 @@ asio::awaitable<ToolResult> run_delete(CallContext& ctx, DeleteArgs args) {
     auto loaded = load_as_bytes(ctx, path);
     if (!loaded) co_return ToolResult::error(std::move(loaded).error());
     FileSnapshot before = std::move(loaded).value();
-    if (auto seen = seen_before_loss(ctx, before, path.display, deletion_loses_content_reason(),
-                                     read_then_call_again_next(path.display, "delete"));
+    if (auto seen =
+            seen_before_loss(ctx, before, path.display, deletion_loses_content_reason(), call_again_next("delete"));
         !seen)
         co_return ToolResult::error(std::move(seen).error());
 

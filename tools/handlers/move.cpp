@@ -94,7 +94,7 @@ asio::awaitable<ToolResult> run_move(CallContext& ctx, MoveArgs args) {
         if (!target) co_return ToolResult::error(std::move(target).error());
         replaced = std::move(target).value();
         if (auto seen = seen_before_loss(ctx, replaced, destination.display, overwrite_loses_content_reason(),
-                                         read_then_call_again_next(destination.display, "move"));
+                                         call_again_next("move"));
             !seen)
             co_return ToolResult::error(std::move(seen).error());
     }

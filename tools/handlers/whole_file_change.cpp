@@ -2,6 +2,7 @@
 // file, the check before its content is lost, the diffs and the one_file report.
 #include "tools/handlers/whole_file_change.hpp"
 
+#include "os/encoding.hpp"
 #include "os/file_status.hpp"
 #include "tools/pipeline/change.hpp"
 #include "tools/pipeline/change_report.hpp"
@@ -66,9 +67,19 @@ base::Result<FileSnapshot> load_as_bytes(const CallContext& ctx, const os::Resol
     return out;
 }
 
-// Whether read shows `file` as text (it refuses binary and UTF-16/32 files).
+// Whether read shows `file` as text (it refuses binary and UTF-32 files, and UTF-16 ones whose
+// bytes after the BOM are not UTF-16).
 bool readable_text(const LoadedFile& file) {
-    return !file.facts.binary && (file.facts.bom == text::Bom::none || file.facts.bom == text::Bom::utf8);
+    if (file.facts.binary) return false;
+    switch (file.facts.bom) {
+        case text::Bom::none:
+        case text::Bom::utf8: return true;
+        case text::Bom::utf16le:
+        case text::Bom::utf16be: return os::decide_encoding(file.bytes).lossless;
+        case text::Bom::utf32le:
+        case text::Bom::utf32be: break;
+    }
+    return false;
 }
 
 // A file whose content is lost by the call (deleted, or replaced by a move) must have been read by
@@ -86,7 +97,12 @@ text::UnifiedDiff deletion_diff(const FileSnapshot& gone, std::size_t max_bytes)
     options.old_path = gone.file.path.display;
     options.new_missing = true;
     options.max_bytes = max_bytes;
-    return text::unified_diff(gone.file.bytes, std::string_view(), options);
+    // A file in another encoding (GBK, UTF-16 ...) is shown as its text, as read shows it.
+    os::EncodingDecision decision;
+    if (readable_text(gone.file)) decision = os::decide_encoding(gone.file.bytes);
+    const bool as_text = decision.lossless && decision.encoding != "utf-8";
+    return text::unified_diff(as_text ? std::string_view(decision.text) : std::string_view(gone.file.bytes),
+                              std::string_view(), options);
 }
 
 // Two diffs shown as one (a move over a file: the replaced file's change, then the source's deletion).

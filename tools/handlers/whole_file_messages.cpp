@@ -40,9 +40,7 @@ std::string not_regular_for_tool_message(std::string_view path, std::string_view
            " works on regular files only.";
 }
 
-std::string read_then_call_again_next(std::string_view display, std::string_view tool) {
-    return "read " + text_of(display) + ", then call " + text_of(tool) + " again";
-}
+std::string call_again_next(std::string_view tool) { return "call " + text_of(tool) + " again"; }
 
 std::string mode_kept_note(std::string_view octal_mode) {
     return "its bytes and mode (" + text_of(octal_mode) + ") are kept";

@@ -18,8 +18,8 @@ std::string symlink_refused_message(std::string_view path, std::string_view targ
 std::string nothing_to_message(std::string_view tool, std::string_view path, std::string_view real);
 std::string folder_not_moved_message(std::string_view path);
 std::string not_regular_for_tool_message(std::string_view path, std::string_view kind, std::string_view tool);
-// What to do before a call that loses a file's content: "read X, then call move again".
-std::string read_then_call_again_next(std::string_view display, std::string_view tool);
+// What to do after reading a file whose content a call loses: "call move again".
+std::string call_again_next(std::string_view tool);
 
 // ---- move (move.cpp) ----
 std::string mode_kept_note(std::string_view octal_mode);

@@ -104,8 +104,8 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
         os::EncodingDecision decision = os::decide_encoding(out.bytes, hints);
         out.encoding = file_encoding(decision, out.bytes, out.text);
     }
-    if ((out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8 && !out.encoding.transcoded) ||
-        (utf16 && !out.encoding.transcoded))
+    // UTF-32, or a UTF-16 BOM over bytes that are not UTF-16: refused, saying which.
+    if (out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8 && !out.encoding.transcoded)
         return base::fail(
             base::Failure{unsupported_encoding_message(
                               path, text::to_string(out.facts.bom),

@@ -363,3 +363,24 @@ TEST_CASE("encodings: what no encoding fits, or what cannot be told, stays as be
         CHECK(has(r.text, "utf-16le text (by its byte-order mark)"));
     }
 }
+
+TEST_CASE("encodings: delete shows a UTF-16 or GBK file's text, and needs it read like any text file") {
+    for (const auto* file : {&files[0], &files[4]}) {
+        CAPTURE(file->name);
+        Fixture f;
+        f.put(file->name, file->before);
+        // Read shows it as text: so, as for any text file, it must be read before it is deleted.
+        const auto unseen = f.call(tools::delete_handler(), {{"file_path", f.path(file->name)}});
+        INFO(unseen.text);
+        CHECK(unseen.is_error);
+        CHECK(unseen.reason == base::ErrorReason::not_read);
+        REQUIRE_FALSE(f.read(file->name).is_error);
+        const auto r = f.call(tools::delete_handler(), {{"file_path", f.path(file->name)}});
+        INFO(r.text);
+        REQUIRE_FALSE(r.is_error);
+        const std::string diff = r.structured["diff"].get<std::string>();
+        CHECK(has(diff, file->shown_line));
+        CHECK_FALSE(has(diff, "\xEF\xBF\xBD"));  // no U+FFFD: the text, not its bytes
+        CHECK_FALSE(fs::exists(f.root / file->name));
+    }
+}

@@ -254,15 +254,15 @@ TEST_CASE("delete: needs a read; shows every line removed; undo recreates it byt
 }
 
 TEST_CASE(
-    "move and delete: a binary file and a UTF-16 file keep their exact bytes and mode; git's Binary files line; undo "
+    "move and delete: a binary file and a UTF-32 file keep their exact bytes and mode; git's Binary files line; undo "
     "restores them") {
     MoveFixture f;
     const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe no newline", 26);
-    const std::string utf16("\xff\xfeh\0i\0\r\0\n\0", 10);
+    const std::string utf32("\xff\xfe\0\0h\0\0\0\n\0\0\0", 12);
     f.put("img.png", png);
-    f.put("u16.txt", utf16);
+    f.put("u32.txt", utf32);
     REQUIRE(::chmod(f.path("img.png").c_str(), 0604) == 0);
-    REQUIRE(::chmod(f.path("u16.txt").c_str(), 0640) == 0);
+    REQUIRE(::chmod(f.path("u32.txt").c_str(), 0640) == 0);
 
     // A move needs no read (nothing is lost) and carries any bytes.
     const auto moved = f.move("img.png", "art/logo.png");
@@ -273,12 +273,12 @@ TEST_CASE(
     CHECK(has(moved.text, "rename from img.png\nrename to art/logo.png\n"));
 
     // A deletion of a file read cannot show needs no read; the call names its size and hash.
-    const auto deleted = f.remove("u16.txt");
+    const auto deleted = f.remove("u32.txt");
     INFO(deleted.text);
     REQUIRE(!deleted.is_error);
-    CHECK(!tools_test::fs::exists(f.root / "u16.txt"));
-    CHECK(has(deleted.text, "a UTF-16/32 file of 10 bytes, sha256 "));
-    CHECK(has(deleted.text, "Binary files a/u16.txt and /dev/null differ\n"));
+    CHECK(!tools_test::fs::exists(f.root / "u32.txt"));
+    CHECK(has(deleted.text, "a UTF-16/32 file of 12 bytes, sha256 "));
+    CHECK(has(deleted.text, "Binary files a/u32.txt and /dev/null differ\n"));
     CHECK(!has(deleted.text, "+++"));
     CHECK(deleted.structured["removals"] == 0);
 
@@ -286,14 +286,14 @@ TEST_CASE(
     const std::string patch = f.patch();
     CHECK(patch ==
           "diff --git a/img.png b/art/logo.png\nsimilarity index 100%\nrename from img.png\nrename to art/logo.png\n"
-          "Binary files a/u16.txt and /dev/null differ\n");
+          "Binary files a/u32.txt and /dev/null differ\n");
 
-    const auto recreated = f.undo("u16.txt");
+    const auto recreated = f.undo("u32.txt");
     INFO(recreated.text);
     REQUIRE(!recreated.is_error);
-    CHECK(has(recreated.text, "Binary files /dev/null and b/u16.txt differ\n"));
-    CHECK(f.get("u16.txt") == utf16);
-    CHECK(f.mode("u16.txt") == 0640);
+    CHECK(has(recreated.text, "Binary files /dev/null and b/u32.txt differ\n"));
+    CHECK(f.get("u32.txt") == utf32);
+    CHECK(f.mode("u32.txt") == 0640);
     const auto back = f.undo("art/logo.png");
     INFO(back.text);
     REQUIRE(!back.is_error);

@@ -6,9 +6,11 @@
 // (Codex, Gemini CLI, Qwen Code, opencode); each host's test only knows how its host renders a
 // tool result. The GBK bytes come from the system's iconv, not from our own code, so a test
 // compares mcp-edit's writing with an independent encoder.
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { holds, projectFile } from './harness.mjs';
 
 /** The bytes iconv gives for the UTF-8 text `text` in `encoding` (GBK unless said). */
 export function iconvFrom(text, encoding = 'GBK') {
@@ -71,4 +73,36 @@ function gbkToUtf8(bytes) {
   } catch (e) {
     return `(not valid GBK: ${String(e.stderr || e.message).trim()})`;
   }
+}
+
+/**
+ * The checks of an issue42Steps() run for a host whose result for a step is one plain text the
+ * model reads (runChatHost's `seen(step)`: Qwen Code, opencode), escaped or not, as subtests of
+ * `t` so that each part fails on its own: (a) the GBK read shows the Chinese line and encoding
+ * gbk; (b) the edit's diff shows the change and greet.py is iconv's GBK of the changed text; (c)
+ * a.py was read, the elided write's refusal holds every one of ELISION_WORDS, and a.py keeps its
+ * bytes. Each failure shows what the model saw (r.context()).
+ */
+export async function issue42Subtests(t, r) {
+  await t.test('(a) read of greet.py (GBK): the model gets the Chinese text as text, and encoding gbk', () => {
+    const read = r.seen(0);
+    assert.ok(/^\s*3\t    return "你好，" \+ name \+ "！欢迎回来"$/m.test(read),
+      `the model did not read greet.py's line 3 as text\n${r.context()}`);
+    for (const word of ['你好', '欢迎回来', '用户资料']) assert.ok(read.includes(word), `the model did not read ${word}\n${r.context()}`);
+    assert.ok(holds(read, '"encoding":"gbk"'), `the model was not told encoding gbk\n${r.context()}`);
+  });
+  await t.test("(b) edit 欢迎回来 -> 很高兴见到你: greet.py on disk is iconv's GBK of the changed text; the diff shows it", () => {
+    const got = projectFile(r.s.project, 'greet.py');
+    const want = iconvFrom(GBK_EDITED_TEXT);
+    assert.ok(got.equals(want), `greet.py is not the GBK of the edited text\n${bytesDiffer(got, want)}\n${r.context()}`);
+    assert.ok(/^\+    return "你好，" \+ name \+ "！很高兴见到你"$/m.test(r.seen(1)), `the edit's diff did not reach the model\n${r.context()}`);
+  });
+  await t.test('(c) the elided write of a.py: the model reads the whole refusal; a.py keeps its bytes', () => {
+    assert.ok(/^\s*10\t    return 3$/m.test(r.seen(2)), `the read of a.py\n${r.context()}`);
+    const refusal = r.seen(3);
+    for (const words of ELISION_WORDS) {
+      assert.ok(holds(refusal, words), `the model did not read ${JSON.stringify(words)}; it saw: ${refusal}\n${r.context()}`);
+    }
+    assert.equal(projectFile(r.s.project, 'a.py').toString('utf8'), A_PY, `a.py changed\n${r.context()}`);
+  });
 }

@@ -54,11 +54,6 @@ export function issue42Steps(dir = '') {
   ];
 }
 
-/** The elision steps alone (read a.py, write it elided), for hosts run only for that. */
-export function elisionSteps(dir = '') {
-  return issue42Steps(dir).slice(2);
-}
-
 /** A short, printable account of bytes that differ: both in hex, for a failure message. */
 export function bytesDiffer(got, want) {
   return `on disk (${got.length} bytes): ${got.toString('hex')}\n` +

@@ -20,10 +20,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import {
   CRLF_EDITED, TOOLS, assertCleanEnd, fixtures, modelCalls, onWire, projectFile, recordedServer, runScripted, seenAt, serverArgs, toolCalls,
 } from './harness.mjs';
+import {
+  A_PY, ELISION_WORDS, GBK_EDITED_TEXT, bytesDiffer, iconvFrom, issue42Steps, writeIssue42Files,
+} from './issue42.mjs';
 import { startResponsesMock, toolDef, toolNames } from './mock_openai_responses.mjs';
 
 /** A TOML string literal (JSON's escapes are valid TOML basic-string escapes). */
@@ -34,13 +37,15 @@ const tomlStr = (s) => JSON.stringify(s);
  * `names` of modelCalls(), mcp-edit (behind the recorder: the result's `wire`) with `approval`
  * (ask | auto). `toolsApproval` is the server's default_tools_approval_mode in Codex's config
  * ("approve" lets Codex call mcp-edit's changing tools headless; null leaves Codex's default).
+ * `steps` (a list of {tool, args}) replaces the calls `names`; `prepare(project)` adds files first.
  */
-function runCodex(names, { approval, toolsApproval = 'approve' }) {
+function runCodex(names, { approval, toolsApproval = 'approve', steps, prepare = () => {} }) {
   return runScripted({
     host: 'codex',
-    steps: () => modelCalls('', ...names),
+    steps: () => steps ?? modelCalls('', ...names),
     startMock: startResponsesMock,
     setup: ({ base, home, project, mock }) => {
+      prepare(project);
       const codexHome = path.join(home, '.codex');
       fs.mkdirSync(codexHome);
       const server = recordedServer(base, serverArgs(project, ['--approval', approval]));
@@ -212,5 +217,67 @@ describe('codex exec + mcp-edit --approval ask (default)', { timeout: 110000 }, 
     assert.match(seenAt(r, 0), /MCP tool call requires approval, but approval policy is never/, r.context());
     assert.deepEqual(projectFile(r.s.project, 'crlf.txt'), fixtures()['crlf.txt'], r.context());
     assertCleanEnd(r);
+  });
+});
+
+describe('codex exec + mcp-edit --approval auto: a GBK file, then an elided write (issue 42)', { timeout: 110000 }, () => {
+  // Codex shows the model only structuredContent (as JSON) on success, and content[] items on an
+  // error: so the GBK text must be in structuredContent.text, and the refusal in content[].
+  let r;
+  before(async () => {
+    r = await runCodex([], { approval: 'auto', steps: issue42Steps(), prepare: writeIssue42Files });
+  });
+  after(() => {
+    // For the report: what Codex handed its model for the GBK read and for the refusal.
+    for (const step of [0, 3]) {
+      const hit = r?.script.seen.find((x) => x.step === step);
+      if (hit) console.log(`# codex, step ${step}, the model read: ${JSON.stringify(hit.text.slice(0, 700))}`);
+    }
+  });
+
+  test('the run finishes and all four steps reached the model', () => {
+    assert.equal(r.run.timedOut, false, `codex timed out\n${r.context()}`);
+    assert.equal(r.run.code, 0, `codex failed\n${r.context()}`);
+    assert.equal(r.script.seen.length, 4, `expected 4 tool results\n${r.context()}`);
+  });
+
+  test('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
+
+  test('(a) read of greet.py (GBK): the model gets the Chinese text as text, and encoding gbk', () => {
+    const text = seenAt(r, 0);
+    const obj = shownStructured(text);
+    assert.ok(obj, `Codex showed structuredContent as JSON\n${r.context()}`);
+    assert.equal(obj.encoding, 'gbk', `structuredContent.encoding is ${JSON.stringify(obj.encoding)}\n${r.context()}`);
+    assert.match(obj.encoding_decided_by ?? '', /^gbk \(detected/,
+      `structuredContent.encoding_decided_by is ${JSON.stringify(obj.encoding_decided_by)}\n${r.context()}`);
+    assert.match(obj.text, /^\s*3\t    return "你好，" \+ name \+ "！欢迎回来"$/m, `structuredContent.text\n${r.context()}`);
+    // As characters in what the model reads, not as \u escapes.
+    for (const word of ['你好', '欢迎回来', '用户资料']) assert.ok(text.includes(word), `the model did not read ${word}\n${r.context()}`);
+  });
+
+  test("(b) edit 欢迎回来 -> 很高兴见到你: greet.py on disk is iconv's GBK of the changed text; the diff shows it", () => {
+    const got = projectFile(r.s.project, 'greet.py');
+    const want = iconvFrom(GBK_EDITED_TEXT);
+    assert.ok(got.equals(want), `greet.py is not the GBK of the edited text\n${bytesDiffer(got, want)}\n${r.context()}`);
+    const obj = shownStructured(seenAt(r, 1));
+    assert.ok(obj, `Codex showed structuredContent as JSON\n${r.context()}`);
+    assert.match(obj.diff, /^-    return "你好，" \+ name \+ "！欢迎回来"$/m, r.context());
+    assert.match(obj.diff, /^\+    return "你好，" \+ name \+ "！很高兴见到你"$/m, r.context());
+  });
+
+  test('(c) the elided write of a.py: the model reads the whole refusal; a.py keeps its bytes', () => {
+    assert.equal(shownStructured(seenAt(r, 2))?.total_lines, 10, `the read of a.py\n${r.context()}`);
+    const reply = toolCalls(r.wire)[3]?.response;
+    assert.ok(reply?.result, `no reply to the fourth tools/call on the wire\n${r.context()}`);
+    assert.equal(reply.result.isError, true, `the elided write was not refused: ${JSON.stringify(reply.result)}\n${r.context()}`);
+    const text = seenAt(r, 3);
+    let items;
+    try { items = JSON.parse(text); } catch { /* shown below */ }
+    assert.ok(Array.isArray(items), `Codex did not show content[] items for the refusal: ${text}\n${r.context()}`);
+    const shownTexts = items.filter((i) => i.type === 'input_text').map((i) => i.text).join('\n');
+    for (const words of ELISION_WORDS) {
+      assert.ok(shownTexts.includes(words), `the model did not read ${JSON.stringify(words)}; it saw: ${shownTexts}`);
+    }
+    assert.equal(projectFile(r.s.project, 'a.py').toString('utf8'), A_PY, `a.py changed\n${r.context()}`);
   });
 });

@@ -29,8 +29,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  CRLF_EDITED, TOOLS, assertCleanEnd, jsonEscaped, modelCalls, projectFile, runScripted, scratch, serverArgs, serverLog, watchedServer,
+  CRLF_EDITED, TOOLS, assertCleanEnd, holds, jsonEscaped, modelCalls, projectFile, runScripted, scratch, serverArgs, serverLog, watchedServer,
 } from './harness.mjs';
+import {
+  A_PY, ELISION_WORDS, GBK_EDITED_TEXT, bytesDiffer, iconvFrom, issue42Steps, writeIssue42Files,
+} from './issue42.mjs';
 import { declarations, functionResponses, startGeminiMock } from './mock_gemini.mjs';
 
 const CRLF_BEFORE = 'one\r\ntwo\r\nthree\r\n';
@@ -57,10 +60,10 @@ function configure(home, server) {
 /**
  * One headless Gemini CLI run against a fresh scratch project (runScripted). `steps(project)`:
  * the model's tool calls; `flags`: extra mcp-edit flags; `outside`: run from a scratch directory
- * beside the project, outside --root. The result also has `response(i)`: the
- * functionResponse.response (an object) the model got for step i.
+ * beside the project, outside --root; `prepare(project)`: adds files first. The result also has
+ * `response(i)`: the functionResponse.response (an object) the model got for step i.
  */
-async function runGemini({ steps, flags = [], outside = false }) {
+async function runGemini({ steps, flags = [], outside = false, prepare = () => {} }) {
   const r = await runScripted({
     host: 'gemini',
     steps,
@@ -68,6 +71,7 @@ async function runGemini({ steps, flags = [], outside = false }) {
     startMock: startGeminiMock,
     outside,
     setup: ({ base, home, project, mock }) => {
+      prepare(project);
       const log = serverLog(base);
       const server = watchedServer(base, serverArgs(project, [...flags, ...log.flags]));
       configure(home, server);
@@ -227,6 +231,63 @@ describe('Gemini CLI + mcp-edit: working directory outside --root (sent as the c
   });
 
   it('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
+});
+
+// Issue 42: a GBK file is read as its text and edited in GBK; an elided write is refused. Gemini
+// CLI shows the model content[]'s texts (so the numbered lines, then read's facts as JSON) and an
+// error as the whole CallToolResult JSON-encoded inside its `error` string.
+describe('Gemini CLI + mcp-edit --approval auto: a GBK file, then an elided write (issue 42)', () => {
+  let r;
+  before(async () => {
+    r = await runGemini({ flags: ['--approval', 'auto'], steps: () => issue42Steps(), prepare: writeIssue42Files });
+  });
+  after(() => {
+    // For the report: what Gemini CLI handed its model for the GBK read and for the refusal.
+    for (const step of [0, 3]) {
+      const res = r?.response(step);
+      if (res) console.log(`# gemini, step ${step}, the model read: ${JSON.stringify(res).slice(0, 900)}`);
+    }
+  });
+
+  it('runs to the final answer', () => {
+    assert.equal(r.run.code, 0, r.context());
+    assert.equal(JSON.parse(r.run.stdout).response, 'All done.', r.context());
+  });
+
+  it('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
+
+  it('(a) read of greet.py (GBK): the model gets the Chinese text as text, and encoding gbk', () => {
+    const text = output(r, 0);
+    assert.match(text, /^\s*3\t    return "你好，" \+ name \+ "！欢迎回来"$/m, `the numbered GBK line as text\n${r.context()}`);
+    for (const word of ['你好', '欢迎回来', '用户资料']) assert.ok(text.includes(word), `the model did not read ${word}\n${r.context()}`);
+    // read's facts reach the model as content[1]'s JSON text.
+    assert.ok(text.includes('"encoding":"gbk"'), `the model was not told encoding gbk\n${r.context()}`);
+    assert.match(text, /"encoding_decided_by":"gbk \(detected/, r.context());
+  });
+
+  it("(b) edit 欢迎回来 -> 很高兴见到你: greet.py on disk is iconv's GBK of the changed text; the diff shows it", () => {
+    const got = projectFile(r.s.project, 'greet.py');
+    const want = iconvFrom(GBK_EDITED_TEXT);
+    assert.ok(got.equals(want), `greet.py is not the GBK of the edited text\n${bytesDiffer(got, want)}\n${r.context()}`);
+    const text = output(r, 1);
+    assert.match(text, /^-    return "你好，" \+ name \+ "！欢迎回来"$/m, r.context());
+    assert.match(text, /^\+    return "你好，" \+ name \+ "！很高兴见到你"$/m, r.context());
+  });
+
+  it('(c) the elided write of a.py: the model reads the whole refusal; a.py keeps its bytes', () => {
+    assert.match(output(r, 2), /^\s*10\t    return 3$/m, `the read of a.py\n${r.context()}`);
+    const res = r.response(3);
+    assert.ok(res && typeof res.error === 'string',
+      `the elided write was not refused; the model got ${JSON.stringify(res)}\n${r.context()}`);
+    const { text, result } = errorResult(r, 3);
+    assert.equal(result.isError, true, r.context());
+    for (const words of ELISION_WORDS) {
+      assert.ok(holds(text, words), `the model did not read ${JSON.stringify(words)}; it saw: ${text}`);
+    }
+    // The whole message, JSON-escaped inside the error string.
+    assert.ok(text.includes(jsonEscaped(result.content[0].text)), r.context());
+    assert.equal(projectFile(r.s.project, 'a.py').toString('utf8'), A_PY, `a.py changed\n${r.context()}`);
+  });
 });
 
 // The fixture this file relies on, checked so a changed fixture fails loudly here.

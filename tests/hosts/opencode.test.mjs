@@ -29,6 +29,7 @@ import { describe, test } from 'node:test';
 import {
   TOOLS, assertCleanEnd, lines, modelCalls, numbered, referenceError, serverArgs, serverLog, watchedServer,
 } from './harness.mjs';
+import { issue42Steps, issue42Subtests, writeIssue42Files } from './issue42.mjs';
 import { askWritesAtOnce, assertEdited, outsideRootWorks, runChatHost } from './mock_chat_completions.mjs';
 
 const ocName = (tool) => `edit_${tool}`;
@@ -85,10 +86,10 @@ function configure({ base, home, project, mock }, serverFlags) {
 /**
  * One headless opencode run against a fresh scratch project (runChatHost). `steps(project)` gives
  * the model's tool calls; `flags` are mcp-edit flags after serverArgs(); `outside` runs opencode
- * from a directory next to the project instead of the project (--root stays the project). The
- * result also has `downloads`: the requests that reached the npm registry or models.dev traps.
+ * from a directory next to the project instead of the project (--root stays the project);
+ * `prepare(project)` adds files first. The result also has `downloads`: the requests that reached the npm registry or models.dev traps.
  */
-async function runOpencode({ steps, flags = [], outside = false }) {
+async function runOpencode({ steps, flags = [], outside = false, prepare = () => {} }) {
   const r = await runChatHost({
     host: 'opencode',
     steps,
@@ -96,6 +97,7 @@ async function runOpencode({ steps, flags = [], outside = false }) {
     timeoutMs: 120000,
     route: routeOpencode,
     setup: (area) => {
+      prepare(area.project);
       const log = serverLog(area.base, 'debug');
       const { configFile, watch } = configure(area, [...flags, ...log.flags]);
       return {
@@ -151,6 +153,16 @@ describe('opencode 1.18.33 with mcp-edit', { concurrency: true }, () => {
   test('approval: default --approval ask (opencode declares no elicitation): the change is written at once', async (t) => {
     const r = await askWritesAtOnce(t, runOpencode);
     assert.deepEqual(r.downloads.map((q) => `${q.method} ${q.url}`), [], `opencode tried to download\n${r.context()}`);
+  });
+
+  test('issue 42, --approval auto: a GBK file read as text and edited in GBK, then an elided write refused', async (t) => {
+    const r = await runOpencode({ flags: ['--approval', 'auto'], steps: () => issue42Steps(), prepare: writeIssue42Files });
+    // For the report: what opencode handed its model for the GBK read and for the refusal.
+    t.diagnostic(`one run: ${r.run.ms} ms; GBK read: ${JSON.stringify(r.seen(0).slice(0, 700))}; refusal: ${JSON.stringify(r.seen(3).slice(0, 900))}`);
+    assert.equal(r.run.code, 0, r.context());
+    assert.deepEqual(r.downloads.map((q) => `${q.method} ${q.url}`), [], `opencode tried to download\n${r.context()}`);
+    await issue42Subtests(t, r);
+    await t.test('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
   });
 
   test('cwd outside --root (opencode sends it as the root): calls still work', async (t) => {

@@ -27,6 +27,7 @@ import { describe, test } from 'node:test';
 import {
   TOOLS, assertCleanEnd, holds, lines, modelCalls, numbered, numberedUnpadded, referenceError, serverArgs, serverLog, watchedServer,
 } from './harness.mjs';
+import { issue42Steps, issue42Subtests, writeIssue42Files } from './issue42.mjs';
 import { askWritesAtOnce, assertEdited, messagesText, outsideRootWorks, runChatHost } from './mock_chat_completions.mjs';
 
 const mcpName = (tool) => `mcp__edit__${tool}`;
@@ -48,9 +49,10 @@ function routeQwen(step, names, body) {
 /**
  * One headless Qwen Code run against a fresh scratch project (runChatHost). `steps(project)` gives
  * the model's tool calls; `flags` are mcp-edit flags after serverArgs(); `outside` runs Qwen Code
- * from a directory next to the project instead of the project (--root stays the project).
+ * from a directory next to the project instead of the project (--root stays the project);
+ * `prepare(project)` adds files first.
  */
-function runQwen({ steps, flags = [], alwaysLoadTools = false, outside = false }) {
+function runQwen({ steps, flags = [], alwaysLoadTools = false, outside = false, prepare = () => {} }) {
   return runChatHost({
     host: 'qwen',
     steps,
@@ -58,6 +60,7 @@ function runQwen({ steps, flags = [], alwaysLoadTools = false, outside = false }
     timeoutMs: 120000,
     route: routeQwen,
     setup: ({ base, home, project, mock }) => {
+      prepare(project);
       const log = serverLog(base, 'debug');
       const server = watchedServer(base, serverArgs(project, [...flags, ...log.flags]));
       fs.mkdirSync(path.join(home, '.qwen'));
@@ -170,6 +173,15 @@ describe('Qwen Code 0.24.4 with mcp-edit', { concurrency: true }, () => {
 
   test('approval: default --approval ask (Qwen Code declares no elicitation): the change is written at once', async (t) => {
     await askWritesAtOnce(t, runQwen, { alwaysLoadTools: true });
+  });
+
+  test('issue 42, --approval auto: a GBK file read as text and edited in GBK, then an elided write refused', async (t) => {
+    const r = await runQwen({ flags: ['--approval', 'auto'], steps: () => issue42Steps(), prepare: writeIssue42Files });
+    // For the report: what Qwen Code handed its model for the GBK read and for the refusal.
+    t.diagnostic(`one run: ${r.run.ms} ms; GBK read: ${JSON.stringify(r.seen(0).slice(0, 700))}; refusal: ${JSON.stringify(r.seen(3).slice(0, 900))}`);
+    assert.equal(r.run.code, 0, r.context());
+    await issue42Subtests(t, r);
+    await t.test('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
   });
 
   test('cwd outside --root (Qwen Code sends it as the root): calls still work', async (t) => {

@@ -72,4 +72,21 @@ std::shared_ptr<const std::string> FileStates::seen_bytes(const std::string& rea
     return it->second.bytes;
 }
 
+void FileStates::set_encoding(const std::string& real_path, std::string encoding) {
+    std::lock_guard lock(mutex_);
+    const auto [it, added] = encodings_.insert_or_assign(real_path, std::move(encoding));
+    if (!added) return;
+    encodings_order_.push_back(real_path);
+    while (encodings_order_.size() > max_encodings) {
+        encodings_.erase(encodings_order_.front());
+        encodings_order_.pop_front();
+    }
+}
+
+std::string FileStates::encoding(const std::string& real_path) const {
+    std::lock_guard lock(mutex_);
+    const auto it = encodings_.find(real_path);
+    return it == encodings_.end() ? std::string() : it->second;
+}
+
 }  // namespace ledger

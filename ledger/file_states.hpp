@@ -35,11 +35,19 @@ public:
     // recorded hash says; nullptr otherwise.
     std::shared_ptr<const std::string> seen_bytes(const std::string& real_path) const;
 
+    // The encoding the model named for a file (read's `encoding`), used whenever the file's bytes
+    // fit it until another is named; "" when none. At most max_encodings files, oldest forgotten.
+    static constexpr std::size_t max_encodings = 4096;
+    void set_encoding(const std::string& real_path, std::string encoding);
+    std::string encoding(const std::string& real_path) const;
+
 private:
     struct Seen {
         Fingerprint content;
         std::shared_ptr<const std::string> bytes;
     };
+    std::unordered_map<std::string, std::string> encodings_;
+    std::deque<std::string> encodings_order_;
     std::unordered_map<std::string, Seen> seen_;
     std::deque<std::string> seen_order_;
     std::size_t seen_total_ = 0;

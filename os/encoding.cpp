@@ -197,6 +197,7 @@ void append_note(std::string& note, std::string_view line) {
 const char* to_string(EncodingSource source) {
     switch (source) {
         case EncodingSource::bom: return "bom";
+        case EncodingSource::requested: return "requested";
         case EncodingSource::declaration: return "declaration";
         case EncodingSource::editorconfig: return "editorconfig";
         case EncodingSource::utf8: return "utf-8";
@@ -252,6 +253,18 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
         case text::Bom::none: break;
     }
 
+    // The encoding the model named for this file, when its bytes fit it.
+    if (!hints.requested.empty()) {
+        if (const auto info = text::find_encoding(hints.requested);
+            info && (info->name == "utf-16le" || info->name == "utf-16be")) {
+            // Bytes without NULs are not UTF-16 text, whatever they decode to.
+            append_note(d.note, "UTF-16 is read from a file's BOM, and this file has none");
+        } else if (info) {
+            if (take(*info, EncodingSource::requested, "requested", "asked to read it as")) return d;
+        } else {
+            append_note(d.note, "'" + hints.requested + "' is not an encoding this server converts");
+        }
+    }
     // Bytes that are valid UTF-8 and not all ASCII are UTF-8 whatever a declaration or the project
     // says: legacy text almost never forms valid multi-byte UTF-8, and a stale `coding: latin-1`
     // over UTF-8 text would show the model mojibake (and write its new text in another encoding

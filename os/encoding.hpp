@@ -38,13 +38,16 @@
 
 namespace os {
 
-// What the caller knows besides the bytes: `.editorconfig`'s `charset` for the file ("" when none).
+// What the caller knows besides the bytes: `.editorconfig`'s `charset` for the file ("" when none),
+// and an encoding the model named for it (read's `encoding`, remembered for the session: "" when
+// none), which comes right after a BOM when the bytes fit it.
 struct EncodingHints {
     std::string editorconfig_charset;
+    std::string requested;
 };
 
-enum class EncodingSource { bom, declaration, editorconfig, utf8, detected, fallback };
-// "bom", "declaration", "editorconfig", "utf-8", "detected", "fallback"
+enum class EncodingSource { bom, requested, declaration, editorconfig, utf8, detected, fallback };
+// "bom", "requested", "declaration", "editorconfig", "utf-8", "detected", "fallback"
 const char* to_string(EncodingSource source);
 
 // The name of the raw-bytes fallback, as `read` reports it today.

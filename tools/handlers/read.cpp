@@ -15,6 +15,7 @@
 #include "os/hash.hpp"
 #include "tools/catalog.hpp"
 #include "tools/handlers/read_messages.hpp"
+#include "text/bytes/encoding_labels.hpp"
 #include "text/bytes/file_facts.hpp"
 
 namespace tools {
@@ -24,8 +25,9 @@ struct ReadArgs {
     std::vector<std::string> file_paths;  // several files in one call
     std::int64_t offset = 1;
     std::int64_t limit = 2000;
+    std::string encoding;  // the file's encoding, named by the model ("" : decided from the file)
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReadArgs, file_path, file_paths, offset, limit)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ReadArgs, file_path, file_paths, offset, limit, encoding)
 
 namespace {
 
@@ -108,10 +110,18 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
         }
     }
     if (auto refused = refuse_large_image(ctx, path)) return std::move(*refused);
-    if (auto loaded = load_text_file(ctx, path, file); !loaded) {
+    if (auto loaded = load_text_file(ctx, path, file, args.encoding); !loaded) {
         if (loaded.error().reason == base::ErrorReason::not_text && !file.path.real.empty())
             return read_image(ctx, file.path, path, file.bytes, std::move(loaded).error());
         return ToolResult::error(std::move(loaded).error());
+    }
+    // An encoding the model named: its bytes must fit it (then later changes are written in it).
+    if (!args.encoding.empty()) {
+        if (file.encoding.source != os::EncodingSource::requested)
+            return ToolResult::error(
+                not_in_requested_encoding_message(path, args.encoding, file.encoding.note, file.encoding.how),
+                base::ErrorReason::invalid_arguments);
+        ctx.file_states.set_encoding(file.path.real, file.encoding.name);
     }
 
     // A file in another encoding is shown as its text (UTF-8, no BOM): what edits match against.
@@ -180,7 +190,8 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
     // How the encoding was decided, when it was not plain UTF-8: the model then knows its text was
     // converted (and is written back in that encoding), or why the bytes are shown raw.
     if (file.encoding.source != os::EncodingSource::utf8) result.structured["encoding_decided_by"] = file.encoding.how;
-    if (!file.encoding.note.empty()) result.structured["encoding_note"] = file.encoding.note;
+    if (!file.encoding.note.empty() || file.encoding.source == os::EncodingSource::fallback)
+        result.structured["encoding_note"] = encoding_note(file.encoding.note, file.encoding.source);
     // content[1]: the facts alone, for hosts that show only content[]; structuredContent also
     // carries the numbered text, for hosts that show their model only structuredContent. A client
     // that shows both sees the facts in the JSON and the text after it, each once.
@@ -292,6 +303,8 @@ asio::awaitable<ToolResult> read_many(CallContext& ctx, const ReadArgs& args, st
 }  // namespace
 
 asio::awaitable<ToolResult> run_read(CallContext& ctx, ReadArgs args) {
+    if (!args.encoding.empty() && !text::find_encoding(args.encoding))
+        co_return ToolResult::error(unknown_encoding_message(args.encoding), base::ErrorReason::invalid_arguments);
     if (args.file_paths.empty()) {
         if (args.file_path.empty())
             co_return ToolResult::error(read_needs_file_message(), base::ErrorReason::invalid_arguments);

@@ -49,4 +49,24 @@ std::string read_needs_file_message() {
            "again with one of them.";
 }
 
+std::string unknown_encoding_message(std::string_view encoding) {
+    return "Refused: encoding '" + std::string(encoding) +
+           "' is not one this server converts. Use one of: utf-8, utf-16le, utf-16be, iso-8859-1 (latin-1), "
+           "iso-8859-2 ... iso-8859-15, windows-1250 ... windows-1258 (cp1252 ...), koi8-r, koi8-u, gbk (gb2312), "
+           "gb18030, big5, shift_jis, euc-jp, euc-kr, windows-874.";
+}
+
+std::string not_in_requested_encoding_message(std::string_view path, std::string_view encoding, std::string_view note,
+                                              std::string_view how) {
+    return "Refused: " + std::string(path) + " cannot be read as " + std::string(encoding) + ": " + std::string(note) +
+           ". Without encoding it reads as " + std::string(how) + ".";
+}
+
+std::string encoding_note(std::string_view note, os::EncodingSource source) {
+    if (source != os::EncodingSource::fallback) return std::string(note);
+    return std::string(note) + (note.empty() ? "" : "; ") +
+           "bytes that are not UTF-8 are shown as U+FFFD. If you know the file's encoding, read it again with "
+           "encoding (e.g. gbk, shift_jis, windows-1252): it is then shown as text and changes are written in it";
+}
+
 }  // namespace tools

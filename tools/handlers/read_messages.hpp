@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "os/encoding.hpp"
+
 namespace tools {
 
 // `max_image`: the most one reply carries as image content ("4.0 MiB", base::mebibytes).
@@ -22,5 +24,14 @@ std::string read_many_summary(std::size_t read, std::size_t count, std::size_t f
 std::string not_fitting_note(std::size_t not_fitting, std::size_t budget, std::string_view names);
 std::string images_fill_reply_message(std::string_view max_image, std::string_view path);
 std::string read_needs_file_message();
+
+// ---- encodings ----
+// read's encoding names no encoding this server converts.
+std::string unknown_encoding_message(std::string_view encoding);
+// The file's bytes do not fit the encoding asked for: why (`note`), and how it reads without it (`how`).
+std::string not_in_requested_encoding_message(std::string_view path, std::string_view encoding, std::string_view note,
+                                              std::string_view how);
+// read's encoding_note: the decision's note, and for raw bytes what the model can do.
+std::string encoding_note(std::string_view note, os::EncodingSource source);
 
 }  // namespace tools

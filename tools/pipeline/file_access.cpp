@@ -47,17 +47,18 @@ base::Result<void> refuse_ignored(const CallContext& ctx, const os::ResolvedPath
     return base::fail(base::Failure{std::move(message), base::ErrorReason::ignored});
 }
 
-base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out) {
+base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
+                                  std::string_view encoding) {
     auto resolved = ctx.workspace.resolve(path);
     if (!resolved) return base::fail(base::Failure{std::move(resolved.error().message), resolved.error().reason});
     out.path = std::move(resolved).value();
     if (!out.path.exists)
         return base::fail(base::Failure{file_not_found_message(path, out.path.real), base::ErrorReason::not_found});
-    return load_resolved_file(ctx, path, out);
+    return load_resolved_file(ctx, path, out, false, true, encoding);
 }
 
 base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out, bool keep_open,
-                                      bool text_only) {
+                                      bool text_only, std::string_view encoding) {
     auto read = os::read_regular_file(out.path.real, ctx.settings.limits.max_file_size, keep_open);
     if (!read) {
         const os::ReadFailure& failure = read.error();
@@ -97,6 +98,7 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
         // .editorconfig's charset, for a file without a BOM: latin1 (or utf-8) only. Its utf-16
         // charsets speak of files with a BOM (which decides first) and would read ASCII as UTF-16.
         os::EncodingHints hints;
+        hints.requested = encoding.empty() ? ctx.file_states.encoding(out.path.real) : std::string(encoding);
         if (out.facts.bom == text::Bom::none)
             if (std::string charset = os::editorconfig_for(out.path.real).charset;
                 charset == "latin1" || charset == "utf-8")

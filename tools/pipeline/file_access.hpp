@@ -39,7 +39,8 @@ struct LoadedFile {
     LoadedFile as_planned() const;
 
 private:
-    friend base::Result<void> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool, bool);
+    friend base::Result<void> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool, bool,
+                                                 std::string_view);
     mutable std::optional<ledger::Fingerprint> fingerprint_;
 };
 
@@ -47,13 +48,16 @@ private:
 // (`write`) or read (only with --ignore-reads); the message names the rule, its file and line.
 base::Result<void> refuse_ignored(const CallContext& ctx, const os::ResolvedPath& path, bool write);
 
-// Fills `out`, or fails with the error for the model and its reason.
-base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out);
+// Fills `out`, or fails with the error for the model and its reason. `encoding`: the encoding to
+// read it in when its bytes fit (read's argument); "" for the one this session named for the file
+// (FileStates::encoding), else the decision's own.
+base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
+                                  std::string_view encoding = {});
 
 // The same for a file whose path the caller has just resolved (out.path set, existing): no second
 // resolution. `path` is how the messages name it. `keep_open`: see os::ReadFile.
 // `text_only` false: a binary or UTF-16/32 file is loaded too (move and delete carry any bytes).
 base::Result<void> load_resolved_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
-                                      bool keep_open = false, bool text_only = true);
+                                      bool keep_open = false, bool text_only = true, std::string_view encoding = {});
 
 }  // namespace tools

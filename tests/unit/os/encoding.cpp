@@ -277,19 +277,19 @@ TEST_CASE("encoding: a character the encoding cannot hold is refused, named with
 
 TEST_CASE("encoding: .editorconfig charset after the file's own declaration, before UTF-8") {
     const std::string latin = "name = \"Jos\xE9\"\n";
-    const auto d = decide_encoding(latin, EncodingHints{"latin1"});
+    const auto d = decide_encoding(latin, EncodingHints{"latin1", ""});
     CHECK(d.encoding == "iso-8859-1");
     CHECK(d.source == EncodingSource::editorconfig);
     CHECK(d.how == "iso-8859-1 (editorconfig: charset = latin1)");
     CHECK(d.text == "name = \"José\"\n");
     // The file's own declaration wins over the project's charset.
-    CHECK(decide_encoding("# coding: cp1252\n" + latin, EncodingHints{"latin1"}).encoding == "windows-1252");
+    CHECK(decide_encoding("# coding: cp1252\n" + latin, EncodingHints{"latin1", ""}).encoding == "windows-1252");
     // A charset the bytes do not fit is passed over, and said.
-    const auto wrong = decide_encoding(latin, EncodingHints{"utf-8"});
+    const auto wrong = decide_encoding(latin, EncodingHints{"utf-8", ""});
     CHECK(wrong.encoding == "unknown-8bit");
     CHECK_MESSAGE(wrong.note.find(".editorconfig says utf-8, but line 1 has byte 0xE9") != std::string::npos,
                   wrong.note);
-    const auto utf8_bom = decide_encoding("plain\n", EncodingHints{"utf-8-bom"});
+    const auto utf8_bom = decide_encoding("plain\n", EncodingHints{"utf-8-bom", ""});
     CHECK(utf8_bom.encoding == "utf-8");
     CHECK(utf8_bom.source == EncodingSource::editorconfig);
 }
@@ -318,7 +318,7 @@ TEST_CASE("encoding: UTF-8 text (not all ASCII) is UTF-8 whatever a declaration 
     CHECK(d.encoding == "utf-8");
     CHECK(d.source == EncodingSource::utf8);
     CHECK(d.note == "the file declares latin-1, but its bytes are UTF-8 (valid, and not all ASCII): read as UTF-8");
-    const auto project = decide_encoding("name = \"caf\xC3\xA9\"\n", {"latin1"});
+    const auto project = decide_encoding("name = \"caf\xC3\xA9\"\n", {"latin1", ""});
     CHECK(project.encoding == "utf-8");
     CHECK(project.note ==
           ".editorconfig says charset = latin1, but its bytes are UTF-8 (valid, and not all ASCII): read as UTF-8");
@@ -328,4 +328,26 @@ TEST_CASE("encoding: UTF-8 text (not all ASCII) is UTF-8 whatever a declaration 
     CHECK(ascii.source == EncodingSource::declaration);
     // A UTF-8 declaration over UTF-8 text says nothing more.
     CHECK(decide_encoding("# coding: utf-8\nname = \"caf\xC3\xA9\"\n").note.empty());
+}
+
+TEST_CASE("encoding: an encoding the model named comes right after the BOM, when the bytes fit it") {
+    // The issue's two lines of GBK: too few bytes to detect; named, they read as GBK.
+    const std::string tiny = "\xC3\xFB\xD7\xD6 = \"\xD5\xC5\xC8\xFD\"\n";
+    CHECK(decide_encoding(tiny).encoding == "unknown-8bit");
+    const auto named = decide_encoding(tiny, {"", "GBK"});
+    CHECK(named.encoding == "gbk");
+    CHECK(named.source == EncodingSource::requested);
+    CHECK(named.how == "gbk (requested)");
+    CHECK(named.text == "名字 = \"张三\"\n");
+    // Bytes that do not fit it: passed over, said, and decided as without it.
+    const auto misfit = decide_encoding(
+        "a\x81\x20"
+        "b\n",
+        {"", "shift_jis"});
+    CHECK(misfit.source == EncodingSource::fallback);
+    CHECK_MESSAGE(misfit.note.find("asked to read it as shift_jis, but line 1: bytes 0x81 0x20 are not a shift_jis "
+                                   "character") != std::string::npos,
+                  misfit.note);
+    // A BOM still decides first.
+    CHECK(decide_encoding(std::string("\xFF\xFEh\0i\0", 6), {"", "gbk"}).encoding == "utf-16le");
 }

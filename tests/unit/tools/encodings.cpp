@@ -323,6 +323,34 @@ TEST_CASE("encodings: an elision marker over the lines of a GBK file is refused 
 }
 
 TEST_CASE("encodings: what no encoding fits, or what cannot be told, stays as before") {
+    SUBCASE("the issue's GBK line, named by the model: read as GBK from then on, edits written in it") {
+        Fixture f;
+        f.put("tiny.py", gbk_tiny);
+        const auto raw = f.read("tiny.py");
+        CHECK(has(raw.structured["encoding_note"].get<std::string>(),
+                  "If you know the file's encoding, read it again with encoding"));
+        const auto unknown = f.call(tools::read_handler(), {{"file_path", f.path("tiny.py")}, {"encoding", "klingon"}});
+        CHECK(unknown.is_error);
+        CHECK(has(unknown.text, "encoding 'klingon' is not one this server converts"));
+        for (const char* wrong : {"us-ascii", "utf-16be"}) {
+            const auto misfit = f.call(tools::read_handler(), {{"file_path", f.path("tiny.py")}, {"encoding", wrong}});
+            INFO(misfit.text);
+            CHECK(misfit.is_error);
+            CHECK(has(misfit.text, std::string("tiny.py cannot be read as ") + wrong));
+        }
+        const auto named = f.call(tools::read_handler(), {{"file_path", f.path("tiny.py")}, {"encoding", "GB2312"}});
+        INFO(named.text);
+        REQUIRE_FALSE(named.is_error);
+        CHECK(named.structured["encoding"] == "gbk");
+        CHECK(named.structured["encoding_decided_by"] == "gbk (requested)");
+        CHECK(has(named.text, "名字 = \"张三\""));
+        const auto e = f.call(tools::edit_handler(),
+                              {{"file_path", f.path("tiny.py")}, {"old_string", "张三"}, {"new_string", "李四"}});
+        INFO(e.text);
+        REQUIRE_FALSE(e.is_error);
+        CHECK(f.get("tiny.py") == std::string("\303\373\327\326 = \"\300\356\313\304\"\n"));
+        CHECK(f.read("tiny.py").structured["encoding"] == "gbk");  // remembered
+    }
     SUBCASE("the issue's two-line GBK file: too few bytes to tell, shown raw, with why") {
         Fixture f;
         f.put("tiny.py", gbk_tiny);

@@ -31,6 +31,7 @@ const FIXTURES = {
   'unread.txt': 'keep me\n',
   'bin.dat': 'a\x00b',
   'utf16.txt': '\xff\xfeh\x00i\x00',
+  'utf32.txt': '\xff\xfe\x00\x00h\x00\x00\x00',
 };
 
 function sha(bytes) {
@@ -194,9 +195,11 @@ for (const era of ['legacy', 'modern']) {
       await fails('insert', { file_path: 'nofinal.txt', line: 50, text: 'x' }, /past the end/);
     });
 
-    test('refusals: binary, UTF-16, outside the roots, missing file, bad arguments', async () => {
+    test('refusals: binary, UTF-32, outside the roots, missing file, bad arguments; UTF-16 is edited as UTF-16', async () => {
       await fails('edit', { file_path: 'bin.dat', old_string: 'a', new_string: 'b' }, /binary/);
-      await fails('edit', { file_path: 'utf16.txt', old_string: 'h', new_string: 'x' }, /utf-16/i);
+      await fails('edit', { file_path: 'utf32.txt', old_string: 'h', new_string: 'x' }, /utf-32le.*UTF-32 files are not supported/i);
+      await ok('edit', { file_path: 'utf16.txt', old_string: 'h', new_string: 'x' });
+      assert.equal(bytes('utf16.txt'), '\xff\xfex\x00i\x00');
       await fails('edit', { file_path: '../../etc/hostname', old_string: 'a', new_string: 'b' }, /outside the allowed roots/);
       await fails('edit', { file_path: 'nope.txt', old_string: 'a', new_string: 'b' }, /not found/i);
       await fails('edit', { file_path: 'crlf.txt', old_string: 1, new_string: 'b' }, /\/old_string/);

@@ -7,6 +7,7 @@
 // view (Host.finish()).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import {
   CLAUDE_DESKTOP_INITIALIZE, ERAS, MCP_APP_MIME, VIEW_URI, assertBytes, closeBrowser, payloadOf, show, textOf, withHost,
@@ -373,5 +374,22 @@ test('multi-file apply_diff (modified, created, deleted): shown, screenshots lig
     await h.shot('review-multi-file-dark-written');
     await h.setTheme('light');
     await h.shot('review-multi-file-light-written');
+  });
+});
+
+test('a GBK file (issue 42): the view shows the change as text, and Apply writes GBK', { timeout: 60000 }, async () => {
+  const iconvGbk = (text) => execFileSync('iconv', ['-f', 'UTF-8', '-t', 'GBK'], { input: Buffer.from(text, 'utf8') });
+  const TEXT = '# 用户资料的处理函数，保存名字和地址\ndef greet(name):\n    return "你好，" + name + "！欢迎回来"\n';
+  await withHost({ era: 'legacy', theme: 'light', files: { 'greet.py': iconvGbk(TEXT) } }, async (h) => {
+    const call = await h.callTool('edit', { file_path: 'greet.py', old_string: '欢迎回来', new_string: '很高兴见到你' });
+    assert.notEqual(call.result?.isError, true, textOf(call.result));
+    assert.equal(payloadOf(call.result)?.state, 'pending', `payload: ${show(payloadOf(call.result))}`);
+    const view = call.view;
+    await assertShownInOrder(h, view, ['greet.py', '！欢迎回来', '！很高兴见到你'], 'the GBK change as text');
+    await h.shot('review-gbk-light');
+    await button(view, 'Apply').click();
+    await h.waitForText(view, ['Written']);
+    assertBytes(h.path('greet.py'), iconvGbk(TEXT.replace('欢迎回来', '很高兴见到你')), 'greet.py in GBK');
+    await h.shot('review-gbk-written');
   });
 });

@@ -322,6 +322,13 @@ EncodingDecision decide_encoding(std::string_view bytes, const EncodingHints& hi
                                 std::to_string(min_detect_bytes) + " needed)");
         return fallback();
     }
+    // UTF-8 with a few stray bytes (a Latin-1 byte pasted into UTF-8 text): nine in ten of its
+    // non-ASCII bytes form UTF-8 characters. Read in a legacy encoding, all its UTF-8 text would
+    // show as mojibake; kept as raw bytes, it reads as UTF-8 with a U+FFFD for each stray byte.
+    if (const std::size_t stray = text::invalid_utf8_bytes(window).size(); stray * 10 <= non_ascii) {
+        append_note(d.note, "its bytes are UTF-8 but for " + std::to_string(stray) + " that are not");
+        return fallback();
+    }
     const std::string detected = detect_charset(window);
     const auto info = text::find_encoding(detected);
     if (!info || info->name == "utf-8") {

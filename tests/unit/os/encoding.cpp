@@ -351,3 +351,15 @@ TEST_CASE("encoding: an encoding the model named comes right after the BOM, when
     // A BOM still decides first.
     CHECK(decide_encoding(std::string("\xFF\xFEh\0i\0", 6), {"", "gbk"}).encoding == "utf-16le");
 }
+
+TEST_CASE("encoding: UTF-8 text with a stray byte stays raw bytes, not a legacy encoding's mojibake") {
+    std::string text;
+    for (int i = 0; i < 3; ++i)
+        text +=
+            "# Caf\xC3\xA9 cr\xC3\xA8me br\xC3\xBBl\xC3\xA9"
+            "e, d\xC3\xA9j\xC3\xA0 vu, na\xC3\xAFve\n";
+    text += "x = \"caf\xE9\"\n";  // one Latin-1 byte
+    const auto d = decide_encoding(text);
+    CHECK(d.encoding == "unknown-8bit");
+    CHECK(d.note == "its bytes are UTF-8 but for 1 that are not");
+}

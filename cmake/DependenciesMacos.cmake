@@ -36,6 +36,7 @@ add_library(mcp_edit::crypto INTERFACE IMPORTED)  # libSystem: nothing to add
 add_library(mcp_edit::platform INTERFACE IMPORTED)
 include(Pcre2Source)  # the grep tool's regular expressions, compiled in
 include(UchardetSource)  # a file's charset from its bytes, compiled in
+include(EditorConfigSource)  # a file's .editorconfig properties, compiled in (after PCRE2, which it uses)
 # Conversion is the system's iconv (os/encoding_conversion_posix.cpp): /usr/lib/libiconv.2.dylib,
 # GNU libiconv 1.11 on every macOS. Zig's bundled SDK has iconv.h but nothing to link against, so
 # cmake/libiconv.tbd is the link stub: it names the dylib and the three functions called.

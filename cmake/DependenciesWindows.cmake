@@ -50,6 +50,7 @@ target_link_libraries(mcp_edit::utf8proc INTERFACE normaliz)
 add_library(mcp_edit::platform INTERFACE IMPORTED)
 include(Pcre2Source)  # the grep tool's regular expressions, compiled in
 include(UchardetSource)  # a file's charset from its bytes, compiled in
+include(EditorConfigSource)  # a file's .editorconfig properties, compiled in (after PCRE2, which it uses)
 # Conversion goes through Windows' code pages (os/encoding_conversion_windows.cpp): kernel32.
 add_library(mcp_edit::iconv INTERFACE IMPORTED)
 target_compile_definitions(mcp_edit::platform INTERFACE ${WINDOWS_VERSION_DEFINES})

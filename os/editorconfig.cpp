@@ -20,7 +20,8 @@ namespace {
 bool safe_to_parse(const std::string& real_path) {
     std::string folder = parent_of(real_path);
     for (int depth = 0; depth < 256; ++depth) {
-        const std::string candidate = (folder == "/" ? std::string() : folder) + "/.editorconfig";
+        // A root ("/", "C:/", "//server/share/") ends in its separator already.
+        const std::string candidate = folder + (folder.ends_with('/') ? "" : "/") + ".editorconfig";
         const FileStat st = stat_path(candidate);
         if (st.kind != FileKind::missing && (st.kind != FileKind::regular || st.size > max_editorconfig_size)) {
             base::log::debug("{} is not a regular file of at most 1 MiB: .editorconfig not applied to {}", candidate,
@@ -55,7 +56,12 @@ EditorConfig editorconfig_for(const std::string& real_path) {
     const std::unique_ptr<std::remove_pointer_t<editorconfig_handle>, int (*)(editorconfig_handle)> handle(
         editorconfig_handle_init(), editorconfig_handle_destroy);
     if (!handle) return out;
-    if (const int error = editorconfig_parse(real_path.c_str(), handle.get()); error != 0) {
+    const std::optional<std::string> library_path = editorconfig_library_path(real_path);
+    if (!library_path) {
+        base::log::debug(".editorconfig not applied to {}: the system's code page cannot spell its path", real_path);
+        return out;
+    }
+    if (const int error = editorconfig_parse(library_path->c_str(), handle.get()); error != 0) {
         base::log::debug(".editorconfig not applied to {}: {}", real_path, editorconfig_get_error_msg(error));
         return out;
     }

@@ -35,4 +35,10 @@ inline constexpr std::uint64_t max_editorconfig_size = 1u << 20;
 // ones the spec does not allow (and `unset`) are left out.
 EditorConfig editorconfig_for(const std::string& real_path);
 
+// `real_path` as the library takes it on this system, for editorconfig_for: unchanged on POSIX
+// (editorconfig_posix.cpp); on Windows (editorconfig_windows.cpp) in the ANSI code page, which its
+// fopen speaks, with backslashes, which its test of an absolute path (PathIsRelative) needs for
+// //server/share paths; nullopt when the code page cannot spell the path.
+std::optional<std::string> editorconfig_library_path(const std::string& real_path);
+
 }  // namespace os

@@ -92,8 +92,9 @@ std::optional<long> flock_holder(const struct stat& st) {
                         &minor_number, &inode) != 7)
             continue;  // a waiter ("->"), or a line of another form
         if (std::string_view(kind) != "FLOCK" || std::string_view(access) != "WRITE") continue;
-        if (inode != static_cast<unsigned long long>(st.st_ino) || major_number != major(st.st_dev) ||
-            minor_number != minor(st.st_dev))
+        if (inode != static_cast<unsigned long long>(st.st_ino) ||
+            major_number != static_cast<unsigned>(major(st.st_dev)) ||
+            minor_number != static_cast<unsigned>(minor(st.st_dev)))
             continue;
         return std::max(pid, 0L);
     }

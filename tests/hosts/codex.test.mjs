@@ -128,7 +128,7 @@ describe('codex exec + mcp-edit', { timeout: 110000 }, () => {
     const first = r.mock.modelRequests[0];
     const params = (tool) => toolDef(first, `mcp__edit__${tool}`).def.parameters;
     const readP = params('read');
-    assert.deepEqual(Object.keys(readP.properties).sort(), ['file_path', 'file_paths', 'limit', 'offset']);
+    assert.deepEqual(Object.keys(readP.properties).sort(), ['encoding', 'file_path', 'file_paths', 'limit', 'offset']);
     // read takes file_path or file_paths (issue 25), so the schema requires neither.
     assert.deepEqual(readP.required ?? [], []);
     assert.equal(readP.additionalProperties, false);

@@ -389,6 +389,7 @@ test('a GBK file (issue 42): the view shows the change as text, and Apply writes
     await h.shot('review-gbk-light');
     await button(view, 'Apply').click();
     await h.waitForText(view, ['Written']);
+    await h.waitForModel((m) => m.text.includes('greet.py'), 'the model told of the applied change');
     assertBytes(h.path('greet.py'), iconvGbk(TEXT.replace('欢迎回来', '很高兴见到你')), 'greet.py in GBK');
     await h.shot('review-gbk-written');
   });

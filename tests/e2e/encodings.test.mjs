@@ -8,11 +8,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  assertNoProblems, drain, makeTempDir, requireBinary, tappedServer, validateTapDir, textOf, show,
+  makeTempDir, requireBinary, textOf, show,
 } from './helpers.mjs';
+import { withToolClient } from './tool_client.mjs';
 
 requireBinary();
 
@@ -23,20 +22,6 @@ function iconvTo(text, charset, bom = Buffer.alloc(0)) {
 /** The bytes (BOM removed) back to text by iconv. */
 function iconvFrom(bytes, charset) {
   return execFileSync('iconv', ['-f', charset, '-t', 'UTF-8'], { input: bytes }).toString('utf8');
-}
-
-async function withClient(dir, label, body) {
-  const tap = makeTempDir('mcp-edit-e2e-tap-');
-  const tr = new StdioClientTransport(tappedServer(dir, tap, ['--approval', 'auto']));
-  drain(tr.stderr);
-  const client = new Client({ name: `mcp-edit-e2e-${label}`, version: '0.0.0' }, { capabilities: {} });
-  await client.connect(tr);
-  try {
-    await body((name, args) => client.callTool({ name, arguments: args }, undefined, { timeout: 10000 }));
-  } finally {
-    await client.close().catch(() => {});
-  }
-  assertNoProblems(validateTapDir(tap).problems, label);
 }
 
 const FILES = [
@@ -65,7 +50,7 @@ describe('files in their own encodings, checked with iconv', { concurrency: true
       const file = path.join(dir, f.name);
       const before = iconvTo(f.text, f.charset, f.bom);
       fs.writeFileSync(file, before);
-      await withClient(dir, `enc-${f.encoding}`, async (call) => {
+      await withToolClient(dir, `enc-${f.encoding}`, ['--approval', 'auto'], async (call) => {
         const read = await call('read', { file_path: f.name });
         assert.notEqual(read.isError, true, show(read).slice(0, 400));
         assert.equal(read.structuredContent.encoding, f.encoding, show(read.structuredContent));

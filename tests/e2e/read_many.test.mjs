@@ -8,27 +8,14 @@ import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  BINARY, assertNoProblems, drain, makeTempDir, pollUntil, requireBinary, tappedServer, validateTapDir, textOf, show,
+  BINARY, drain, makeTempDir, pollUntil, requireBinary, textOf, show,
 } from './helpers.mjs';
+import { withToolClient } from './tool_client.mjs';
 
 requireBinary();
 
 // The smallest valid PNG (1x1, transparent) and a GIF header: recognised by their bytes.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
-
-async function withClient(dir, label, extra, body) {
-  const tap = makeTempDir('mcp-edit-e2e-tap-');
-  const tr = new StdioClientTransport(tappedServer(dir, tap, extra));
-  drain(tr.stderr);
-  const client = new Client({ name: `mcp-edit-e2e-${label}`, version: '0.0.0' }, { capabilities: {} });
-  await client.connect(tr);
-  try {
-    await body((name, args) => client.callTool({ name, arguments: args }, undefined, { timeout: 10000 }));
-  } finally {
-    await client.close().catch(() => {});
-  }
-  assertNoProblems(validateTapDir(tap).problems, label);
-}
 
 describe('read of several files and of images', { concurrency: true }, () => {
   test('file_paths: each file in order, a missing one in its place, each recorded as read (write then works)', async () => {
@@ -39,7 +26,7 @@ describe('read of several files and of images', { concurrency: true }, () => {
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside\n');
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'out-link.txt'));
     fs.symlinkSync(path.join(dir, 'b.txt'), path.join(dir, 'in-link.txt'));
-    await withClient(dir, 'read-many', ['--approval', 'auto'], async (call) => {
+    await withToolClient(dir, 'read-many', ['--approval', 'auto'], async (call) => {
       const links = await call('read', { file_paths: ['out-link.txt', 'in-link.txt'] });
       assert.match(textOf(links), /==> out-link\.txt <==\n\[not read\] /);
       assert.doesNotMatch(textOf(links), /outside\n/);
@@ -78,7 +65,7 @@ describe('read of several files and of images', { concurrency: true }, () => {
     PNG.copy(big);
     fs.writeFileSync(path.join(dir, 'big.png'), big);
     fs.writeFileSync(path.join(dir, 'bin.dat'), Buffer.from([0, 1, 2, 3]));
-    await withClient(dir, 'read-image', [], async (call) => {
+    await withToolClient(dir, 'read-image', [], async (call) => {
       const r = await call('read', { file_path: 'pixel.dat' });
       assert.notEqual(r.isError, true, show(r).slice(0, 500));
       const image = r.content.find((c) => c.type === 'image');

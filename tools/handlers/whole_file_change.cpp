@@ -98,8 +98,8 @@ text::UnifiedDiff deletion_diff(const FileSnapshot& gone, std::size_t max_bytes)
     options.new_missing = true;
     options.max_bytes = max_bytes;
     // A file in another encoding (GBK, UTF-16 ...) is shown as its text, as read shows it.
-    os::EncodingDecision decision;
-    if (readable_text(gone.file)) decision = os::decide_encoding(gone.file.bytes);
+    os::EncodingDecision decision;  // one decision: readable_text would make it again for UTF-16
+    if (!gone.file.facts.binary) decision = os::decide_encoding(gone.file.bytes);
     const bool as_text = decision.lossless && decision.encoding != "utf-8";
     return text::unified_diff(as_text ? std::string_view(decision.text) : std::string_view(gone.file.bytes),
                               std::string_view(), options);

@@ -63,4 +63,11 @@ base::Result<bool> try_lock_folder(const std::string& dir, FolderLock& lock);
 // this one cannot see). Reads /proc/locks on Linux.
 std::string folder_lock_holder(const std::string& dir);
 
+// Whether an mcp-edit process holds the lock of the folder `dir` right now: a change there is being
+// committed. Windows replaces a file in two steps (ReplaceFileW leaves a moment, under Wine a longer
+// one, where the name is missing), so a reader that finds no file asks this and, when true, waits
+// for the commit and looks again. POSIX: always false, as a rename leaves no such moment (and
+// asking would create the lock file in the reader's folder).
+bool folder_being_committed(const std::string& dir);
+
 }  // namespace os

@@ -3,10 +3,17 @@
 // in one call, each in its share of the reply; an image (by its magic bytes) as MCP image content.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
+
+#include <asio/steady_timer.hpp>
+#include <asio/this_coro.hpp>
+#include <asio/use_awaitable.hpp>
 
 #include "os/file_reads.hpp"
 #include "os/file_status.hpp"
+#include "os/locks.hpp"
+#include "os/paths.hpp"
 #include "base/wording.hpp"
 #include "tools/pipeline/change.hpp"
 #include "tools/pipeline/file_access.hpp"
@@ -207,15 +214,38 @@ ToolResult read_file(CallContext& ctx, const ReadArgs& args, std::size_t budget)
     return result;
 }
 
+// Whether a change in `folder` was being committed (by this server or another mcp-edit), then waited
+// for: at most 2 s, polling on a timer, so the io thread serves everything else meanwhile. Windows
+// replaces a file in two steps, with a moment where its name is missing (os::folder_being_committed);
+// a read that found no file there reads again after the commit. POSIX: false at once.
+asio::awaitable<bool> waited_for_commit_in(const std::string& folder) {
+    if (!os::folder_being_committed(folder)) co_return false;
+    asio::steady_timer pause(co_await asio::this_coro::executor);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    std::chrono::milliseconds step{1};
+    do {
+        pause.expires_after(step);
+        co_await pause.async_wait(asio::use_awaitable);
+        step = std::min(step * 2, std::chrono::milliseconds(10));
+    } while (os::folder_being_committed(folder) && std::chrono::steady_clock::now() < until);
+    co_return true;
+}
+
 // One file of a read, under its lane: a read sees every change that arrived before it, except one
-// that waits for a human (then the read is served from the disk at once).
+// that waits for a human (then the read is served from the disk at once, and may meet that change's
+// commit: see waited_for_commit_in).
 asio::awaitable<ToolResult> read_one(CallContext& ctx, const ReadArgs& args, std::size_t budget) {
     ledger::FileLanes::Guard lane;
     const auto path = ctx.workspace.resolve(args.file_path);  // when it fails, read_file says why
     if (path) lane = co_await ctx.lanes.acquire_for_read(lane_key(path->real));
     const bool run_inline = path && WorkPlacement::inline_now(ctx, {os::stat_path(path->real).size});
-    co_return co_await WorkPlacement::run(ctx, run_inline,
-                                          [&ctx, &args, budget] { return read_file(ctx, args, budget); });
+    const auto read = [&ctx, &args, budget] { return read_file(ctx, args, budget); };
+    ToolResult result = co_await WorkPlacement::run(ctx, run_inline, read);
+    if (path && result.is_error && result.reason == base::ErrorReason::not_found) {
+        const std::string folder = os::parent_of(path->real);
+        if (co_await waited_for_commit_in(folder)) result = co_await WorkPlacement::run(ctx, run_inline, read);
+    }
+    co_return result;
 }
 
 // The helpers below are plain functions: GCC 12 rejects braced lists of strings inside a coroutine.

@@ -102,7 +102,13 @@ bool is_valid_utf8(std::string_view s) {
     std::size_t i = 0;
     const std::size_t n = s.size();
     while (i < n) {
-        // Fast path over ASCII, eight bytes at a time.
+        // Fast path over ASCII, 32 then eight bytes at a time (grep asks this of every file).
+        while (i + 32 <= n) {
+            std::uint64_t w[4];
+            std::memcpy(w, s.data() + i, 32);
+            if ((w[0] | w[1] | w[2] | w[3]) & 0x8080808080808080ull) break;
+            i += 32;
+        }
         while (i + 8 <= n) {
             std::uint64_t w;
             std::memcpy(&w, s.data() + i, 8);

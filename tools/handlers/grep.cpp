@@ -11,6 +11,7 @@
 #include "os/search_reader.hpp"
 #include "text/search/line_search.hpp"
 #include "text/paths/glob.hpp"
+#include "text/bytes/file_facts.hpp"
 #include "text/bytes/lines.hpp"
 #include "tools/pipeline/file_access.hpp"
 #include "tools/pipeline/listing.hpp"
@@ -47,6 +48,16 @@ constexpr std::size_t window_files = 1024;
 constexpr std::size_t window_path_bytes = 1 << 20;    // the queued paths' bytes, at most
 constexpr std::size_t window_result_bytes = 4 << 20;  // the kept lines of searched, unreported files, about at most
 constexpr std::size_t kept_buffer_bytes = 16 << 20;   // a worker's read buffer, kept between files up to this size
+
+// Whether a file's bytes may be in an encoding other than UTF-8 (then the encoding is decided, as
+// `read` decides it): they start with a UTF-16 BOM, or they hold no NUL and are not UTF-8 (a file of
+// ASCII or UTF-8, nearly every file, costs one pass of is_valid_utf8).
+bool may_be_in_other_encoding(std::string_view bytes, bool nul) {
+    const bool utf16_bom =
+        bytes.size() >= 2 && ((bytes[0] == '\xFF' && bytes[1] == '\xFE') || (bytes[0] == '\xFE' && bytes[1] == '\xFF'));
+    if (utf16_bom) return true;
+    return !nul && !text::is_valid_utf8(bytes);
+}
 
 // A file to search: its number in walk order, where it is, how it is shown.
 struct Job {
@@ -184,10 +195,24 @@ private:
             out.linked = true;
             return out;
         }
-        const std::string_view bytes = *read;
+        std::string_view bytes = *read;
+        text::KnownBytes known{reader.has_nul(), reader.has_cr()};
+        // A file in another encoding (GBK, Shift_JIS, cp1252, Latin-1, UTF-16 with a BOM) is searched
+        // as its text, as `read` shows it: a UTF-8 pattern finds its words, its lines are shown as
+        // text, and their numbers are the same. Decided only for the files that may be one.
+        std::string decoded;
+        if (may_be_in_other_encoding(bytes, known.nul)) {
+            const text::Bom bom = text::detect_bom(bytes);
+            const FileEncoding encoding =
+                decide_file_encoding(ctx_, job.real, bytes, bom != text::Bom::none, {}, decoded);
+            if (encoding.transcoded) {
+                out.encoding = encoding.name;
+                bytes = decoded;
+                known = {decoded.find('\0') != std::string::npos, decoded.find('\r') != std::string::npos};
+            }
+        }
         text::SearchLimits limits = limits_;
         if (counting_only.load()) limits.max_kept_matches = 0;
-        const text::KnownBytes known{reader.has_nul(), reader.has_cr()};
         out.search = matcher.search(bytes, limits, &known);
         out.bytes = sizeof(GrepOutcome) + out.shown.size();
         for (const auto& line : out.search.lines) out.bytes += sizeof(line) + line.text.size();

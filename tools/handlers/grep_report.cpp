@@ -26,9 +26,11 @@ bool GrepReport::add(GrepOutcome& o) {
     ++files_with_matches_;
     std::size_t shown_here = 0;
     if (!full_ && !o.search.lines.empty()) {
-        std::string group = (text_.empty() ? "" : "\n") + o.shown + "\n";
+        std::string group = (text_.empty() ? "" : "\n") + o.shown + grep_encoding_part(o.encoding) + "\n";
         // The group's text in JSON, and its entry in `files`: {"lines":[..],"matches":N,"path":".."},
-        std::size_t group_json = json_escaped_size(group) + json_escaped_size(o.shown) + 48;
+        // and "encoding" for a file in another encoding
+        std::size_t group_json = json_escaped_size(group) + json_escaped_size(o.shown) + 48 +
+                                 (o.encoding.empty() ? 0 : o.encoding.size() + 14);  // ,"encoding":"..."
         Json lines = Json::array();
         for (const auto& line : o.search.lines) {
             if (json_used_ + group_json > budget_) break;
@@ -49,6 +51,7 @@ bool GrepReport::add(GrepOutcome& o) {
             text_ += group;
             json_used_ += group_json;
             files_.push_back({{"path", o.shown}, {"matches", found}, {"lines", std::move(lines)}});
+            if (!o.encoding.empty()) files_.back()["encoding"] = o.encoding;
         }
     }
     if (shown_here < found) {

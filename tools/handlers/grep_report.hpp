@@ -21,6 +21,7 @@ struct GrepOutcome {
     bool unreadable = false;
     bool linked = false;  // other names (hard links) under --ignore-reads: not read, as `read` refuses it
     std::string shown;
+    std::string encoding;  // the file's encoding when it was searched as its text (GBK, UTF-16...); "" for UTF-8
 };
 
 // The result as it is built: file groups in walk order until the bounds, then counts only.

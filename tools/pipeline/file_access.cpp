@@ -47,6 +47,17 @@ base::Result<void> refuse_ignored(const CallContext& ctx, const os::ResolvedPath
     return base::fail(base::Failure{std::move(message), base::ErrorReason::ignored});
 }
 
+FileEncoding decide_file_encoding(const CallContext& ctx, const std::string& real, std::string_view raw, bool bom,
+                                  std::string_view requested, std::string& text) {
+    os::EncodingHints hints;
+    hints.requested = requested.empty() ? ctx.file_states.encoding(real) : std::string(requested);
+    if (!bom)
+        if (std::string charset = os::editorconfig_for(real).charset; charset == "latin1" || charset == "utf-8")
+            hints.editorconfig_charset = std::move(charset);
+    os::EncodingDecision decision = os::decide_encoding(raw, hints);
+    return file_encoding(decision, raw, text);
+}
+
 base::Result<void> load_text_file(const CallContext& ctx, const std::string& path, LoadedFile& out,
                                   std::string_view encoding) {
     auto resolved = ctx.workspace.resolve(path);
@@ -94,18 +105,9 @@ base::Result<void> load_resolved_file(const CallContext& ctx, const std::string&
     if (!text_only) return {};
     // A NUL byte is binary, unless a UTF-16 BOM says what it is.
     const bool utf16 = out.facts.bom == text::Bom::utf16le || out.facts.bom == text::Bom::utf16be;
-    if (!out.facts.binary || out.facts.bom != text::Bom::none) {
-        // .editorconfig's charset, for a file without a BOM: latin1 (or utf-8) only. Its utf-16
-        // charsets speak of files with a BOM (which decides first) and would read ASCII as UTF-16.
-        os::EncodingHints hints;
-        hints.requested = encoding.empty() ? ctx.file_states.encoding(out.path.real) : std::string(encoding);
-        if (out.facts.bom == text::Bom::none)
-            if (std::string charset = os::editorconfig_for(out.path.real).charset;
-                charset == "latin1" || charset == "utf-8")
-                hints.editorconfig_charset = std::move(charset);
-        os::EncodingDecision decision = os::decide_encoding(out.bytes, hints);
-        out.encoding = file_encoding(decision, out.bytes, out.text);
-    }
+    if (!out.facts.binary || out.facts.bom != text::Bom::none)
+        out.encoding =
+            decide_file_encoding(ctx, out.path.real, out.bytes, out.facts.bom != text::Bom::none, encoding, out.text);
     // UTF-32, or a UTF-16 BOM over bytes that are not UTF-16: refused, saying which.
     if (out.facts.bom != text::Bom::none && out.facts.bom != text::Bom::utf8 && !out.encoding.transcoded)
         return base::fail(

@@ -48,6 +48,13 @@ private:
 // (`write`) or read (only with --ignore-reads); the message names the rule, its file and line.
 base::Result<void> refuse_ignored(const CallContext& ctx, const os::ResolvedPath& path, bool write);
 
+// The encoding of the text file at `real` whose bytes are `raw` (`bom`: whether they start with a
+// BOM), and in `text` its UTF-8 text when transcoded. The hints: .editorconfig's charset (latin1
+// or utf-8 only, for a file without a BOM: its utf-16 charsets would read ASCII as UTF-16), and
+// `requested`, or when "" the encoding this session named for the file (FileStates::encoding).
+FileEncoding decide_file_encoding(const CallContext& ctx, const std::string& real, std::string_view raw, bool bom,
+                                  std::string_view requested, std::string& text);
+
 // Fills `out`, or fails with the error for the model and its reason. `encoding`: the encoding to
 // read it in when its bytes fit (read's argument); "" for the one this session named for the file
 // (FileStates::encoding), else the decision's own.

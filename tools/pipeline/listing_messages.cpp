@@ -109,6 +109,11 @@ std::string grep_over_size_part(std::uint64_t files) {
     return base::count_of(files, "file", "files") + " over --max-file-size";
 }
 
+std::string grep_encoding_part(std::string_view encoding) {
+    if (encoding.empty()) return {};
+    return " (" + std::string(encoding) + ", searched and shown as its text)";
+}
+
 std::string grep_unreadable_part(std::uint64_t files) {
     return base::count_of(files, "file", "files") + " that could not be read";
 }

@@ -45,6 +45,9 @@ std::string grep_no_matches_head(bool literal, std::string_view pattern, std::ui
 std::string grep_matches_head(std::uint64_t matches, std::uint64_t files, std::string_view where,
                               std::uint64_t searched, std::uint64_t shown);
 std::string grep_more_matches_line(std::uint64_t matches, std::uint64_t files);
+// After a file's path in grep's text, for a file in another encoding (`encoding`, "" for UTF-8:
+// nothing): it was searched, and is shown, as its text.
+std::string grep_encoding_part(std::string_view encoding);
 // The parts of "Not searched: ...".
 std::string grep_over_size_part(std::uint64_t files);
 std::string grep_unreadable_part(std::uint64_t files);

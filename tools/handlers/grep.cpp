@@ -49,14 +49,22 @@ constexpr std::size_t window_path_bytes = 1 << 20;    // the queued paths' bytes
 constexpr std::size_t window_result_bytes = 4 << 20;  // the kept lines of searched, unreported files, about at most
 constexpr std::size_t kept_buffer_bytes = 16 << 20;   // a worker's read buffer, kept between files up to this size
 
-// Whether a file's bytes may be in an encoding other than UTF-8 (then the encoding is decided, as
-// `read` decides it): they start with a UTF-16 BOM, or they hold no NUL and are not UTF-8 (a file of
-// ASCII or UTF-8, nearly every file, costs one pass of is_valid_utf8).
-bool may_be_in_other_encoding(std::string_view bytes, bool nul) {
-    const bool utf16_bom =
-        bytes.size() >= 2 && ((bytes[0] == '\xFF' && bytes[1] == '\xFE') || (bytes[0] == '\xFE' && bytes[1] == '\xFF'));
-    if (utf16_bom) return true;
-    return !nul && !text::is_valid_utf8(bytes);
+bool starts_with_utf16_bom(std::string_view bytes) {
+    return bytes.size() >= 2 &&
+           ((bytes[0] == '\xFF' && bytes[1] == '\xFE') || (bytes[0] == '\xFE' && bytes[1] == '\xFF'));
+}
+
+// Whether every match of the pattern is ASCII bytes standing for themselves: plain text of printable
+// ASCII (literal, or a regex of letters, digits, _ and spaces), case-sensitive (Unicode case folding
+// lets k match U+212A, the Kelvin sign).
+bool plain_ascii_pattern(const GrepArgs& args) {
+    if (args.case_insensitive || args.pattern.empty()) return false;
+    return std::all_of(args.pattern.begin(), args.pattern.end(), [&args](char c) {
+        const bool printable = c >= ' ' && c <= '~';
+        const bool word =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ' ';
+        return args.literal ? printable : word;
+    });
 }
 
 // A file to search: its number in walk order, where it is, how it is shown.
@@ -70,8 +78,9 @@ struct Job {
 // the workers' outcomes come back keyed by walk order and are reported in that order.
 class Pipeline {
 public:
-    Pipeline(const CallContext& ctx, const text::LinePattern& pattern, text::SearchLimits limits)
-        : ctx_(ctx), pattern_(pattern), limits_(limits) {
+    // `plain_ascii`: see plain_ascii_pattern.
+    Pipeline(const CallContext& ctx, const text::LinePattern& pattern, text::SearchLimits limits, bool plain_ascii)
+        : ctx_(ctx), pattern_(pattern), limits_(limits), plain_ascii_(plain_ascii) {
         const unsigned cores = std::max(2u, std::thread::hardware_concurrency());
         const unsigned count = std::min(4u, cores);
         for (unsigned i = 0; i < count; ++i) workers_.emplace_back([this] { work(); });
@@ -197,11 +206,22 @@ private:
         }
         std::string_view bytes = *read;
         text::KnownBytes known{reader.has_nul(), reader.has_cr()};
+        text::SearchLimits limits = limits_;
+        if (counting_only.load()) limits.max_kept_matches = 0;
         // A file in another encoding (GBK, Shift_JIS, cp1252, Latin-1, UTF-16 with a BOM) is searched
         // as its text, as `read` shows it: a UTF-8 pattern finds its words, its lines are shown as
-        // text, and their numbers are the same. Decided only for the files that may be one.
+        // text, and their numbers are the same. Decided only for the files that may be one and, for
+        // a pattern of plain ASCII, only for those whose bytes match it: such a pattern finds no line
+        // in the text that it does not find in the bytes (an ASCII character is its own byte in these
+        // encodings), so the other files skip the UTF-8 check.
+        const bool utf16 = starts_with_utf16_bom(bytes);
+        bool searched = false;
+        if (plain_ascii_ && !utf16) {
+            out.search = matcher.search(bytes, limits, &known);
+            searched = true;
+        }
         std::string decoded;
-        if (may_be_in_other_encoding(bytes, known.nul)) {
+        if (utf16 || (!known.nul && !(searched && out.search.matching_lines == 0) && !text::is_valid_utf8(bytes))) {
             const text::Bom bom = text::detect_bom(bytes);
             const FileEncoding encoding =
                 decide_file_encoding(ctx_, job.real, bytes, bom != text::Bom::none, {}, decoded);
@@ -209,11 +229,10 @@ private:
                 out.encoding = encoding.name;
                 bytes = decoded;
                 known = {decoded.find('\0') != std::string::npos, decoded.find('\r') != std::string::npos};
+                searched = false;
             }
         }
-        text::SearchLimits limits = limits_;
-        if (counting_only.load()) limits.max_kept_matches = 0;
-        out.search = matcher.search(bytes, limits, &known);
+        if (!searched) out.search = matcher.search(bytes, limits, &known);
         out.bytes = sizeof(GrepOutcome) + out.shown.size();
         for (const auto& line : out.search.lines) out.bytes += sizeof(line) + line.text.size();
         return out;
@@ -222,6 +241,7 @@ private:
     const CallContext& ctx_;
     const text::LinePattern& pattern_;
     const text::SearchLimits limits_;
+    const bool plain_ascii_;
     std::mutex mutex_;
     std::condition_variable work_ready_, changed_;
     std::deque<Job> queue_;
@@ -302,7 +322,7 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
             if (const auto links = os::stat_path(resolved.real).links; links > 1)
                 return ToolResult::error(grep_hard_links_message(shown, links), base::ErrorReason::ignored);
         }
-        Pipeline pipeline(ctx, *pattern, limits);
+        Pipeline pipeline(ctx, *pattern, limits, plain_ascii_pattern(args));
         pipeline.report_ = [&](GrepOutcome& o) { report.add(o); };
         if (!pipeline.submit(Job{0, resolved.real, shown}) || !pipeline.finish())
             return cancelled_result(resolved.display);
@@ -313,7 +333,7 @@ ToolResult grep_files(CallContext& ctx, const GrepArgs& args) {
     if (!start) return ToolResult::error(std::move(start).error());
     os::WalkOptions options = listing_walk_options(ctx, *start);
     options.stat_files = false;
-    Pipeline pipeline(ctx, *pattern, limits);
+    Pipeline pipeline(ctx, *pattern, limits, plain_ascii_pattern(args));
     pipeline.report_ = [&](GrepOutcome& o) {
         if (!report.add(o)) pipeline.counting_only = true;
     };

@@ -45,6 +45,25 @@ TEST_CASE("grep: a file in another encoding is searched and shown as its text, t
     CHECK(has(plain.text, "plain.txt\n1:no match here"));
 }
 
+TEST_CASE("grep: a pattern of plain ASCII matches the text, not bytes inside a character, and shows it as text") {
+    Fixture f;
+    f.put("sjis.js", sjis_before);
+    // Its line is shown as text, the encoding named.
+    const auto word = grep(f, {{"pattern", "greeting"}});
+    INFO(word.text);
+    CHECK(has(word.text,
+              "sjis.js (shift_jis, searched and shown as its text)\n2:const greeting = \"こんにちは、世界！\";"));
+    // In Shift_JIS the second bytes of ー and ザ are '[' and 'U': the bytes match, the text does not.
+    REQUIRE(sjis_before.find('[') != std::string::npos);
+    REQUIRE(sjis_before.find('U') != std::string::npos);
+    for (const char* inside : {"[", "U"}) {
+        CAPTURE(inside);
+        const auto r = grep(f, {{"pattern", inside}, {"literal", true}, {"path", "sjis.js"}});
+        INFO(r.text);
+        CHECK(r.structured["matches"] == 0);
+    }
+}
+
 TEST_CASE("grep: a file whose encoding cannot be told stays bytes, until the model names it to read") {
     Fixture f;
     f.put("tiny.py", gbk_tiny);  // 8 non-ASCII bytes: too few to detect, as read says

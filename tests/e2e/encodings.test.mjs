@@ -1,6 +1,7 @@
 // Files in legacy encodings and UTF-16 through the real binary and the official SDK client (which
 // checks structuredContent against read's outputSchema), with the bytes made and checked by the
-// system's own `iconv` program, independently of the server: each file is read as its text, edited,
+// system's own `iconv` program, independently of the server: each file is read as its text, found
+// by grep as text, edited,
 // and comes back as exactly what iconv makes of the changed text; a character the encoding cannot
 // hold is refused naming its line, and the file keeps its bytes.
 import assert from 'node:assert/strict';
@@ -63,6 +64,12 @@ describe('files in their own encodings, checked with iconv', { concurrency: true
           assert.ok(textOf(refused).includes(f.badLine), textOf(refused));
           assert.deepEqual(fs.readFileSync(file), before, 'a refused edit leaves the bytes');
         }
+        // grep finds the text the model read (as UTF-8), on the line read numbers, in this file alone.
+        const found = await call('grep', { pattern: f.old, literal: true });
+        assert.notEqual(found.isError, true, textOf(found));
+        const oldLine = f.text.split(/\r?\n/).findIndex((line) => line.includes(f.old)) + 1;
+        assert.deepEqual(found.structuredContent.files,
+          [{ path: f.name, matches: 1, lines: [oldLine], encoding: f.encoding }], show(found.structuredContent));
         const edit = await call('edit', { file_path: f.name, old_string: f.old, new_string: f.new });
         assert.notEqual(edit.isError, true, textOf(edit));
         assert.ok(edit.structuredContent.diff.includes(f.new), `the diff is shown as text: ${edit.structuredContent.diff}`);

@@ -165,6 +165,7 @@ std::string approval_summary(const tools::ApprovalRequest& ask) {
     if (!ask.asked_again_because.empty()) line += " (" + ask.asked_again_because + ")";
     line += " +" + std::to_string(ask.additions) + " -" + std::to_string(ask.removals);
     if (const std::string effects = file_effects(ask); !effects.empty()) line += " (" + effects + ")";
+    if (!ask.encodings.empty()) line += " (written " + ask.encodings + ")";
     if (d.first_line) line += " at line " + std::to_string(d.first_line);
     if (d.hunks > 1) line += " (" + std::to_string(d.hunks) + " places)";
     return line + ": " + join_paths(ask);

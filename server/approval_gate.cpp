@@ -98,8 +98,10 @@ tools::ApprovalDecision approved_in_view(tools::ApprovalSource source, const too
 std::string change_title(const tools::ApprovalRequest& ask) {
     // First what a change that removes most of a file removes: "[removes 412 of 480 lines] write of a.py".
     const std::string first = ask.headline.empty() ? std::string() : "[" + ask.headline + "] ";
-    if (ask.paths.size() == 1) return first + ask.tool + " of " + ask.paths.front();
-    return first + ask.tool + " of " + std::to_string(ask.paths.size()) + " files";
+    // A file in another encoding: its diff is shown as text, and it is written in its own.
+    const std::string written = ask.encodings.empty() ? std::string() : " (written " + ask.encodings + ")";
+    if (ask.paths.size() == 1) return first + ask.tool + " of " + ask.paths.front() + written;
+    return first + ask.tool + " of " + std::to_string(ask.paths.size()) + " files" + written;
 }
 
 tools::ApprovalGate Approvals::gate(Asker asker) {

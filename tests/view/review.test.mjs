@@ -377,7 +377,7 @@ test('multi-file apply_diff (modified, created, deleted): shown, screenshots lig
   });
 });
 
-test('a GBK file (issue 42): the view shows the change as text, and Apply writes GBK', { timeout: 60000 }, async () => {
+test('a GBK file (issue 42): the view shows the change as text, its title says GBK, and Apply writes GBK', { timeout: 60000 }, async () => {
   const iconvGbk = (text) => execFileSync('iconv', ['-f', 'UTF-8', '-t', 'GBK'], { input: Buffer.from(text, 'utf8') });
   const TEXT = '# 用户资料的处理函数，保存名字和地址\ndef greet(name):\n    return "你好，" + name + "！欢迎回来"\n';
   await withHost({ era: 'legacy', theme: 'light', files: { 'greet.py': iconvGbk(TEXT) } }, async (h) => {
@@ -385,7 +385,8 @@ test('a GBK file (issue 42): the view shows the change as text, and Apply writes
     assert.notEqual(call.result?.isError, true, textOf(call.result));
     assert.equal(payloadOf(call.result)?.state, 'pending', `payload: ${show(payloadOf(call.result))}`);
     const view = call.view;
-    await assertShownInOrder(h, view, ['greet.py', '！欢迎回来', '！很高兴见到你'], 'the GBK change as text');
+    await assertShownInOrder(h, view, ['edit of greet.py (written in gbk)', '！欢迎回来', '！很高兴见到你'],
+      'the title names the encoding; the GBK change as text');
     await h.shot('review-gbk-light');
     await button(view, 'Apply').click();
     await h.waitForText(view, ['Written']);

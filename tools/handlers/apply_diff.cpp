@@ -249,7 +249,8 @@ asio::awaitable<ToolResult> run_apply_diff(CallContext& ctx, ApplyDiffArgs args)
     ChangeSteps steps;
     for (const auto& work : planned.files)
         steps.shown.add(work.result_path().display, work.diff,
-                        work.before.exists ? text::count_lines(work.before.file.shown()) : 0);
+                        work.before.exists ? text::count_lines(work.before.file.shown()) : 0,
+                        work.before.file.written_encoding());
     steps.dry_run = dry_run;
     steps.refuse_elisions = true;
     Transaction change("apply_diff", std::move(lanes));

@@ -29,6 +29,10 @@ struct ApprovalRequest {
     // Said first in the form's first line and the view's title: "removes 412 of 480 lines" when
     // the change removes most of a file (ShownDiff::headline); "" for most changes.
     std::string headline;
+    // The files written in an encoding other than UTF-8, whose diff is shown as UTF-8 text: "in gbk"
+    // (one file), "a.py in gbk, b.txt in utf-16le"; "" for most changes. Said in the form's first
+    // line and the view's title.
+    std::string encodings;
     std::string diff;  // the whole diff text; the form cuts it to a readable length
     // Each file's bytes before and after (nullptr: absent before / deleted after), valid while
     // the gate runs; an approval that outlives the call (2026-07-28) binds their SHA-256.

@@ -208,7 +208,8 @@ asio::awaitable<ToolResult> run_change(CallContext& ctx, ChangeRequest request) 
     PlannedChange& planned = outcome.value();
     const bool existed = planned.before.exists;
     ChangeSteps steps;
-    steps.shown.add(path.display, planned.diff, existed ? text::count_lines(planned.before.file.shown()) : 0);
+    steps.shown.add(path.display, planned.diff, existed ? text::count_lines(planned.before.file.shown()) : 0,
+                    planned.before.file.written_encoding());
     steps.refuse_elisions = request.refuse_elisions;
     steps.dry_run = request.dry_run || planned.unchanged;
     steps.merge_when_stale = request.merge_when_stale;

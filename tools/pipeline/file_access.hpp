@@ -37,6 +37,10 @@ struct LoadedFile {
     // The file as planners see it when transcoded: the text as its bytes, with their facts, and the
     // fingerprint of the bytes on disk (what the session's records compare).
     LoadedFile as_planned() const;
+    // The encoding the file is written in when it is not UTF-8 (nor its raw bytes): "gbk"; else "".
+    std::string_view written_encoding() const {
+        return encoding.transcoded ? std::string_view(encoding.name) : std::string_view();
+    }
 
 private:
     friend base::Result<void> load_resolved_file(const CallContext&, const std::string&, LoadedFile&, bool, bool,

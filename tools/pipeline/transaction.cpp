@@ -192,7 +192,8 @@ asio::awaitable<ToolResult> Transaction::carry_out(CallContext& ctx, ChangeSteps
         if (!merged) co_return ToolResult::error(std::move(merged).error());
         steps.shown = {};
         steps.shown.add(changes_.front().before.file.path.display, *merged,
-                        text::count_lines(changes_.front().before.file.shown()));
+                        text::count_lines(changes_.front().before.file.shown()),
+                        changes_.front().before.file.written_encoding());
         done.merged = std::move(merged).value();
         // The form's first line says why it is asked again.
         if (auto answer =

@@ -192,3 +192,20 @@ TEST_CASE("a change that removes most of a file says so first: the form's first 
     small.add("big.txt", text::unified_diff(before, before + "more\n", options), text::count_lines(before));
     CHECK(server::approval_summary(tools::approval_request("edit", small)) == "edit +1 -0 at line 481: big.txt");
 }
+
+TEST_CASE("a file written in another encoding is named so: the form's first line and the view's title") {
+    text::DiffOptions options;
+    options.old_path = "greet.py";
+    tools::ShownDiff shown;
+    shown.add("greet.py", text::unified_diff("你好\n", "再见\n", options), 1, "gbk");
+    const tools::ApprovalRequest ask = tools::approval_request("edit", shown);
+    CHECK(ask.encodings == "in gbk");
+    CHECK(server::approval_summary(ask) == "edit +1 -1 (written in gbk) at line 1: greet.py");
+    CHECK(server::change_title(ask) == "edit of greet.py (written in gbk)");
+    tools::ShownDiff two = shown;
+    two.add("plain.txt", text::unified_diff("a\n", "b\n", options), 1);
+    two.add("u.txt", text::unified_diff("a\n", "b\n", options), 1, "utf-16le");
+    const tools::ApprovalRequest both = tools::approval_request("apply_diff", two);
+    CHECK(both.encodings == "greet.py in gbk, u.txt in utf-16le");
+    CHECK(server::change_title(both) == "apply_diff of 3 files (written greet.py in gbk, u.txt in utf-16le)");
+}

@@ -178,6 +178,42 @@ TEST_CASE("encodings: insert, and a change merged with one made on disk meanwhil
     }
 }
 
+TEST_CASE("encodings: the approval says which files are written in another encoding (their diff is UTF-8)") {
+    Fixture f;
+    for (const auto& file : files) f.put(file.name, file.before);
+    f.put("plain.txt", "one\n");
+    std::vector<std::string> said;
+    f.ctx.approve = [&said](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
+        said.push_back(ask.encodings);
+        tools::ApprovalDecision d;
+        d.kind = tools::ApprovalDecision::Kind::approved;
+        d.approval = tools::ApprovalSource::user;
+        co_return d;
+    };
+    for (const auto& file : files) {
+        CAPTURE(file.name);
+        said.clear();
+        const auto r =
+            f.call(tools::edit_handler(),
+                   {{"file_path", f.path(file.name)}, {"old_string", file.old_text}, {"new_string", file.new_text}});
+        REQUIRE_FALSE(r.is_error);
+        CHECK(said == std::vector<std::string>{std::string("in ") + file.encoding});
+    }
+    said.clear();
+    const auto patch = f.call(tools::apply_diff_handler(),
+                              {{"diff",
+                                "--- a/latin1.py\n+++ b/latin1.py\n@@ -2 +2 @@\n-nom = \"Hélène Françoise\"\n+nom = "
+                                "\"Hélène\"\n--- a/plain.txt\n+++ b/plain.txt\n@@ -1 +1 @@\n-one\n+two\n"}});
+    INFO(patch.text);
+    REQUIRE_FALSE(patch.is_error);
+    CHECK(said == std::vector<std::string>{"latin1.py in iso-8859-1"});
+    said.clear();
+    REQUIRE_FALSE(f.call(tools::edit_handler(),
+                         {{"file_path", f.path("plain.txt")}, {"old_string", "two"}, {"new_string", "three"}})
+                      .is_error);
+    CHECK(said == std::vector<std::string>{""});
+}
+
 TEST_CASE("encodings: an elision marker over the lines of a GBK file is refused as in a UTF-8 one") {
     Fixture f;
     f.put("gbk.py", gbk_before);

@@ -142,13 +142,8 @@ TEST_CASE("a change that removes most of a file says so to the gate and in its r
     f.put("big.txt", lines);
     REQUIRE_FALSE(f.read("big.txt").is_error);
     std::vector<std::string> headlines;
-    f.ctx.approve = [&headlines](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
-        headlines.push_back(ask.headline);
-        tools::ApprovalDecision d;
-        d.kind = tools::ApprovalDecision::Kind::approved;
-        d.approval = tools::ApprovalSource::policy;
-        co_return d;
-    };
+    f.ctx.approve = approving([&headlines](const tools::ApprovalRequest& ask) { headlines.push_back(ask.headline); },
+                              tools::ApprovalSource::policy);
     const auto r = f.call(tools::write_handler(), {{"file_path", f.path("big.txt")}, {"content", kept}});
     INFO(r.text);
     REQUIRE_FALSE(r.is_error);

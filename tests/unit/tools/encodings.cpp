@@ -147,16 +147,12 @@ TEST_CASE("encodings: insert, and a change merged with one made on disk meanwhil
         f.put("gbk.py", gbk_before);
         int asked = 0;
         std::string second_diff;
-        f.ctx.approve = [&](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
+        f.ctx.approve = approving([&](const tools::ApprovalRequest& ask) {
             if (++asked == 1)
                 f.put("gbk.py", gbk_theirs);  // another editor saves meanwhile
             else
                 second_diff = ask.diff;
-            tools::ApprovalDecision d;
-            d.kind = tools::ApprovalDecision::Kind::approved;
-            d.approval = tools::ApprovalSource::user;
-            co_return d;
-        };
+        });
         const auto r =
             f.call(tools::edit_handler(),
                    {{"file_path", f.path("gbk.py")}, {"old_string", "欢迎回来"}, {"new_string", "很高兴见到你"}});
@@ -183,13 +179,7 @@ TEST_CASE("encodings: the approval says which files are written in another encod
     for (const auto& file : files) f.put(file.name, file.before);
     f.put("plain.txt", "one\n");
     std::vector<std::string> said;
-    f.ctx.approve = [&said](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
-        said.push_back(ask.encodings);
-        tools::ApprovalDecision d;
-        d.kind = tools::ApprovalDecision::Kind::approved;
-        d.approval = tools::ApprovalSource::user;
-        co_return d;
-    };
+    f.ctx.approve = approving([&said](const tools::ApprovalRequest& ask) { said.push_back(ask.encodings); });
     for (const auto& file : files) {
         CAPTURE(file.name);
         said.clear();

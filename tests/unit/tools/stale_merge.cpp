@@ -52,16 +52,12 @@ TEST_CASE("stale merge: a file changed while the approval was asked is merged an
     f.put("a.txt", "a\nb\nc\nd\n");
     int asked = 0;
     std::string second_diff;
-    f.ctx.approve = [&](const tools::ApprovalRequest& ask) -> asio::awaitable<tools::ApprovalDecision> {
+    f.ctx.approve = tools_test::approving([&](const tools::ApprovalRequest& ask) {
         if (++asked == 1)
             f.put("a.txt", "a\nb\nc\nD\n");  // the human's editor saves meanwhile
         else
             second_diff = ask.diff + "|" + ask.tool + "|" + ask.asked_again_because;
-        tools::ApprovalDecision d;
-        d.kind = tools::ApprovalDecision::Kind::approved;
-        d.approval = tools::ApprovalSource::user;
-        co_return d;
-    };
+    });
     const auto r =
         f.call(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "a\n"}, {"new_string", "A\n"}});
     REQUIRE_MESSAGE(!r.is_error, r.text);
@@ -75,12 +71,7 @@ TEST_CASE("stale merge: a file changed while the approval was asked is merged an
 TEST_CASE("stale merge: overlapping changes while asking write nothing (conflict)") {
     Fixture f;
     f.put("a.txt", "a\nb\n");
-    f.ctx.approve = [&](const tools::ApprovalRequest&) -> asio::awaitable<tools::ApprovalDecision> {
-        f.put("a.txt", "x\nb\n");
-        tools::ApprovalDecision d;
-        d.kind = tools::ApprovalDecision::Kind::approved;
-        co_return d;
-    };
+    f.ctx.approve = tools_test::approving([&f](const tools::ApprovalRequest&) { f.put("a.txt", "x\nb\n"); });
     const auto r =
         f.call(tools::edit_handler(), {{"file_path", f.path("a.txt")}, {"old_string", "a\n"}, {"new_string", "A\n"}});
     REQUIRE(r.is_error);

@@ -25,7 +25,7 @@ import {
   CRLF_EDITED, TOOLS, assertCleanEnd, fixtures, modelCalls, onWire, projectFile, recordedServer, runScripted, seenAt, serverArgs, toolCalls,
 } from './harness.mjs';
 import {
-  A_PY, ELISION_WORDS, GBK_EDITED_TEXT, bytesDiffer, iconvFrom, issue42Steps, writeIssue42Files,
+  A_PY, ELISION_WORDS, GBK_EDITED_TEXT, GREP_WORDS, bytesDiffer, iconvFrom, issue42Steps, writeIssue42Files,
 } from './issue42.mjs';
 import { startResponsesMock, toolDef, toolNames } from './mock_openai_responses.mjs';
 
@@ -235,10 +235,10 @@ describe('codex exec + mcp-edit --approval auto: a GBK file, then an elided writ
     }
   });
 
-  test('the run finishes and all four steps reached the model', () => {
+  test('the run finishes and all five steps reached the model', () => {
     assert.equal(r.run.timedOut, false, `codex timed out\n${r.context()}`);
     assert.equal(r.run.code, 0, `codex failed\n${r.context()}`);
-    assert.equal(r.script.seen.length, 4, `expected 4 tool results\n${r.context()}`);
+    assert.equal(r.script.seen.length, 5, `expected 5 tool results\n${r.context()}`);
   });
 
   test('mcp-edit exited 0 and logged no warning or error', () => assertCleanEnd(r));
@@ -279,5 +279,12 @@ describe('codex exec + mcp-edit --approval auto: a GBK file, then an elided writ
       assert.ok(shownTexts.includes(words), `the model did not read ${JSON.stringify(words)}; it saw: ${shownTexts}`);
     }
     assert.equal(projectFile(r.s.project, 'a.py').toString('utf8'), A_PY, `a.py changed\n${r.context()}`);
+  });
+
+  test('(d) grep of 很高兴见到你: found in the GBK file, on line 3, shown as text, the encoding named', () => {
+    const obj = shownStructured(seenAt(r, 4));
+    assert.ok(obj, `Codex showed structuredContent as JSON\n${r.context()}`);
+    assert.deepEqual(obj.files, [{ path: 'greet.py', matches: 1, lines: [3], encoding: 'gbk' }], r.context());
+    for (const words of GREP_WORDS) assert.ok(obj.text.includes(words), `structuredContent.text\n${r.context()}`);
   });
 });

@@ -32,7 +32,7 @@ import {
   CRLF_EDITED, TOOLS, assertCleanEnd, holds, jsonEscaped, modelCalls, projectFile, runScripted, scratch, serverArgs, serverLog, watchedServer,
 } from './harness.mjs';
 import {
-  A_PY, ELISION_WORDS, GBK_EDITED_TEXT, bytesDiffer, iconvFrom, issue42Steps, writeIssue42Files,
+  A_PY, ELISION_WORDS, GBK_EDITED_TEXT, GREP_WORDS, bytesDiffer, iconvFrom, issue42Steps, writeIssue42Files,
 } from './issue42.mjs';
 import { declarations, functionResponses, startGeminiMock } from './mock_gemini.mjs';
 
@@ -287,6 +287,11 @@ describe('Gemini CLI + mcp-edit --approval auto: a GBK file, then an elided writ
     // The whole message, JSON-escaped inside the error string.
     assert.ok(text.includes(jsonEscaped(result.content[0].text)), r.context());
     assert.equal(projectFile(r.s.project, 'a.py').toString('utf8'), A_PY, `a.py changed\n${r.context()}`);
+  });
+
+  it('(d) grep of 很高兴见到你: found in the GBK file, on line 3, shown as text, the encoding named', () => {
+    const text = output(r, 4);
+    for (const words of GREP_WORDS) assert.ok(text.includes(words), `the model did not read ${JSON.stringify(words)}\n${r.context()}`);
   });
 });
 

@@ -40,9 +40,13 @@ export function writeIssue42Files(project) {
   fs.writeFileSync(path.join(project, 'a.py'), A_PY);
 }
 
+/** What grep of 很高兴见到你 (step 4) must show the model: greet.py named with its encoding, then its line as text. */
+export const GREP_WORDS = ['greet.py (gbk, searched and shown as its text)', '3:    return "你好，" + name + "！很高兴见到你"'];
+
 /**
  * The model's steps, paths relative to the project (or under `dir`): 0 reads greet.py, 1 edits
- * it (欢迎回来 -> 很高兴见到你), 2 reads a.py, 3 writes a.py's elided content.
+ * it (欢迎回来 -> 很高兴见到你), 2 reads a.py, 3 writes a.py's elided content, 4 greps for the new
+ * words (found in the GBK file as its text).
  */
 export function issue42Steps(dir = '') {
   const at = (name) => (dir ? path.join(dir, name) : name);
@@ -51,6 +55,7 @@ export function issue42Steps(dir = '') {
     { tool: 'edit', args: { file_path: at('greet.py'), old_string: '欢迎回来', new_string: '很高兴见到你' } },
     { tool: 'read', args: { file_path: at('a.py') } },
     { tool: 'write', args: { file_path: at('a.py'), content: A_PY_ELIDED } },
+    { tool: 'grep', args: dir ? { pattern: '很高兴见到你', path: dir } : { pattern: '很高兴见到你' } },
   ];
 }
 
@@ -76,7 +81,7 @@ function gbkToUtf8(bytes) {
  * `t` so that each part fails on its own: (a) the GBK read shows the Chinese line and encoding
  * gbk; (b) the edit's diff shows the change and greet.py is iconv's GBK of the changed text; (c)
  * a.py was read, the elided write's refusal holds every one of ELISION_WORDS, and a.py keeps its
- * bytes. Each failure shows what the model saw (r.context()).
+ * bytes; (d) grep shows GREP_WORDS. Each failure shows what the model saw (r.context()).
  */
 export async function issue42Subtests(t, r) {
   await t.test('(a) read of greet.py (GBK): the model gets the Chinese text as text, and encoding gbk', () => {
@@ -99,5 +104,11 @@ export async function issue42Subtests(t, r) {
       assert.ok(holds(refusal, words), `the model did not read ${JSON.stringify(words)}; it saw: ${refusal}\n${r.context()}`);
     }
     assert.equal(projectFile(r.s.project, 'a.py').toString('utf8'), A_PY, `a.py changed\n${r.context()}`);
+  });
+  await t.test('(d) grep of 很高兴见到你: found in the GBK file, on line 3, shown as text, the encoding named', () => {
+    const found = r.seen(4);
+    for (const words of GREP_WORDS) {
+      assert.ok(holds(found, words), `the model did not read ${JSON.stringify(words)}; it saw: ${found}\n${r.context()}`);
+    }
   });
 }
